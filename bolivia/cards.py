@@ -1,0 +1,246 @@
+"""Cards, the card notation, and packs of several decks.
+
+The notation is the oracle protocol's: ``<rank><suit>``, ranks ``2``-``10`` ``J Q K A`` (``T``
+for 10), suits ``C D H S`` (or the symbols ``♣ ♦ ♥ ♠``), ``JK`` for a joker, in any case.
+
+>>> Card.parse("th")
+10H
+>>> Card.parse("a♠") is Card.parse("AS")
+True
+>>> Pack(decks=3, jokers=6).size
+162
+
+Cards are interned immutable values: there are 53 of them (52 and the joker); a pack holds
+several copies of each, which are equal.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from typing import Any, ClassVar, Final
+
+from bolivia.errors import CardError
+
+__all__ = [
+    "JOKER",
+    "NOTATION",
+    "RANKS",
+    "SUITS",
+    "Card",
+    "Pack",
+    "normalize_rank",
+    "parse_cards",
+]
+
+RANKS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SUITS: Final = ("C", "D", "H", "S")
+_SUIT_ALIASES: Final = {
+    "♣": "C",
+    "♦": "D",
+    "♥": "H",
+    "♠": "S",
+    "♧": "C",
+    "♢": "D",
+    "♡": "H",
+    "♤": "S",
+}
+NOTATION: Final = (
+    "ranks are 2-10 (T for 10), J, Q, K, A; suits C, D, H, S (or ♣ ♦ ♥ ♠); "
+    "JK is a joker; case does not matter"
+)
+JOKER_INDEX: Final = 52
+
+
+def normalize_rank(text: str) -> str:
+    """The canonical spelling of a rank: ``"t"`` -> ``"10"``, ``"q"`` -> ``"Q"``.
+
+    >>> normalize_rank("t")
+    '10'
+    """
+    upper = text.strip().upper()
+    if upper == "T":
+        return "10"
+    if upper in RANKS:
+        return upper
+    raise ValueError(f"{text!r} is not a rank: ranks are 2-10 (T for 10), J, Q, K, A")
+
+
+class Card:
+    """One card. ``Card.parse("10H")``; ``repr`` gives the notation back."""
+
+    __slots__ = ("index", "rank", "suit")
+    _by_index: ClassVar[list[Card]] = []
+    _by_text: ClassVar[dict[str, Card]] = {}
+
+    index: int
+    rank: str
+    suit: str
+
+    def __new__(cls, rank: str, suit: str = "") -> Card:
+        if rank.upper() == "JK" and not suit:
+            return cls._by_index[JOKER_INDEX]
+        try:
+            return cls._by_text[normalize_rank(rank) + _suit(suit)]
+        except (ValueError, KeyError):
+            raise CardError(f"{rank}{suit}") from None
+
+    @classmethod
+    def _make(cls, index: int, rank: str, suit: str) -> Card:
+        card = object.__new__(cls)
+        object.__setattr__(card, "index", index)
+        object.__setattr__(card, "rank", rank)
+        object.__setattr__(card, "suit", suit)
+        return card
+
+    @classmethod
+    def parse(cls, text: object) -> Card:
+        """Read one card in the notation; a :class:`CardError` names a bad one."""
+        if isinstance(text, Card):
+            return text
+        if not isinstance(text, str):
+            raise CardError(text)
+        key = text.strip().upper()
+        found = cls._by_text.get(key)
+        if found is None:
+            found = cls._by_text.get(_canonical(key))
+        if found is None:
+            raise CardError(text)
+        return found
+
+    @classmethod
+    def from_index(cls, index: int) -> Card:
+        return cls._by_index[index]
+
+    @classmethod
+    def all(cls) -> tuple[Card, ...]:
+        """The 53 distinct cards, 2C first, the joker last."""
+        return tuple(cls._by_index)
+
+    @property
+    def is_joker(self) -> bool:
+        return self.index == JOKER_INDEX
+
+    @property
+    def is_red_three(self) -> bool:
+        return self.rank == "3" and self.suit in ("D", "H")
+
+    @property
+    def is_black_three(self) -> bool:
+        return self.rank == "3" and self.suit in ("C", "S")
+
+    @property
+    def rank_index(self) -> int:
+        """0 for a 2 ... 12 for an ace; 13 for a joker."""
+        return self.index // 4
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("cards are immutable")
+
+    def __repr__(self) -> str:
+        return "JK" if self.index == JOKER_INDEX else self.rank + self.suit
+
+    __str__ = __repr__
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return (Card.parse, (repr(self),))
+
+    def __lt__(self, other: Card) -> bool:
+        return self.index < other.index
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Card) and other.index == self.index
+
+
+def _suit(text: str) -> str:
+    text = text.strip()
+    upper = _SUIT_ALIASES.get(text, text.upper())
+    if upper not in SUITS:
+        raise ValueError(text)
+    return upper
+
+
+def _canonical(key: str) -> str:
+    """Spelling variants to the canonical key: ``TH`` -> ``10H``, ``♥10`` stays unknown."""
+    if not key:
+        return key
+    suit = _SUIT_ALIASES.get(key[-1], key[-1])
+    rank = key[:-1]
+    if rank == "T":
+        rank = "10"
+    return rank + suit
+
+
+def _build() -> None:
+    for r, rank in enumerate(RANKS):
+        for s, suit in enumerate(SUITS):
+            card = Card._make(r * 4 + s, rank, suit)
+            Card._by_index.append(card)
+            Card._by_text[rank + suit] = card
+    joker = Card._make(JOKER_INDEX, "JK", "")
+    Card._by_index.append(joker)
+    Card._by_text["JK"] = joker
+
+
+_build()
+JOKER: Final = Card._by_index[JOKER_INDEX]
+
+
+def parse_cards(items: Iterable[object]) -> tuple[Card, ...]:
+    """Read a list of cards; the first bad one raises a :class:`CardError` naming it."""
+    return tuple(Card.parse(item) for item in items)
+
+
+class Pack:
+    """``decks`` standard decks and ``jokers`` jokers: ``decks`` copies of each of the 52."""
+
+    __slots__ = ("decks", "jokers")
+
+    def __init__(self, decks: int, jokers: int) -> None:
+        if decks < 1 or jokers < 0:
+            raise ValueError("a pack needs at least one deck and no negative jokers")
+        self.decks = decks
+        self.jokers = jokers
+
+    @property
+    def size(self) -> int:
+        return 52 * self.decks + self.jokers
+
+    def copies(self, card: Card) -> int:
+        """How many of this card the pack holds."""
+        return self.jokers if card.is_joker else self.decks
+
+    def cards(self) -> list[Card]:
+        """Every card of the pack, in index order (shuffle a copy to deal)."""
+        out = [card for card in Card._by_index[:JOKER_INDEX] for _ in range(self.decks)]
+        out.extend([JOKER] * self.jokers)
+        return out
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter(self.cards())
+
+    def __len__(self) -> int:
+        return self.size
+
+    def counter(self) -> Counter[Card]:
+        return Counter(self.cards())
+
+    def excess(self, cards: Iterable[Card]) -> list[tuple[Card, int]]:
+        """Cards named more often than the pack holds them, with the count named."""
+        counts = Counter(cards)
+        return sorted(
+            ((card, n) for card, n in counts.items() if n > self.copies(card)),
+            key=lambda item: item[0].index,
+        )
+
+    def __repr__(self) -> str:
+        return f"Pack(decks={self.decks}, jokers={self.jokers})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Pack) and (self.decks, self.jokers) == (other.decks, other.jokers)
+
+    def __hash__(self) -> int:
+        return hash((self.decks, self.jokers))

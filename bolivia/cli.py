@@ -1,0 +1,222 @@
+"""The ``bolivia`` command line.
+
+Every command that takes a ruleset takes an id (``bolivia-da``) or a file path; ``--rulesets
+DIR`` adds a folder of ruleset files to look in by id. Bad input prints one line per problem
+(``FILE:LINE: key.path: message``) on stderr and exits 1; a traceback would be a bug.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from bolivia import __version__
+from bolivia.errors import BoliviaError, Problem, RulesetError
+from bolivia.rendering import ruleset_json, show_yaml, standalone_yaml
+from bolivia.ruleset import Library, Ruleset
+from bolivia.schema import fields_markdown, schema_text
+from bolivia.sources import shipped_sources
+
+__all__ = ["main"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class _Group(click.Group):
+    """Turns the toolkit's errors into clear lines and exit status 1."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BoliviaError as exc:
+            for line in exc.lines():
+                click.echo(line, err=True)
+            ctx.exit(1)
+
+
+def _rulesets_option(func: F) -> F:
+    return click.option(
+        "--rulesets",
+        "folders",
+        multiple=True,
+        type=click.Path(file_okay=False, path_type=Path),
+        help="A folder of ruleset files to look in by id (repeatable).",
+    )(func)
+
+
+def _library(folders: Sequence[Path]) -> Library:
+    return Library(folders)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="bolivia")
+def cli() -> None:
+    """Verify and compare rulebooks of Bolivia (Bolivian Canasta), Samba and Canasta."""
+
+
+@cli.command("rulesets")
+@click.option("--json", "as_json", is_flag=True, help="A JSON list instead of a table.")
+@_rulesets_option
+def rulesets_command(as_json: bool, folders: tuple[Path, ...]) -> None:
+    """List the rulesets: id, name, base, sources."""
+    library = _library(folders)
+    loaded: list[Ruleset] = []
+    problems: list[Problem] = list(library.index_problems())
+    for rid in library.ids():
+        try:
+            loaded.append(library.load(rid))
+        except RulesetError as exc:
+            problems.extend(exc.problems)
+    if as_json:
+        rows = [
+            {
+                "id": r.id,
+                "name": r.name,
+                "extends": r.extends,
+                "family": r.family,
+                "sources": list(r.sources),
+                "shipped": r.shipped,
+                "path": str(r.path) if r.path else None,
+                "counts": r.counts(),
+            }
+            for r in loaded
+        ]
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+    else:
+        from tabulate import tabulate
+
+        table = [
+            [
+                r.id,
+                r.name,
+                r.extends or "-",
+                r.family,
+                ", ".join(r.sources),
+                "{stated}/{assumed}/{house}".format(**r.counts()),
+            ]
+            for r in loaded
+        ]
+        click.echo(
+            tabulate(
+                table,
+                headers=["id", "name", "extends", "family", "sources", "stated/assumed/house"],
+            )
+        )
+    if problems:
+        raise RulesetError(problems)
+
+
+@cli.command("show")
+@click.argument("ruleset")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["yaml", "json"]),
+    default="yaml",
+    show_default=True,
+    help="Commented YAML for reading, or JSON.",
+)
+@click.option(
+    "--standalone",
+    is_flag=True,
+    help="Write a ruleset file with no extends that loads back to this ruleset.",
+)
+@_rulesets_option
+def show_command(ruleset: str, fmt: str, standalone: bool, folders: tuple[Path, ...]) -> None:
+    """Show a resolved ruleset (ID or FILE), each value with its provenance."""
+    resolved = _library(folders).load(ruleset)
+    if fmt == "json":
+        click.echo(json.dumps(ruleset_json(resolved), indent=2, ensure_ascii=False))
+    elif standalone:
+        click.echo(standalone_yaml(resolved), nl=False)
+    else:
+        click.echo(show_yaml(resolved), nl=False)
+
+
+@cli.command("validate")
+@click.argument("files", nargs=-1, required=True)
+@_rulesets_option
+def validate_command(files: tuple[str, ...], folders: tuple[Path, ...]) -> None:
+    """Check ruleset files (or ids); list every problem as FILE:LINE: key: message."""
+    library = _library(folders)
+    problems: list[Problem] = []
+    for ref in files:
+        try:
+            ruleset = library.load(ref)
+        except RulesetError as exc:
+            problems.extend(exc.problems)
+            continue
+        counts = ruleset.counts()
+        click.echo(
+            f"{ref}: valid ({ruleset.id}; {sum(counts.values())} values: "
+            f"{counts['stated']} stated, {counts['assumed']} assumed, "
+            f"{counts['house']} house rules)"
+        )
+    if problems:
+        raise RulesetError(problems)
+
+
+@cli.command("schema")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write to this file instead of standard output.",
+)
+@click.option("--fields", is_flag=True, help="The field reference as Markdown instead.")
+def schema_command(out: Path | None, fields: bool) -> None:
+    """Write the JSON Schema of ruleset files (for editors)."""
+    text = fields_markdown() if fields else schema_text()
+    if out is None:
+        click.echo(text, nl=False)
+    else:
+        out.write_text(text, encoding="utf-8")
+
+
+@cli.command("sources")
+@click.option("--claims", "with_claims", is_flag=True, help="List every claim too.")
+@click.option("--json", "as_json", is_flag=True, help="JSON instead of text.")
+def sources_command(with_claims: bool, as_json: bool) -> None:
+    """List the source documents and what they claim."""
+    sources = shipped_sources()
+    if as_json:
+        data = [source.model_dump(mode="json") for source in sources.values()]
+        if not with_claims:
+            for item in data:
+                item["claims"] = len(item["claims"])
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        return
+    for source in sources.values():
+        modelled = sum(1 for claim in source.claims if claim.fixes)
+        click.echo(
+            f"{source.id} ({source.language}, {source.scope} of scope): {source.title}; "
+            f"{len(source.claims)} claims, {modelled} fix ruleset values"
+        )
+        if with_claims:
+            for claim in source.claims:
+                fixes = (
+                    ", ".join(claim.fixes) if claim.fixes else f"not modelled: {claim.not_modelled}"
+                )
+                click.echo(
+                    f"  {claim.id} [{claim.about or '-'}] {claim.where}\n"
+                    f"    {claim.says}\n    -> {fixes}"
+                )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script."""
+    try:
+        cli.main(
+            args=list(argv) if argv is not None else None, prog_name="bolivia", standalone_mode=True
+        )
+    except SystemExit as exc:
+        return int(exc.code or 0) if not isinstance(exc.code, str) else 1
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,391 @@
+"""Reading YAML files safely and turning validation errors into problems a person can act on.
+
+YAML is composed into nodes by PyYAML's safe loader and converted here by hand, so that:
+no tag outside YAML's plain types is ever constructed; the file's size, its nesting depth and
+the number of nodes reached through aliases are bounded (an alias "bomb" stops at the bound);
+a key given twice is an error instead of a silent overwrite; and every key and list item keeps
+the line it was written on, for error messages (``rulesets/x.yaml:12: melds.group.max_wild: ...``).
+Sequences become tuples, so validated records are immutable all the way down.
+"""
+
+from __future__ import annotations
+
+import difflib
+import types
+import typing
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from bolivia.errors import Problem
+
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_FILE_BYTES",
+    "MAX_NODES",
+    "Loaded",
+    "Location",
+    "did_you_mean",
+    "format_path",
+    "load_yaml",
+    "load_yaml_text",
+    "validation_problems",
+]
+
+MAX_FILE_BYTES = 256 * 1024
+MAX_NODES = 20_000
+MAX_DEPTH = 32
+
+Location = tuple[str | int, ...]
+
+# libyaml's parser when PyYAML has it (the same YAML, much faster); both only compose nodes
+_COMPOSER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+_PLAIN_TAGS = {
+    "tag:yaml.org,2002:str",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:null",
+}
+
+
+def format_path(location: Iterable[str | int]) -> str:
+    """``("initial_meld", "bands", 2, "minimum")`` -> ``initial_meld.bands[2].minimum``."""
+    out = ""
+    for part in location:
+        if isinstance(part, int) and not isinstance(part, bool):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out
+
+
+@dataclass
+class Loaded:
+    """A YAML document as plain data, with the line of every key and item (1-based)."""
+
+    file: str
+    data: Any
+    lines: dict[Location, int] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+
+    def line(self, location: Location) -> int | None:
+        """The line of a location, or of its nearest ancestor that has one."""
+        loc = tuple(location)
+        while loc:
+            if loc in self.lines:
+                return self.lines[loc]
+            loc = loc[:-1]
+        return self.lines.get((), None)
+
+    def where(self, location: Location) -> tuple[str, int | None]:
+        """The file and line of a location (for :func:`validation_problems`)."""
+        return self.file, self.line(location)
+
+    def problem(self, location: Location, message: str) -> Problem:
+        return Problem(self.file, self.line(location), format_path(location), message)
+
+
+class _Converter:
+    def __init__(self, loaded: Loaded, max_nodes: int) -> None:
+        self.loaded = loaded
+        self.nodes = 0
+        self.max_nodes = max_nodes
+        self.exhausted = False
+        self.constructor = yaml.constructor.SafeConstructor()
+
+    def fail(self, node: yaml.Node, location: Location, message: str) -> None:
+        self.loaded.problems.append(
+            Problem(self.loaded.file, node.start_mark.line + 1, format_path(location), message)
+        )
+
+    def convert(self, node: yaml.Node, location: Location, depth: int) -> Any:
+        self.nodes += 1
+        if self.nodes > self.max_nodes:
+            if not self.exhausted:
+                self.exhausted = True
+                self.fail(
+                    node,
+                    location,
+                    f"the document expands to more than {self.max_nodes} values "
+                    "(through aliases?); refusing to read further",
+                )
+            return None
+        if depth > MAX_DEPTH:
+            self.fail(node, location, f"nested more than {MAX_DEPTH} levels deep")
+            return None
+        if isinstance(node, yaml.MappingNode | yaml.SequenceNode) and node.tag not in (
+            "tag:yaml.org,2002:map",
+            "tag:yaml.org,2002:seq",
+        ):
+            self.fail(node, location, f"the YAML tag {node.tag!r} is not allowed here")
+            return None
+        if isinstance(node, yaml.MappingNode):
+            return self.mapping(node, location, depth)
+        if isinstance(node, yaml.SequenceNode):
+            items = []
+            for i, child in enumerate(node.value):
+                self.loaded.lines.setdefault((*location, i), child.start_mark.line + 1)
+                items.append(self.convert(child, (*location, i), depth + 1))
+            return tuple(items)
+        assert isinstance(node, yaml.ScalarNode)
+        if node.tag not in _PLAIN_TAGS:
+            self.fail(node, location, f"the YAML tag {node.tag!r} is not allowed here")
+            return None
+        try:
+            return self.constructor.construct_object(node, deep=True)
+        except yaml.YAMLError as exc:
+            self.fail(node, location, f"unreadable value: {exc}")
+            return None
+
+    def mapping(self, node: yaml.MappingNode, location: Location, depth: int) -> dict[Any, Any]:
+        out: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                self.fail(key_node, location, "merge keys (<<) are not supported; write the keys")
+                continue
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag not in _PLAIN_TAGS:
+                self.fail(key_node, location, "a key must be a plain word or number")
+                continue
+            key = self.constructor.construct_object(key_node)
+            if isinstance(key, float) or key is None or isinstance(key, bool):
+                key = key_node.value
+            here = (*location, key)
+            if key in out:
+                first = self.loaded.lines.get(here)
+                self.fail(key_node, here, f"key given twice (first on line {first})")
+                continue
+            self.loaded.lines[here] = key_node.start_mark.line + 1
+            out[key] = self.convert(value_node, here, depth + 1)
+        return out
+
+
+def load_yaml_text(text: str, file: str, *, max_nodes: int = MAX_NODES) -> Loaded:
+    """Read one YAML document from text; syntax errors become problems, not exceptions."""
+    loaded = Loaded(file=file, data=None)
+    try:
+        node = yaml.compose(text, Loader=_COMPOSER)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else None
+        what = exc.problem or "not valid YAML"
+        loaded.problems.append(Problem(file, line, "", f"not valid YAML: {what}"))
+        return loaded
+    except yaml.YAMLError as exc:  # pragma: no cover - composer errors are all marked
+        loaded.problems.append(Problem(file, None, "", f"not valid YAML: {exc}"))
+        return loaded
+    if node is None:
+        loaded.problems.append(Problem(file, 1, "", "the file is empty"))
+        return loaded
+    loaded.lines[()] = node.start_mark.line + 1
+    loaded.data = _Converter(loaded, max_nodes).convert(node, (), 0)
+    return loaded
+
+
+_CACHE: dict[tuple[str, int, int, int], Loaded] = {}
+
+
+def load_yaml(path: Path, *, max_bytes: int = MAX_FILE_BYTES) -> Loaded:
+    """Read one YAML file, refusing files over ``max_bytes`` and text that is not UTF-8.
+
+    A file read before and unchanged since (same size and modification time) is not parsed
+    again; callers must not mutate what they get.
+    """
+    try:
+        stat = path.stat()
+    except OSError:
+        stat = None
+    key = (str(path), stat.st_mtime_ns, stat.st_size, max_bytes) if stat else None
+    if key is not None and key in _CACHE:
+        return _CACHE[key]
+    loaded = _load_yaml(path, max_bytes)
+    if key is not None:
+        if len(_CACHE) > 512:
+            _CACHE.clear()
+        _CACHE[key] = loaded
+    return loaded
+
+
+def _load_yaml(path: Path, max_bytes: int) -> Loaded:
+    file = str(path)
+    try:
+        size = path.stat().st_size
+        if not path.is_file():
+            return Loaded(file, None, problems=[Problem(file, None, "", "not a regular file")])
+        if size > max_bytes:
+            return Loaded(
+                file,
+                None,
+                problems=[
+                    Problem(
+                        file, None, "", f"{size} bytes; files over {max_bytes} bytes are refused"
+                    )
+                ],
+            )
+        raw = path.read_bytes()
+    except OSError as exc:
+        return Loaded(
+            file, None, problems=[Problem(file, None, "", f"cannot read: {exc.strerror or exc}")]
+        )
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return Loaded(
+            file, None, problems=[Problem(file, None, "", f"not UTF-8 text (byte {exc.start})")]
+        )
+    return load_yaml_text(text, file)
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """`` (did you mean 'max_wild'?)`` or nothing, click's way."""
+    options = sorted({str(c) for c in choices})
+    close = difflib.get_close_matches(str(word), options, n=3, cutoff=0.6)
+    if not close:
+        return ""
+    if len(close) == 1:
+        return f"; did you mean {close[0]!r}?"
+    return "; did you mean one of " + ", ".join(repr(c) for c in close) + "?"
+
+
+def _unwrap(annotation: Any) -> list[Any]:
+    """The classes an annotation may hold: Optional, unions and Annotated unwrapped."""
+    origin = typing.get_origin(annotation)
+    if origin is typing.Annotated:
+        return _unwrap(typing.get_args(annotation)[0])
+    if origin in (typing.Union, types.UnionType):
+        out: list[Any] = []
+        for arg in typing.get_args(annotation):
+            out.extend(_unwrap(arg))
+        return out
+    return [annotation]
+
+
+def _keys_at(model: type[BaseModel], location: Location) -> list[str] | None:
+    """The keys a record at ``location`` accepts, walking the model's fields."""
+    candidates: list[Any] = [model]
+    for part in location:
+        following: list[Any] = []
+        for cand in candidates:
+            if isinstance(cand, type) and issubclass(cand, BaseModel):
+                for name, info in cand.model_fields.items():
+                    if part in (name, info.alias):
+                        following.extend(_unwrap(info.annotation))
+            else:
+                origin = typing.get_origin(cand)
+                args = typing.get_args(cand)
+                if origin is dict and len(args) == 2:
+                    following.extend(_unwrap(args[1]))
+                elif origin is tuple and args:
+                    following.extend(_unwrap(args[0]))
+        if following:
+            candidates = following
+        # a location part that matches nothing (a union's tag) keeps the candidates
+    keys: list[str] = []
+    for cand in candidates:
+        if isinstance(cand, type) and issubclass(cand, BaseModel):
+            keys.extend(info.alias or name for name, info in cand.model_fields.items())
+    return list(dict.fromkeys(keys)) or None
+
+
+def _data_location(data: Any, loc: tuple[Any, ...]) -> Location:
+    """Map a pydantic error location onto the data, dropping union tags and ``[key]`` parts."""
+    out: list[str | int] = []
+    current = data
+    for index, part in enumerate(loc):
+        last = index == len(loc) - 1
+        if isinstance(current, Mapping):
+            if part in current:
+                out.append(part)
+                current = current[part]
+                continue
+            matched = next((k for k in current if str(k) == str(part)), None)
+            if matched is not None:
+                out.append(matched)
+                current = current[matched]
+                continue
+            # a missing or unknown key (the last part) is named; anything else here is a
+            # union's tag or pydantic's "[key]", not part of the data
+            if last and isinstance(part, str) and part != "[key]":
+                out.append(part)
+            continue
+        if isinstance(current, tuple | list) and isinstance(part, int) and part < len(current):
+            out.append(part)
+            current = current[part]
+            continue
+        # union tags such as 'canastas' or 'int' and anything else: not part of the data
+    return tuple(out)
+
+
+def _shown(value: Any) -> str:
+    text = repr(list(value) if isinstance(value, tuple) else value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _message(error: Mapping[str, Any], model: type[BaseModel], location: Location) -> str:
+    kind = error["type"]
+    value = error.get("input")
+    if kind == "extra_forbidden":
+        key = location[-1] if location else "?"
+        allowed = _keys_at(model, location[:-1]) or []
+        hint = did_you_mean(str(key), allowed)
+        if not hint and allowed:
+            hint = "; expected one of: " + ", ".join(allowed)
+        return f"unknown key {str(key)!r}{hint}"
+    if kind == "missing":
+        return "required key missing (set it here or in a base ruleset)"
+    if kind == "literal_error":
+        expected = error.get("ctx", {}).get("expected", "")
+        options = [part.strip(" '") for part in expected.replace(" or ", ",").split(",")]
+        return f"{_shown(value)} is not allowed: expected {expected}" + did_you_mean(
+            str(value), options
+        )
+    if kind in ("int_type", "int_parsing", "int_from_float"):
+        return f"expected a whole number, got {_shown(value)}"
+    if kind == "bool_type":
+        return f"expected true or false, got {_shown(value)}"
+    if kind == "string_type":
+        return f"expected text, got {_shown(value)}"
+    if kind in ("tuple_type", "list_type"):
+        return f"expected a list, got {_shown(value)}"
+    if kind in ("dict_type", "model_type", "model_attributes_type"):
+        return f"expected a mapping of keys to values, got {_shown(value)}"
+    if kind == "union_tag_invalid":
+        ctx = error.get("ctx", {})
+        return (
+            f"{ctx.get('tag')!r} is not a choice here: expected {ctx.get('expected_tags')}"
+            + did_you_mean(
+                str(ctx.get("tag")), str(ctx.get("expected_tags", "")).replace("'", "").split(", ")
+            )
+        )
+    if kind == "union_tag_not_found":
+        return f"a named choice needs its {error.get('ctx', {}).get('discriminator')} key"
+    message = str(error["msg"])
+    if message.startswith("Value error, "):
+        message = message[len("Value error, ") :]
+    return f"{message[0].lower()}{message[1:]} (got {_shown(value)})" if message else "invalid"
+
+
+def validation_problems(
+    exc: ValidationError,
+    model: type[BaseModel],
+    data: Any,
+    where: typing.Callable[[Location], tuple[str, int | None]],
+) -> list[Problem]:
+    """Every pydantic error as a :class:`Problem`; ``where`` maps a data location to file, line."""
+    problems = []
+    seen = set()
+    for error in exc.errors():
+        location = _data_location(data, tuple(error["loc"]))
+        message = _message(error, model, location)
+        file, line = where(location)
+        key = (file, line, location, message)
+        if key in seen:
+            continue
+        seen.add(key)
+        problems.append(Problem(file, line, format_path(location), message))
+    return problems

@@ -1,0 +1,149 @@
+"""The command line: what a user types, what comes back, and never a traceback."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bolivia.cli import cli
+from bolivia.rules import leaf_paths
+
+RUNNER = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = RUNNER.invoke(cli, list(args))
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_rulesets_json_lists_the_six() -> None:
+    code, out, _ = run("rulesets", "--json")
+    assert code == 0
+    rows = json.loads(out)
+    ids = {row["id"] for row in rows}
+    assert {"canasta", "samba", "bolivia-fr", "bolivia-da", "bolivia-zh", "bolivia-ko"} <= ids
+    for row in rows:
+        assert {"id", "name", "extends", "sources"} <= row.keys()
+
+
+def test_rulesets_table() -> None:
+    code, out, _ = run("rulesets")
+    assert code == 0
+    assert "bolivia-da" in out and "samba" in out and "stated/assumed/house" in out
+
+
+def test_show_yaml_comments_every_value() -> None:
+    code, out, _ = run("show", "bolivia-fr")
+    assert code == 0
+    assert out.count("  # ") >= len(list(leaf_paths()))
+    assert "max_wild: 3  # fr:groups-wild-limit" in out
+
+
+def test_show_json() -> None:
+    code, out, _ = run("show", "bolivia-zh", "--format", "json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["rules"]["game"]["hand_cap"] == {"hands": 60, "outcome": "draw"}
+    assert data["provenance"]["game.hand_cap"]["claims"] == ["zh:hand-cap"]
+
+
+def test_show_standalone_validates(tmp_path: Path) -> None:
+    code, out, _ = run("show", "bolivia-da", "--standalone")
+    path = tmp_path / "flat.yaml"
+    path.write_text(out, encoding="utf-8")
+    code, out, _ = run("validate", str(path))
+    assert code == 0 and "valid (bolivia-da" in out
+
+
+def test_validate_reports_file_line_key_message(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(
+        "id: bad\nextends: bolivia-da\nmelds:\n  group:\n    max_wilds: 3\n"
+        "provenance: {extends: {house: x}, melds: {house: x}}\n"
+    )
+    code, out, err = run("validate", str(path))
+    assert code == 1
+    assert (
+        f"{path}:5: melds.group.max_wilds: unknown key 'max_wilds'; did you mean 'max_wild'?" in err
+    )
+    assert "Traceback" not in err + out
+
+
+def test_validate_several_files_lists_all_problems(tmp_path: Path) -> None:
+    good = tmp_path / "good.yaml"
+    good.write_text("id: good\nextends: samba\nprovenance: {extends: {house: x}}\n")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("id: bad\nextends: nothing\nprovenance: {extends: {house: x}}\n")
+    code, out, err = run("validate", str(good), str(bad), "bolivia-ko")
+    assert code == 1
+    assert "good.yaml: valid" in out and "bolivia-ko: valid" in out
+    assert f"{bad}:2: extends: no ruleset has the id 'nothing'" in err
+
+
+def test_unknown_ruleset_is_one_line_and_exit_1() -> None:
+    code, _, err = run("show", "bolivia-xx")
+    assert code == 1
+    assert err.strip().count("\n") == 0
+    assert "no ruleset has the id 'bolivia-xx'" in err
+
+
+def test_missing_file() -> None:
+    code, _, err = run("show", "no/such/file.yaml")
+    assert code == 1 and "no such file" in err
+
+
+def test_schema_is_json_and_fields_markdown() -> None:
+    code, out, _ = run("schema")
+    assert code == 0 and json.loads(out)["title"] == "Bolivia ruleset"
+    code, out, _ = run("schema", "--fields")
+    assert code == 0 and "`melds.group.max_wild`" in out
+
+
+def test_sources_listing() -> None:
+    code, out, _ = run("sources")
+    assert code == 0 and "hu (hu, out of scope)" in out
+    code, out, _ = run("sources", "--claims")
+    assert "da:groups-wild-limit" in out
+    code, out, _ = run("sources", "--json")
+    assert {s["id"] for s in json.loads(out)} == {"fr", "zh", "da", "ko", "hu", "ref"}
+
+
+def test_extra_ruleset_folders(tmp_path: Path) -> None:
+    (tmp_path / "club.yaml").write_text(
+        "id: club\nextends: bolivia-zh\ngame: {target: 5000}\n"
+        "provenance: {extends: {house: x}, game.target: {house: short}}\n"
+    )
+    code, out, _ = run("show", "club", "--rulesets", str(tmp_path))
+    assert code == 0 and "target: 5000" in out
+    code, out, _ = run("rulesets", "--rulesets", str(tmp_path), "--json")
+    assert "club" in {row["id"] for row in json.loads(out)}
+
+
+def test_broken_file_in_a_folder_is_reported_not_dropped(tmp_path: Path) -> None:
+    (tmp_path / "broken.yaml").write_text("name: no id here\n")
+    code, _, err = run("rulesets", "--rulesets", str(tmp_path))
+    assert code == 1 and "broken.yaml:1: id: a ruleset file needs an id" in err
+
+
+@pytest.mark.parametrize("args", [["--version"], ["--help"], ["show", "--help"]])
+def test_help_and_version(args: list[str]) -> None:
+    code, out, _ = run(*args)
+    assert code == 0 and out
+
+
+def test_python_dash_m_runs_the_cli() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bolivia", "rulesets", "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "bolivia-da" in done.stdout
