@@ -10,6 +10,8 @@ from typing import Any
 from hypothesis import strategies as st
 
 from bolivia.cards import RANKS, SUITS, Card, Pack
+from bolivia.rules import leaf_paths
+from bolivia.ruleset import shipped_library
 
 __all__ = ["card_texts", "cards", "hands", "packs", "rank_spellings", "scalar_values"]
 
@@ -57,3 +59,36 @@ scalar_values: st.SearchStrategy[Any] = st.one_of(
 )
 
 __all__ += ["RANKS", "SUITS", "bad_card_texts"]
+
+
+SHIPPED_IDS = ["canasta", "samba", "bolivia-fr", "bolivia-da", "bolivia-zh", "bolivia-ko"]
+
+
+def yaml_value(value: Any) -> Any:
+    """JSON data as a ruleset file writes it: player counts as numbers."""
+    if isinstance(value, dict):
+        return {int(k) if k.isdigit() else k: yaml_value(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [yaml_value(v) for v in value]
+    return value
+
+
+def _pool() -> dict[str, list[Any]]:
+    """Every value each leaf takes in some shipped ruleset: material for random house rules."""
+    pool: dict[str, list[Any]] = {}
+    for ruleset in shipped_library().all():
+        for path in leaf_paths():
+            value = yaml_value(ruleset.value(path))
+            if value not in pool.setdefault(path, []):
+                pool[path].append(value)
+    return pool
+
+
+POOL = _pool()
+
+
+@st.composite
+def house_rulesets(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
+    base = draw(st.sampled_from(SHIPPED_IDS))
+    paths = draw(st.lists(st.sampled_from(sorted(POOL)), min_size=1, max_size=6, unique=True))
+    return base, {path: draw(st.sampled_from(POOL[path])) for path in paths}

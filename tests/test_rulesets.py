@@ -7,13 +7,14 @@ from typing import Any
 
 import pytest
 from hypothesis import assume, given, settings
-from hypothesis import strategies as st
 
 from bolivia.errors import RulesetError
 from bolivia.rendering import ruleset_json, show_yaml, standalone_yaml
 from bolivia.resources import rulesets_dir
 from bolivia.rules import leaf_paths
 from bolivia.ruleset import Library, Ruleset, shipped_library
+
+from .strategies import house_rulesets, yaml_value
 
 SIX = ["canasta", "samba", "bolivia-fr", "bolivia-da", "bolivia-zh", "bolivia-ko"]
 LIBRARY = shipped_library()
@@ -130,36 +131,6 @@ def test_show_gives_every_value_its_provenance(rid: str) -> None:
 # --------------------------------------------------------------------------- house rules
 
 
-def _yaml_value(value: Any) -> Any:
-    """JSON data as a ruleset file writes it: player counts as numbers."""
-    if isinstance(value, dict):
-        return {int(k) if k.isdigit() else k: _yaml_value(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_yaml_value(v) for v in value]
-    return value
-
-
-def _pool() -> dict[str, list[Any]]:
-    """Every value each leaf takes in some shipped ruleset: material for random house rules."""
-    pool: dict[str, list[Any]] = {}
-    for ruleset in LIBRARY.all():
-        for path in leaf_paths():
-            value = _yaml_value(ruleset.value(path))
-            if value not in pool.setdefault(path, []):
-                pool[path].append(value)
-    return pool
-
-
-POOL = _pool()
-
-
-@st.composite
-def house_rulesets(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
-    base = draw(st.sampled_from(SIX))
-    paths = draw(st.lists(st.sampled_from(sorted(POOL)), min_size=1, max_size=6, unique=True))
-    return base, {path: draw(st.sampled_from(POOL[path])) for path in paths}
-
-
 def _nest(overrides: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for path, value in overrides.items():
@@ -201,7 +172,7 @@ def test_random_house_rules_round_trip(
         assume(False)
         return
     for p, value in overrides.items():
-        assert _yaml_value(ruleset.value(p)) == value
+        assert yaml_value(ruleset.value(p)) == value
         assert ruleset.provenance[p].status == "house"
     flat = folder / "flat.yaml"
     flat.write_text(standalone_yaml(ruleset), encoding="utf-8")
