@@ -207,6 +207,81 @@ def sources_command(with_claims: bool, as_json: bool) -> None:
                 )
 
 
+@cli.command("oracle")
+@_rulesets_option
+def oracle_command(folders: tuple[Path, ...]) -> None:
+    """Answer rules-oracle requests (JSON Lines) on standard input, until its end."""
+    from bolivia.oracle import Oracle, serve
+
+    oracle = Oracle(_library(folders))
+    serve(sys.stdin.buffer, sys.stdout.buffer, oracle)
+
+
+@cli.command("conform")
+@click.argument("suites", nargs=-1)
+@click.option(
+    "--ruleset", "only", multiple=True, help="Run only the cases for this ruleset (repeatable)."
+)
+@click.option(
+    "--engine",
+    "command",
+    help='Check this program instead, e.g. "bolivia oracle": '
+    "it is started and spoken to over the oracle protocol.",
+)
+@click.option(
+    "--timeout",
+    default=10.0,
+    show_default=True,
+    type=click.FloatRange(min=0.1),
+    help="Seconds the engine may take to answer one request.",
+)
+@_rulesets_option
+def conform_command(
+    suites: tuple[str, ...],
+    only: tuple[str, ...],
+    command: str | None,
+    timeout: float,
+    folders: tuple[Path, ...],
+) -> None:
+    """Run conformance suites (names or files; default: all shipped) against an engine."""
+    from bolivia.conformance import (
+        InProcessEngine,
+        ProcessEngine,
+        find_suite,
+        load_suite,
+        run_suites,
+        shipped_suites,
+        summary,
+    )
+    from bolivia.oracle import Oracle
+
+    paths = [find_suite(ref) for ref in suites] or shipped_suites()
+    problems: list[Problem] = []
+    loaded = []
+    for path in paths:
+        try:
+            loaded.append(load_suite(path))
+        except RulesetError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise RulesetError(problems)
+    engine = (
+        ProcessEngine(command, timeout=timeout)
+        if command
+        else InProcessEngine(Oracle(_library(folders)))
+    )
+    try:
+        outcomes = run_suites(loaded, engine, only or None)
+    finally:
+        engine.close()
+    for outcome in outcomes:
+        if outcome.status == "failed":
+            click.echo(outcome.report())
+    click.echo(summary(outcomes))
+    if any(outcome.status == "failed" for outcome in outcomes):
+        sys.exit(1)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script."""
     try:

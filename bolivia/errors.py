@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
-__all__ = ["BoliviaError", "CardError", "Problem", "RulesetError", "SourceError"]
+__all__ = [
+    "BadRequest",
+    "BoliviaError",
+    "CardError",
+    "Illegal",
+    "Problem",
+    "RulesetError",
+    "SourceError",
+]
 
 _NOTATION: Final = (
     "ranks are 2-10 (T for 10), J, Q, K, A; suits C, D, H, S (or ♣ ♦ ♥ ♠); "
@@ -62,3 +70,23 @@ class RulesetError(BoliviaError):
 
 class SourceError(RulesetError):
     """A source record (seeds/) that cannot be loaded."""
+
+
+class Illegal(BoliviaError):
+    """An action or meld the rules forbid: a machine-readable code, the sentence naming the
+    rule, and the key path of the rule (``melds.group.max_wild``)."""
+
+    def __init__(self, code: str, message: str, rule: str = "", **facts: Any) -> None:
+        self.code = code
+        self.rule = rule
+        self.facts = facts  # figures the refusal rests on (points, minimum, ...)
+        super().__init__(message)
+
+
+class BadRequest(BoliviaError):
+    """A question that cannot be asked: an impossible combination of facts, cards that are not
+    where they are said to be. ``code`` is an oracle error code."""
+
+    def __init__(self, message: str, code: str = "bad-request") -> None:
+        self.code = code
+        super().__init__(message)

@@ -366,7 +366,9 @@ def _message(error: Mapping[str, Any], model: type[BaseModel], location: Locatio
         return f"a named choice needs its {error.get('ctx', {}).get('discriminator')} key"
     message = str(error["msg"])
     if message.startswith("Value error, "):
+        # our own validators' sentences say what is wrong without echoing the whole input
         message = message[len("Value error, ") :]
+        return f"{message[0].lower()}{message[1:]}"
     return f"{message[0].lower()}{message[1:]} (got {_shown(value)})" if message else "invalid"
 
 
@@ -379,8 +381,15 @@ def validation_problems(
     """Every pydantic error as a :class:`Problem`; ``where`` maps a data location to file, line."""
     problems = []
     seen = set()
-    for error in exc.errors():
-        location = _data_location(data, tuple(error["loc"]))
+    errors = exc.errors()
+    for error in errors:
+        loc = tuple(error["loc"])
+        if error["type"] == "too_short" and any(
+            len(other["loc"]) > len(loc) and tuple(other["loc"][: len(loc)]) == loc
+            for other in errors
+        ):
+            continue  # a list left empty because its items failed: the items say why
+        location = _data_location(data, loc)
         message = _message(error, model, location)
         file, line = where(location)
         key = (file, line, location, message)

@@ -30,6 +30,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bolivia import coherence
+from bolivia.cards import Card, Pack
 from bolivia.errors import Problem, RulesetError
 from bolivia.loading import (
     Loaded,
@@ -130,6 +131,50 @@ class Ruleset:
         """A SHA-256 of the resolved rules: equal rules, equal digest."""
         text = json.dumps(self.json, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()
+
+    def cite(self, *paths: str) -> str:
+        """Where rules come from, for a sentence: ``bolivia-da, from da:groups-wild-limit``."""
+        claims: list[str] = []
+        statuses = set()
+        for path in paths:
+            prov = self.provenance.get(path)
+            if prov is None:
+                continue
+            statuses.add(prov.status)
+            claims.extend(c for c in prov.claims if c not in claims)
+        if claims and statuses == {"stated"}:
+            return f"{self.id}, from {', '.join(claims)}"
+        if "house" in statuses:
+            return f"{self.id}, a house rule"
+        return f"{self.id}, assumed" + (f" from {', '.join(claims)}" if claims else "")
+
+    @functools.cached_property
+    def wild(self) -> tuple[bool, ...]:
+        """Whether each card (by :attr:`Card.index`) is wild under these rules."""
+        ranks = set(self.rules.pack.wild_ranks)
+        return tuple(card.is_joker or card.rank in ranks for card in Card.all())
+
+    @functools.cached_property
+    def points(self) -> tuple[int, ...]:
+        """Each card's points in a meld (by index); a red three is worth its bonus value."""
+        table = {str(key): value for key, value in self.rules.scoring.card_points.items()}
+        return tuple(
+            self.rules.red_threes.value if card.is_red_three else table[card.rank]
+            for card in Card.all()
+        )
+
+    @functools.cached_property
+    def penalties(self) -> tuple[int, ...]:
+        """Each card's cost left in hand (by index), a positive number."""
+        black = self.rules.scoring.black_three_in_hand
+        return tuple(
+            black if card.is_black_three else points
+            for card, points in zip(Card.all(), self.points, strict=True)
+        )
+
+    @functools.cached_property
+    def pack(self) -> Pack:
+        return Pack(self.rules.pack.decks, self.rules.pack.jokers)
 
     def counts(self) -> dict[str, int]:
         """How many leaves are stated by a source, assumed, or house rules."""
@@ -338,6 +383,8 @@ class Library:
                 dirs.append(path)
         self.folders: tuple[Path, ...] = tuple(dirs)
         self._index: dict[str, Path] | None = None
+        self._ids: list[str] | None = None
+        self._by_id: dict[str, Ruleset] = {}
         self._index_problems: list[Problem] = []
         self._cache: dict[Path, Ruleset] = {}
 
@@ -373,11 +420,20 @@ class Library:
 
     def ids(self) -> list[str]:
         """Every ruleset id found, shipped first, in a stable order."""
-        index = self._build_index()
-        return sorted(
-            index,
-            key=lambda rid: (not self.is_shipped(index[rid]), "/house/" in str(index[rid]), rid),
-        )
+        if self._ids is None:
+            index = self._build_index()
+            self._ids = sorted(
+                index,
+                key=lambda rid: (
+                    not self.is_shipped(index[rid]),
+                    "/house/" in str(index[rid]),
+                    rid,
+                ),
+            )
+        return list(self._ids)
+
+    def __contains__(self, ruleset_id: object) -> bool:
+        return ruleset_id in self._build_index()
 
     def index_problems(self) -> list[Problem]:
         """Files in the folders that could not even be indexed (no id, unreadable)."""
@@ -408,10 +464,15 @@ class Library:
             if not path.exists():
                 raise RulesetError([Problem(text, None, "", "no such file")])
             return self._resolve(path.resolve(), (), allowed_extra=path.resolve().parent)
+        found = self._by_id.get(text)
+        if found is not None:
+            return found
         index = self._build_index()
         if text not in index:
             raise RulesetError([Problem("<command line>", None, "", self.unknown_message(text))])
-        return self._resolve(index[text].resolve(), (), allowed_extra=None)
+        ruleset = self._resolve(index[text].resolve(), (), allowed_extra=None)
+        self._by_id[text] = ruleset
+        return ruleset
 
     def all(self) -> list[Ruleset]:
         return [self.load(rid) for rid in self.ids()]

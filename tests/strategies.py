@@ -92,3 +92,150 @@ def house_rulesets(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
     base = draw(st.sampled_from(SHIPPED_IDS))
     paths = draw(st.lists(st.sampled_from(sorted(POOL)), min_size=1, max_size=6, unique=True))
     return base, {path: draw(st.sampled_from(POOL[path])) for path in paths}
+
+
+# --------------------------------------------------------------------------- oracle requests
+
+json_values: st.SearchStrategy[Any] = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=10),
+    lambda children: (
+        st.lists(children, max_size=5)
+        | st.dictionaries(
+            st.sampled_from(
+                ["op", "ruleset", "id", "cards", "melds", "pile", "hand", "teams", "scores", "x"]
+            )
+            | st.text(max_size=5),
+            children,
+            max_size=5,
+        )
+    ),
+    max_leaves=20,
+)
+
+card_names = st.one_of(
+    st.sampled_from([repr(c) for c in Card.all()]),
+    st.sampled_from(["1H", "th", "♥A", "", "JKS", "10", "ZZ"]),
+    st.integers(0, 20),
+)
+card_name_lists = st.lists(card_names, max_size=12)
+good_card_lists = st.lists(st.sampled_from([repr(c) for c in Card.all()]), max_size=12)
+meld_lists = st.lists(good_card_lists, max_size=4)
+
+
+@st.composite
+def oracle_requests(draw: st.DrawFn) -> dict[str, Any]:
+    """Requests for every op, mostly well formed, sometimes not."""
+    op = draw(
+        st.sampled_from(
+            [
+                "hello",
+                "info",
+                "meld",
+                "extend",
+                "initial_minimum",
+                "initial_meld",
+                "pickup",
+                "take_top",
+                "go_out",
+                "score",
+                "game_over",
+                "card_points",
+                "nope",
+            ]
+        )
+    )
+    cards = card_name_lists if draw(st.integers(0, 9)) == 0 else good_card_lists
+    ints = st.integers(-100, 20_000)
+    fields: dict[str, st.SearchStrategy[Any]] = {
+        "info": st.fixed_dictionaries({}, optional={"players": st.integers(0, 9)}),
+        "meld": st.fixed_dictionaries({"cards": cards}, optional={"going_out": st.booleans()}),
+        "extend": st.fixed_dictionaries(
+            {"meld": cards, "add": cards}, optional={"going_out": st.booleans()}
+        ),
+        "initial_minimum": st.fixed_dictionaries({"team_score": ints}),
+        "initial_meld": st.fixed_dictionaries({"team_score": ints, "melds": meld_lists}),
+        "pickup": st.fixed_dictionaries(
+            {"pile": cards, "hand": cards},
+            optional={
+                "team_melds": meld_lists,
+                "team_score": ints,
+                "with": cards,
+                "onto": st.integers(-1, 4),
+                "also": meld_lists,
+            },
+        ),
+        "take_top": st.fixed_dictionaries(
+            {"pile": cards, "team_melds": meld_lists, "onto": st.integers(-1, 4)}
+        ),
+        "go_out": st.fixed_dictionaries({"team_melds": meld_lists}),
+        "score": st.fixed_dictionaries(
+            {
+                "teams": st.lists(
+                    st.fixed_dictionaries(
+                        {"melds": meld_lists},
+                        optional={
+                            "red_threes": st.integers(-1, 7),
+                            "hands": meld_lists,
+                            "went_out": st.booleans(),
+                            "concealed": st.booleans(),
+                        },
+                    ),
+                    max_size=4,
+                )
+            }
+        ),
+        "game_over": st.fixed_dictionaries(
+            {"scores": st.lists(ints, max_size=4)}, optional={"hands_played": st.integers(-1, 80)}
+        ),
+        "card_points": st.fixed_dictionaries({"cards": cards}, optional={"in_hand": st.booleans()}),
+    }
+    body = draw(fields.get(op, st.just({})))
+    request = {
+        "op": op,
+        "id": draw(st.integers(0, 10**6)),
+        "ruleset": draw(st.sampled_from([*SHIPPED_IDS, "bolivia-da-100", "nope"])),
+        **body,
+    }
+    if draw(st.integers(0, 19)) == 0:
+        request[draw(st.sampled_from(["x", "cards", "ruleset", "op"]))] = draw(json_values)
+    return request
+
+
+# --------------------------------------------------------------------------- melds and positions
+
+WILD_CARDS = [Card.parse("JK"), *(Card.parse("2" + suit) for suit in SUITS)]
+NATURAL_RANKS = [r for r in RANKS if r not in ("2", "3")]
+
+
+@st.composite
+def meld_cards(draw: st.DrawFn) -> list[Card]:
+    """Cards shaped like a meld -- a group, a run, wild cards, black threes -- or near one."""
+    kind = draw(st.sampled_from(["group", "group", "sequence", "wild", "threes", "any"]))
+    wilds = draw(st.lists(st.sampled_from(WILD_CARDS), max_size=4))
+    if kind == "group":
+        rank = draw(st.sampled_from(NATURAL_RANKS))
+        suits = draw(st.lists(st.sampled_from(SUITS), min_size=1, max_size=9))
+        cards = [Card(rank, suit) for suit in suits] + wilds
+    elif kind == "sequence":
+        suit = draw(st.sampled_from(SUITS))
+        start = draw(st.integers(0, len(NATURAL_RANKS) - 1))
+        length = draw(st.integers(1, 9))
+        cards = [Card(rank, suit) for rank in NATURAL_RANKS[start : start + length]]
+        cards += wilds[: draw(st.integers(0, 1))]
+    elif kind == "wild":
+        cards = draw(st.lists(st.sampled_from(WILD_CARDS), min_size=1, max_size=9))
+    elif kind == "threes":
+        cards = [Card("3", draw(st.sampled_from("CS"))) for _ in range(draw(st.integers(1, 6)))]
+        cards += wilds[: draw(st.integers(0, 1))]
+    else:
+        cards = draw(st.lists(cards_strategy, min_size=1, max_size=8))
+    return draw(st.permutations(cards))
+
+
+cards_strategy = cards
+shipped = st.sampled_from(SHIPPED_IDS).map(lambda rid: shipped_library().load(rid))
+__all__ += ["WILD_CARDS", "meld_cards", "shipped"]
