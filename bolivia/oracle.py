@@ -243,8 +243,10 @@ def _meld_result(ruleset: Ruleset, meld: Meld) -> dict[str, Any]:
     return {"legal": True, "kind": meld.kind, "canasta": canasta, "reason": text}
 
 
-def _refused(exc: Illegal, **extra: Any) -> dict[str, Any]:
-    return {"legal": False, **extra, "reason": str(exc)}
+def _refused(exc: Illegal, key: str = "legal", **extra: Any) -> dict[str, Any]:
+    """A refusal: the protocol's fields, and beyond them the machine-readable ``code`` of the
+    refusal and the ``rule`` (key path) that makes it."""
+    return {key: False, **extra, "reason": str(exc), "code": exc.code, "rule": exc.rule}
 
 
 class Oracle:
@@ -428,6 +430,8 @@ class Oracle:
                 "kind": None,
                 "canasta": None,
                 "reason": f"the meld is not itself a legal meld: {exc}",
+                "code": "meld-illegal",
+                "rule": exc.rule,
             }
         try:
             meld = verify_extend(ruleset, base, f["add"], going_out=going_out)
@@ -501,7 +505,7 @@ class Oracle:
             team = _table_melds(ruleset, f["team_melds"])
             verify_go_out(ruleset, team)
         except Illegal as exc:
-            return {"allowed": False, "reason": str(exc)}
+            return _refused(exc, "allowed")
         return {"allowed": True, "reason": "the side's canastas meet the going-out requirement"}
 
     def _score(self, ruleset: Ruleset, f: dict[str, Any]) -> dict[str, Any]:

@@ -176,6 +176,9 @@ def test_results_have_the_spec_fields() -> None:
         assert answer["ok"] is True, (op, answer)
         if op == "info":  # answers the turn rules too, beyond the protocol
             assert set(answer["result"]) > keys
+        elif answer["result"].get("legal", answer["result"].get("allowed")) is False:
+            # a refusal carries its code and rule too
+            assert set(answer["result"]) == keys | {"code", "rule"}, op
         else:
             assert set(answer["result"]) == keys, op
     team = ask(
@@ -251,3 +254,12 @@ def test_the_oracle_command_over_a_pipe() -> None:
     answers = [json.loads(line) for line in done.stdout.splitlines()]
     assert [a["ok"] for a in answers] == [True, True, False]
     assert answers[1]["result"]["legal"] is False
+
+
+def test_refusals_carry_a_code_and_the_rule() -> None:
+    answer = ask('{"op": "meld", "ruleset": "bolivia-da", "cards": ["8H", "8S", "2C", "2D", "JK"]}')
+    result = answer["result"]
+    assert result["legal"] is False
+    assert result["code"] == "group-too-many-wilds"
+    assert result["rule"] == "melds.group.max_wild"
+    assert "(bolivia-da, from da:groups-wild-limit" in result["reason"]
