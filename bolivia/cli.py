@@ -282,6 +282,128 @@ def conform_command(
         sys.exit(1)
 
 
+@cli.command("simulate")
+@click.option("--ruleset", "ruleset_ref", required=True, help="A ruleset id or file.")
+@click.option("--hands", type=click.IntRange(min=1), help="Play this many hands (default 100).")
+@click.option("--games", type=click.IntRange(min=1), help="Play this many whole games instead.")
+@click.option(
+    "--seed",
+    default=0,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="The run's seed; every hand's seed derives from it.",
+)
+@click.option(
+    "--players",
+    type=click.IntRange(min=2, max=8),
+    help="Number of players (default: the ruleset's usual number).",
+)
+@click.option(
+    "--bots",
+    "bot_names",
+    default="greedy",
+    show_default=True,
+    help="random or greedy for every seat, or one name per seat: greedy,random,...",
+)
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(min=1, max=64),
+    help="Worker processes; the results do not depend on it.",
+)
+@click.option(
+    "--replays",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Write every hand's replay (JSON Lines) into this folder.",
+)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object instead of a table.")
+@click.option(
+    "--no-check", is_flag=True, help="Skip the card-conservation check after every action (faster)."
+)
+@_rulesets_option
+def simulate_command(
+    ruleset_ref: str,
+    hands: int | None,
+    games: int | None,
+    seed: int,
+    players: int | None,
+    bot_names: str,
+    workers: int,
+    replays: Path | None,
+    as_json: bool,
+    no_check: bool,
+    folders: tuple[Path, ...],
+) -> None:
+    """Let bots play hands or games under a ruleset, and count what happened."""
+    from bolivia.bots import BOTS
+    from bolivia.simulate import RunSpec, run
+
+    if hands and games:
+        raise click.UsageError("give --hands or --games, not both")
+    library = _library(folders)
+    ruleset = library.load(ruleset_ref)
+    count = players or ruleset.rules.players.usual
+    if count not in ruleset.rules.players.seats:
+        allowed = ", ".join(map(str, sorted(ruleset.rules.players.seats)))
+        raise click.UsageError(f"{ruleset.id} is played by {allowed} players, not {count}")
+    names = [name.strip() for name in bot_names.split(",")]
+    if len(names) == 1:
+        names = names * count
+    unknown = [name for name in names if name not in BOTS]
+    if unknown or len(names) != count:
+        raise click.UsageError(
+            f"--bots takes {', '.join(BOTS)}: one name, or one per seat ({count} seats)"
+        )
+    ref = str(ruleset.path) if ruleset.path and not ruleset.shipped else ruleset.id
+    spec = RunSpec(
+        ref,
+        tuple(str(f) for f in folders),
+        count,
+        tuple(names),
+        seed,
+        hands=0 if games else (hands or 100),
+        games=games or 0,
+        check=not no_check,
+        replays=str(replays) if replays else None,
+    )
+    total = spec.games or spec.hands
+    label = f"{ruleset.id}: {'games' if spec.games else 'hands'}"
+    with click.progressbar(length=total, label=label, file=sys.stderr) as bar:
+        summary = run(spec, workers, progress=bar.update)
+    if as_json:
+        click.echo(json.dumps(summary, indent=2))
+        return
+    from tabulate import tabulate
+
+    rows = [
+        [key, json.dumps(value) if isinstance(value, dict | list) else value]
+        for key, value in summary.items()
+    ]
+    click.echo(tabulate(rows, tablefmt="plain"))
+
+
+@cli.command("replay")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@_rulesets_option
+def replay_command(files: tuple[Path, ...], folders: tuple[Path, ...]) -> None:
+    """Re-verify recorded hands action by action, and their scores."""
+    from bolivia.replay import ReplayError, verify_replay
+
+    library = _library(folders)
+    failed = 0
+    for path in files:
+        try:
+            hands = verify_replay(path, library)
+        except ReplayError as exc:
+            failed += 1
+            click.echo(str(exc), err=True)
+            continue
+        click.echo(f"{path}: {hands} hand{'s' if hands != 1 else ''} verified")
+    if failed:
+        sys.exit(1)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script."""
     try:

@@ -13,16 +13,20 @@ False
 'bolivia'
 
 Every refusal is an :class:`~bolivia.errors.Illegal` with a code and a sentence naming the rule
-and where it comes from.
+and where it comes from. The limits of each kind are checked by small functions on counts
+(``group_fault``, ``sequence_fault``, ``wild_fault``, ``threes_fault``) that return the code
+of the first limit broken: :func:`verify_meld` raises on it, and the game's move generator
+asks the same functions, so each rule is written once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bolivia.cards import RANKS, Card
+from bolivia.cards import RANKS, SUITS, Card
 from bolivia.errors import Illegal
+from bolivia.rules import BlackThreeMelds, GroupMelds, WildMelds
 from bolivia.ruleset import Ruleset
 
 __all__ = [
@@ -31,10 +35,17 @@ __all__ = [
     "can_meld",
     "canasta_of",
     "describe",
+    "group_fault",
     "is_canasta",
+    "sequence_fault",
+    "threes_fault",
     "verify_extend",
     "verify_meld",
+    "wild_fault",
 ]
+
+_RED_THREES = (5, 6)  # card indices of 3D and 3H
+_BLACK_THREES = (4, 7)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,16 +83,16 @@ def describe(meld: Meld) -> str:
 def canasta_of(ruleset: Ruleset, meld: Meld) -> str | None:
     """The canasta the meld is (natural, mixed, escalera, bolivia), or None."""
     canastas = ruleset.rules.canastas
-    if meld.kind == "group":
-        if meld.wilds == 0 and meld.size >= canastas.natural.size:
-            return "natural"
-        if meld.wilds > 0 and meld.size >= canastas.mixed.size:
-            return "mixed"
-        return None
-    if meld.kind == "sequence":
-        return "escalera" if meld.size >= canastas.escalera.size else None
-    if meld.kind == "wild":
-        return "bolivia" if meld.size >= canastas.bolivia.size else None
+    kind = meld.kind
+    size = len(meld.cards)
+    if kind == "group":
+        if meld.wilds == 0:
+            return "natural" if size >= canastas.natural.size else None
+        return "mixed" if size >= canastas.mixed.size else None
+    if kind == "sequence":
+        return "escalera" if size >= canastas.escalera.size else None
+    if kind == "wild":
+        return "bolivia" if size >= canastas.bolivia.size else None
     return None
 
 
@@ -89,200 +100,205 @@ def is_canasta(ruleset: Ruleset, meld: Meld) -> bool:
     return canasta_of(ruleset, meld) is not None
 
 
-def _illegal(ruleset: Ruleset, code: str, text: str, *rules: str) -> Illegal:
-    return Illegal(
-        code, f"{text} ({ruleset.cite(*rules)})" if rules else text, rules[0] if rules else ""
-    )
+# --------------------------------------------------------------------------- the limits
 
 
-def _check_size(
-    ruleset: Ruleset, kind: str, size: int, low: int, high: int | None, path: str, noun: str
-) -> None:
+def _size_fault(kind: str, size: int, low: int, high: int | None) -> str | None:
     if size < low:
-        raise _illegal(
-            ruleset,
-            f"{kind}-too-small",
-            f"{noun} needs at least {low} cards, not {size}",
-            f"{path}.min_size",
-        )
+        return f"{kind}-too-small"
     if high is not None and size > high:
-        raise _illegal(
-            ruleset,
-            f"{kind}-too-large",
-            f"{noun} holds at most {high} cards, not {size}",
-            f"{path}.max_size",
-        )
+        return f"{kind}-too-large"
+    return None
 
 
-def _wild_meld(ruleset: Ruleset, cards: tuple[Card, ...], *, new: bool) -> Meld:
-    rule = ruleset.rules.melds.wild
-    if not rule.allowed:
-        raise _illegal(
-            ruleset,
-            "wild-not-allowed",
-            "wild cards may not be melded on their own",
-            "melds.wild.allowed",
-        )
-    _check_size(
-        ruleset,
-        "wild",
-        len(cards),
-        rule.min_size if new else 1,
-        rule.max_size,
-        "melds.wild",
-        "a meld of wild cards",
-    )
-    return Meld("wild", cards, 0, len(cards))
-
-
-def _threes_meld(
-    ruleset: Ruleset, cards: tuple[Card, ...], wilds: int, *, going_out: bool, new: bool
-) -> Meld:
-    rule = ruleset.rules.melds.black_threes
-    if rule.when == "never":
-        raise _illegal(
-            ruleset, "threes-never", "black threes are never melded", "melds.black_threes.when"
-        )
-    if rule.when == "going_out" and not going_out:
-        raise _illegal(
-            ruleset,
-            "threes-not-going-out",
-            "black threes may be melded only by a player going out",
-            "melds.black_threes.when",
-        )
-    if wilds > rule.max_wild:
-        raise _illegal(
-            ruleset,
-            "threes-too-many-wilds",
-            f"a meld of black threes holds at most {rule.max_wild} wild cards",
-            "melds.black_threes.max_wild",
-        )
-    naturals = len(cards) - wilds
-    _check_size(
-        ruleset,
-        "threes",
-        len(cards),
-        rule.min_size if new else 1,
-        rule.max_size,
-        "melds.black_threes",
-        "a meld of black threes",
-    )
-    return Meld("threes", cards, naturals, wilds, rank="3")
-
-
-def _group(
-    ruleset: Ruleset, cards: tuple[Card, ...], rank: str, naturals: int, wilds: int, *, new: bool
-) -> Meld:
-    rule = ruleset.rules.melds.group
+def group_fault(rule: GroupMelds, naturals: int, wilds: int, *, new: bool) -> str | None:
+    """The first limit of ``melds.group`` a group of these counts breaks, or None."""
     size = naturals + wilds
     if new and size < rule.min_size:
-        raise _illegal(
-            ruleset,
-            "group-too-small",
-            f"a group needs at least {rule.min_size} cards, not {size}",
-            "melds.group.min_size",
-        )
+        return "group-too-small"
     if naturals < rule.min_natural:
-        raise _illegal(
-            ruleset,
-            "group-too-few-naturals",
-            f"a group needs at least {rule.min_natural} natural cards, not {naturals}",
-            "melds.group.min_natural",
-        )
+        return "group-too-few-naturals"
     if rule.max_wild is not None and wilds > rule.max_wild:
-        raise _illegal(
-            ruleset,
-            "group-too-many-wilds",
-            f"a group may hold at most {_plural(rule.max_wild, 'wild card')}, not {wilds}",
-            "melds.group.max_wild",
-        )
+        return "group-too-many-wilds"
     if rule.ratio == "naturals_exceed_wilds" and naturals <= wilds:
-        raise _illegal(
-            ruleset,
-            "group-ratio",
-            f"natural cards must outnumber wild cards in a group ({naturals} "
-            f"natural, {wilds} wild)",
-            "melds.group.ratio",
-        )
+        return "group-ratio"
     if rule.ratio == "naturals_twice_wilds" and naturals < 2 * wilds:
-        raise _illegal(
-            ruleset,
-            "group-ratio",
-            f"a group needs at least twice as many natural cards as wild cards "
-            f"({naturals} natural, {wilds} wild)",
-            "melds.group.ratio",
-        )
+        return "group-ratio"
     if rule.max_size is not None and size > rule.max_size:
-        raise _illegal(
-            ruleset,
-            "group-too-large",
-            f"a group holds at most {rule.max_size} cards, not {size}",
-            "melds.group.max_size",
-        )
-    return Meld("group", cards, naturals, wilds, rank=rank)
+        return "group-too-large"
+    return None
 
 
-def _sequence(
-    ruleset: Ruleset, cards: tuple[Card, ...], naturals: list[Card], wilds: int, *, new: bool
-) -> Meld:
+def wild_fault(rule: WildMelds, size: int, *, new: bool) -> str | None:
+    """The first limit of ``melds.wild`` a meld of ``size`` wild cards breaks, or None."""
+    if not rule.allowed:
+        return "wild-not-allowed"
+    return _size_fault("wild", size, rule.min_size if new else 1, rule.max_size)
+
+
+def threes_fault(
+    rule: BlackThreeMelds, size: int, wilds: int, *, going_out: bool, new: bool
+) -> str | None:
+    """The first limit of ``melds.black_threes`` broken, or None."""
+    if rule.when == "never":
+        return "threes-never"
+    if rule.when == "going_out" and not going_out:
+        return "threes-not-going-out"
+    if wilds > rule.max_wild:
+        return "threes-too-many-wilds"
+    return _size_fault("threes", size, rule.min_size if new else 1, rule.max_size)
+
+
+def sequence_fault(ruleset: Ruleset, ranks: Sequence[int], wilds: int, *, new: bool) -> str | None:
+    """The first limit of ``melds.sequence`` broken by a sequence of naturals of these rank
+    indexes (0 for a two ... 12 for an ace) and ``wilds`` wild cards, or None."""
     rule = ruleset.rules.melds.sequence
     if not rule.allowed:
-        raise _illegal(
-            ruleset, "sequence-not-allowed", "sequences may not be melded", "melds.sequence.allowed"
-        )
-    low, high = RANKS.index(rule.lowest), RANKS.index(rule.highest)
-    wild_ranks = ruleset.rules.pack.wild_ranks
-    positions = sorted(RANKS.index(card.rank) for card in naturals)
-    for card in naturals:
-        if card.rank == "3" or card.rank in wild_ranks or not low <= RANKS.index(card.rank) <= high:
-            raise _illegal(
-                ruleset,
-                "sequence-rank",
-                f"a sequence runs from {rule.lowest} to {rule.highest}; {card!r} cannot be in one",
-                "melds.sequence.lowest",
-                "melds.sequence.highest",
-            )
-    if len(set(positions)) < len(positions):
-        raise _illegal(
-            ruleset,
-            "sequence-duplicate",
-            "a sequence holds each rank once",
-            "melds.sequence.allowed",
-        )
+        return "sequence-not-allowed"
+    low, high = ruleset.sequence_span
+    ordered = sorted(ranks)
+    if (
+        ordered[0] < low
+        or ordered[-1] > high
+        or any(ruleset.wild[r * 4] or r == 1 for r in ordered)
+    ):
+        return "sequence-rank"
+    if len(set(ordered)) < len(ordered):
+        return "sequence-duplicate"
     if wilds > rule.max_wild:
-        raise _illegal(
-            ruleset,
-            "sequence-too-many-wilds",
-            f"a sequence may hold at most {_plural(rule.max_wild, 'wild card')}, not {wilds}",
-            "melds.sequence.max_wild",
-        )
-    gaps = positions[-1] - positions[0] + 1 - len(positions)
-    if gaps > wilds:
-        raise _illegal(
-            ruleset,
-            "sequence-gap",
-            "the cards of a sequence must follow each other without a gap",
-            "melds.sequence.max_wild",
-        )
-    size = len(cards)
+        return "sequence-too-many-wilds"
+    if ordered[-1] - ordered[0] + 1 - len(ordered) > wilds:
+        return "sequence-gap"
+    size = len(ordered) + wilds
     if size > high - low + 1:
-        raise _illegal(
-            ruleset,
-            "sequence-rank",
-            f"a sequence runs from {rule.lowest} to {rule.highest}, at most {high - low + 1} cards",
-            "melds.sequence.lowest",
-            "melds.sequence.highest",
-        )
-    _check_size(
-        ruleset,
-        "sequence",
-        size,
-        rule.min_size if new else 1,
-        rule.max_size,
-        "melds.sequence",
-        "a sequence",
-    )
-    return Meld("sequence", cards, len(naturals), wilds, suit=naturals[0].suit)
+        return "sequence-rank"
+    return _size_fault("sequence", size, rule.min_size if new else 1, rule.max_size)
+
+
+# the sentence and the rule behind each code; built only when a refusal is raised
+_TEXT: dict[str, tuple[str, Callable[[Ruleset, int, int], str]]] = {
+    "group-too-small": (
+        "melds.group.min_size",
+        lambda r, n, w: f"a group needs at least {r.rules.melds.group.min_size} cards, not {n + w}",
+    ),
+    "group-too-few-naturals": (
+        "melds.group.min_natural",
+        lambda r, n, w: (
+            f"a group needs at least {r.rules.melds.group.min_natural} natural cards, not {n}"
+        ),
+    ),
+    "group-too-many-wilds": (
+        "melds.group.max_wild",
+        lambda r, n, w: (
+            f"a group may hold at most "
+            f"{_plural(r.rules.melds.group.max_wild or 0, 'wild card')}, "
+            f"not {w}"
+        ),
+    ),
+    "group-ratio": (
+        "melds.group.ratio",
+        lambda r, n, w: (
+            (
+                "natural cards must outnumber wild cards in a group"
+                if r.rules.melds.group.ratio == "naturals_exceed_wilds"
+                else "a group needs at least twice as many natural cards as wild cards"
+            )
+            + f" ({n} natural, {w} wild)"
+        ),
+    ),
+    "group-too-large": (
+        "melds.group.max_size",
+        lambda r, n, w: f"a group holds at most {r.rules.melds.group.max_size} cards, not {n + w}",
+    ),
+    "wild-not-allowed": (
+        "melds.wild.allowed",
+        lambda r, n, w: "wild cards may not be melded on their own",
+    ),
+    "wild-too-small": (
+        "melds.wild.min_size",
+        lambda r, n, w: (
+            f"a meld of wild cards needs at least {r.rules.melds.wild.min_size} cards, not {n + w}"
+        ),
+    ),
+    "wild-too-large": (
+        "melds.wild.max_size",
+        lambda r, n, w: (
+            f"a meld of wild cards holds at most {r.rules.melds.wild.max_size} cards, not {n + w}"
+        ),
+    ),
+    "threes-never": ("melds.black_threes.when", lambda r, n, w: "black threes are never melded"),
+    "threes-not-going-out": (
+        "melds.black_threes.when",
+        lambda r, n, w: "black threes may be melded only by a player going out",
+    ),
+    "threes-too-many-wilds": (
+        "melds.black_threes.max_wild",
+        lambda r, n, w: (
+            f"a meld of black threes holds at most {r.rules.melds.black_threes.max_wild} wild cards"
+        ),
+    ),
+    "threes-too-small": (
+        "melds.black_threes.min_size",
+        lambda r, n, w: (
+            f"a meld of black threes needs at least "
+            f"{r.rules.melds.black_threes.min_size} cards, not {n + w}"
+        ),
+    ),
+    "threes-too-large": (
+        "melds.black_threes.max_size",
+        lambda r, n, w: (
+            f"a meld of black threes holds at most "
+            f"{r.rules.melds.black_threes.max_size} cards, not {n + w}"
+        ),
+    ),
+    "sequence-not-allowed": (
+        "melds.sequence.allowed",
+        lambda r, n, w: "sequences may not be melded",
+    ),
+    "sequence-rank": (
+        "melds.sequence.lowest",
+        lambda r, n, w: (
+            f"a sequence runs from {r.rules.melds.sequence.lowest} to "
+            f"{r.rules.melds.sequence.highest}, without threes or wild ranks"
+        ),
+    ),
+    "sequence-duplicate": (
+        "melds.sequence.allowed",
+        lambda r, n, w: "a sequence holds each rank once",
+    ),
+    "sequence-too-many-wilds": (
+        "melds.sequence.max_wild",
+        lambda r, n, w: (
+            f"a sequence may hold at most "
+            f"{_plural(r.rules.melds.sequence.max_wild, 'wild card')}, "
+            f"not {w}"
+        ),
+    ),
+    "sequence-gap": (
+        "melds.sequence.max_wild",
+        lambda r, n, w: "the cards of a sequence must follow each other without a gap",
+    ),
+    "sequence-too-small": (
+        "melds.sequence.min_size",
+        lambda r, n, w: (
+            f"a sequence needs at least {r.rules.melds.sequence.min_size} cards, not {n + w}"
+        ),
+    ),
+    "sequence-too-large": (
+        "melds.sequence.max_size",
+        lambda r, n, w: (
+            f"a sequence holds at most {r.rules.melds.sequence.max_size} cards, not {n + w}"
+        ),
+    ),
+}
+
+
+def _refuse(ruleset: Ruleset, code: str, naturals: int, wilds: int) -> Illegal:
+    rule, text = _TEXT[code]
+    return Illegal(code, f"{text(ruleset, naturals, wilds)} ({ruleset.cite(rule)})", rule)
+
+
+# --------------------------------------------------------------------------- classifying
 
 
 def _classify(
@@ -293,37 +309,44 @@ def _classify(
     new: bool,
     kind: str | None = None,
 ) -> Meld:
-    wild = ruleset.wild
-    naturals = [card for card in cards if not wild[card.index]]
-    wilds = len(cards) - len(naturals)
     if not cards:
         raise Illegal("no-meld", "a meld needs cards")
-    if any(card.is_red_three for card in naturals):
+    wild = ruleset.wild
+    naturals = [card.index for card in cards if not wild[card.index]]
+    n = len(naturals)
+    w = len(cards) - n
+    melds = ruleset.rules.melds
+    if 5 in naturals or 6 in naturals:
         raise Illegal(
             "red-three", "red threes are never melded: they are laid out and scored on their own"
         )
-    if not naturals:
-        return _wild_meld(ruleset, cards, new=new)
-    if all(card.is_black_three for card in naturals):
-        return _threes_meld(ruleset, cards, wilds, going_out=going_out, new=new)
-    ranks = {card.rank for card in naturals}
-    suits = {card.suit for card in naturals}
+    if not n:
+        fault = wild_fault(melds.wild, w, new=new)
+        if fault:
+            raise _refuse(ruleset, fault, 0, w)
+        return Meld("wild", cards, 0, w)
+    ranks = {index >> 2 for index in naturals}
+    if ranks == {1}:  # black threes (red ones were refused)
+        fault = threes_fault(melds.black_threes, n + w, w, going_out=going_out, new=new)
+        if fault:
+            raise _refuse(ruleset, fault, n, w)
+        return Meld("threes", cards, n, w, rank="3")
     group_error: Illegal | None = None
     if len(ranks) == 1 and kind in (None, "group"):
-        rank = naturals[0].rank
-        try:
-            return _group(ruleset, cards, rank, len(naturals), wilds, new=new)
-        except Illegal as exc:
-            if len(naturals) > 1 or kind == "group":
-                raise
-            group_error = exc
+        fault = group_fault(melds.group, n, w, new=new)
+        if fault is None:
+            return Meld("group", cards, n, w, rank=RANKS[naturals[0] >> 2])
+        group_error = _refuse(ruleset, fault, n, w)
+        if n > 1 or kind == "group":
+            raise group_error
+    suits = {index & 3 for index in naturals}
     if len(suits) == 1 and kind in (None, "sequence"):
-        try:
-            return _sequence(ruleset, cards, naturals, wilds, new=new)
-        except Illegal:
-            if group_error is not None:
-                raise group_error from None
-            raise
+        fault = sequence_fault(ruleset, [index >> 2 for index in naturals], w, new=new)
+        if fault is None:
+            return Meld("sequence", cards, n, w, suit=SUITS[naturals[0] & 3])
+        if group_error is not None:
+            raise group_error
+        raise _refuse(ruleset, fault, n, w)
     if group_error is not None:
         raise group_error
     raise Illegal(
@@ -344,6 +367,18 @@ def can_meld(ruleset: Ruleset, cards: Sequence[Card], *, going_out: bool = False
     return True
 
 
+def wild_onto_canasta_fault(ruleset: Ruleset, meld: Meld, wilds: int) -> str | None:
+    """``wild-onto-canasta`` when wild cards may not go onto this (finished) group."""
+    if (
+        wilds
+        and meld.kind == "group"
+        and not ruleset.rules.melds.group.wild_onto_canasta
+        and is_canasta(ruleset, meld)
+    ):
+        return "wild-onto-canasta"
+    return None
+
+
 def verify_extend(
     ruleset: Ruleset, meld: Meld, add: Sequence[Card], *, going_out: bool = False
 ) -> Meld:
@@ -352,16 +387,11 @@ def verify_extend(
     if not add:
         raise Illegal("no-meld", "nothing to add")
     wild = ruleset.wild
-    if (
-        meld.kind == "group"
-        and is_canasta(ruleset, meld)
-        and not ruleset.rules.melds.group.wild_onto_canasta
-        and any(wild[card.index] for card in add)
-    ):
-        raise _illegal(
-            ruleset,
+    if wild_onto_canasta_fault(ruleset, meld, sum(1 for card in add if wild[card.index])):
+        raise Illegal(
             "wild-onto-canasta",
-            "no wild card may be added to a finished canasta",
+            "no wild card may be added to a finished canasta "
+            f"({ruleset.cite('melds.group.wild_onto_canasta')})",
             "melds.group.wild_onto_canasta",
         )
     try:

@@ -30,7 +30,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bolivia import coherence
-from bolivia.cards import Card, Pack
+from bolivia.cards import RANKS, Card, Pack
 from bolivia.errors import Problem, RulesetError
 from bolivia.loading import (
     Loaded,
@@ -134,6 +134,19 @@ class Ruleset:
 
     def cite(self, *paths: str) -> str:
         """Where rules come from, for a sentence: ``bolivia-da, from da:groups-wild-limit``."""
+        cache: dict[tuple[str, ...], str] = self.__dict__.setdefault("_cites", {})
+        found = cache.get(paths)
+        if found is None:
+            found = cache[paths] = self._cite(paths)
+        return found
+
+    @functools.cached_property
+    def sequence_span(self) -> tuple[int, int]:
+        """The rank indexes (0 for a two) of the lowest and highest card of a sequence."""
+        rule = self.rules.melds.sequence
+        return RANKS.index(rule.lowest), RANKS.index(rule.highest)
+
+    def _cite(self, paths: tuple[str, ...]) -> str:
         claims: list[str] = []
         statuses = set()
         for path in paths:
@@ -153,6 +166,13 @@ class Ruleset:
         """Whether each card (by :attr:`Card.index`) is wild under these rules."""
         ranks = set(self.rules.pack.wild_ranks)
         return tuple(card.is_joker or card.rank in ranks for card in Card.all())
+
+    @functools.cached_property
+    def wild_indices(self) -> tuple[int, ...]:
+        """The indexes of the wild cards, the cheaper first (twos before jokers)."""
+        return tuple(
+            sorted((i for i, w in enumerate(self.wild) if w), key=lambda i: (self.points[i], i))
+        )
 
     @functools.cached_property
     def points(self) -> tuple[int, ...]:

@@ -1,0 +1,1004 @@
+"""A hand of play under any ruleset: the deal, the turn, every action verified and applied
+through one path, the legal actions of any state, and the end of the hand.
+
+The state is kept for speed: each hand is a list of 53 counts (one per distinct card, by
+:attr:`Card.index`), the stock and the pile are lists of card indices, the melds on the table
+are the :class:`~bolivia.melds.Meld` values of the rule modules. Every rule question goes to
+the rule modules (:mod:`melds`, :mod:`pile`, :mod:`initial_meld`, :mod:`going_out`,
+:mod:`scoring`), the same code the oracle answers with.
+
+>>> import random
+>>> from bolivia.ruleset import shipped_library
+>>> hand = Hand.deal(shipped_library().load("bolivia-da"), 4, random.Random(1))
+>>> hand.phase, hand.current, sum(hand.sizes)
+('draw', 0, 60)
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from bolivia.actions import (
+    Action,
+    Answer,
+    Ask,
+    Discard,
+    Draw,
+    Extend,
+    GoOut,
+    Lay,
+    Stop,
+    TakePile,
+    TakeTop,
+)
+from bolivia.cards import RANKS, SUITS, Card
+from bolivia.errors import BadRequest, Illegal
+from bolivia.going_out import canastas as count_canastas
+from bolivia.going_out import requirement_for, verify_go_out
+from bolivia.initial_meld import counted_points, minimum, verify_initial_meld
+from bolivia.melds import (
+    Meld,
+    canasta_of,
+    group_fault,
+    sequence_fault,
+    verify_extend,
+    verify_meld,
+    wild_fault,
+    wild_onto_canasta_fault,
+)
+from bolivia.pile import Pickup, card_class, frozen_by, verify_pickup, verify_take_top
+from bolivia.ruleset import Ruleset
+from bolivia.scoring import TeamHand, TeamScore, score_hand
+
+__all__ = ["Hand", "HandResult"]
+
+CARDS = Card.all()
+RED_THREES = frozenset(c.index for c in CARDS if c.is_red_three)
+BLACK_THREES = frozenset(c.index for c in CARDS if c.is_black_three)
+GO_OUT_BUDGET = 400  # meld checks one search for a way out may spend
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """How a hand ended and what each side scored."""
+
+    ended_by: str  # went_out | stock_exhausted
+    went_out: int | None  # the player who went out
+    concealed: bool
+    scores: tuple[TeamScore, ...]
+
+
+def _cards_of(counts: Sequence[int]) -> list[Card]:
+    return [CARDS[i] for i, n in enumerate(counts) for _ in range(n)]
+
+
+class Hand:
+    """One hand: the deal, then actions until a player goes out or the stock runs dry."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        players: int,
+        deck: Sequence[int],
+        first: int = 0,
+        team_scores: Sequence[int] | None = None,
+    ) -> None:
+        rules = ruleset.rules
+        seating = rules.players.seats.get(players)
+        if seating is None:
+            raise BadRequest(
+                f"{ruleset.id} is played by "
+                f"{', '.join(map(str, sorted(rules.players.seats)))} players, "
+                f"not {players}"
+            )
+        if sorted(deck) != sorted(c.index for c in ruleset.pack.cards()):
+            raise BadRequest("the deck is not the ruleset's pack")
+        self.ruleset = ruleset
+        self.rules = rules
+        self.players = players
+        self.teams = seating.teams
+        self.draw_count = seating.draw
+        self.team_of = [p % self.teams for p in range(players)]
+        self.partnerships = self.teams < players
+        self.team_scores = list(team_scores) if team_scores is not None else [0] * self.teams
+        self.deck = tuple(deck)
+        self.first = first
+        self.keep = max(rules.going_out.keep_cards, 2)
+        self.stock: list[int] = list(deck)
+        self.pile: list[int] = []
+        self.hands: list[list[int]] = [[0] * 53 for _ in range(players)]
+        self.sizes = [0] * players
+        self.melds: list[list[Meld]] = [[] for _ in range(self.teams)]
+        self.red_threes = [0] * self.teams
+        self.melded = [False] * players  # has the player melded this hand
+        self.current = first
+        self.phase = "draw"
+        self.asked: bool | None = None  # the partner's answer this turn
+        self.asker: int | None = None
+        self.turns = 1
+        self.steps = 0
+        self.ended_by: str | None = None
+        self.went_out: int | None = None
+        self.concealed = False
+        self.bonus_withheld = False
+        self._checked: dict[Action, object] = {}  # what verify found, for this state only
+        self._outs: tuple[tuple[int, int], list[GoOut]] = ((-1, 0), [])
+        self._deal(seating.hand_size)
+
+    # ------------------------------------------------------------------ the deal
+
+    @classmethod
+    def deal(
+        cls,
+        ruleset: Ruleset,
+        players: int,
+        rng: random.Random,
+        first: int = 0,
+        team_scores: Sequence[int] | None = None,
+    ) -> Hand:
+        """A new hand from a shuffled pack."""
+        deck = [card.index for card in ruleset.pack.cards()]
+        rng.shuffle(deck)
+        return cls(ruleset, players, deck, first, team_scores)
+
+    def _deal(self, hand_size: int) -> None:
+        for _ in range(hand_size):
+            for offset in range(self.players):
+                player = (self.first + offset) % self.players
+                self._to_hand(player, self.stock.pop())
+        covered = set(self.rules.deal.upcard_covered_if)
+        self.pile.append(self.stock.pop())
+        while self.stock and card_class(self.ruleset, CARDS[self.pile[-1]]) in covered:
+            self.pile.append(self.stock.pop())
+        for offset in range(self.players):
+            self._lay_red_threes((self.first + offset) % self.players, replace=True)
+
+    def _to_hand(self, player: int, index: int) -> None:
+        self.hands[player][index] += 1
+        self.sizes[player] += 1
+
+    def _lay_red_threes(self, player: int, *, replace: bool) -> None:
+        """Lay out the player's red threes; replace them from the stock where the rules say."""
+        hand = self.hands[player]
+        while True:
+            found = sum(hand[i] for i in RED_THREES)
+            if not found:
+                return
+            for i in RED_THREES:
+                hand[i] = 0
+            self.sizes[player] -= found
+            self.red_threes[self.team_of[player]] += found
+            if not (replace and self.rules.red_threes.replaced):
+                return
+            for _ in range(found):
+                if self.stock:
+                    self._to_hand(player, self.stock.pop())
+
+    # ------------------------------------------------------------------ views
+
+    @property
+    def over(self) -> bool:
+        return self.ended_by is not None
+
+    @property
+    def team(self) -> int:
+        return self.team_of[self.current]
+
+    def hand_cards(self, player: int | None = None) -> list[Card]:
+        return _cards_of(self.hands[self.current if player is None else player])
+
+    def pile_cards(self) -> list[Card]:
+        return [CARDS[i] for i in self.pile]
+
+    def partner(self, player: int) -> int:
+        return (player + self.teams) % self.players
+
+    def may_go_out_now(self) -> bool:
+        """Whether the side's melds already meet the going-out requirement."""
+        try:
+            verify_go_out(self.ruleset, self.melds[self.team], self.players)
+        except Illegal:
+            return False
+        return True
+
+    def card_counts(self) -> Counter[int]:
+        """Where every card is: hands, stock, pile, melds and red threes, by card index."""
+        counts: Counter[int] = Counter(self.stock)
+        counts.update(self.pile)
+        for hand in self.hands:
+            for i, n in enumerate(hand):
+                if n:
+                    counts[i] += n
+        for team in self.melds:
+            for meld in team:
+                counts.update(card.index for card in meld.cards)
+        reds = sum(self.red_threes)
+        counts[6] += reds - reds // 2  # red threes laid out: 3D (index 5) and 3H (index 6)
+        counts[5] += reds // 2
+        return counts
+
+    def conserved(self) -> bool:
+        """Every card of the pack accounted for, none twice (red threes by number)."""
+        counts = self.card_counts()
+        pack = self.ruleset.pack
+        reds = counts.pop(5, 0) + counts.pop(6, 0)
+        if reds != 2 * pack.decks:
+            return False
+        for card in CARDS:
+            if card.is_red_three:
+                continue
+            if counts.get(card.index, 0) != pack.copies(card):
+                return False
+        if any(n < 0 for hand in self.hands for n in hand):
+            return False
+        return self.sizes == [sum(hand) for hand in self.hands]
+
+    # ------------------------------------------------------------------ verifying
+
+    def _illegal(self, code: str, message: str, rule: str = "") -> Illegal:
+        where = f" ({self.ruleset.cite(rule)})" if rule else ""
+        return Illegal(code, message + where, rule)
+
+    def _take(self, cards: Sequence[Card]) -> None:
+        """That the current player holds these cards (as a multiset)."""
+        hand = self.hands[self.current]
+        need: dict[int, int] = {}
+        for card in cards:
+            need[card.index] = need.get(card.index, 0) + 1
+        for index, n in need.items():
+            if hand[index] < n:
+                raise Illegal(
+                    "not-in-hand", f"player {self.current} does not hold {n} x {CARDS[index]!r}"
+                )
+
+    def _keep_after(self, remaining: int) -> None:
+        if remaining < self.keep:
+            raise self._illegal(
+                "keep-cards",
+                f"a player whose side may not go out keeps "
+                f"{self.keep} cards after melding; this leaves "
+                f"{remaining} (going out is its own action)",
+                "going_out.keep_cards",
+            )
+
+    def _check_duplicates(self, new: Sequence[Meld], existing: Sequence[Meld]) -> None:
+        if self.rules.melds.group.duplicate_ranks:
+            return
+        ranks = [m.rank for m in existing if m.kind == "group"]
+        for meld in new:
+            if meld.kind == "group":
+                if meld.rank in ranks:
+                    raise self._illegal(
+                        "duplicate-rank",
+                        f"the side has a group of {meld.rank}s already: add to it",
+                        "melds.group.duplicate_ranks",
+                    )
+                ranks.append(meld.rank)
+
+    def _verify_new_melds(self, melds: Sequence[Sequence[Card]], *, going_out: bool) -> list[Meld]:
+        laid = []
+        for cards in melds:
+            laid.append(verify_meld(self.ruleset, cards, going_out=going_out))
+        self._check_duplicates(laid, self.melds[self.team])
+        if not self.melds[self.team]:
+            verify_initial_meld(self.ruleset, self.team_scores[self.team], melds)
+        return laid
+
+    def _stock_out_obligation(self) -> bool:
+        """Whether the player must take the pile (stock exhausted, top fits a team meld)."""
+        exhausted = self.rules.stock.exhausted
+        if exhausted.rule != "take_discards" or not exhausted.must_take_onto_meld:
+            return False
+        return any(self._can(TakePile(onto=i)) for i in range(len(self.melds[self.team])))
+
+    def _can(self, action: Action) -> bool:
+        try:
+            self._checked[action] = self.verify(action)
+        except Illegal:
+            return False
+        return True
+
+    def verify(self, action: Action) -> object:
+        """Check an action against the rules; :class:`Illegal` names the rule it breaks.
+
+        Returns what the action will do (a pickup, the melds laid), for :meth:`apply`.
+        """
+        if self.ended_by is not None:
+            raise Illegal("hand-over", "the hand is over")
+        phase = self.phase
+        draw_phase = isinstance(action, Draw | TakePile | TakeTop | Stop)
+        if phase == "answer":
+            if not isinstance(action, Answer):
+                raise Illegal(
+                    "wrong-phase", f"player {self.current} must answer the partner's question first"
+                )
+            return None
+        if isinstance(action, Answer):
+            raise Illegal("wrong-phase", "nobody has asked to go out")
+        if phase == "draw" and not draw_phase:
+            raise Illegal("wrong-phase", "a turn starts by drawing or taking the pile")
+        if phase == "play" and draw_phase:
+            raise Illegal("wrong-phase", "the player has drawn already this turn")
+        try:
+            return self._verify(action)
+        except BadRequest as exc:
+            raise Illegal("bad-action", str(exc)) from None
+
+    def _verify(self, action: Action) -> object:
+        ruleset = self.ruleset
+        team = self.melds[self.team]
+        size = self.sizes[self.current]
+        if isinstance(action, Draw):
+            if not self.stock:
+                raise Illegal("stock-empty", "the stock is exhausted")
+            return None
+        if isinstance(action, TakePile):
+            cards = [*(action.with_cards or ()), *(c for m in action.also for c in m)]
+            self._take(cards)
+            pickup = verify_pickup(
+                ruleset,
+                self.pile_cards(),
+                self.hand_cards(),
+                team,
+                self.team_scores[self.team],
+                with_cards=action.with_cards,
+                onto=action.onto,
+                also=action.also,
+            )
+            new = [*pickup.also]
+            if pickup.onto is None and not self.rules.pile.pair_starts_new_meld:
+                new.insert(0, pickup.meld)
+            self._check_duplicates(new, team)
+            rest = sum(1 for i in self.pile[:-1] if i not in RED_THREES)
+            self._keep_after(size - len(cards) + rest)
+            return pickup
+        if isinstance(action, TakeTop):
+            meld = verify_take_top(ruleset, self.pile_cards(), team, action.onto)
+            self._keep_after(size)  # the top card is melded: the hand must still hold enough
+            return meld
+        if isinstance(action, Stop):
+            exhausted = self.rules.stock.exhausted
+            if self.stock or exhausted.rule != "take_discards":
+                raise Illegal(
+                    "stop-not-now", "a player may decline the pile only when the stock is exhausted"
+                )
+            if self._stock_out_obligation():
+                raise self._illegal(
+                    "must-take",
+                    "the top card goes onto one of the side's melds: the player must take the pile",
+                    "stock.exhausted",
+                )
+            return None
+        if self.asked is True and not isinstance(action, GoOut):
+            raise Illegal("must-go-out", "the partner said yes: the player must go out")
+        if isinstance(action, Lay):
+            if not action.melds:
+                raise Illegal("no-meld", "lay at least one meld")
+            cards = [c for m in action.melds for c in m]
+            self._take(cards)
+            laid = self._verify_new_melds(action.melds, going_out=False)
+            self._keep_after(size - len(cards))
+            return laid
+        if isinstance(action, Extend):
+            if not 0 <= action.target < len(team):
+                raise Illegal("no-such-meld", f"the side has no meld {action.target}")
+            self._take(action.cards)
+            meld = verify_extend(ruleset, team[action.target], action.cards)
+            self._keep_after(size - len(action.cards))
+            return meld
+        if isinstance(action, Discard):
+            self._take([action.card])
+            if size < 2:
+                raise Illegal("discard-last", "discarding the last card is going out: use go_out")
+            return None
+        if isinstance(action, GoOut):
+            return self._verify_go_out(action)
+        if isinstance(action, Ask):
+            rule = self.rules.going_out.ask_partner
+            if rule == "never" or not self.partnerships:
+                raise self._illegal(
+                    "no-asking", "there is no asking the partner here", "going_out.ask_partner"
+                )
+            if self.asked is not None:
+                raise Illegal("asked", "the player has asked already this turn")
+            if not self.go_out_lines(limit=1):
+                raise Illegal(
+                    "cannot-go-out", "the player has no way to go out now, so nothing to ask"
+                )
+            return None
+        raise Illegal("bad-action", f"{action!r} is not an action")  # pragma: no cover
+
+    def _verify_go_out(self, action: GoOut) -> list[Meld]:
+        rules = self.rules
+        if self.asked is False:
+            raise self._illegal(
+                "partner-said-no",
+                "the partner said no: no going out this turn",
+                "going_out.ask_partner",
+            )
+        if rules.going_out.ask_partner == "required" and self.partnerships and self.asked is None:
+            raise self._illegal(
+                "ask-first", "a player asks the partner before going out", "going_out.ask_partner"
+            )
+        cards = [c for m in action.melds for c in m]
+        cards += [c for _, more in action.extends for c in more]
+        if action.discard is not None:
+            cards.append(action.discard)
+        if Counter(c.index for c in cards) != Counter(
+            {i: n for i, n in enumerate(self.hands[self.current]) if n}
+        ):
+            raise Illegal(
+                "go-out-cards",
+                "going out lays, adds or discards every card of the hand, and only those",
+            )
+        if rules.going_out.discard_required and action.discard is None:
+            raise self._illegal(
+                "discard-required", "going out ends with a discard", "going_out.discard_required"
+            )
+        laid = self._verify_new_melds(action.melds, going_out=True)
+        after = [*self.melds[self.team], *laid]
+        for target, more in action.extends:
+            if not 0 <= target < len(after):
+                raise Illegal("no-such-meld", f"the side has no meld {target}")
+            after[target] = verify_extend(self.ruleset, after[target], more, going_out=True)
+        verify_go_out(self.ruleset, after, self.players)
+        return after
+
+    # ------------------------------------------------------------------ applying
+
+    def apply(self, action: Action) -> None:
+        """Perform an action, verified first (an action just found legal in this state is not
+        verified twice)."""
+        outcome = self._checked[action] if action in self._checked else self.verify(action)
+        self._checked = {}
+        self.steps += 1
+        player = self.current
+        hand = self.hands[player]
+        team = self.team_of[player]
+
+        def remove(cards: Sequence[Card]) -> None:
+            for card in cards:
+                hand[card.index] -= 1
+            self.sizes[player] -= len(cards)
+
+        if isinstance(action, Draw):
+            count = self.draw_count
+            if len(self.stock) < count and self.rules.stock.short_draw == "end_hand":
+                self.ended_by = "stock_exhausted"
+                return
+            for _ in range(min(count, len(self.stock))):
+                self._to_hand(player, self.stock.pop())
+            self._lay_red_threes(player, replace=True)
+            self.phase = "play"
+            if self.sizes[player] < 2 and not self.stock and not self.go_out_lines(limit=1):
+                # the last cards of the stock were red threes: the player can neither keep a
+                # card and discard nor go out, and the stock is exhausted
+                self.ended_by = "stock_exhausted"
+        elif isinstance(action, TakePile):
+            assert isinstance(outcome, Pickup)
+            remove([*(action.with_cards or ()), *(c for m in action.also for c in m)])
+            rest = self.pile[:-1]
+            self.pile = []
+            melds = self.melds[team]
+            if outcome.onto is not None:
+                melds[outcome.onto] = outcome.meld
+            else:
+                melds.append(outcome.meld)
+            melds.extend(outcome.also)
+            for index in rest:
+                self._to_hand(player, index)
+            self._lay_red_threes(player, replace=self.rules.red_threes.replaced_from_pile)
+            self.melded[player] = True
+            self.phase = "play"
+        elif isinstance(action, TakeTop):
+            assert isinstance(outcome, Meld)
+            self.pile.pop()
+            self.melds[team][action.onto] = outcome
+            self.melded[player] = True
+            self.phase = "play"
+        elif isinstance(action, Stop):
+            self.ended_by = "stock_exhausted"
+        elif isinstance(action, Lay):
+            assert isinstance(outcome, list)
+            remove([c for m in action.melds for c in m])
+            self.melds[team].extend(outcome)
+            self.melded[player] = True
+        elif isinstance(action, Extend):
+            assert isinstance(outcome, Meld)
+            remove(action.cards)
+            self.melds[team][action.target] = outcome
+            self.melded[player] = True
+        elif isinstance(action, Discard):
+            remove([action.card])
+            self.pile.append(action.card.index)
+            self._next_turn()
+        elif isinstance(action, GoOut):
+            assert isinstance(outcome, list)
+            when = self.rules.going_out.concealed_when
+            side_melded = bool(self.melds[team])
+            self.concealed = not (side_melded if when == "side_not_melded" else self.melded[player])
+            remove(
+                [
+                    *(c for m in action.melds for c in m),
+                    *(c for _, more in action.extends for c in more),
+                    *([action.discard] if action.discard is not None else []),
+                ]
+            )
+            self.melds[team] = outcome
+            if action.discard is not None:
+                self.pile.append(action.discard.index)
+            self.melded[player] = True
+            self.went_out = player
+            self.bonus_withheld = (
+                not self.stock and not self.rules.stock.going_out_bonus_when_exhausted
+            )
+            self.ended_by = "went_out"
+        elif isinstance(action, Ask):
+            self.asker = player
+            self.current = self.partner(player)
+            self.phase = "answer"
+        elif isinstance(action, Answer):
+            assert self.asker is not None
+            self.asked = action.yes
+            self.current = self.asker
+            self.phase = "play"
+
+    def _next_turn(self) -> None:
+        self.current = (self.current + 1) % self.players
+        self.phase = "draw"
+        self.asked = None
+        self.asker = None
+        self.turns += 1
+        if self.stock:
+            return
+        # the stock is exhausted: the hand ends, or goes on while players take the pile
+        if self.rules.stock.exhausted.rule == "end_hand" or not any(
+            isinstance(a, TakePile) for a in self.legal_actions()
+        ):
+            self.ended_by = "stock_exhausted"
+
+    # ------------------------------------------------------------------ results
+
+    def result(self) -> HandResult:
+        """The hand's scores, through the same scoring code as the oracle's ``score``."""
+        if self.ended_by is None:
+            raise Illegal("hand-not-over", "the hand is not over")
+        teams = []
+        for t in range(self.teams):
+            went_out = self.went_out is not None and self.team_of[self.went_out] == t
+            bonus = went_out and not self.bonus_withheld
+            teams.append(
+                TeamHand(
+                    melds=tuple(self.melds[t]),
+                    red_threes=self.red_threes[t],
+                    hands=tuple(
+                        tuple(_cards_of(self.hands[p]))
+                        for p in range(self.players)
+                        if self.team_of[p] == t
+                    ),
+                    went_out=bonus,
+                    concealed=bonus and self.concealed,
+                )
+            )
+        return HandResult(
+            self.ended_by, self.went_out, self.concealed, tuple(score_hand(self.ruleset, teams))
+        )
+
+    # ------------------------------------------------------------------ legal actions
+
+    def legal_actions(self) -> list[Action]:
+        """The actions the current player may take. Never empty while the hand goes on.
+
+        Candidates are built from the hand with the rule modules' own limit checks (so each
+        rule is written once); the moves whose legality is more than a count -- taking the
+        pile, going out -- are verified in full. :meth:`apply` verifies whatever it is given.
+        """
+        if self.ended_by is not None:
+            return []
+        if self.phase == "answer":
+            return [Answer(True), Answer(False)]
+        if self.phase == "draw":
+            return self._draw_actions()
+        if self.asked is True:
+            return list(self.go_out_lines(limit=3))
+        return self._play_actions()
+
+    def _wilds_in_hand(self) -> list[Card]:
+        """The player's wild cards, the cheaper first (twos before jokers)."""
+        hand = self.hands[self.current]
+        return [CARDS[i] for i in self.ruleset.wild_indices for _ in range(hand[i])]
+
+    def _naturals(self, rank_index: int) -> list[Card]:
+        hand = self.hands[self.current]
+        r = rank_index * 4
+        return [CARDS[i] for i in range(r, r + 4) for _ in range(hand[i])]
+
+    def _draw_actions(self) -> list[Action]:
+        out: list[Action] = []
+        if self.stock:
+            out.append(Draw())
+        if self.pile:
+            out.extend(action for action in self._pile_candidates() if self._can(action))
+            take_top = self.rules.pile.take_top
+            if take_top.allowed:
+                for i, meld in enumerate(self.melds[self.team]):
+                    if meld.kind in take_top.onto_kinds and self._can(TakeTop(i)):
+                        out.append(TakeTop(i))
+        if not self.stock and self._can(Stop()):
+            out.append(Stop())
+        return out
+
+    def _pile_candidates(self) -> Iterator[TakePile]:
+        ruleset = self.ruleset
+        top = CARDS[self.pile[-1]]
+        if card_class(ruleset, top) in self.rules.pile.blocked_by_top:
+            return
+        team = self.melds[self.team]
+        frozen = frozen_by(ruleset, self.pile_cards(), team_has_melded=bool(team))
+        ways = self.rules.pile.take_frozen if frozen else self.rules.pile.take_unfrozen
+        if not ruleset.wild[top.index] and ("natural_pair" in ways or "natural_and_wild" in ways):
+            naturals = self._naturals(top.index >> 2)
+            wilds = self._wilds_in_hand()
+            least = 2 if "natural_and_wild" not in ways else 1
+            also_options: list[tuple[tuple[Card, ...], ...]] = [()]
+            if not team:
+                also_options.append(tuple(self._best_melds(exclude=top.rank)))
+            for n in range(least, len(naturals) + 1):
+                for w in range(min(len(wilds), 3) + 1):
+                    if n == 1 and w == 0:
+                        continue
+                    for also in also_options:
+                        yield TakePile(tuple(naturals[:n] + wilds[:w]), None, also)
+        if "onto_meld" in ways:
+            for i in range(len(team)):
+                yield TakePile(None, i)
+
+    def _group_candidates(self, exclude: str | None = None) -> Iterator[tuple[Card, ...]]:
+        """Groups the hand can lay, by the group limits (all the naturals of a rank, with
+        0 to 3 of the cheapest wild cards)."""
+        rule = self.rules.melds.group
+        wild = self.ruleset.wild
+        hand = self.hands[self.current]
+        wilds = self._wilds_in_hand()
+        for r in range(13):
+            if r == 1 or wild[r * 4] or RANKS[r] == exclude:
+                continue
+            base = r * 4
+            n = hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3]
+            if not n:
+                continue
+            naturals = None
+            for w in range(min(len(wilds), 3) + 1):
+                if group_fault(rule, n, w, new=True) is None:
+                    if naturals is None:
+                        naturals = self._naturals(r)
+                    yield tuple(naturals + wilds[:w])
+
+    def _sequence_candidates(self) -> Iterator[tuple[Card, ...]]:
+        rule = self.rules.melds.sequence
+        if not rule.allowed:
+            return
+        hand = self.hands[self.current]
+        low, high = self.ruleset.sequence_span
+        longest = rule.max_size or (high - low + 1)
+        for s in range(4):
+            run: list[int] = []
+            for r in range(low, high + 2):
+                if r <= high and hand[r * 4 + s]:
+                    run.append(r)
+                    continue
+                if len(run) >= rule.min_size:
+                    for start in range(max(1, len(run) - longest + 1)):
+                        ranks = run[start : start + longest]
+                        if sequence_fault(self.ruleset, ranks, 0, new=True) is None:
+                            yield tuple(CARDS[x * 4 + s] for x in ranks)
+                run = []
+
+    def _wild_candidates(self) -> Iterator[tuple[Card, ...]]:
+        rule = self.rules.melds.wild
+        if not rule.allowed:
+            return
+        wilds = self._wilds_in_hand()
+        for n in sorted({rule.min_size, min(len(wilds), rule.max_size or len(wilds))}):
+            if n <= len(wilds) and wild_fault(rule, n, new=True) is None:
+                yield tuple(wilds[:n])
+
+    def _best_melds(self, exclude: str | None = None) -> tuple[tuple[Card, ...], ...]:
+        """A set of disjoint legal melds from the hand, richest first (for a first meld)."""
+        points = self.ruleset.points
+        available = list(self.hands[self.current])
+        chosen: list[tuple[Card, ...]] = []
+        candidates = sorted(
+            [*self._group_candidates(exclude), *self._sequence_candidates()],
+            key=lambda m: -sum(points[c.index] for c in m),
+        )
+        ranks: set[str] = set()
+        wild = self.ruleset.wild
+        for cards in candidates:
+            group = (
+                len({c.rank for c in cards if not wild[c.index]}) == 1
+                and cards[0].rank == cards[1].rank
+            )
+            if group and cards[0].rank in ranks:
+                continue
+            need = Counter(c.index for c in cards)
+            if any(available[i] < n for i, n in need.items()):
+                continue
+            for i, n in need.items():
+                available[i] -= n
+            if group:
+                ranks.add(cards[0].rank)
+            chosen.append(cards)
+        return tuple(chosen)
+
+    def _lay_candidates(self) -> Iterator[Lay]:
+        """Single new melds that the keep-cards, duplicate-rank and first-meld rules allow."""
+        team = self.melds[self.team]
+        size = self.sizes[self.current]
+        no_duplicates = not self.rules.melds.group.duplicate_ranks
+        held = {m.rank for m in team if m.kind == "group"} if no_duplicates else set()
+        needed = None if team else minimum(self.ruleset, self.team_scores[self.team])
+        candidates = [(True, cards) for cards in self._group_candidates()]
+        candidates += [(False, cards) for cards in self._sequence_candidates()]
+        candidates += [(False, cards) for cards in self._wild_candidates()]
+        for group, cards in candidates:
+            if size - len(cards) < self.keep:
+                continue
+            if group and cards[0].rank in held:
+                continue
+            if (
+                needed is not None
+                and counted_points(self.ruleset, [verify_meld(self.ruleset, cards)]) < needed
+            ):
+                continue
+            yield Lay((cards,))
+        if not team:
+            best = self._best_melds()
+            if (
+                len(best) > 1
+                and size - sum(map(len, best)) >= self.keep
+                and counted_points(self.ruleset, [verify_meld(self.ruleset, m) for m in best])
+                >= (needed or 0)
+            ):
+                yield Lay(best)
+
+    def _extend_candidates(self) -> Iterator[Extend]:
+        ruleset = self.ruleset
+        rules = self.rules
+        room = self.sizes[self.current] - self.keep
+        if room < 1:
+            return
+        wilds = self._wilds_in_hand()
+        choices = [wilds[0], wilds[-1]] if wilds else []
+        if len(choices) == 2 and choices[0] == choices[1]:
+            choices.pop()
+        for i, meld in enumerate(self.melds[self.team]):
+            if meld.kind == "group" and meld.rank is not None:
+                naturals = self._naturals(RANKS.index(meld.rank))[:room]
+                if (
+                    naturals
+                    and group_fault(
+                        rules.melds.group, meld.naturals + len(naturals), meld.wilds, new=False
+                    )
+                    is None
+                ):
+                    yield Extend(i, tuple(naturals))
+                if (
+                    choices
+                    and not wild_onto_canasta_fault(ruleset, meld, 1)
+                    and group_fault(rules.melds.group, meld.naturals, meld.wilds + 1, new=False)
+                    is None
+                ):
+                    yield from (Extend(i, (card,)) for card in choices)
+            elif meld.kind == "sequence":
+                yield from (Extend(i, (card,)) for card in self._sequence_ends(meld))
+            elif (
+                meld.kind == "wild"
+                and choices
+                and wild_fault(rules.melds.wild, meld.size + 1, new=False) is None
+            ):
+                yield from (Extend(i, (card,)) for card in choices)
+
+    def _play_actions(self) -> list[Action]:
+        out: list[Action] = [*self._lay_candidates(), *self._extend_candidates()]
+        if self.sizes[self.current] >= 2:
+            hand = self.hands[self.current]
+            out.extend(Discard(CARDS[index]) for index in range(53) if hand[index])
+        lines = self.go_out_lines(limit=2)
+        out.extend(lines)
+        if (
+            lines
+            and self.rules.going_out.ask_partner != "never"
+            and self.partnerships
+            and self.asked is None
+        ):
+            out.append(Ask())
+        return out
+
+    def _sequence_ends(self, meld: Meld) -> list[Card]:
+        hand = self.hands[self.current]
+        ranks = sorted(c.index >> 2 for c in meld.cards if not self.ruleset.wild[c.index])
+        s = SUITS.index(meld.suit or "C")
+        out = []
+        for r in (ranks[0] - 1, ranks[-1] + 1):
+            if (
+                0 <= r < 13
+                and hand[r * 4 + s]
+                and sequence_fault(self.ruleset, [*ranks, r], meld.wilds, new=False) is None
+            ):
+                out.append(CARDS[r * 4 + s])
+        return out
+
+    # ------------------------------------------------------------------ going out
+
+    def _could_go_out(self) -> bool:
+        """A quick upper bound: could the side's melds, with every card of this hand put to
+        use, meet the going-out requirement? (Saves searching for a way out when not.)"""
+        req = requirement_for(self.ruleset, self.players)
+        ruleset = self.ruleset
+        canastas = self.rules.canastas
+        hand = self.hands[self.current]
+        wilds = sum(hand[i] for i in ruleset.wild_indices)
+        potential = count_canastas(ruleset, self.melds[self.team])
+        low, high = ruleset.sequence_span
+        group = self.rules.melds.group
+        for meld in self.melds[self.team]:
+            if canasta_of(ruleset, meld) is not None:
+                continue
+            if meld.kind == "group" and meld.rank is not None:
+                r = RANKS.index(meld.rank) * 4
+                room = group.max_wild - meld.wilds if group.max_wild is not None else wilds
+                extra = min(wilds, max(room, 0))
+                if meld.size + sum(hand[r : r + 4]) + extra >= min(
+                    canastas.natural.size, canastas.mixed.size
+                ):
+                    potential["mixed"] += 1
+            elif meld.kind == "sequence" and meld.suit is not None:
+                s = SUITS.index(meld.suit)
+                ranks = [c.index >> 2 for c in meld.cards if not ruleset.wild[c.index]]
+                below, above = min(ranks) - 1, max(ranks) + 1
+                addable = 0
+                while below >= low and hand[below * 4 + s]:
+                    addable, below = addable + 1, below - 1
+                while above <= high and hand[above * 4 + s]:
+                    addable, above = addable + 1, above + 1
+                extra = min(wilds, self.rules.melds.sequence.max_wild)
+                if meld.size + addable + extra >= canastas.escalera.size:
+                    potential["escalera"] += 1
+            elif meld.kind == "wild" and meld.size + wilds >= canastas.bolivia.size:
+                potential["bolivia"] += 1
+        for r in range(13):
+            if (
+                r != 1
+                and not ruleset.wild[r * 4]
+                and sum(hand[r * 4 : r * 4 + 4]) + wilds >= canastas.mixed.size
+            ):
+                potential["mixed"] += 1
+        if self.rules.melds.sequence.allowed:
+            for s in range(4):
+                run = best = 0
+                for r in range(low, high + 1):
+                    run = run + 1 if hand[r * 4 + s] else 0
+                    best = max(best, run)
+                if best + self.rules.melds.sequence.max_wild >= canastas.escalera.size:
+                    potential["escalera"] += 1
+        if self.rules.melds.wild.allowed and wilds >= canastas.bolivia.size:
+            potential["bolivia"] += 1
+        if sum(potential.values()) < req.count:
+            return False
+        return all(potential[kind] >= n for kind, n in req.including.items())
+
+    def go_out_lines(self, limit: int = 1) -> list[GoOut]:
+        """Up to ``limit`` ways for the current player to go out now (searched, not all)."""
+        if self.phase != "play" or self.asked is False or self.sizes[self.current] > 12:
+            return []
+        key = (self.steps, limit)
+        if self._outs[0] == key:
+            return self._outs[1]
+        lines = self._go_out_lines(limit) if self._could_go_out() else []
+        self._outs = (key, lines)
+        return lines
+
+    def _go_out_lines(self, limit: int) -> list[GoOut]:
+        hand = self.hand_cards()
+        found: list[GoOut] = []
+        budget = [GO_OUT_BUDGET]
+        discards: list[Card | None] = sorted(set(hand), key=lambda c: c.index)  # type: ignore
+        if not self.rules.going_out.discard_required:
+            discards = [None, *discards]
+        for discard in discards:
+            rest = list(hand)
+            if discard is not None:
+                rest.remove(discard)
+            self._search_out(
+                rest, [], [], list(self.melds[self.team]), discard, found, limit, budget
+            )
+            if len(found) >= limit or budget[0] <= 0:
+                break
+        return found
+
+    def _search_out(
+        self,
+        rest: list[Card],
+        melds: list[tuple[Card, ...]],
+        extends: list[tuple[int, tuple[Card, ...]]],
+        table: list[Meld],
+        discard: Card | None,
+        found: list[GoOut],
+        limit: int,
+        budget: list[int],
+    ) -> None:
+        if len(found) >= limit or budget[0] <= 0:
+            return
+        if not rest:
+            action = GoOut(tuple(melds), tuple(extends), discard)
+            if self._can(action):
+                found.append(action)
+            return
+        card = rest[0]
+        wild = self.ruleset.wild[card.index]
+        # the card onto a meld on the table (or laid in this move) that could take it
+        for i, meld in enumerate(table):
+            if not (
+                (wild and meld.kind in ("group", "wild"))
+                or (meld.kind == "group" and meld.rank == card.rank)
+                or (meld.kind == "sequence" and meld.suit == card.suit)
+                or (meld.kind == "threes" and card.is_black_three)
+            ):
+                continue
+            budget[0] -= 1
+            try:
+                grown = verify_extend(self.ruleset, meld, [card], going_out=True)
+            except Illegal:
+                continue
+            self._search_out(
+                rest[1:],
+                melds,
+                [*extends, (i, (card,))],
+                [*table[:i], grown, *table[i + 1 :]],
+                discard,
+                found,
+                limit,
+                budget,
+            )
+            if len(found) >= limit:
+                return
+        # a new meld holding the card
+        for cards in self._melds_with(card, rest):
+            budget[0] -= 1
+            try:
+                new = verify_meld(self.ruleset, cards, going_out=True)
+            except Illegal:
+                continue
+            left = list(rest)
+            for c in cards:
+                left.remove(c)
+            self._search_out(
+                left, [*melds, cards], extends, [*table, new], discard, found, limit, budget
+            )
+            if len(found) >= limit:
+                return
+
+    def _melds_with(self, card: Card, cards: list[Card]) -> Iterator[tuple[Card, ...]]:
+        wild = self.ruleset.wild
+        wilds = [c for c in cards if wild[c.index]]
+        if wild[card.index]:
+            yield tuple(wilds)
+            return
+        same = [c for c in cards if c.rank == card.rank and not wild[c.index]]
+        for w in range(len(wilds) + 1):
+            yield tuple(same + wilds[:w])
+        if card.rank != "3":
+            present = {
+                RANKS.index(c.rank) for c in cards if c.suit == card.suit and not wild[c.index]
+            }
+            low = high = RANKS.index(card.rank)
+            while low - 1 in present:
+                low -= 1
+            while high + 1 in present:
+                high += 1
+            if high > low:
+                yield tuple(Card(RANKS[r], card.suit) for r in range(low, high + 1))

@@ -1,0 +1,330 @@
+"""Play: hands under every ruleset end by a rule, keep every card, agree with the oracle, and
+replay exactly; tampered replays are refused with the step and the rule."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+
+from bolivia.actions import GoOut, Lay, parse_action
+from bolivia.bots import GreedyBot, RandomBot
+from bolivia.compare import differing_areas, play_areas
+from bolivia.errors import Illegal
+from bolivia.game import Hand
+from bolivia.melds import verify_meld
+from bolivia.oracle import Oracle
+from bolivia.replay import ReplayError, verify_replay
+from bolivia.ruleset import shipped_library
+from bolivia.simulate import RunSpec, derive_seed, play_hand, run
+
+from .strategies import SHIPPED_IDS
+
+LIBRARY = shipped_library()
+ORACLE = Oracle()
+
+
+def seatings() -> list[tuple[str, int]]:
+    return [
+        (rid, n)
+        for rid in SHIPPED_IDS
+        for n in sorted(LIBRARY.load(rid).rules.players.seats)
+        if n <= 4
+    ]
+
+
+# --------------------------------------------------------------------------- stateful play
+
+
+class HandMachine(RuleBasedStateMachine):
+    """Random legal actions under a random ruleset, with the invariants checked after each."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hand: Hand | None = None
+
+    @precondition(lambda self: self.hand is None)
+    @rule(seating=st.sampled_from(seatings()), seed=st.integers(0, 2**32))
+    def deal(self, seating: tuple[str, int], seed: int) -> None:
+        rid, players = seating
+        self.hand = Hand.deal(LIBRARY.load(rid), players, random.Random(seed), first=seed % players)
+
+    @precondition(lambda self: self.hand is not None and not self.hand.over)
+    @rule(data=st.data())
+    def act(self, data: st.DataObject) -> None:
+        hand = self.hand
+        assert hand is not None
+        actions = hand.legal_actions()
+        assert actions, "a state with no legal action"
+        before = (hand.current, hand.phase)
+        action = data.draw(st.sampled_from(actions))
+        hand.apply(action)
+        if not hand.over and hand.phase == "draw" and before[1] == "play":
+            assert hand.current == (before[0] + 1) % hand.players  # turn order
+
+    @precondition(lambda self: self.hand is not None and not self.hand.over)
+    @rule(count=st.integers(1, 60), seed=st.integers(0, 1000))
+    def run_on(self, count: int, seed: int) -> None:
+        """Many random moves at once, so that hands reach their end within the budget."""
+        hand = self.hand
+        assert hand is not None
+        rng = random.Random(seed)
+        for _ in range(count):
+            if hand.over:
+                break
+            hand.apply(rng.choice(hand.legal_actions()))
+
+    @precondition(lambda self: self.hand is not None and self.hand.over)
+    @rule()
+    def score_and_put_away(self) -> None:
+        """An ended hand scores through the scoring code, and the next one is dealt."""
+        hand = self.hand
+        assert hand is not None
+        result = hand.result()
+        assert result.ended_by in ("went_out", "stock_exhausted")
+        assert len(result.scores) == hand.teams
+        assert hand.legal_actions() == []
+        self.hand = None
+
+    @invariant()
+    def cards_accounted_for(self) -> None:
+        if self.hand is not None:
+            assert self.hand.conserved()
+
+    @invariant()
+    def table_melds_are_legal(self) -> None:
+        if self.hand is None:
+            return
+        for team in self.hand.melds:
+            for meld in team:
+                again = verify_meld(self.hand.ruleset, meld.cards, going_out=True)
+                assert again.kind == meld.kind
+
+    @invariant()
+    def every_listed_action_verifies(self) -> None:
+        hand = self.hand
+        if hand is None or hand.over:
+            return
+        for action in hand.legal_actions():
+            hand.verify(action)
+
+
+HandMachine.TestCase.settings = settings(max_examples=20, stateful_step_count=30, deadline=None)
+TestHandMachine = HandMachine.TestCase
+
+
+# --------------------------------------------------------------------------- whole hands
+
+
+@pytest.mark.parametrize(("rid", "players"), seatings())
+def test_random_hands_end_by_a_rule(rid: str, players: int) -> None:
+    ruleset = LIBRARY.load(rid)
+    for seed in range(3):
+        stats, hand = play_hand(ruleset, players, seed, [RandomBot()] * players)
+        assert stats.completed, stats.ended_by
+        assert stats.conserved
+        assert hand.ended_by in ("went_out", "stock_exhausted")
+
+
+@pytest.mark.parametrize("rid", SHIPPED_IDS)
+def test_greedy_hands_agree_with_the_oracle_score(rid: str) -> None:
+    ruleset = LIBRARY.load(rid)
+    players = ruleset.rules.players.usual
+    for seed in range(4):
+        stats, hand = play_hand(ruleset, players, seed, [GreedyBot()] * players)
+        assert stats.completed
+        teams = []
+        result = hand.result()
+        for t in range(hand.teams):
+            went_out = hand.went_out is not None and hand.team_of[hand.went_out] == t
+            bonus = went_out and not hand.bonus_withheld
+            teams.append(
+                {
+                    "melds": [[repr(c) for c in m.cards] for m in hand.melds[t]],
+                    "red_threes": hand.red_threes[t],
+                    "hands": [
+                        [repr(c) for c in hand.hand_cards(p)]
+                        for p in range(players)
+                        if hand.team_of[p] == t
+                    ],
+                    "went_out": bonus,
+                    "concealed": bonus and hand.concealed,
+                }
+            )
+        answer = ORACLE.handle({"op": "score", "ruleset": rid, "teams": teams})
+        assert answer["ok"], answer
+        assert answer["result"]["teams"] == [s.as_dict() for s in result.scores]
+
+
+def test_the_same_seed_gives_the_same_replay_bytes() -> None:
+    ruleset = LIBRARY.load("bolivia-zh")
+    lines = [play_hand(ruleset, 4, 7, [GreedyBot()] * 4, record=True)[0].replay for _ in range(2)]
+    assert lines[0] == lines[1] and lines[0]
+    other = play_hand(ruleset, 4, 8, [GreedyBot()] * 4, record=True)[0].replay
+    assert other != lines[0]
+
+
+def test_simulation_is_the_same_for_any_number_of_workers(tmp_path: Path) -> None:
+    spec = RunSpec(
+        "bolivia-da", (), 4, ("greedy",) * 4, seed=3, hands=6, replays=str(tmp_path / "one")
+    )
+    one = run(spec, workers=1)
+    two = run(RunSpec(**{**spec.__dict__, "replays": str(tmp_path / "two")}), workers=2)
+    for summary in (one, two):
+        for key in ("seconds", "hands_per_second", "actions_per_second"):
+            summary.pop(key)
+    assert one == two
+    for path in sorted((tmp_path / "one").iterdir()):
+        assert path.read_bytes() == (tmp_path / "two" / path.name).read_bytes()
+
+
+def test_a_game_runs_to_its_end_and_replays(tmp_path: Path) -> None:
+    spec = RunSpec(
+        "bolivia-zh-10000", (), 2, ("greedy", "greedy"), seed=1, games=1, replays=str(tmp_path)
+    )
+    summary = run(spec)
+    assert summary["games"] == 1 and summary["games_over"] == 1
+    assert summary["completed"] == summary["hands"]
+    (path,) = tmp_path.iterdir()
+    assert verify_replay(path, LIBRARY) == summary["hands"]
+
+
+# --------------------------------------------------------------------------- replays
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    ruleset = LIBRARY.load("canasta")
+    for seed in range(40):  # a hand in which someone melds and someone goes out
+        stats, hand = play_hand(ruleset, 4, derive_seed(5, seed), [GreedyBot()] * 4, record=True)
+        if hand.went_out is not None:
+            return stats.replay
+    raise AssertionError("no hand went out")
+
+
+def _write(tmp_path: Path, lines: list[str]) -> Path:
+    path = tmp_path / "hand.jsonl"
+    path.write_text("".join(line + "\n" for line in lines))
+    return path
+
+
+def test_a_recorded_hand_verifies(tmp_path: Path, recorded: list[str]) -> None:
+    assert verify_replay(_write(tmp_path, recorded), LIBRARY) == 1
+
+
+def _steps(lines: list[str]) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in lines]
+
+
+def test_an_illegal_meld_slipped_in_is_named(tmp_path: Path, recorded: list[str]) -> None:
+    records = _steps(recorded)
+    index = next(
+        i for i, r in enumerate(records) if r["type"] == "action" and r["action"]["type"] == "lay"
+    )
+    cards = records[index]["action"]["melds"][0]
+    records[index]["action"]["melds"][0] = [*cards, "2C", "2D", "2H", "2S"][: len(cards) + 4]
+    path = _write(tmp_path, [json.dumps(r) for r in records])
+    with pytest.raises(ReplayError) as info:
+        verify_replay(path, LIBRARY)
+    message = str(info.value)
+    assert f"{path}:{index + 1}: step {records[index]['step']}" in message
+    assert ("illegal" in message and "[rule " in message) or "does not hold" in message
+
+
+def test_a_card_from_nowhere_is_named(tmp_path: Path, recorded: list[str]) -> None:
+    records = _steps(recorded)
+    index = next(
+        i
+        for i, r in enumerate(records)
+        if r["type"] == "action" and r["action"]["type"] == "discard"
+    )
+    hand_line = records[0]
+    held = set(hand_line["deck"])
+    stranger = next(c for c in ("JK", "AS", "KH", "5D") if c in held)
+    records[index]["action"]["card"] = stranger
+    path = _write(tmp_path, [json.dumps(r) for r in records])
+    with pytest.raises(ReplayError, match=rf"step {records[index]['step']} .*illegal"):
+        verify_replay(path, LIBRARY)
+
+
+def test_a_wrong_score_is_named(tmp_path: Path, recorded: list[str]) -> None:
+    records = _steps(recorded)
+    records[-1]["scores"][0]["total"] += 5
+    path = _write(tmp_path, [json.dumps(r) for r in records])
+    with pytest.raises(ReplayError, match=r"recorded scores .* differs from the replayed"):
+        verify_replay(path, LIBRARY)
+
+
+def test_a_tampered_deck_is_named(tmp_path: Path, recorded: list[str]) -> None:
+    records = _steps(recorded)
+    records[0]["deck"][0] = records[0]["deck"][1]
+    path = _write(tmp_path, [json.dumps(r) for r in records])
+    with pytest.raises(ReplayError, match="the deal cannot be replayed"):
+        verify_replay(path, LIBRARY)
+
+
+def test_a_changed_ruleset_is_named(tmp_path: Path, recorded: list[str]) -> None:
+    records = _steps(recorded)
+    records[0]["digest"] = "0" * 64
+    path = _write(tmp_path, [json.dumps(r) for r in records])
+    with pytest.raises(ReplayError, match="digests differ"):
+        verify_replay(path, LIBRARY)
+
+
+# --------------------------------------------------------------------------- differential play
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("bolivia-zh", "bolivia-ko"),
+        ("bolivia-zh", "bolivia-zh-10000"),
+        ("bolivia-da", "bolivia-da-100"),
+        ("bolivia-da", "bolivia-zh"),
+        ("samba", "bolivia-da"),
+    ],
+)
+def test_one_action_log_under_two_rulesets(a: str, b: str) -> None:
+    """Where the compare module says two rulesets rule play alike, every action of a hand
+    played under one is legal under the other; where scoring agrees too, so do the scores."""
+    first, second = LIBRARY.load(a), LIBRARY.load(b)
+    play_alike = not play_areas(first, second)
+    score_alike = not differing_areas(first, second) or differing_areas(first, second) == [
+        "game end"
+    ]
+    for seed in range(3):
+        stats, played = play_hand(first, 4, seed, [GreedyBot()] * 4, record=True)
+        if not play_alike:
+            continue
+        again = Hand(second, 4, played.deck, played.first, played.team_scores)
+        for line in stats.replay[1:-1]:
+            record = json.loads(line)
+            again.apply(parse_action(record["action"]))  # legal under b too
+        assert again.over and again.ended_by == played.ended_by
+        if score_alike:
+            assert again.result() == played.result()
+    if not play_alike:
+        # the areas differ: at least one kind of move is ruled differently, and the engine
+        # refuses under b some action that a was dealt and allowed
+        assert play_areas(first, second)
+
+
+def test_going_out_is_one_verified_action() -> None:
+    ruleset = LIBRARY.load("canasta")
+    for seed in range(60):
+        _, hand = play_hand(ruleset, 4, seed, [GreedyBot()] * 4)
+        if hand.went_out is not None:
+            break
+    else:
+        raise AssertionError("no hand went out")
+    fresh = Hand.deal(ruleset, 4, random.Random(0))
+    with pytest.raises(Illegal, match=r"a turn starts"):
+        fresh.verify(GoOut())
+    with pytest.raises(Illegal):
+        fresh.verify(Lay(((),)))
