@@ -43,6 +43,7 @@ from bolivia.melds import (
     Meld,
     canasta_of,
     group_fault,
+    group_table,
     sequence_fault,
     verify_extend,
     verify_meld,
@@ -107,6 +108,7 @@ class Hand:
         self.deck = tuple(deck)
         self.first = first
         self.keep = max(rules.going_out.keep_cards, 2)
+        self._requirement = requirement_for(ruleset, players)
         self.stock: list[int] = list(deck)
         self.pile: list[int] = []
         self.hands: list[list[int]] = [[0] * 53 for _ in range(players)]
@@ -126,6 +128,7 @@ class Hand:
         self.bonus_withheld = False
         self._checked: dict[Action, object] = {}  # what verify found, for this state only
         self._outs: tuple[tuple[int, int], list[GoOut]] = ((-1, 0), [])
+        self._memo: dict[str, object] = {}  # candidate lists of this state
         self._deal(seating.hand_size)
 
     # ------------------------------------------------------------------ the deal
@@ -411,7 +414,16 @@ class Hand:
             return None
         raise Illegal("bad-action", f"{action!r} is not an action")  # pragma: no cover
 
-    def _verify_go_out(self, action: GoOut) -> list[Meld]:
+    def _must_ask(self) -> bool:
+        return (
+            self.rules.going_out.ask_partner == "required"
+            and self.partnerships
+            and self.asked is None
+        )
+
+    def _verify_go_out(self, action: GoOut, *, asking: bool = True) -> list[Meld]:
+        """The side's melds after going out this way. ``asking=False`` leaves out the question
+        to the partner (to find the ways out a player may ask about)."""
         rules = self.rules
         if self.asked is False:
             raise self._illegal(
@@ -419,7 +431,7 @@ class Hand:
                 "the partner said no: no going out this turn",
                 "going_out.ask_partner",
             )
-        if rules.going_out.ask_partner == "required" and self.partnerships and self.asked is None:
+        if asking and self._must_ask():
             raise self._illegal(
                 "ask-first", "a player asks the partner before going out", "going_out.ask_partner"
             )
@@ -454,6 +466,7 @@ class Hand:
         verified twice)."""
         outcome = self._checked[action] if action in self._checked else self.verify(action)
         self._checked = {}
+        self._memo = {}
         self.steps += 1
         player = self.current
         hand = self.hands[player]
@@ -608,8 +621,12 @@ class Hand:
 
     def _wilds_in_hand(self) -> list[Card]:
         """The player's wild cards, the cheaper first (twos before jokers)."""
-        hand = self.hands[self.current]
-        return [CARDS[i] for i in self.ruleset.wild_indices for _ in range(hand[i])]
+        found = self._memo.get("wilds")
+        if found is None:
+            hand = self.hands[self.current]
+            found = [CARDS[i] for i in self.ruleset.wild_indices for _ in range(hand[i])]
+            self._memo["wilds"] = found
+        return found  # type: ignore[return-value]
 
     def _naturals(self, rank_index: int) -> list[Card]:
         hand = self.hands[self.current]
@@ -659,23 +676,34 @@ class Hand:
     def _group_candidates(self, exclude: str | None = None) -> Iterator[tuple[Card, ...]]:
         """Groups the hand can lay, by the group limits (all the naturals of a rank, with
         0 to 3 of the cheapest wild cards)."""
-        rule = self.rules.melds.group
+        memo = self._memo.get("groups")
+        if memo is None:
+            memo = self._memo["groups"] = list(self._groups())
+        assert isinstance(memo, list)
+        for rank, cards in memo:
+            if rank != exclude:
+                yield cards
+
+    def _groups(self) -> Iterator[tuple[str, tuple[Card, ...]]]:
+        allowed = group_table(self.ruleset)
         wild = self.ruleset.wild
         hand = self.hands[self.current]
         wilds = self._wilds_in_hand()
+        most = min(len(wilds), 3)
         for r in range(13):
-            if r == 1 or wild[r * 4] or RANKS[r] == exclude:
+            if r == 1 or wild[r * 4]:
                 continue
             base = r * 4
             n = hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3]
-            if not n:
+            if not n or n >= len(allowed):
                 continue
+            row = allowed[n]
             naturals = None
-            for w in range(min(len(wilds), 3) + 1):
-                if group_fault(rule, n, w, new=True) is None:
+            for w in range(most + 1):
+                if row[w]:
                     if naturals is None:
                         naturals = self._naturals(r)
-                    yield tuple(naturals + wilds[:w])
+                    yield RANKS[r], tuple(naturals + wilds[:w])
 
     def _sequence_candidates(self) -> Iterator[tuple[Card, ...]]:
         rule = self.rules.melds.sequence
@@ -808,7 +836,8 @@ class Hand:
             hand = self.hands[self.current]
             out.extend(Discard(CARDS[index]) for index in range(53) if hand[index])
         lines = self.go_out_lines(limit=2)
-        out.extend(lines)
+        if not self._must_ask():
+            out.extend(lines)
         if (
             lines
             and self.rules.going_out.ask_partner != "never"
@@ -837,12 +866,16 @@ class Hand:
     def _could_go_out(self) -> bool:
         """A quick upper bound: could the side's melds, with every card of this hand put to
         use, meet the going-out requirement? (Saves searching for a way out when not.)"""
-        req = requirement_for(self.ruleset, self.players)
+        req = self._requirement
         ruleset = self.ruleset
+        potential = count_canastas(ruleset, self.melds[self.team])
+        if sum(potential.values()) >= req.count and all(
+            potential[kind] >= n for kind, n in req.including.items()
+        ):
+            return True
         canastas = self.rules.canastas
         hand = self.hands[self.current]
         wilds = sum(hand[i] for i in ruleset.wild_indices)
-        potential = count_canastas(ruleset, self.melds[self.team])
         low, high = ruleset.sequence_span
         group = self.rules.melds.group
         for meld in self.melds[self.team]:
@@ -935,8 +968,11 @@ class Hand:
             return
         if not rest:
             action = GoOut(tuple(melds), tuple(extends), discard)
-            if self._can(action):
-                found.append(action)
+            try:
+                self._verify_go_out(action, asking=False)
+            except (Illegal, BadRequest):
+                return
+            found.append(action)
             return
         card = rest[0]
         wild = self.ruleset.wild[card.index]

@@ -36,6 +36,7 @@ __all__ = [
     "canasta_of",
     "describe",
     "group_fault",
+    "group_table",
     "is_canasta",
     "sequence_fault",
     "threes_fault",
@@ -127,6 +128,23 @@ def group_fault(rule: GroupMelds, naturals: int, wilds: int, *, new: bool) -> st
     if rule.max_size is not None and size > rule.max_size:
         return "group-too-large"
     return None
+
+
+def group_table(ruleset: Ruleset) -> list[list[bool]]:
+    """``table[n][w]``: whether a new group of ``n`` naturals and ``w`` wild cards meets the
+    group limits (``group_fault``, tabulated once per ruleset for the move generator)."""
+    cached: list[list[bool]] | None = ruleset.__dict__.get("_group_table")
+    if cached is None:
+        rule = ruleset.rules.melds.group
+        naturals = 4 * ruleset.rules.pack.decks
+        pack = ruleset.rules.pack
+        wilds = pack.jokers + 4 * pack.decks * len(pack.wild_ranks)
+        cached = [
+            [group_fault(rule, n, w, new=True) is None for w in range(wilds + 1)]
+            for n in range(naturals + 1)
+        ]
+        ruleset.__dict__["_group_table"] = cached
+    return cached
 
 
 def wild_fault(rule: WildMelds, size: int, *, new: bool) -> str | None:

@@ -328,3 +328,26 @@ def test_going_out_is_one_verified_action() -> None:
         fresh.verify(GoOut())
     with pytest.raises(Illegal):
         fresh.verify(Lay(((),)))
+
+
+@pytest.mark.parametrize("rid", SHIPPED_IDS)
+def test_greedy_bots_go_out_under_every_ruleset(rid: str) -> None:
+    """The going-out path works everywhere, asking the partner first where a ruleset
+    requires it (bolivia-fr)."""
+    ruleset = LIBRARY.load(rid)
+    ended = [
+        play_hand(ruleset, 4, derive_seed(9, i), [GreedyBot()] * 4, check=False)[1]
+        for i in range(12)
+    ]
+    assert any(hand.ended_by == "went_out" for hand in ended)
+
+
+def test_a_required_question_comes_before_going_out() -> None:
+    ruleset = LIBRARY.load("bolivia-fr")
+    for i in range(40):
+        stats, hand = play_hand(ruleset, 4, derive_seed(9, i), [GreedyBot()] * 4, record=True)
+        if hand.ended_by == "went_out":
+            kinds = [json.loads(line)["action"]["type"] for line in stats.replay[1:-1]]
+            assert kinds[-3:] == ["ask", "answer", "go_out"]
+            return
+    raise AssertionError("no hand went out")
