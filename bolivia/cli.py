@@ -404,6 +404,103 @@ def replay_command(files: tuple[Path, ...], folders: tuple[Path, ...]) -> None:
         sys.exit(1)
 
 
+@cli.command("compare")
+@click.argument("refs", nargs=-1)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("reports"),
+    show_default=True,
+    help="The folder the report is written to.",
+)
+@click.option(
+    "--hands",
+    default=300,
+    show_default=True,
+    type=click.IntRange(min=10),
+    help="Simulated hands per ruleset (greedy bots).",
+)
+@click.option("--seed", default=1, show_default=True, type=click.IntRange(min=0))
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1, max=64),
+    help="Worker processes for the simulation (default: the CPUs, up to 4); the "
+    "report does not depend on it.",
+)
+@click.option(
+    "--format",
+    "formats",
+    default="md,html,json",
+    show_default=True,
+    help="Comma-separated: md, html, json.",
+)
+@click.option(
+    "--suite",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write the behaviour witnesses as a conformance suite (YAML).",
+)
+@_rulesets_option
+def compare_command(
+    refs: tuple[str, ...],
+    out: Path,
+    hands: int,
+    seed: int,
+    workers: int | None,
+    formats: str,
+    suite: Path | None,
+    folders: tuple[Path, ...],
+) -> None:
+    """Compare rulesets: rules side by side, where they rule differently, scores and play.
+
+    With no RULESET, all shipped Bolivia rulesets; with one, that ruleset and its base.
+    """
+    from bolivia.comparison import build, default_workers
+    from bolivia.report import witness_suite, write_report
+
+    chosen = [part.strip() for part in formats.split(",") if part.strip()]
+    unknown = [f for f in chosen if f not in ("md", "html", "json")]
+    if unknown or not chosen:
+        raise click.UsageError(f"--format takes md, html, json (not {', '.join(unknown)})")
+    library = _library(folders)
+    if refs:
+        rulesets = [library.load(ref) for ref in refs]
+    else:
+        rulesets = [
+            r
+            for r in (library.load(rid) for rid in library.ids())
+            if r.shipped and r.family == "bolivia" and "/house/" not in str(r.path)
+        ]
+    if len(rulesets) == 1:
+        base = rulesets[0].extends
+        if base is None:
+            raise click.UsageError(f"{rulesets[0].id} extends nothing: name a second ruleset")
+        rulesets.insert(0, library.load(base))
+    ids = [r.id for r in rulesets]
+    if len(set(ids)) != len(ids):
+        raise click.UsageError("a ruleset is named twice")
+    total = hands * len(rulesets)
+    with click.progressbar(length=total, label="simulating", file=sys.stderr) as bar:
+        seen: dict[str, int] = {}
+
+        def progress(rid: str, done: int, _total: int) -> None:
+            bar.update(done - seen.get(rid, 0))
+            seen[rid] = done
+
+        comparison = build(
+            rulesets,
+            hands=hands,
+            seed=seed,
+            workers=workers or default_workers(),
+            folders=[str(f) for f in folders],
+            progress=progress,
+        )
+    for path in write_report(comparison, out, chosen):
+        click.echo(str(path))
+    if suite is not None:
+        suite.write_text(witness_suite(comparison), encoding="utf-8")
+        click.echo(str(suite))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script."""
     try:

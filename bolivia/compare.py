@@ -14,10 +14,20 @@ leaf of that area has the same value in both.
 
 from __future__ import annotations
 
-from bolivia.rules import leaf_paths
+import dataclasses
+from typing import Any
+
+from bolivia.rules import Record, leaf_paths
 from bolivia.ruleset import Ruleset
 
-__all__ = ["AREAS", "area_of", "differing_areas", "differing_leaves", "play_areas"]
+__all__ = [
+    "AREAS",
+    "area_of",
+    "differing_areas",
+    "differing_leaves",
+    "play_areas",
+    "with_value",
+]
 
 # area -> the key paths (prefixes) it holds; the first matching prefix decides, so the more
 # specific prefixes come first
@@ -86,3 +96,26 @@ def play_areas(a: Ruleset, b: Ruleset) -> list[str]:
     if a.rules.initial_meld.counts_bonuses or b.rules.initial_meld.counts_bonuses:
         scoring.discard("canasta bonuses")
     return [area for area in differing_areas(a, b) if area not in scoring]
+
+
+def with_value(ruleset: Ruleset, path: str, other: Ruleset) -> Ruleset:
+    """``ruleset`` with the one rule at ``path`` taken from ``other`` (an in-memory variant, to
+    see what that rule alone changes)."""
+    parts = path.split(".")
+    chain: list[Record] = [ruleset.rules]
+    for part in parts[:-1]:
+        chain.append(getattr(chain[-1], _attr(chain[-1], part)))
+    source: Any = other.rules
+    for part in parts:
+        source = getattr(source, _attr(source, part))
+    value: Any = source
+    for holder, part in zip(reversed(chain), reversed(parts), strict=True):
+        value = holder.model_copy(update={_attr(holder, part): value})
+    return dataclasses.replace(ruleset, id=f"{ruleset.id}+{path}", rules=value)
+
+
+def _attr(record: Any, key: str) -> str:
+    for name, info in type(record).model_fields.items():
+        if key in (name, info.alias):
+            return str(name)
+    raise KeyError(key)

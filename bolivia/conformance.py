@@ -207,8 +207,11 @@ class ProcessEngine(Engine):
         assert stdout is not None
 
         def pump(lines: queue.Queue[bytes | None] = self._lines) -> None:
-            for line in iter(stdout.readline, b""):
-                lines.put(line)
+            try:
+                for line in iter(stdout.readline, b""):
+                    lines.put(line)
+            except (OSError, ValueError):  # the pipe was closed under the reader
+                pass
             lines.put(None)
 
         threading.Thread(target=pump, daemon=True).start()
@@ -260,6 +263,8 @@ class ProcessEngine(Engine):
         except (OSError, subprocess.TimeoutExpired):
             process.kill()
             process.wait()
+        if process.stdout is not None:
+            process.stdout.close()
         self._process = None
 
 

@@ -1,0 +1,182 @@
+"""The variant comparison: its witnesses are real, known differences are found, the report is
+escaped, deterministic, and (golden files) kept current.
+
+Regenerate the committed default report with ``BOLIVIA_REGENERATE=1 python -m pytest
+tests/test_report.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from bolivia.comparison import Comparison, build
+from bolivia.conformance import InProcessEngine, ProcessEngine, Suite, run_suites
+from bolivia.oracle import Oracle
+from bolivia.report import render_html, render_json, render_markdown, witness_suite
+from bolivia.ruleset import Library, shipped_library
+from bolivia.witnesses import compared_keys
+
+LIBRARY = shipped_library()
+BOLIVIAS = ["bolivia-da", "bolivia-fr", "bolivia-ko", "bolivia-zh"]
+REPORTS = Path(__file__).resolve().parents[1] / "reports"
+REGENERATE = os.environ.get("BOLIVIA_REGENERATE") == "1"
+
+
+@pytest.fixture(scope="module")
+def comparison() -> Comparison:
+    return build([LIBRARY.load(r) for r in BOLIVIAS], hands=20, seed=3)
+
+
+def _finding(comparison: Comparison, area: str, pair: tuple[str, str], rule: str):  # type: ignore[no-untyped-def]
+    found = [
+        f
+        for f in comparison.findings
+        if f.area == area and set(f.pair) == set(pair) and f.rule and rule in f.rule
+    ]
+    assert found, f"no finding for {rule} in {area} between {pair}"
+    return next((f for f in found if f.witness), found[0])
+
+
+def test_every_witness_is_what_the_oracle_answers(comparison: Comparison) -> None:
+    engine = ProcessEngine(f'"{sys.executable}" -m bolivia oracle')
+    try:
+        for witness in comparison.witnesses:
+            for rid in BOLIVIAS:
+                answer = engine.ask({"op": witness.op, "ruleset": rid, **witness.input})
+                claimed = witness.results[rid]
+                if "error" in claimed:
+                    assert answer["error"]["code"] == claimed["error"]["code"]
+                else:
+                    for key in compared_keys(witness.op):
+                        assert answer["result"].get(key) == claimed.get(key), (witness, rid)
+    finally:
+        engine.close()
+
+
+def test_the_rulesets_a_witness_is_cited_for_really_differ(comparison: Comparison) -> None:
+    by_key = {w.key: w for w in comparison.witnesses}
+    for finding in comparison.findings:
+        if finding.witness is not None:
+            assert by_key[finding.witness].separates(*finding.pair), finding
+
+
+def test_the_witness_suite_passes_conform(comparison: Comparison) -> None:
+    suite = Suite.model_validate(_tuples(yaml.safe_load(witness_suite(comparison))))
+    outcomes = run_suites([suite], InProcessEngine())
+    assert outcomes
+    assert all(o.status == "passed" for o in outcomes), [
+        o.report() for o in outcomes if o.status != "passed"
+    ]
+
+
+def _tuples(value):  # type: ignore[no-untyped-def]
+    if isinstance(value, list):
+        return tuple(_tuples(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _tuples(v) for k, v in value.items()}
+    return value
+
+
+def test_known_differences_are_found(comparison: Comparison) -> None:
+    for pair in (("bolivia-fr", "bolivia-da"), ("bolivia-fr", "bolivia-zh")):
+        assert _finding(comparison, "melds", pair, "melds.group.max_wild").witness
+    assert _finding(comparison, "melds", ("bolivia-da", "bolivia-zh"), "melds.group.ratio").witness
+    red = _finding(comparison, "scoring", ("bolivia-da", "bolivia-zh"), "red_threes.plus_when")
+    witness = comparison.witness(red.witness)
+    assert witness is not None
+    melds = witness.input["teams"][0]["melds"]
+    assert len(melds) >= 2 and witness.input["teams"][0].get("red_threes")
+    for other in ("bolivia-da", "bolivia-zh", "bolivia-ko"):
+        assert _finding(comparison, "pickup", ("bolivia-fr", other), "pile.take_unfrozen").witness
+    for other in ("bolivia-da", "bolivia-fr"):
+        assert _finding(
+            comparison, "taking the top card", (other, "bolivia-zh"), "pile.take_top.allowed"
+        ).witness
+
+
+def test_the_chinese_and_korean_pages_come_out_identical(comparison: Comparison) -> None:
+    mine = [f for f in comparison.findings if set(f.pair) == {"bolivia-zh", "bolivia-ko"}]
+    assert mine and all(f.rule is None for f in mine)
+    for witness in comparison.witnesses:
+        assert witness.verdict("bolivia-zh") == witness.verdict("bolivia-ko")
+    zh, ko = (
+        next(p for p in comparison.play if p.ruleset == r) for r in ("bolivia-zh", "bolivia-ko")
+    )
+    assert zh.turns == ko.turns and zh.points_first == ko.points_first
+
+
+def test_play_statistics(comparison: Comparison) -> None:
+    for play in comparison.play:
+        assert play.completed == play.hands == 20
+        assert play.conservation_failures == 0
+        assert play.turns.low <= play.turns.value <= play.turns.high
+        assert 0 <= play.went_out.low <= play.went_out.value <= play.went_out.high <= 1
+
+
+def test_the_same_inputs_give_the_same_bytes(tmp_path: Path) -> None:
+    rulesets = [LIBRARY.load(r) for r in ("bolivia-da", "bolivia-zh")]
+    first = build(rulesets, hands=12, seed=5, workers=1)
+    second = build(rulesets, hands=12, seed=5, workers=2)
+    assert render_json(first) == render_json(second)
+    assert render_markdown(first, {}) == render_markdown(second, {})
+    assert render_html(first, {}) == render_html(second, {})
+
+
+def test_user_written_text_is_escaped(tmp_path: Path) -> None:
+    (tmp_path / "evil.yaml").write_text(
+        "id: evil\nextends: bolivia-da\n"
+        "name: '<script>alert(1)</script> | pipes'\n"
+        "notes: '<img src=x onerror=alert(2)> **bold** [link](http://x)'\n"
+        "going_out: {bonus: 150}\n"
+        "provenance:\n  extends: {house: '<b>ours</b>'}\n"
+        "  going_out.bonus: {house: '<i>we like 150</i>'}\n"
+    )
+    library = Library([tmp_path])
+    oracle = Oracle(library)
+    comparison = build(
+        [library.load("bolivia-da"), library.load("evil")],
+        hands=10,
+        seed=1,
+        oracle=oracle,
+        folders=[str(tmp_path)],
+    )
+    page = render_html(comparison, {})
+    assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "<img src=x" not in page and "<i>we like" not in page
+    markdown = render_markdown(comparison, {})
+    assert "<script>" not in markdown and "&lt;script&gt;" in markdown
+    assert "<img" not in markdown
+    data = json.loads(render_json(comparison))
+    assert data["rulesets"][1]["name"].startswith("<script>")  # JSON keeps the data as it is
+
+
+def test_the_committed_default_report_is_current(tmp_path: Path) -> None:
+    out = tmp_path / "reports"
+    done = subprocess.run(
+        [sys.executable, "-m", "bolivia", "compare", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    produced = sorted(p.relative_to(out) for p in out.rglob("*") if p.is_file())
+    if REGENERATE:
+        for rel in produced:
+            target = REPORTS / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes((out / rel).read_bytes())
+    for rel in produced:
+        committed = REPORTS / rel
+        assert committed.is_file(), f"reports/{rel} is not committed"
+        assert committed.read_bytes() == (out / rel).read_bytes(), (
+            f"reports/{rel} is stale: run BOLIVIA_REGENERATE=1 python -m pytest "
+            "tests/test_report.py"
+        )
