@@ -290,28 +290,12 @@ def _sampled_positions(
             )
             if hand.went_out is None:
                 continue
-            teams = []
-            for t in range(hand.teams):
-                went = hand.team_of[hand.went_out] == t
-                teams.append(
-                    {
-                        "melds": [[repr(c) for c in m.cards] for m in hand.melds[t]],
-                        "red_threes": hand.red_threes[t],
-                        "hands": [
-                            [repr(c) for c in hand.hand_cards(p)]
-                            for p in range(players)
-                            if hand.team_of[p] == t
-                        ],
-                        "went_out": went and not hand.bonus_withheld,
-                        "concealed": went and hand.concealed and not hand.bonus_withheld,
-                    }
-                )
             out.append(
                 (
                     f"a hand played under {ruleset.id}",
                     f"The end of a simulated hand under {ruleset.id} (greedy bots, hand "
                     f"{index} of seed {seed}): a side went out after {stats.turns} turns.",
-                    {"teams": teams},
+                    hand.score_request(),
                 )
             )
             break

@@ -575,10 +575,10 @@ class Hand:
 
     # ------------------------------------------------------------------ results
 
-    def result(self) -> HandResult:
-        """The hand's scores, through the same scoring code as the oracle's ``score``."""
-        if self.ended_by is None:
-            raise Illegal("hand-not-over", "the hand is not over")
+    def positions(self) -> list[TeamHand]:
+        """Each side's position now: melds, red threes, the cards in its players' hands, and
+        whether it went out (and earns the bonus: not after the stock ran dry, where the rules
+        withhold it)."""
         teams = []
         for t in range(self.teams):
             went_out = self.went_out is not None and self.team_of[self.went_out] == t
@@ -596,8 +596,32 @@ class Hand:
                     concealed=bonus and self.concealed,
                 )
             )
+        return teams
+
+    def score_request(self) -> dict[str, object]:
+        """The sides' positions as the oracle's ``score`` request (without ``ruleset``)."""
+        return {
+            "teams": [
+                {
+                    "melds": [[repr(c) for c in meld.cards] for meld in team.melds],
+                    "red_threes": team.red_threes,
+                    "hands": [[repr(c) for c in hand] for hand in team.hands],
+                    "went_out": team.went_out,
+                    "concealed": team.concealed,
+                }
+                for team in self.positions()
+            ]
+        }
+
+    def result(self) -> HandResult:
+        """The hand's scores, through the same scoring code as the oracle's ``score``."""
+        if self.ended_by is None:
+            raise Illegal("hand-not-over", "the hand is not over")
         return HandResult(
-            self.ended_by, self.went_out, self.concealed, tuple(score_hand(self.ruleset, teams))
+            self.ended_by,
+            self.went_out,
+            self.concealed,
+            tuple(score_hand(self.ruleset, self.positions())),
         )
 
     # ------------------------------------------------------------------ legal actions

@@ -139,25 +139,8 @@ def test_greedy_hands_agree_with_the_oracle_score(rid: str) -> None:
     for seed in range(4):
         stats, hand = play_hand(ruleset, players, seed, [GreedyBot()] * players)
         assert stats.completed
-        teams = []
         result = hand.result()
-        for t in range(hand.teams):
-            went_out = hand.went_out is not None and hand.team_of[hand.went_out] == t
-            bonus = went_out and not hand.bonus_withheld
-            teams.append(
-                {
-                    "melds": [[repr(c) for c in m.cards] for m in hand.melds[t]],
-                    "red_threes": hand.red_threes[t],
-                    "hands": [
-                        [repr(c) for c in hand.hand_cards(p)]
-                        for p in range(players)
-                        if hand.team_of[p] == t
-                    ],
-                    "went_out": bonus,
-                    "concealed": bonus and hand.concealed,
-                }
-            )
-        answer = ORACLE.handle({"op": "score", "ruleset": rid, "teams": teams})
+        answer = ORACLE.handle({"op": "score", "ruleset": rid, **hand.score_request()})
         assert answer["ok"], answer
         assert answer["result"]["teams"] == [s.as_dict() for s in result.scores]
 
