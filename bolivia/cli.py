@@ -471,10 +471,10 @@ def compare_command(
             if r.shipped and r.family == "bolivia" and "/house/" not in str(r.path)
         ]
     if len(rulesets) == 1:
-        base = rulesets[0].extends
+        base = rulesets[0].base
         if base is None:
             raise click.UsageError(f"{rulesets[0].id} extends nothing: name a second ruleset")
-        rulesets.insert(0, library.load(base))
+        rulesets.insert(0, base)
     ids = [r.id for r in rulesets]
     if len(set(ids)) != len(ids):
         raise click.UsageError("a ruleset is named twice")
@@ -499,6 +499,89 @@ def compare_command(
     if suite is not None:
         suite.write_text(witness_suite(comparison), encoding="utf-8")
         click.echo(str(suite))
+
+
+@cli.command("new")
+@click.argument("name")
+@click.option("--from", "base_ref", required=True, help="The ruleset (id or file) to start from.")
+@click.option(
+    "--set",
+    "settings",
+    multiple=True,
+    metavar="KEY.PATH=VALUE",
+    help="A rule to change, its value in YAML (repeatable): going_out.bonus=100, "
+    "melds.group.ratio=naturals_exceed_wilds, players.seats.4.hand_size=13.",
+)
+@click.option("--why", default="", help="Why the house plays it so (kept as provenance).")
+@click.option("--title", help="A name for people (default: the base's name and NAME).")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The file to write (default: NAME.yaml here).",
+)
+@click.option("--force", is_flag=True, help="Replace the file if it exists.")
+@_rulesets_option
+def new_command(
+    name: str,
+    base_ref: str,
+    settings: tuple[str, ...],
+    why: str,
+    title: str | None,
+    out: Path | None,
+    force: bool,
+    folders: tuple[Path, ...],
+) -> None:
+    """Write a house ruleset NAME: the base, and only the rules the house changes."""
+    from bolivia.house import derive
+
+    target = out or Path(f"{name}.yaml")
+    ruleset = derive(
+        name, base_ref, settings, target, _library(folders), why=why, title=title, force=force
+    )
+    changed = ", ".join(ruleset.own_leaves) or "nothing yet"
+    click.echo(f"{target}: {ruleset.id} extends {ruleset.extends}; changes {changed}")
+
+
+@cli.command("lint")
+@click.argument("ruleset")
+@_rulesets_option
+def lint_command(ruleset: str, folders: tuple[Path, ...]) -> None:
+    """Look for what a valid ruleset may still get wrong; exit 1 on errors."""
+    from bolivia.lint import lint
+
+    resolved = _library(folders).load(ruleset)
+    findings = lint(resolved)
+    for finding in findings:
+        click.echo(str(finding))
+    errors = sum(1 for f in findings if f.level == "error")
+    warnings = len(findings) - errors
+    click.echo(
+        f"{resolved.id}: {errors} error{'s' if errors != 1 else ''}, {warnings} "
+        f"warning{'s' if warnings != 1 else ''}"
+    )
+    if errors:
+        sys.exit(1)
+
+
+@cli.command("rulebook")
+@click.argument("ruleset")
+@click.option("--format", "fmt", type=click.Choice(["md", "html"]), default="md", show_default=True)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write to this file instead of standard output.",
+)
+@_rulesets_option
+def rulebook_command(ruleset: str, fmt: str, out: Path | None, folders: tuple[Path, ...]) -> None:
+    """Write a ruleset as a rulebook a table can play from (Markdown or HTML)."""
+    from bolivia.rulebook import render_rulebook
+
+    text = render_rulebook(_library(folders).load(ruleset), fmt)
+    if out is None:
+        click.echo(text, nl=False)
+    else:
+        out.write_text(text, encoding="utf-8")
+        click.echo(str(out))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -425,6 +425,11 @@ def build(
         disagreements=_disagreements(rulesets),
         silences=_silences(rulesets),
         sources=sources if sources is not None else shipped_sources(),
+        base=rulesets[0].id
+        if len(rulesets) == 2
+        and rulesets[1].base is not None
+        and rulesets[1].base.id == rulesets[0].id
+        else None,
     )
 
 

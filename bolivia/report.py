@@ -193,7 +193,7 @@ def _context(comparison: Comparison) -> dict[str, Any]:
             claims=row.claims,
             values={rid: humanize(row.path, json.loads(row.values[rid])) for rid in ids},
         )
-        for row in comparison.rows
+        for row in _shown_rows(comparison)
     ]
     disagreements = [
         (d.path, [(humanize(d.path, json.loads(value)), claims) for value, claims in d.values])
@@ -223,6 +223,7 @@ def _context(comparison: Comparison) -> dict[str, Any]:
         "same_everywhere": same_everywhere,
         "rows": rows_view,
         "disagreements": disagreements,
+        "hidden_rows": len(comparison.rows) - len(_shown_rows(comparison)),
         "plot_titles": {
             "points": "Points per hand by side",
             "canastas": "Canastas per hand by kind",
@@ -231,10 +232,17 @@ def _context(comparison: Comparison) -> dict[str, Any]:
     }
 
 
+def _shown_rows(comparison: Comparison) -> list[Any]:
+    """All rules; only the changed ones when a ruleset is compared with its own base."""
+    if comparison.base is None:
+        return list(comparison.rows)
+    return [row for row in comparison.rows if row.differs]
+
+
 def _rules_table(comparison: Comparison, *, markdown: bool) -> str:
     ids = comparison.ids
     rows = []
-    for row in comparison.rows:
+    for row in _shown_rows(comparison):
         cells = []
         for rid in ids:
             value = humanize(row.path, json.loads(row.values[rid]))

@@ -90,7 +90,14 @@ CANASTA_KINDS: tuple[str, ...] = get_args(CanastaKindName)
 
 NonNegative = Annotated[int, Field(ge=0)]
 Positive = Annotated[int, Field(ge=1)]
-PlayerCount = Annotated[int, Field(ge=2, le=8)]
+
+
+def _count_key(value: Any) -> Any:
+    """A number of players written as a quoted key (``"4":``, as JSON writes it) is a number."""
+    return int(value) if isinstance(value, str) and value.isdigit() else value
+
+
+PlayerCount = Annotated[int, BeforeValidator(_count_key), Field(ge=2, le=8)]
 
 
 # --------------------------------------------------------------------------- pack and deal

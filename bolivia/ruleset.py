@@ -108,6 +108,7 @@ class Ruleset:
     shipped: bool = False
     extends_provenance: ValueProvenance | None = None
     own_leaves: tuple[str, ...] = ()
+    base: Ruleset | None = field(default=None, compare=False)
 
     @property
     def extends(self) -> str | None:
@@ -676,6 +677,7 @@ def _build(layer: _Layer, base: Ruleset | None, sources: Sources, *, shipped: bo
         shipped=shipped,
         extends_provenance=extends_prov,
         own_leaves=own,
+        base=base,
     )
 
 
