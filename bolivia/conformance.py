@@ -21,7 +21,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from bolivia.errors import BoliviaError, Problem, RulesetError
-from bolivia.loading import load_yaml, validation_problems
+from bolivia.loading import load_yaml, plain, validation_problems
 from bolivia.oracle import OPERATIONS, PROTOCOL, RESULT_FIELDS, Oracle
 
 __all__ = [
@@ -67,8 +67,8 @@ class Case(_Record):
     def _no_ruleset(cls, data: dict[str, Any]) -> dict[str, Any]:
         if "ruleset" in data or "op" in data:
             raise ValueError("input holds the op's own fields; the runner adds op and ruleset")
-        plain: dict[str, Any] = _plain(data)
-        return plain
+        converted: dict[str, Any] = plain(data)
+        return converted
 
     @field_validator("expect")
     @classmethod
@@ -80,8 +80,8 @@ class Case(_Record):
                 raise ValueError(
                     f"the expectation for {ruleset} is an error code or result keys, not both"
                 )
-        plain: dict[str, dict[str, Any]] = _plain(expect)
-        return plain
+        converted: dict[str, dict[str, Any]] = plain(expect)
+        return converted
 
 
 class Suite(_Record):
@@ -97,15 +97,6 @@ class Suite(_Record):
                 raise ValueError(f"case id {case.id!r} is used twice")
             seen.add(case.id)
         return cases
-
-
-def _plain(value: Any) -> Any:
-    """YAML data (tuples) as JSON data (lists)."""
-    if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    return value
 
 
 def suites_dir() -> Path:

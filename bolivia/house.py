@@ -25,11 +25,11 @@ from typing import Any
 import yaml
 
 from bolivia.errors import Problem, RulesetError
-from bolivia.loading import did_you_mean, load_yaml_text
+from bolivia.loading import did_you_mean, load_yaml_text, number_key, plain
 from bolivia.rules import field_at, is_section, leaf_paths
 from bolivia.ruleset import ID_PATTERN, Library, Ruleset
 
-__all__ = ["derive", "derive_text", "parse_setting"]
+__all__ = ["derive", "derive_text", "nest_paths", "parse_setting"]
 
 LEAVES = tuple(leaf_paths())
 
@@ -43,15 +43,7 @@ def parse_setting(text: str) -> tuple[str, Any]:
     loaded = load_yaml_text(raw if raw else '""', where)
     if loaded.problems:
         raise RulesetError(loaded.problems)
-    return path, _plain(loaded.data)
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    return value
+    return path, plain(loaded.data, key=lambda k: k)
 
 
 def _leaf_of(path: str) -> tuple[str, list[str]]:
@@ -82,7 +74,8 @@ def _key(text: str) -> Any:
     return int(text) if text.isdigit() else text
 
 
-def _nest(values: dict[str, Any]) -> dict[str, Any]:
+def nest_paths(values: dict[str, Any]) -> dict[str, Any]:
+    """``{"a.b": 1}`` -> ``{"a": {"b": 1}}``: key paths as the sections of a file."""
     out: dict[str, Any] = {}
     for path, value in values.items():
         node = out
@@ -91,15 +84,6 @@ def _nest(values: dict[str, Any]) -> dict[str, Any]:
             node = node.setdefault(part, {})
         node[last] = value
     return out
-
-
-def _yaml_table_keys(value: Any) -> Any:
-    """Player-count tables come out of JSON with text keys; the format wants numbers."""
-    if isinstance(value, dict):
-        return {_key(k) if isinstance(k, str) else k: _yaml_table_keys(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_yaml_table_keys(v) for v in value]
-    return value
 
 
 def derive_text(
@@ -127,7 +111,7 @@ def derive_text(
         path, value = parse_setting(setting)
         leaf, inside = _leaf_of(path)
         if inside:
-            table = copy.deepcopy(overrides.get(leaf, _yaml_table_keys(base.value(leaf))))
+            table = copy.deepcopy(overrides.get(leaf, plain(base.value(leaf), key=number_key)))
             node = table
             for part in inside[:-1]:
                 if not isinstance(node, dict) or _key(part) not in node:
@@ -148,7 +132,7 @@ def derive_text(
         "name": title or f"{base.name}, house rules ({name})",
         "extends": base_ref,
         "notes": why or f"House rules derived from {base.id}.",
-        **_nest(overrides),
+        **nest_paths(overrides),
         "provenance": {
             "extends": {"house": f"the house plays {base.id}'s rules"},
             **{path: {"house": reason} for path in overrides},

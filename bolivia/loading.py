@@ -13,7 +13,7 @@ from __future__ import annotations
 import difflib
 import types
 import typing
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,6 +33,8 @@ __all__ = [
     "format_path",
     "load_yaml",
     "load_yaml_text",
+    "number_key",
+    "plain",
     "validation_problems",
 ]
 
@@ -52,6 +54,21 @@ _PLAIN_TAGS = {
     "tag:yaml.org,2002:bool",
     "tag:yaml.org,2002:null",
 }
+
+
+def plain(value: Any, key: Callable[[Any], Any] = str) -> Any:
+    """YAML data as JSON-like data: tuples become lists, mapping keys go through ``key``
+    (text by default; ``number_key`` turns player counts back into numbers)."""
+    if isinstance(value, tuple | list):
+        return [plain(v, key) for v in value]
+    if isinstance(value, Mapping):
+        return {key(k): plain(v, key) for k, v in value.items()}
+    return value
+
+
+def number_key(value: Any) -> Any:
+    """A table key written as digits (as JSON writes it) read as the number it is."""
+    return int(value) if isinstance(value, str) and value.isdigit() else value
 
 
 def format_path(location: Iterable[str | int]) -> str:

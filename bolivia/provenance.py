@@ -27,6 +27,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from bolivia.loading import plain
 from bolivia.rules import field_at, is_section
 from bolivia.sources import Claim, Sources
 
@@ -137,14 +138,6 @@ def parse_entry(raw: Any) -> Entry:
     return entry
 
 
-def _tuples_to_lists(value: Any) -> Any:
-    if isinstance(value, tuple | list):
-        return [_tuples_to_lists(v) for v in value]
-    if isinstance(value, Mapping):
-        return {str(k): _tuples_to_lists(v) for k, v in value.items()}
-    return value
-
-
 def _lists_to_tuples(value: Any) -> Any:
     if isinstance(value, tuple | list):
         return tuple(_lists_to_tuples(v) for v in value)
@@ -157,18 +150,18 @@ def normalize_claim_value(path: str, value: Any) -> Any:
     """A claim's value in the JSON form of the resolved ruleset (``4`` -> ``"4"`` for a rank)."""
     found = field_at(path)
     if found is None:
-        return _tuples_to_lists(value)
+        return plain(value)
     record, name = found
     info = record.model_fields[name]
     if is_section(info.annotation):
         if isinstance(value, Mapping):
             return {str(k): normalize_claim_value(f"{path}.{k}", v) for k, v in value.items()}
-        return _tuples_to_lists(value)
+        return plain(value)
     adapter = _adapter(path)
     try:
         parsed = adapter.validate_python(_lists_to_tuples(value))
     except ValidationError:
-        return _tuples_to_lists(value)
+        return plain(value)
     return adapter.dump_python(parsed, mode="json", by_alias=True)
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from bolivia.loading import number_key, plain
 from bolivia.provenance import ValueProvenance
 from bolivia.rules import Rules, is_section
 from bolivia.ruleset import Ruleset
@@ -26,22 +27,14 @@ __all__ = ["ruleset_json", "show_yaml", "standalone_yaml"]
 _WIDTH = 96
 
 
-def _plain(value: Any) -> Any:
-    """JSON data as YAML wants it: player-count keys as numbers again."""
-    if isinstance(value, Mapping):
-        return {
-            (int(k) if isinstance(k, str) and k.isdigit() else k): _plain(v)
-            for k, v in value.items()
-        }
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
-
-
 def _flow(value: Any) -> str:
     """One-line YAML for a value."""
     text = yaml.safe_dump(
-        _plain(value), default_flow_style=True, width=math.inf, sort_keys=False, allow_unicode=True
+        plain(value, key=number_key),
+        default_flow_style=True,
+        width=math.inf,
+        sort_keys=False,
+        allow_unicode=True,
     )
     return text.removesuffix("\n...\n").strip()
 
@@ -54,7 +47,9 @@ def _block(value: Any, indent: int) -> list[str]:
     """A leaf value under its key, one item a line (used when the flow form is too long)."""
     pad = " " * indent
     if isinstance(value, Mapping):
-        return [f"{pad}{_scalar_key(k)}: {_flow(v)}" for k, v in _plain(value).items()]
+        return [
+            f"{pad}{_scalar_key(k)}: {_flow(v)}" for k, v in plain(value, key=number_key).items()
+        ]
     return [f"{pad}- {_flow(v)}" for v in value]
 
 
@@ -199,7 +194,10 @@ def standalone_yaml(ruleset: Ruleset) -> str:
     body = _rules_lines(ruleset, ruleset.json, Rules, "", 0, comments=False)
     prov = {path: _entry(path, p) for path, p in ruleset.provenance.items()}
     provenance = yaml.safe_dump(
-        {"provenance": _plain(prov)}, sort_keys=False, allow_unicode=True, width=_WIDTH
+        {"provenance": plain(prov, key=number_key)},
+        sort_keys=False,
+        allow_unicode=True,
+        width=_WIDTH,
     )
     head = [
         f"# {ruleset.name}: {' -> '.join(ruleset.chain)}, flattened by `bolivia show --standalone`."

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import assume, given, settings
 
 from bolivia.errors import RulesetError
+from bolivia.house import nest_paths
 from bolivia.rendering import ruleset_json, show_yaml, standalone_yaml
 from bolivia.resources import rulesets_dir
 from bolivia.rules import leaf_paths
@@ -131,17 +132,6 @@ def test_show_gives_every_value_its_provenance(rid: str) -> None:
 # --------------------------------------------------------------------------- house rules
 
 
-def _nest(overrides: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for path, value in overrides.items():
-        node = out
-        *parents, last = path.split(".")
-        for part in parents:
-            node = node.setdefault(part, {})
-        node[last] = value
-    return out
-
-
 @settings(max_examples=40, deadline=None)
 @given(house_rulesets())
 def test_random_house_rules_round_trip(
@@ -153,7 +143,7 @@ def test_random_house_rules_round_trip(
     data = {
         "id": "house",
         "extends": base,
-        **_nest(overrides),
+        **nest_paths(overrides),
         "provenance": {"extends": {"house": "test"}, **{p: {"house": "test"} for p in overrides}},
     }
     folder = tmp_path_factory.mktemp("house")
