@@ -955,9 +955,53 @@ class Hand:
         key = (self.steps, limit)
         if self._outs[0] == key:
             return self._outs[1]
-        lines = self._go_out_lines(limit) if self._could_go_out() else []
+        possible = self._placeable() and self._could_go_out()
+        lines = self._go_out_lines(limit) if possible else []
         self._outs = (key, lines)
         return lines
+
+    def _placeable(self) -> bool:
+        """A quick necessary condition for going out: at most one card of the hand (the
+        discard) has nowhere to go -- no meld of the side to join, no partner card to meld with.
+        Every test is generous, so a hand that can go out always passes."""
+        ruleset = self.ruleset
+        wild = ruleset.wild
+        hand = self.hands[self.current]
+        team = self.melds[self.team]
+        group_ranks = {m.rank for m in team if m.kind in ("group", "threes")}
+        run_suits = {m.suit for m in team if m.kind == "sequence"}
+        min_natural = self.rules.melds.group.min_natural
+        wilds = sum(hand[i] for i in ruleset.wild_indices)
+        sequences = self.rules.melds.sequence.allowed
+        threes = self.rules.melds.black_threes
+        orphans = 0
+        for index in range(52):
+            n = hand[index]
+            if not n or wild[index]:
+                continue
+            r, s = index >> 2, index & 3
+            if r == 1:  # black threes: only as a meld of their own
+                black = hand[4] + hand[7]
+                if threes.when == "never" or black + min(wilds, threes.max_wild) < threes.min_size:
+                    orphans += n
+                continue
+            rank = RANKS[r]
+            same = hand[r * 4] + hand[r * 4 + 1] + hand[r * 4 + 2] + hand[r * 4 + 3]
+            if (
+                rank in group_ranks
+                or same >= min_natural
+                or (same >= 1 and wilds and min_natural <= 1)
+            ):
+                continue
+            if sequences and (
+                SUITS[s] in run_suits
+                or any(0 <= r + d < 13 and hand[(r + d) * 4 + s] for d in (-2, -1, 1, 2))
+            ):
+                continue
+            orphans += n
+            if orphans > 1:
+                return False
+        return orphans <= 1
 
     def _go_out_lines(self, limit: int) -> list[GoOut]:
         hand = self.hand_cards()
