@@ -334,3 +334,22 @@ def test_a_required_question_comes_before_going_out() -> None:
             assert kinds[-3:] == ["ask", "answer", "go_out"]
             return
     raise AssertionError("no hand went out")
+
+
+@pytest.mark.parametrize("rid", ["canasta", "samba", "bolivia-zh"])
+def test_the_quick_bounds_never_hide_a_way_out(rid: str) -> None:
+    """Before searching for a way out, the engine checks two quick necessary conditions; in
+    every state of these hands where the full search finds a way out, both hold."""
+    ruleset = LIBRARY.load(rid)
+    checked = 0
+    bots = [GreedyBot(), RandomBot()]
+    for seed in range(8):
+        hand = Hand.deal(ruleset, 4, random.Random(seed))
+        rng = random.Random(seed)
+        while not hand.over:
+            if hand.phase == "play" and hand.asked is not False and hand.sizes[hand.current] <= 12:
+                if hand._go_out_lines(1):
+                    checked += 1
+                    assert hand._placeable() and hand._could_go_out()
+            hand.apply(bots[seed % 2].choose(hand, hand.legal_actions(), rng))
+    assert checked
