@@ -347,9 +347,11 @@ def test_the_quick_bounds_never_hide_a_way_out(rid: str) -> None:
         hand = Hand.deal(ruleset, 4, random.Random(seed))
         rng = random.Random(seed)
         while not hand.over:
-            if hand.phase == "play" and hand.asked is not False and hand.sizes[hand.current] <= 12:
-                if hand._go_out_lines(1):
-                    checked += 1
-                    assert hand._placeable() and hand._could_go_out()
+            searchable = (
+                hand.phase == "play" and hand.asked is not False and hand.sizes[hand.current] <= 12
+            )
+            if searchable and hand._go_out_lines(1):
+                checked += 1
+                assert hand._placeable() and hand._could_go_out()
             hand.apply(bots[seed % 2].choose(hand, hand.legal_actions(), rng))
     assert checked
