@@ -50,13 +50,17 @@ from bolivia.melds import (
     wild_fault,
     wild_onto_canasta_fault,
 )
-from bolivia.pile import Pickup, card_class, frozen_by, verify_pickup, verify_take_top
+from bolivia.pile import Pickup, card_class, frozen_when, verify_pickup, verify_take_top
 from bolivia.ruleset import Ruleset
 from bolivia.scoring import TeamHand, TeamScore, score_hand
 
 __all__ = ["Hand", "HandResult"]
 
 CARDS = Card.all()
+DRAW, STOP, ASK = Draw(), Stop(), Ask()
+YES, NO = Answer(True), Answer(False)
+DISCARDS = tuple(Discard(card) for card in CARDS)
+RANK_INDEX = {rank: i for i, rank in enumerate(RANKS)}
 RED_THREES = frozenset(c.index for c in CARDS if c.is_red_three)
 BLACK_THREES = frozenset(c.index for c in CARDS if c.is_black_three)
 GO_OUT_BUDGET = 400  # meld checks one search for a way out may spend
@@ -129,6 +133,7 @@ class Hand:
         self._checked: dict[Action, object] = {}  # what verify found, for this state only
         self._outs: tuple[tuple[int, int], list[GoOut]] = ((-1, 0), [])
         self._memo: dict[str, object] = {}  # candidate lists of this state
+        self._pile_classes: Counter[str | None] = Counter()  # classes of the pile's cards
         self._deal(seating.hand_size)
 
     # ------------------------------------------------------------------ the deal
@@ -153,11 +158,15 @@ class Hand:
                 player = (self.first + offset) % self.players
                 self._to_hand(player, self.stock.pop())
         covered = set(self.rules.deal.upcard_covered_if)
-        self.pile.append(self.stock.pop())
+        self._pile_push(self.stock.pop())
         while self.stock and card_class(self.ruleset, CARDS[self.pile[-1]]) in covered:
-            self.pile.append(self.stock.pop())
+            self._pile_push(self.stock.pop())
         for offset in range(self.players):
             self._lay_red_threes((self.first + offset) % self.players, replace=True)
+
+    def _pile_push(self, index: int) -> None:
+        self.pile.append(index)
+        self._pile_classes[card_class(self.ruleset, CARDS[index])] += 1
 
     def _to_hand(self, player: int, index: int) -> None:
         self.hands[player][index] += 1
@@ -495,6 +504,7 @@ class Hand:
             remove([*(action.with_cards or ()), *(c for m in action.also for c in m)])
             rest = self.pile[:-1]
             self.pile = []
+            self._pile_classes.clear()
             melds = self.melds[team]
             if outcome.onto is not None:
                 melds[outcome.onto] = outcome.meld
@@ -508,7 +518,7 @@ class Hand:
             self.phase = "play"
         elif isinstance(action, TakeTop):
             assert isinstance(outcome, Meld)
-            self.pile.pop()
+            self._pile_classes[card_class(self.ruleset, CARDS[self.pile.pop()])] -= 1
             self.melds[team][action.onto] = outcome
             self.melded[player] = True
             self.phase = "play"
@@ -526,7 +536,7 @@ class Hand:
             self.melded[player] = True
         elif isinstance(action, Discard):
             remove([action.card])
-            self.pile.append(action.card.index)
+            self._pile_push(action.card.index)
             self._next_turn()
         elif isinstance(action, GoOut):
             assert isinstance(outcome, list)
@@ -542,7 +552,7 @@ class Hand:
             )
             self.melds[team] = outcome
             if action.discard is not None:
-                self.pile.append(action.discard.index)
+                self._pile_push(action.discard.index)
             self.melded[player] = True
             self.went_out = player
             self.bonus_withheld = (
@@ -636,7 +646,7 @@ class Hand:
         if self.ended_by is not None:
             return []
         if self.phase == "answer":
-            return [Answer(True), Answer(False)]
+            return [YES, NO]
         if self.phase == "draw":
             return self._draw_actions()
         if self.asked is True:
@@ -652,6 +662,16 @@ class Hand:
             self._memo["wilds"] = found
         return found  # type: ignore[return-value]
 
+    def _rank_counts(self) -> list[int]:
+        """How many natural-or-wild cards of each rank (0 for twos ... 12 for aces) the player
+        holds; kept for the current state."""
+        found = self._memo.get("ranks")
+        if found is None:
+            hand = self.hands[self.current]
+            found = [hand[i] + hand[i + 1] + hand[i + 2] + hand[i + 3] for i in range(0, 52, 4)]
+            self._memo["ranks"] = found
+        return found  # type: ignore[return-value]
+
     def _naturals(self, rank_index: int) -> list[Card]:
         hand = self.hands[self.current]
         r = rank_index * 4
@@ -660,7 +680,7 @@ class Hand:
     def _draw_actions(self) -> list[Action]:
         out: list[Action] = []
         if self.stock:
-            out.append(Draw())
+            out.append(DRAW)
         if self.pile:
             out.extend(action for action in self._pile_candidates() if self._can(action))
             take_top = self.rules.pile.take_top
@@ -668,8 +688,8 @@ class Hand:
                 for i, meld in enumerate(self.melds[self.team]):
                     if meld.kind in take_top.onto_kinds and self._can(TakeTop(i)):
                         out.append(TakeTop(i))
-        if not self.stock and self._can(Stop()):
-            out.append(Stop())
+        if not self.stock and self._can(STOP):
+            out.append(STOP)
         return out
 
     def _pile_candidates(self) -> Iterator[TakePile]:
@@ -678,12 +698,17 @@ class Hand:
         if card_class(ruleset, top) in self.rules.pile.blocked_by_top:
             return
         team = self.melds[self.team]
-        frozen = frozen_by(ruleset, self.pile_cards(), team_has_melded=bool(team))
+        classes = [kind for kind, n in self._pile_classes.items() if n > 0]
+        frozen = frozen_when(ruleset, classes, team_has_melded=bool(team))
         ways = self.rules.pile.take_frozen if frozen else self.rules.pile.take_unfrozen
-        if not ruleset.wild[top.index] and ("natural_pair" in ways or "natural_and_wild" in ways):
+        hand = self.hands[self.current]
+        base = (top.index >> 2) * 4
+        matching = hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3]
+        least = 2 if "natural_and_wild" not in ways else 1
+        if (not ruleset.wild[top.index] and matching >= least
+                and ("natural_pair" in ways or "natural_and_wild" in ways)):
             naturals = self._naturals(top.index >> 2)
             wilds = self._wilds_in_hand()
-            least = 2 if "natural_and_wild" not in ways else 1
             also_options: list[tuple[tuple[Card, ...], ...]] = [()]
             if not team:
                 also_options.append(tuple(self._best_melds(exclude=top.rank)))
@@ -711,15 +736,12 @@ class Hand:
     def _groups(self) -> Iterator[tuple[str, tuple[Card, ...]]]:
         allowed = group_table(self.ruleset)
         wild = self.ruleset.wild
-        hand = self.hands[self.current]
+        counts = self._rank_counts()
         wilds = self._wilds_in_hand()
         most = min(len(wilds), 3)
         for r in range(13):
-            if r == 1 or wild[r * 4]:
-                continue
-            base = r * 4
-            n = hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3]
-            if not n or n >= len(allowed):
+            n = counts[r]
+            if not n or r == 1 or wild[r * 4] or n >= len(allowed):
                 continue
             row = allowed[n]
             naturals = None
@@ -737,9 +759,12 @@ class Hand:
         low, high = self.ruleset.sequence_span
         longest = rule.max_size or (high - low + 1)
         for s in range(4):
+            present = hand[low * 4 + s : high * 4 + s + 1 : 4]
+            if sum(1 for n in present if n) < rule.min_size:
+                continue
             run: list[int] = []
             for r in range(low, high + 2):
-                if r <= high and hand[r * 4 + s]:
+                if r <= high and present[r - low]:
                     run.append(r)
                     continue
                 if len(run) >= rule.min_size:
@@ -827,9 +852,11 @@ class Hand:
         choices = [wilds[0], wilds[-1]] if wilds else []
         if len(choices) == 2 and choices[0] == choices[1]:
             choices.pop()
+        counts = self._rank_counts()
         for i, meld in enumerate(self.melds[self.team]):
             if meld.kind == "group" and meld.rank is not None:
-                naturals = self._naturals(RANKS.index(meld.rank))[:room]
+                r = RANK_INDEX[meld.rank]
+                naturals = self._naturals(r)[:room] if counts[r] else []
                 if (
                     naturals
                     and group_fault(
@@ -858,7 +885,7 @@ class Hand:
         out: list[Action] = [*self._lay_candidates(), *self._extend_candidates()]
         if self.sizes[self.current] >= 2:
             hand = self.hands[self.current]
-            out.extend(Discard(CARDS[index]) for index in range(53) if hand[index])
+            out.extend(DISCARDS[index] for index in range(53) if hand[index])
         lines = self.go_out_lines(limit=2)
         if not self._must_ask():
             out.extend(lines)
@@ -868,7 +895,7 @@ class Hand:
             and self.partnerships
             and self.asked is None
         ):
-            out.append(Ask())
+            out.append(ASK)
         return out
 
     def _sequence_ends(self, meld: Meld) -> list[Card]:

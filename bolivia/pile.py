@@ -11,7 +11,7 @@ pile, or only its top card). Decided by ``pile`` of the ruleset.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
 from bolivia.cards import Card
@@ -25,6 +25,7 @@ __all__ = [
     "can_pickup",
     "card_class",
     "frozen_by",
+    "frozen_when",
     "verify_pickup",
     "verify_take_top",
 ]
@@ -64,7 +65,14 @@ def card_class(ruleset: Ruleset, card: Card) -> str | None:
 
 def frozen_by(ruleset: Ruleset, pile: Sequence[Card], *, team_has_melded: bool) -> list[str]:
     """The conditions of ``pile.frozen_when`` that hold: the pile is frozen when any does."""
-    classes = {card_class(ruleset, card) for card in pile}
+    return frozen_when(ruleset, {card_class(ruleset, card) for card in pile},
+                       team_has_melded=team_has_melded)
+
+
+def frozen_when(ruleset: Ruleset, classes: Collection[str | None], *, team_has_melded: bool
+                ) -> list[str]:
+    """:func:`frozen_by` for a pile known by the classes of cards in it (wild, red_three,
+    black_three), as the game keeps them."""
     holds = {
         "side_not_melded": not team_has_melded,
         "contains_wild": "wild" in classes,
