@@ -709,13 +709,28 @@ class Hand:
                 and ("natural_pair" in ways or "natural_and_wild" in ways)):
             naturals = self._naturals(top.index >> 2)
             wilds = self._wilds_in_hand()
-            also_options: list[tuple[tuple[Card, ...], ...]] = [()]
-            if not team:
-                also_options.append(tuple(self._best_melds(exclude=top.rank)))
+            # the group the cards make with the top card must meet the group limits: a new
+            # group, or the side's group of that rank grown (where there is one per rank)
+            rules = self.rules
+            joins = None
+            if not (rules.melds.group.duplicate_ranks or rules.pile.pair_starts_new_meld):
+                joins = next((m for m in team if m.kind == "group" and m.rank == top.rank), None)
+            allowed = group_table(ruleset)
+            also_options: list[tuple[tuple[Card, ...], ...]] | None = None
             for n in range(least, len(naturals) + 1):
                 for w in range(min(len(wilds), 3) + 1):
                     if n == 1 and w == 0:
                         continue
+                    if joins is None:
+                        if n + 1 >= len(allowed) or not allowed[n + 1][w]:
+                            continue
+                    elif group_fault(rules.melds.group, joins.naturals + n + 1,
+                                     joins.wilds + w, new=False) is not None:
+                        continue
+                    if also_options is None:
+                        also_options = [()]
+                        if not team:
+                            also_options.append(self._best_melds(exclude=top.rank))
                     for also in also_options:
                         yield TakePile(tuple(naturals[:n] + wilds[:w]), None, also)
         if "onto_meld" in ways:
