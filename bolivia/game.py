@@ -705,8 +705,11 @@ class Hand:
         base = (top.index >> 2) * 4
         matching = hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3]
         least = 2 if "natural_and_wild" not in ways else 1
-        if (not ruleset.wild[top.index] and matching >= least
-                and ("natural_pair" in ways or "natural_and_wild" in ways)):
+        if (
+            not ruleset.wild[top.index]
+            and matching >= least
+            and ("natural_pair" in ways or "natural_and_wild" in ways)
+        ):
             naturals = self._naturals(top.index >> 2)
             wilds = self._wilds_in_hand()
             # the group the cards make with the top card must meet the group limits: a new
@@ -724,8 +727,12 @@ class Hand:
                     if joins is None:
                         if n + 1 >= len(allowed) or not allowed[n + 1][w]:
                             continue
-                    elif group_fault(rules.melds.group, joins.naturals + n + 1,
-                                     joins.wilds + w, new=False) is not None:
+                    elif (
+                        group_fault(
+                            rules.melds.group, joins.naturals + n + 1, joins.wilds + w, new=False
+                        )
+                        is not None
+                    ):
                         continue
                     if also_options is None:
                         also_options = [()]

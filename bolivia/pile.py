@@ -65,12 +65,14 @@ def card_class(ruleset: Ruleset, card: Card) -> str | None:
 
 def frozen_by(ruleset: Ruleset, pile: Sequence[Card], *, team_has_melded: bool) -> list[str]:
     """The conditions of ``pile.frozen_when`` that hold: the pile is frozen when any does."""
-    return frozen_when(ruleset, {card_class(ruleset, card) for card in pile},
-                       team_has_melded=team_has_melded)
+    return frozen_when(
+        ruleset, {card_class(ruleset, card) for card in pile}, team_has_melded=team_has_melded
+    )
 
 
-def frozen_when(ruleset: Ruleset, classes: Collection[str | None], *, team_has_melded: bool
-                ) -> list[str]:
+def frozen_when(
+    ruleset: Ruleset, classes: Collection[str | None], *, team_has_melded: bool
+) -> list[str]:
     """:func:`frozen_by` for a pile known by the classes of cards in it (wild, red_three,
     black_three), as the game keeps them."""
     holds = {

@@ -402,15 +402,11 @@ def _ask_all(
     return results
 
 
-def _both_answer(results: dict[str, dict[str, Any]], a: str, b: str) -> bool:
-    """Whether both rulesets answered the question (for ``info``, refusing a number of players
-    is an answer too: the rulesets allow different numbers)."""
+def _both_answer(op: str, results: dict[str, dict[str, Any]], a: str, b: str) -> bool:
+    """Whether both rulesets answered the question. For ``info``, refusing a number of players
+    is an answer too: the rulesets allow different numbers of players."""
     return all(
-        "error" not in results[r]
-        or (
-            results[r]["error"]["code"] == "bad-request"
-            and "players" in results[r]["error"]["message"]
-        )
+        "error" not in results[r] or (op == "info" and results[r]["error"]["code"] == "bad-request")
         for r in (a, b)
     )
 
@@ -469,7 +465,7 @@ def _hypothesis_witness(
     def differs(item: tuple[str, dict[str, Any]]) -> bool:
         op, request = item
         results = _ask_all(oracle, (a, b, variant), op, request)
-        if not _both_answer(results, a.id, b.id) or "error" in results[variant.id]:
+        if not _both_answer(op, results, a.id, b.id) or "error" in results[variant.id]:
             return False
         mine = _verdict(op, results[a.id])
         return bool(
@@ -533,7 +529,7 @@ def find_witnesses(
             separating = [
                 (op, request, results)
                 for op, request, results in asked
-                if _both_answer(results, a.id, b.id)
+                if _both_answer(op, results, a.id, b.id)
                 and _verdict(op, results[a.id]) != _verdict(op, results[b.id])
             ]
             for rule in rules:
