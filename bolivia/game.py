@@ -773,7 +773,14 @@ class Hand:
                         naturals = self._naturals(r)
                     yield RANKS[r], tuple(naturals + wilds[:w])
 
-    def _sequence_candidates(self) -> Iterator[tuple[Card, ...]]:
+    def _sequence_candidates(self) -> list[tuple[Card, ...]]:
+        """The runs of one suit the hand can lay (the longest, cut to the size limit)."""
+        found = self._memo.get("runs")
+        if found is None:
+            found = self._memo["runs"] = list(self._runs())
+        return found  # type: ignore[return-value]
+
+    def _runs(self) -> Iterator[tuple[Card, ...]]:
         rule = self.rules.melds.sequence
         if not rule.allowed:
             return
@@ -833,6 +840,16 @@ class Hand:
             chosen.append(cards)
         return tuple(chosen)
 
+    def _meld_of(self, kind: str, cards: tuple[Card, ...]) -> Meld:
+        """A candidate's meld, built from what the generator knows (it met the limits)."""
+        wild = self.ruleset.wild
+        wilds = sum(1 for c in cards if wild[c.index])
+        if kind == "group":
+            return Meld("group", cards, len(cards) - wilds, wilds, rank=cards[0].rank)
+        if kind == "sequence":
+            return Meld("sequence", cards, len(cards) - wilds, wilds, suit=cards[0].suit)
+        return Meld("wild", cards, 0, len(cards))
+
     def _lay_candidates(self) -> Iterator[Lay]:
         """Single new melds that the keep-cards, duplicate-rank and first-meld rules allow."""
         team = self.melds[self.team]
@@ -840,17 +857,17 @@ class Hand:
         no_duplicates = not self.rules.melds.group.duplicate_ranks
         held = {m.rank for m in team if m.kind == "group"} if no_duplicates else set()
         needed = None if team else minimum(self.ruleset, self.team_scores[self.team])
-        candidates = [(True, cards) for cards in self._group_candidates()]
-        candidates += [(False, cards) for cards in self._sequence_candidates()]
-        candidates += [(False, cards) for cards in self._wild_candidates()]
-        for group, cards in candidates:
+        candidates = [("group", cards) for cards in self._group_candidates()]
+        candidates += [("sequence", cards) for cards in self._sequence_candidates()]
+        candidates += [("wild", cards) for cards in self._wild_candidates()]
+        for kind, cards in candidates:
             if size - len(cards) < self.keep:
                 continue
-            if group and cards[0].rank in held:
+            if kind == "group" and cards[0].rank in held:
                 continue
             if (
                 needed is not None
-                and counted_points(self.ruleset, [verify_meld(self.ruleset, cards)]) < needed
+                and counted_points(self.ruleset, [self._meld_of(kind, cards)]) < needed
             ):
                 continue
             yield Lay((cards,))
