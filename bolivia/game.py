@@ -20,6 +20,7 @@ import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 from bolivia.actions import (
     Action,
@@ -80,6 +81,41 @@ def _cards_of(counts: Sequence[int]) -> list[Card]:
     return [CARDS[i] for i, n in enumerate(counts) for _ in range(n)]
 
 
+class _HandView(Sequence[Card]):
+    """A hand kept as counts, seen as the sequence of its cards: its length and how many of a
+    card it holds are read off the counts; the list itself is built only if it is read."""
+
+    __slots__ = ("_cards", "_counts", "_size")
+
+    def __init__(self, counts: Sequence[int], size: int) -> None:
+        self._counts = counts
+        self._size = size
+        self._cards: list[Card] | None = None
+
+    def _list(self) -> list[Card]:
+        if self._cards is None:
+            self._cards = _cards_of(self._counts)
+        return self._cards
+
+    def __len__(self) -> int:
+        return self._size
+
+    @overload
+    def __getitem__(self, i: int) -> Card: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Card]: ...
+
+    def __getitem__(self, i: int | slice) -> Card | list[Card]:
+        return self._list()[i]
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter(self._list())
+
+    def count(self, value: object) -> int:
+        return self._counts[value.index] if isinstance(value, Card) else 0
+
+
 class Hand:
     """One hand: the deal, then actions until a player goes out or the stock runs dry."""
 
@@ -117,6 +153,10 @@ class Hand:
         self.pile: list[int] = []
         self.hands: list[list[int]] = [[0] * 53 for _ in range(players)]
         self.sizes = [0] * players
+        # kept with the counts, for the candidate searches: per player, how many cards of
+        # each rank (twos ... aces) and, per suit, a bit per rank held
+        self.rank_counts: list[list[int]] = [[0] * 13 for _ in range(players)]
+        self.suit_masks: list[list[int]] = [[0] * 4 for _ in range(players)]
         self.melds: list[list[Meld]] = [[] for _ in range(self.teams)]
         self.red_threes = [0] * self.teams
         self.melded = [False] * players  # has the player melded this hand
@@ -171,6 +211,18 @@ class Hand:
     def _to_hand(self, player: int, index: int) -> None:
         self.hands[player][index] += 1
         self.sizes[player] += 1
+        if index < 52:
+            self.rank_counts[player][index >> 2] += 1
+            self.suit_masks[player][index & 3] |= 1 << (index >> 2)
+
+    def _from_hand(self, player: int, index: int, n: int = 1) -> None:
+        hand = self.hands[player]
+        hand[index] -= n
+        self.sizes[player] -= n
+        if index < 52:
+            self.rank_counts[player][index >> 2] -= n
+            if not hand[index]:
+                self.suit_masks[player][index & 3] &= ~(1 << (index >> 2))
 
     def _lay_red_threes(self, player: int, *, replace: bool) -> None:
         """Lay out the player's red threes; replace them from the stock where the rules say."""
@@ -180,8 +232,8 @@ class Hand:
             if not found:
                 return
             for i in RED_THREES:
-                hand[i] = 0
-            self.sizes[player] -= found
+                if hand[i]:
+                    self._from_hand(player, i, hand[i])
             self.red_threes[self.team_of[player]] += found
             if not (replace and self.rules.red_threes.replaced):
                 return
@@ -246,7 +298,14 @@ class Hand:
                 return False
         if any(n < 0 for hand in self.hands for n in hand):
             return False
-        return self.sizes == [sum(hand) for hand in self.hands]
+        if self.sizes != [sum(hand) for hand in self.hands]:
+            return False
+        return all(
+            self.rank_counts[p] == [sum(hand[r * 4 : r * 4 + 4]) for r in range(13)]
+            and self.suit_masks[p]
+            == [sum(1 << r for r in range(13) if hand[r * 4 + s]) for s in range(4)]
+            for p, hand in enumerate(self.hands)
+        )
 
     # ------------------------------------------------------------------ verifying
 
@@ -353,12 +412,13 @@ class Hand:
             pickup = verify_pickup(
                 ruleset,
                 self.pile_cards(),
-                self.hand_cards(),
+                _HandView(self.hands[self.current], size),
                 team,
                 self.team_scores[self.team],
                 with_cards=action.with_cards,
                 onto=action.onto,
                 also=action.also,
+                classes=self._pile_kinds(),
             )
             new = [*pickup.also]
             if pickup.onto is None and not self.rules.pile.pair_starts_new_meld:
@@ -478,13 +538,11 @@ class Hand:
         self._memo = {}
         self.steps += 1
         player = self.current
-        hand = self.hands[player]
         team = self.team_of[player]
 
         def remove(cards: Sequence[Card]) -> None:
             for card in cards:
-                hand[card.index] -= 1
-            self.sizes[player] -= len(cards)
+                self._from_hand(player, card.index)
 
         if isinstance(action, Draw):
             count = self.draw_count
@@ -664,13 +722,8 @@ class Hand:
 
     def _rank_counts(self) -> list[int]:
         """How many natural-or-wild cards of each rank (0 for twos ... 12 for aces) the player
-        holds; kept for the current state."""
-        found = self._memo.get("ranks")
-        if found is None:
-            hand = self.hands[self.current]
-            found = [hand[i] + hand[i + 1] + hand[i + 2] + hand[i + 3] for i in range(0, 52, 4)]
-            self._memo["ranks"] = found
-        return found  # type: ignore[return-value]
+        holds (kept as the hand changes: read, never written)."""
+        return self.rank_counts[self.current]
 
     def _naturals(self, rank_index: int) -> list[Card]:
         hand = self.hands[self.current]
@@ -692,14 +745,17 @@ class Hand:
             out.append(STOP)
         return out
 
+    def _pile_kinds(self) -> list[str | None]:
+        """The card classes (wild, red_three, black_three, None) present in the pile."""
+        return [kind for kind, n in self._pile_classes.items() if n > 0]
+
     def _pile_candidates(self) -> Iterator[TakePile]:
         ruleset = self.ruleset
         top = CARDS[self.pile[-1]]
         if card_class(ruleset, top) in self.rules.pile.blocked_by_top:
             return
         team = self.melds[self.team]
-        classes = [kind for kind, n in self._pile_classes.items() if n > 0]
-        frozen = frozen_when(ruleset, classes, team_has_melded=bool(team))
+        frozen = frozen_when(ruleset, self._pile_kinds(), team_has_melded=bool(team))
         ways = self.rules.pile.take_frozen if frozen else self.rules.pile.take_unfrozen
         hand = self.hands[self.current]
         base = (top.index >> 2) * 4
@@ -784,24 +840,22 @@ class Hand:
         rule = self.rules.melds.sequence
         if not rule.allowed:
             return
-        hand = self.hands[self.current]
         low, high = self.ruleset.sequence_span
         longest = rule.max_size or (high - low + 1)
-        for s in range(4):
-            present = hand[low * 4 + s : high * 4 + s + 1 : 4]
-            if sum(1 for n in present if n) < rule.min_size:
-                continue
-            run: list[int] = []
-            for r in range(low, high + 2):
-                if r <= high and present[r - low]:
-                    run.append(r)
+        least = rule.min_size
+        span = ((1 << (high + 1)) - 1) & ~((1 << low) - 1)
+        for s, mask in enumerate(self.suit_masks[self.current]):
+            mask &= span
+            while mask.bit_count() >= least:
+                start = (mask & -mask).bit_length() - 1  # the lowest rank held
+                length = (~(mask >> start) & ((mask >> start) + 1)).bit_length() - 1
+                mask &= ~(((1 << length) - 1) << start)  # the run of ranks from there
+                if length < least:
                     continue
-                if len(run) >= rule.min_size:
-                    for start in range(max(1, len(run) - longest + 1)):
-                        ranks = run[start : start + longest]
-                        if sequence_fault(self.ruleset, ranks, 0, new=True) is None:
-                            yield tuple(CARDS[x * 4 + s] for x in ranks)
-                run = []
+                for first in range(start, start + max(1, length - longest + 1)):
+                    ranks = list(range(first, first + min(length, longest)))
+                    if sequence_fault(self.ruleset, ranks, 0, new=True) is None:
+                        yield tuple(CARDS[x * 4 + s] for x in ranks)
 
     def _wild_candidates(self) -> Iterator[tuple[Card, ...]]:
         rule = self.rules.melds.wild
@@ -965,17 +1019,17 @@ class Hand:
             return True
         canastas = self.rules.canastas
         hand = self.hands[self.current]
-        wilds = sum(hand[i] for i in ruleset.wild_indices)
+        counts = self._rank_counts()
+        wilds = len(self._wilds_in_hand())
         low, high = ruleset.sequence_span
         group = self.rules.melds.group
         for meld in self.melds[self.team]:
             if canasta_of(ruleset, meld) is not None:
                 continue
             if meld.kind == "group" and meld.rank is not None:
-                r = RANKS.index(meld.rank) * 4
                 room = group.max_wild - meld.wilds if group.max_wild is not None else wilds
                 extra = min(wilds, max(room, 0))
-                if meld.size + sum(hand[r : r + 4]) + extra >= min(
+                if meld.size + counts[RANK_INDEX[meld.rank]] + extra >= min(
                     canastas.natural.size, canastas.mixed.size
                 ):
                     potential["mixed"] += 1
@@ -993,19 +1047,19 @@ class Hand:
                     potential["escalera"] += 1
             elif meld.kind == "wild" and meld.size + wilds >= canastas.bolivia.size:
                 potential["bolivia"] += 1
+        wild = ruleset.wild
+        mixed = canastas.mixed.size - wilds
         for r in range(13):
-            if (
-                r != 1
-                and not ruleset.wild[r * 4]
-                and sum(hand[r * 4 : r * 4 + 4]) + wilds >= canastas.mixed.size
-            ):
+            if counts[r] >= mixed and r != 1 and not wild[r * 4]:
                 potential["mixed"] += 1
         if self.rules.melds.sequence.allowed:
-            for s in range(4):
-                run = best = 0
-                for r in range(low, high + 1):
-                    run = run + 1 if hand[r * 4 + s] else 0
-                    best = max(best, run)
+            span = ((1 << (high + 1)) - 1) & ~((1 << low) - 1)
+            for mask in self.suit_masks[self.current]:
+                mask &= span
+                best = 0  # the longest run of ranks held
+                while mask:
+                    mask &= mask >> 1
+                    best += 1
                 if best + self.rules.melds.sequence.max_wild >= canastas.escalera.size:
                     potential["escalera"] += 1
         if self.rules.melds.wild.allowed and wilds >= canastas.bolivia.size:
@@ -1030,44 +1084,39 @@ class Hand:
         """A quick necessary condition for going out: at most one card of the hand (the
         discard) has nowhere to go -- no meld of the side to join, no partner card to meld with.
         Every test is generous, so a hand that can go out always passes."""
-        ruleset = self.ruleset
-        wild = ruleset.wild
+        wild = self.ruleset.wild
         hand = self.hands[self.current]
+        counts = self._rank_counts()
+        masks = self.suit_masks[self.current]
         team = self.melds[self.team]
         group_ranks = {m.rank for m in team if m.kind in ("group", "threes")}
-        run_suits = {m.suit for m in team if m.kind == "sequence"}
+        run_suits = {SUITS.index(m.suit) for m in team if m.kind == "sequence" and m.suit}
         min_natural = self.rules.melds.group.min_natural
-        wilds = sum(hand[i] for i in ruleset.wild_indices)
+        wilds = len(self._wilds_in_hand())
         sequences = self.rules.melds.sequence.allowed
         threes = self.rules.melds.black_threes
         orphans = 0
-        for index in range(52):
-            n = hand[index]
-            if not n or wild[index]:
+        for r in range(13):
+            same = counts[r]
+            if not same or wild[r * 4]:  # wild cards go anywhere
                 continue
-            r, s = index >> 2, index & 3
             if r == 1:  # black threes: only as a meld of their own
                 black = hand[4] + hand[7]
                 if threes.when == "never" or black + min(wilds, threes.max_wild) < threes.min_size:
-                    orphans += n
+                    orphans += black
+            elif RANKS[r] in group_ranks or same >= min_natural or (wilds and min_natural <= 1):
                 continue
-            rank = RANKS[r]
-            same = hand[r * 4] + hand[r * 4 + 1] + hand[r * 4 + 2] + hand[r * 4 + 3]
-            if (
-                rank in group_ranks
-                or same >= min_natural
-                or (same >= 1 and wilds and min_natural <= 1)
-            ):
-                continue
-            if sequences and (
-                SUITS[s] in run_suits
-                or any(0 <= r + d < 13 and hand[(r + d) * 4 + s] for d in (-2, -1, 1, 2))
-            ):
-                continue
-            orphans += n
+            elif not sequences:
+                orphans += same
+            else:
+                for s in range(4):
+                    # a card of a run already laid, or with a card of its suit one or two
+                    # ranks away (bits r-2, r-1, r+1, r+2 of the suit's mask)
+                    if hand[r * 4 + s] and not (s in run_suits or ((masks[s] << 2) >> r) & 0b11011):
+                        orphans += hand[r * 4 + s]
             if orphans > 1:
                 return False
-        return orphans <= 1
+        return True
 
     def _go_out_lines(self, limit: int) -> list[GoOut]:
         hand = self.hand_cards()

@@ -100,15 +100,21 @@ def _blocked(ruleset: Ruleset, pile: Sequence[Card]) -> None:
         )
 
 
-def _in_hand(hand: Sequence[Card], *parts: Sequence[Card]) -> Counter[Card]:
-    """What is left of the hand once ``parts`` are taken out of it; BadRequest if they are not
-    all in it."""
+def _check_in_hand(hand: Sequence[Card], *parts: Sequence[Card]) -> None:
+    """BadRequest unless ``parts`` are all in the hand (as many times as they are named)."""
+    need: Counter[Card] = Counter()
+    for part in parts:
+        need.update(part)
+    for card, n in need.items():
+        if hand.count(card) < n:
+            raise BadRequest(f"{card!r} is not in the hand (or not that many times)")
+
+
+def _left(hand: Sequence[Card], *parts: Sequence[Card]) -> Counter[Card]:
+    """What is left of the hand once ``parts`` (known to be in it) are taken out."""
     left = Counter(hand)
     for part in parts:
-        for card in part:
-            if left[card] <= 0:
-                raise BadRequest(f"{card!r} is not in the hand (or not that many times)")
-            left[card] -= 1
+        left.subtract(part)
     return left
 
 
@@ -192,15 +198,19 @@ def verify_pickup(
     with_cards: Sequence[Card] | None = None,
     onto: int | None = None,
     also: Sequence[Sequence[Card]] = (),
+    classes: Collection[str | None] | None = None,
 ) -> Pickup:
     """How the player takes the pile this way (or, given neither ``with_cards`` nor ``onto``,
     some way); :class:`Illegal` says which rule forbids it, :class:`BadRequest` that the
-    question itself is impossible (cards not in the hand, two ways at once)."""
+    question itself is impossible (cards not in the hand, two ways at once).
+
+    ``classes``, where the caller keeps them, are the :func:`card_class` values of the pile's
+    cards (saves reading the whole pile again)."""
     if with_cards is not None and onto is not None:
         raise BadRequest("give at most one of 'with' and 'onto'")
     if onto is not None and not 0 <= onto < len(team_melds):
         raise BadRequest(f"'onto' is {onto}, but the team has {len(team_melds)} melds")
-    left = _in_hand(hand, with_cards or (), *also)
+    _check_in_hand(hand, with_cards or (), *also)
     _blocked(ruleset, pile)
     rule = ruleset.rules.pile
     if rule.one_card_rule and len(hand) == 1 and len(pile) == 1:
@@ -220,7 +230,10 @@ def verify_pickup(
             ) from None
     top = pile[-1]
     melded = bool(team_melds)
-    frozen = frozen_by(ruleset, pile, team_has_melded=melded)
+    if classes is None:
+        frozen = frozen_by(ruleset, pile, team_has_melded=melded)
+    else:
+        frozen = frozen_when(ruleset, classes, team_has_melded=melded)
     ways = _ways(ruleset, frozen)
 
     def with_pickup(cards: Sequence[Card]) -> Pickup:
@@ -259,6 +272,7 @@ def verify_pickup(
         return with_pickup(with_cards)
     if onto is not None:
         return onto_pickup(onto)
+    left = _left(hand, *also)
     return _search(ruleset, top, left, team_melds, with_pickup, onto_pickup, ways, frozen)
 
 
