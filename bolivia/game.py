@@ -49,7 +49,6 @@ from bolivia.melds import (
     verify_extend,
     verify_meld,
     wild_fault,
-    wild_onto_canasta_fault,
 )
 from bolivia.pile import Pickup, card_class, frozen_when, verify_pickup, verify_take_top
 from bolivia.ruleset import Ruleset
@@ -64,6 +63,9 @@ DISCARDS = tuple(Discard(card) for card in CARDS)
 RANK_INDEX = {rank: i for i, rank in enumerate(RANKS)}
 RED_THREES = frozenset(c.index for c in CARDS if c.is_red_three)
 BLACK_THREES = frozenset(c.index for c in CARDS if c.is_black_three)
+# a meld that is not yet a canasta: kind, size, wild cards, rank index (a group), suit index
+# and the ranks just below and above it (a sequence)
+_OpenMeld = tuple[str, int, int, int, int, int, int]
 GO_OUT_BUDGET = 400  # meld checks one search for a way out may spend
 
 
@@ -173,6 +175,8 @@ class Hand:
         self._checked: dict[Action, object] = {}  # what verify found, for this state only
         self._outs: tuple[tuple[int, int], list[GoOut]] = ((-1, 0), [])
         self._memo: dict[str, object] = {}  # candidate lists of this state
+        # each side's melds, summed up for the going-out bound
+        self._sides: dict[int, tuple[tuple[Meld, ...], Counter[str], list[_OpenMeld]]] = {}
         self._pile_classes: Counter[str | None] = Counter()  # classes of the pile's cards
         self._deal(seating.hand_size)
 
@@ -803,13 +807,16 @@ class Hand:
     def _group_candidates(self, exclude: str | None = None) -> Iterator[tuple[Card, ...]]:
         """Groups the hand can lay, by the group limits (all the naturals of a rank, with
         0 to 3 of the cheapest wild cards)."""
-        memo = self._memo.get("groups")
-        if memo is None:
-            memo = self._memo["groups"] = list(self._groups())
-        assert isinstance(memo, list)
-        for rank, cards in memo:
+        for rank, cards in self._group_list():
             if rank != exclude:
                 yield cards
+
+    def _group_list(self) -> list[tuple[str, tuple[Card, ...]]]:
+        """Each group the hand can lay, with its rank; kept for the current state."""
+        found = self._memo.get("groups")
+        if found is None:
+            found = self._memo["groups"] = list(self._groups())
+        return found  # type: ignore[return-value]
 
     def _groups(self) -> Iterator[tuple[str, tuple[Card, ...]]]:
         allowed = group_table(self.ruleset)
@@ -904,6 +911,10 @@ class Hand:
             return Meld("sequence", cards, len(cards) - wilds, wilds, suit=cards[0].suit)
         return Meld("wild", cards, 0, len(cards))
 
+    def _counts_enough(self, kind: str, cards: tuple[Card, ...], needed: int) -> bool:
+        """Whether a candidate meld alone counts the points a first meld needs."""
+        return counted_points(self.ruleset, [self._meld_of(kind, cards)]) >= needed
+
     def _lay_candidates(self) -> Iterator[Lay]:
         """Single new melds that the keep-cards, duplicate-rank and first-meld rules allow."""
         team = self.melds[self.team]
@@ -911,20 +922,23 @@ class Hand:
         no_duplicates = not self.rules.melds.group.duplicate_ranks
         held = {m.rank for m in team if m.kind == "group"} if no_duplicates else set()
         needed = None if team else minimum(self.ruleset, self.team_scores[self.team])
-        candidates = [("group", cards) for cards in self._group_candidates()]
-        candidates += [("sequence", cards) for cards in self._sequence_candidates()]
-        candidates += [("wild", cards) for cards in self._wild_candidates()]
-        for kind, cards in candidates:
-            if size - len(cards) < self.keep:
-                continue
-            if kind == "group" and cards[0].rank in held:
-                continue
+        keep = self.keep
+        for rank, cards in self._group_list():
             if (
-                needed is not None
-                and counted_points(self.ruleset, [self._meld_of(kind, cards)]) < needed
+                size - len(cards) >= keep
+                and rank not in held
+                and (needed is None or self._counts_enough("group", cards, needed))
             ):
-                continue
-            yield Lay((cards,))
+                yield Lay((cards,))
+        for kind, found in (
+            ("sequence", self._sequence_candidates()),
+            ("wild", self._wild_candidates()),
+        ):
+            for cards in found:
+                if size - len(cards) >= keep and (
+                    needed is None or self._counts_enough(kind, cards, needed)
+                ):
+                    yield Lay((cards,))
         if not team:
             best = self._best_melds()
             if (
@@ -946,23 +960,18 @@ class Hand:
         if len(choices) == 2 and choices[0] == choices[1]:
             choices.pop()
         counts = self._rank_counts()
+        grown = group_table(ruleset, new=False)
+        wild_onto_canasta = rules.melds.group.wild_onto_canasta
         for i, meld in enumerate(self.melds[self.team]):
             if meld.kind == "group" and meld.rank is not None:
                 r = RANK_INDEX[meld.rank]
-                naturals = self._naturals(r)[:room] if counts[r] else []
-                if (
-                    naturals
-                    and group_fault(
-                        rules.melds.group, meld.naturals + len(naturals), meld.wilds, new=False
-                    )
-                    is None
-                ):
-                    yield Extend(i, tuple(naturals))
+                n = min(counts[r], room)  # the rank of a group is not wild
+                if n and grown[meld.naturals + n][meld.wilds]:
+                    yield Extend(i, tuple(self._naturals(r)[:n]))
                 if (
                     choices
-                    and not wild_onto_canasta_fault(ruleset, meld, 1)
-                    and group_fault(rules.melds.group, meld.naturals, meld.wilds + 1, new=False)
-                    is None
+                    and grown[meld.naturals][meld.wilds + 1]
+                    and (wild_onto_canasta or canasta_of(ruleset, meld) is None)
                 ):
                     yield from (Extend(i, (card,)) for card in choices)
             elif meld.kind == "sequence":
@@ -1007,12 +1016,40 @@ class Hand:
 
     # ------------------------------------------------------------------ going out
 
+    def _side_melds(self) -> tuple[Counter[str], list[_OpenMeld]]:
+        """The side's canastas by kind, and its melds not yet canastas as (kind, size, wild
+        cards, rank index, suit index, the rank below and above a sequence); kept while the
+        side's melds stay the same."""
+        melds = tuple(self.melds[self.team])
+        cached = self._sides.get(self.team)
+        if cached is not None and cached[0] == melds:
+            return cached[1], cached[2]
+        ruleset = self.ruleset
+        made = count_canastas(ruleset, melds)
+        open_melds: list[_OpenMeld] = []
+        for meld in melds:
+            if canasta_of(ruleset, meld) is not None:
+                continue
+            r = s = below = above = 0
+            if meld.kind == "group" and meld.rank is not None:
+                r = RANK_INDEX[meld.rank]
+            elif meld.kind == "sequence" and meld.suit is not None:
+                s = SUITS.index(meld.suit)
+                ranks = [c.index >> 2 for c in meld.cards if not ruleset.wild[c.index]]
+                below, above = min(ranks) - 1, max(ranks) + 1
+            elif meld.kind != "wild":
+                continue
+            open_melds.append((meld.kind, meld.size, meld.wilds, r, s, below, above))
+        self._sides[self.team] = (melds, made, open_melds)
+        return made, open_melds
+
     def _could_go_out(self) -> bool:
         """A quick upper bound: could the side's melds, with every card of this hand put to
         use, meet the going-out requirement? (Saves searching for a way out when not.)"""
         req = self._requirement
         ruleset = self.ruleset
-        potential = count_canastas(ruleset, self.melds[self.team])
+        made, open_melds = self._side_melds()
+        potential = Counter(made)
         if sum(potential.values()) >= req.count and all(
             potential[kind] >= n for kind, n in req.including.items()
         ):
@@ -1022,30 +1059,23 @@ class Hand:
         counts = self._rank_counts()
         wilds = len(self._wilds_in_hand())
         low, high = ruleset.sequence_span
-        group = self.rules.melds.group
-        for meld in self.melds[self.team]:
-            if canasta_of(ruleset, meld) is not None:
-                continue
-            if meld.kind == "group" and meld.rank is not None:
-                room = group.max_wild - meld.wilds if group.max_wild is not None else wilds
-                extra = min(wilds, max(room, 0))
-                if meld.size + counts[RANK_INDEX[meld.rank]] + extra >= min(
-                    canastas.natural.size, canastas.mixed.size
-                ):
+        max_wild = self.rules.melds.group.max_wild
+        group_canasta = min(canastas.natural.size, canastas.mixed.size)
+        for kind, size, meld_wilds, r, s, below, above in open_melds:
+            if kind == "group":
+                room = max_wild - meld_wilds if max_wild is not None else wilds
+                if size + counts[r] + min(wilds, max(room, 0)) >= group_canasta:
                     potential["mixed"] += 1
-            elif meld.kind == "sequence" and meld.suit is not None:
-                s = SUITS.index(meld.suit)
-                ranks = [c.index >> 2 for c in meld.cards if not ruleset.wild[c.index]]
-                below, above = min(ranks) - 1, max(ranks) + 1
+            elif kind == "sequence":
                 addable = 0
                 while below >= low and hand[below * 4 + s]:
                     addable, below = addable + 1, below - 1
                 while above <= high and hand[above * 4 + s]:
                     addable, above = addable + 1, above + 1
                 extra = min(wilds, self.rules.melds.sequence.max_wild)
-                if meld.size + addable + extra >= canastas.escalera.size:
+                if size + addable + extra >= canastas.escalera.size:
                     potential["escalera"] += 1
-            elif meld.kind == "wild" and meld.size + wilds >= canastas.bolivia.size:
+            elif kind == "wild" and size + wilds >= canastas.bolivia.size:
                 potential["bolivia"] += 1
         wild = ruleset.wild
         mixed = canastas.mixed.size - wilds

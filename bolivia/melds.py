@@ -130,20 +130,23 @@ def group_fault(rule: GroupMelds, naturals: int, wilds: int, *, new: bool) -> st
     return None
 
 
-def group_table(ruleset: Ruleset) -> list[list[bool]]:
-    """``table[n][w]``: whether a new group of ``n`` naturals and ``w`` wild cards meets the
-    group limits (``group_fault``, tabulated once per ruleset for the move generator)."""
-    cached: list[list[bool]] | None = ruleset.__dict__.get("_group_table")
+def group_table(ruleset: Ruleset, *, new: bool = True) -> list[list[bool]]:
+    """``table[n][w]``: whether a group of ``n`` naturals and ``w`` wild cards meets the group
+    limits (``group_fault`` for a new group, or one grown on the table with ``new=False``),
+    tabulated once per ruleset for the move generator. ``n`` runs to every natural of a rank
+    in the pack, ``w`` to every wild card."""
+    key = "_group_table" if new else "_group_table_grown"
+    cached: list[list[bool]] | None = ruleset.__dict__.get(key)
     if cached is None:
         rule = ruleset.rules.melds.group
         naturals = 4 * ruleset.rules.pack.decks
         pack = ruleset.rules.pack
         wilds = pack.jokers + 4 * pack.decks * len(pack.wild_ranks)
         cached = [
-            [group_fault(rule, n, w, new=True) is None for w in range(wilds + 1)]
+            [group_fault(rule, n, w, new=new) is None for w in range(wilds + 1)]
             for n in range(naturals + 1)
         ]
-        ruleset.__dict__["_group_table"] = cached
+        ruleset.__dict__[key] = cached
     return cached
 
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from bolivia.cards import Card
 from bolivia.errors import BadRequest, Illegal
 from bolivia.going_out import meets_requirement
-from bolivia.melds import can_meld, verify_extend, verify_meld
+from bolivia.melds import can_meld, group_fault, group_table, verify_extend, verify_meld
 from bolivia.oracle import Oracle
 from bolivia.pile import verify_pickup, verify_take_top
 from bolivia.ruleset import Ruleset
@@ -187,3 +187,16 @@ def test_the_card_copy_check_holds_for_every_request(
         assert answer["error"]["code"] == "too-many-copies"
     else:
         assert answer["ok"] is True or answer["error"]["code"] != "too-many-copies"
+
+
+@settings(max_examples=60, deadline=None)
+@given(shipped, st.booleans())
+def test_the_move_generators_group_table_is_group_fault_tabulated(
+    ruleset: Ruleset, new: bool
+) -> None:
+    rule = ruleset.rules.melds.group
+    table = group_table(ruleset, new=new)
+    assert len(table) == 4 * ruleset.rules.pack.decks + 1
+    for naturals, row in enumerate(table):
+        for wilds, allowed in enumerate(row):
+            assert allowed == (group_fault(rule, naturals, wilds, new=new) is None)
