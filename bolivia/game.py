@@ -2,8 +2,11 @@
 through one path, the legal actions of any state, and the end of the hand.
 
 The state is kept for speed: each hand is a list of 53 counts (one per distinct card, by
-:attr:`Card.index`), the stock and the pile are lists of card indices, the melds on the table
-are the :class:`~bolivia.melds.Meld` values of the rule modules. Every rule question goes to
+:attr:`Card.index`), with its rank counts and a bitmask of ranks per suit kept alongside (runs
+and their neighbours are bit operations); the stock and the pile are lists of card indices and
+the pile's card classes are counted as cards come and go; the melds on the table are the
+:class:`~bolivia.melds.Meld` values of the rule modules. :meth:`Hand.conserved` checks the
+derived figures against the counts too. Every rule question goes to
 the rule modules (:mod:`melds`, :mod:`pile`, :mod:`initial_meld`, :mod:`going_out`,
 :mod:`scoring`), the same code the oracle answers with.
 

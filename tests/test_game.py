@@ -132,6 +132,22 @@ def test_random_hands_end_by_a_rule(rid: str, players: int) -> None:
         assert hand.ended_by in ("went_out", "stock_exhausted")
 
 
+@pytest.mark.parametrize("where", ["counts", "rank_counts", "suit_masks", "sizes"])
+def test_the_conservation_check_catches_a_hand_out_of_step(where: str) -> None:
+    hand = Hand.deal(LIBRARY.load("bolivia-da"), 4, random.Random(5))
+    assert hand.conserved()
+    index = next(i for i, n in enumerate(hand.hands[0]) if n and i < 52)
+    if where == "counts":  # a card gone from the hand, and nothing else told
+        hand.hands[0][index] -= 1
+    elif where == "rank_counts":
+        hand.rank_counts[0][index >> 2] += 1
+    elif where == "suit_masks":
+        hand.suit_masks[0][index & 3] ^= 1 << (index >> 2)
+    else:
+        hand.sizes[0] += 1
+    assert not hand.conserved()
+
+
 @pytest.mark.parametrize("rid", SHIPPED_IDS)
 def test_greedy_hands_agree_with_the_oracle_score(rid: str) -> None:
     ruleset = LIBRARY.load(rid)
