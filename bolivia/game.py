@@ -23,6 +23,7 @@ import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import compress
 from typing import overload
 
 from bolivia.actions import (
@@ -64,6 +65,7 @@ DRAW, STOP, ASK = Draw(), Stop(), Ask()
 YES, NO = Answer(True), Answer(False)
 DISCARDS = tuple(Discard(card) for card in CARDS)
 RANK_INDEX = {rank: i for i, rank in enumerate(RANKS)}
+RANK_BITS = tuple(1 << r for r in range(13))  # a suit's bitmask: a bit per rank held
 RED_THREES = frozenset(c.index for c in CARDS if c.is_red_three)
 BLACK_THREES = frozenset(c.index for c in CARDS if c.is_black_three)
 # a meld that is not yet a canasta: kind, size, wild cards, rank index (a group), suit index
@@ -275,44 +277,38 @@ class Hand:
             return False
         return True
 
-    def card_counts(self) -> Counter[int]:
-        """Where every card is: hands, stock, pile, melds and red threes, by card index."""
-        counts: Counter[int] = Counter(self.stock)
-        counts.update(self.pile)
-        for hand in self.hands:
-            for i, n in enumerate(hand):
-                if n:
-                    counts[i] += n
-        for team in self.melds:
-            for meld in team:
-                counts.update(card.index for card in meld.cards)
-        reds = sum(self.red_threes)
-        counts[6] += reds - reds // 2  # red threes laid out: 3D (index 5) and 3H (index 6)
-        counts[5] += reds // 2
+    def card_counts(self) -> list[int]:
+        """How many of each card (by index) the hands, stock, pile and melds hold; red threes
+        laid out are counted apart, by number, in :meth:`conserved`."""
+        counts = list(map(sum, zip(*self.hands, strict=True)))
+        elsewhere = Counter(self.stock)
+        elsewhere.update(self.pile)
+        elsewhere.update(card.index for team in self.melds for meld in team for card in meld.cards)
+        for index, n in elsewhere.items():
+            counts[index] += n
         return counts
 
     def conserved(self) -> bool:
-        """Every card of the pack accounted for, none twice (red threes by number)."""
+        """Every card of the pack accounted for, none twice (red threes by number), and the
+        figures kept alongside the hands (sizes, rank counts, suit masks) in step with them."""
         counts = self.card_counts()
         pack = self.ruleset.pack
-        reds = counts.pop(5, 0) + counts.pop(6, 0)
-        if reds != 2 * pack.decks:
+        if counts[5] + counts[6] + sum(self.red_threes) != 2 * pack.decks:
             return False
-        for card in CARDS:
-            if card.is_red_three:
-                continue
-            if counts.get(card.index, 0) != pack.copies(card):
-                return False
-        if any(n < 0 for hand in self.hands for n in hand):
+        counts[5] = counts[6] = pack.decks  # red threes: checked by number above
+        if counts != [pack.decks] * 52 + [pack.jokers]:
+            return False
+        if min(map(min, self.hands)) < 0:
             return False
         if self.sizes != [sum(hand) for hand in self.hands]:
             return False
-        return all(
-            self.rank_counts[p] == [sum(hand[r * 4 : r * 4 + 4]) for r in range(13)]
-            and self.suit_masks[p]
-            == [sum(1 << r for r in range(13) if hand[r * 4 + s]) for s in range(4)]
-            for p, hand in enumerate(self.hands)
-        )
+        for p, hand in enumerate(self.hands):
+            suits = [hand[s:52:4] for s in range(4)]  # each suit's counts, by rank
+            if self.rank_counts[p] != list(map(sum, zip(*suits, strict=True))):
+                return False
+            if self.suit_masks[p] != [sum(compress(RANK_BITS, suit)) for suit in suits]:
+                return False
+        return True
 
     # ------------------------------------------------------------------ verifying
 
