@@ -47,6 +47,7 @@ from bolivia.initial_meld import counted_points, minimum, verify_initial_meld
 from bolivia.melds import (
     Meld,
     canasta_of,
+    could_join,
     group_fault,
     group_table,
     sequence_fault,
@@ -800,8 +801,10 @@ class Hand:
                     for also in also_options:
                         yield TakePile(tuple(naturals[:n] + wilds[:w]), None, also)
         if "onto_meld" in ways:
-            for i in range(len(team)):
-                yield TakePile(None, i)
+            kinds = self.rules.pile.onto_kinds
+            for i, meld in enumerate(team):
+                if meld.kind in kinds and could_join(ruleset, meld, top):
+                    yield TakePile(None, i)
 
     def _group_candidates(self, exclude: str | None = None) -> Iterator[tuple[Card, ...]]:
         """Groups the hand can lay, by the group limits (all the naturals of a rank, with
@@ -1187,15 +1190,9 @@ class Hand:
             found.append(action)
             return
         card = rest[0]
-        wild = self.ruleset.wild[card.index]
         # the card onto a meld on the table (or laid in this move) that could take it
         for i, meld in enumerate(table):
-            if not (
-                (wild and meld.kind in ("group", "wild"))
-                or (meld.kind == "group" and meld.rank == card.rank)
-                or (meld.kind == "sequence" and meld.suit == card.suit)
-                or (meld.kind == "threes" and card.is_black_three)
-            ):
+            if not could_join(self.ruleset, meld, card):
                 continue
             budget[0] -= 1
             try:

@@ -34,6 +34,7 @@ __all__ = [
     "can_extend",
     "can_meld",
     "canasta_of",
+    "could_join",
     "describe",
     "group_fault",
     "group_table",
@@ -386,6 +387,28 @@ def can_meld(ruleset: Ruleset, cards: Sequence[Card], *, going_out: bool = False
     except Illegal:
         return False
     return True
+
+
+def could_join(ruleset: Ruleset, meld: Meld, card: Card) -> bool:
+    """A quick necessary condition for :func:`verify_extend` with one card: False where no
+    rule lets the card join the meld -- a natural card of another rank (a group), of another
+    suit (a sequence), any natural (a wild meld), anything but a black three or a wild card
+    (black threes), a wild card where that kind of meld takes none. True leaves the question
+    to :func:`verify_extend`. For move generators, which try many cards on many melds."""
+    if ruleset.wild[card.index]:
+        melds = ruleset.rules.melds
+        if meld.kind == "sequence":
+            return melds.sequence.max_wild > 0
+        if meld.kind == "threes":
+            return melds.black_threes.max_wild > 0
+        return True
+    if meld.kind == "group":
+        return card.rank == meld.rank
+    if meld.kind == "sequence":
+        return card.suit == meld.suit
+    if meld.kind == "threes":
+        return card.is_black_three
+    return False
 
 
 def wild_onto_canasta_fault(ruleset: Ruleset, meld: Meld, wilds: int) -> str | None:

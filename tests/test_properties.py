@@ -13,7 +13,14 @@ from hypothesis import strategies as st
 from bolivia.cards import Card
 from bolivia.errors import BadRequest, Illegal
 from bolivia.going_out import meets_requirement
-from bolivia.melds import can_meld, group_fault, group_table, verify_extend, verify_meld
+from bolivia.melds import (
+    can_meld,
+    could_join,
+    group_fault,
+    group_table,
+    verify_extend,
+    verify_meld,
+)
 from bolivia.oracle import Oracle
 from bolivia.pile import verify_pickup, verify_take_top
 from bolivia.ruleset import Ruleset
@@ -200,3 +207,30 @@ def test_the_move_generators_group_table_is_group_fault_tabulated(
     for naturals, row in enumerate(table):
         for wilds, allowed in enumerate(row):
             assert allowed == (group_fault(rule, naturals, wilds, new=new) is None)
+
+
+@settings(max_examples=300, deadline=None)
+@given(shipped, meld_cards(), st.integers(0, 2), st.integers(0, 2))
+def test_could_join_never_turns_away_a_card_verify_extend_takes(
+    ruleset: Ruleset, cards: list[Card], sequence_wilds: int, threes_wilds: int
+) -> None:
+    """The move generators' quick test before trying a card on a meld is only ever a
+    necessary condition, whatever the wild-card limits: every card of the pack is tried."""
+    ruleset = variant(
+        ruleset,
+        **{
+            "melds.sequence": {"max_wild": sequence_wilds},
+            "melds.black_threes": {"max_wild": threes_wilds},
+        },
+    )
+    try:
+        meld = verify_meld(ruleset, cards, going_out=True)
+    except (Illegal, BadRequest):
+        assume(False)
+    for card in Card.all():
+        for going_out in (False, True):
+            try:
+                verify_extend(ruleset, meld, [card], going_out=going_out)
+            except (Illegal, BadRequest):
+                continue
+            assert could_join(ruleset, meld, card), (meld, card)
