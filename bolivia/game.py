@@ -367,7 +367,13 @@ class Hand:
         exhausted = self.rules.stock.exhausted
         if exhausted.rule != "take_discards" or not exhausted.must_take_onto_meld:
             return False
-        return any(self._can(TakePile(onto=i)) for i in range(len(self.melds[self.team])))
+        if not self.pile:
+            return False
+        top = CARDS[self.pile[-1]]
+        return any(
+            could_join(self.ruleset, meld, top) and self._can(TakePile(onto=i))
+            for i, meld in enumerate(self.melds[self.team])
+        )
 
     def _can(self, action: Action) -> bool:
         try:
@@ -640,8 +646,8 @@ class Hand:
         if self.stock:
             return
         # the stock is exhausted: the hand ends, or goes on while players take the pile
-        if self.rules.stock.exhausted.rule == "end_hand" or not any(
-            isinstance(a, TakePile) for a in self.legal_actions()
+        if self.rules.stock.exhausted.rule == "end_hand" or not (
+            self.pile and any(self._can(a) for a in self._pile_candidates())
         ):
             self.ended_by = "stock_exhausted"
 
