@@ -1113,15 +1113,18 @@ class Hand:
         key = (self.steps, limit)
         if self._outs[0] == key:
             return self._outs[1]
-        possible = self._placeable() and self._could_go_out()
-        lines = self._go_out_lines(limit) if possible else []
+        stranded = self._stranded()
+        lines = []
+        if stranded is not None and self._could_go_out():
+            lines = self._go_out_lines(limit, stranded)
         self._outs = (key, lines)
         return lines
 
-    def _placeable(self) -> bool:
-        """A quick necessary condition for going out: at most one card of the hand (the
-        discard) has nowhere to go -- no meld of the side to join, no partner card to meld with.
-        Every test is generous, so a hand that can go out always passes."""
+    def _stranded(self) -> list[int] | None:
+        """The cards of the hand (by index) that have nowhere to go -- no meld of the side to
+        join, no partner card to meld with -- or None if there are more than one. Going out
+        needs at most one (it is then the discard). Every test is generous: a card listed can
+        surely not be melded, so a hand that can go out is never refused here."""
         wild = self.ruleset.wild
         hand = self.hands[self.current]
         counts = self._rank_counts()
@@ -1133,7 +1136,7 @@ class Hand:
         wilds = len(self._wilds_in_hand())
         sequences = self.rules.melds.sequence.allowed
         threes = self.rules.melds.black_threes
-        orphans = 0
+        stranded: list[int] = []
         for r in range(13):
             same = counts[r]
             if not same or wild[r * 4]:  # wild cards go anywhere
@@ -1141,28 +1144,34 @@ class Hand:
             if r == 1:  # black threes: only as a meld of their own
                 black = hand[4] + hand[7]
                 if threes.when == "never" or black + min(wilds, threes.max_wild) < threes.min_size:
-                    orphans += black
+                    stranded += [4] * hand[4] + [7] * hand[7]
             elif RANKS[r] in group_ranks or same >= min_natural or (wilds and min_natural <= 1):
                 continue
             elif not sequences:
-                orphans += same
+                stranded += [i for i in range(r * 4, r * 4 + 4) for _ in range(hand[i])]
             else:
                 for s in range(4):
                     # a card of a run already laid, or with a card of its suit one or two
                     # ranks away (bits r-2, r-1, r+1, r+2 of the suit's mask)
                     if hand[r * 4 + s] and not (s in run_suits or ((masks[s] << 2) >> r) & 0b11011):
-                        orphans += hand[r * 4 + s]
-            if orphans > 1:
-                return False
-        return True
+                        stranded += [r * 4 + s] * hand[r * 4 + s]
+            if len(stranded) > 1:
+                return None
+        return stranded
 
-    def _go_out_lines(self, limit: int) -> list[GoOut]:
+    def _go_out_lines(self, limit: int, stranded: Sequence[int] = ()) -> list[GoOut]:
+        """Ways out, searched discard by discard (a stranded card is the only discard there
+        can be)."""
         hand = self.hand_cards()
         found: list[GoOut] = []
         budget = [GO_OUT_BUDGET]
-        discards: list[Card | None] = sorted(set(hand), key=lambda c: c.index)  # type: ignore
-        if not self.rules.going_out.discard_required:
-            discards = [None, *discards]
+        discards: list[Card | None]
+        if stranded:
+            discards = [CARDS[stranded[0]]]
+        else:
+            discards = [CARDS[i] for i, n in enumerate(self.hands[self.current]) if n]
+            if not self.rules.going_out.discard_required:
+                discards = [None, *discards]
         for discard in discards:
             rest = list(hand)
             if discard is not None:

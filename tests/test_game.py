@@ -15,6 +15,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from bolivia.actions import GoOut, Lay, parse_action
 from bolivia.bots import GreedyBot, RandomBot
+from bolivia.cards import Card
 from bolivia.compare import differing_areas, play_areas
 from bolivia.errors import Illegal
 from bolivia.game import Hand
@@ -27,6 +28,7 @@ from bolivia.simulate import RunSpec, derive_seed, play_hand, run
 from .strategies import SHIPPED_IDS
 
 LIBRARY = shipped_library()
+CARDS = Card.all()
 ORACLE = Oracle()
 
 
@@ -354,8 +356,9 @@ def test_a_required_question_comes_before_going_out() -> None:
 
 @pytest.mark.parametrize("rid", ["canasta", "samba", "bolivia-zh"])
 def test_the_quick_bounds_never_hide_a_way_out(rid: str) -> None:
-    """Before searching for a way out, the engine checks two quick necessary conditions; in
-    every state of these hands where the full search finds a way out, both hold."""
+    """Before searching for a way out, the engine checks two quick necessary conditions and
+    sets aside the card that can only be the discard; in every state of these hands where the
+    full search (every discard tried) finds a way out, both hold and that card is its discard."""
     ruleset = LIBRARY.load(rid)
     checked = 0
     bots = [GreedyBot(), RandomBot()]
@@ -366,8 +369,12 @@ def test_the_quick_bounds_never_hide_a_way_out(rid: str) -> None:
             searchable = (
                 hand.phase == "play" and hand.asked is not False and hand.sizes[hand.current] <= 12
             )
-            if searchable and hand._go_out_lines(1):
+            lines = hand._go_out_lines(1) if searchable else []
+            if lines:
                 checked += 1
-                assert hand._placeable() and hand._could_go_out()
+                stranded = hand._stranded()
+                assert stranded is not None and hand._could_go_out()
+                # a card with nowhere to go is the discard of every way out
+                assert all(lines[0].discard == CARDS[i] for i in stranded)
             hand.apply(bots[seed % 2].choose(hand, hand.legal_actions(), rng))
     assert checked
