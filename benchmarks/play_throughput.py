@@ -1,16 +1,20 @@
 """Hands and actions per second: every ruleset, random and greedy bots, one process.
 
-    python benchmarks/play_throughput.py [--hands N] [--rulesets ID,...] [--check]
+    python benchmarks/play_throughput.py [--hands N] [--repeat R] [--rulesets ID,...] [--check]
 
 Each hand is dealt from its own seed and played to its end by four bots of one kind (the
 ruleset's usual number of players); legal-action generation, the bots' choices and the
 verification of every applied action are all counted. With --check, the card-conservation
-check runs after every action too (as `bolivia simulate` does by default).
+check runs after every action too (as `bolivia simulate` does by default). Each measurement
+is repeated (--repeat, default 3) and the median printed, with the slowest and fastest run's
+actions per second beside it: the spread says how much to trust the figure on a shared
+machine.
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
 
 from bolivia.bots import GreedyBot, RandomBot
@@ -39,13 +43,24 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=100)
     parser.add_argument("--rulesets", default=",".join(SIX))
     parser.add_argument("--bots", default="random,greedy")
+    parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--check", action="store_true")
     args = parser.parse_args()
-    print(f"{'ruleset':12} {'bots':7} {'hands/s':>9} {'actions/s':>10} {'actions/hand':>13}")
+    print(
+        f"{'ruleset':12} {'bots':7} {'hands/s':>9} {'actions/s':>10} {'actions/hand':>13} "
+        f"{'actions/s range':>17}"
+    )
     for rid in args.rulesets.split(","):
         for bot in args.bots.split(","):
-            hps, aps, per = measure(rid, bot, args.hands, args.check)
-            print(f"{rid:12} {bot:7} {hps:9.1f} {aps:10,.0f} {per:13.1f}")
+            runs = [measure(rid, bot, args.hands, args.check) for _ in range(args.repeat)]
+            hps = statistics.median(r[0] for r in runs)
+            aps = [r[1] for r in runs]
+            per = runs[0][2]  # the same hands every run
+            spread = f"{min(aps):,.0f}-{max(aps):,.0f}"
+            print(
+                f"{rid:12} {bot:7} {hps:9.1f} {statistics.median(aps):10,.0f} {per:13.1f} "
+                f"{spread:>17}"
+            )
 
 
 if __name__ == "__main__":
