@@ -48,7 +48,6 @@ from bolivia.melds import (
     Meld,
     canasta_of,
     could_join,
-    group_fault,
     group_table,
     sequence_fault,
     verify_extend,
@@ -785,6 +784,7 @@ class Hand:
             if not (rules.melds.group.duplicate_ranks or rules.pile.pair_starts_new_meld):
                 joins = next((m for m in team if m.kind == "group" and m.rank == top.rank), None)
             allowed = group_table(ruleset)
+            grown = group_table(ruleset, new=False)
             also_options: list[tuple[tuple[Card, ...], ...]] | None = None
             for n in range(least, len(naturals) + 1):
                 for w in range(min(len(wilds), 3) + 1):
@@ -793,12 +793,7 @@ class Hand:
                     if joins is None:
                         if n + 1 >= len(allowed) or not allowed[n + 1][w]:
                             continue
-                    elif (
-                        group_fault(
-                            rules.melds.group, joins.naturals + n + 1, joins.wilds + w, new=False
-                        )
-                        is not None
-                    ):
+                    elif not grown[joins.naturals + n + 1][joins.wilds + w]:
                         continue
                     if also_options is None:
                         also_options = [()]
