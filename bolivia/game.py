@@ -164,6 +164,13 @@ class Hand:
         # each rank (twos ... aces) and, per suit, a bit per rank held
         self.rank_counts: list[list[int]] = [[0] * 13 for _ in range(players)]
         self.suit_masks: list[list[int]] = [[0] * 4 for _ in range(players)]
+        # the cards of each rank (the joker as rank 13) and the wild cards, per player, as
+        # tuples built when first asked for and dropped when the hand changes there
+        self._rank_cards: list[list[tuple[Card, ...] | None]] = [
+            [None] * 14 for _ in range(players)
+        ]
+        self._wild_cards: list[tuple[Card, ...] | None] = [None] * players
+        self._wild = ruleset.wild
         self.melds: list[list[Meld]] = [[] for _ in range(self.teams)]
         self.red_threes = [0] * self.teams
         self.melded = [False] * players  # has the player melded this hand
@@ -220,6 +227,9 @@ class Hand:
     def _to_hand(self, player: int, index: int) -> None:
         self.hands[player][index] += 1
         self.sizes[player] += 1
+        self._rank_cards[player][index >> 2] = None
+        if self._wild[index]:
+            self._wild_cards[player] = None
         if index < 52:
             self.rank_counts[player][index >> 2] += 1
             self.suit_masks[player][index & 3] |= 1 << (index >> 2)
@@ -228,6 +238,9 @@ class Hand:
         hand = self.hands[player]
         hand[index] -= n
         self.sizes[player] -= n
+        self._rank_cards[player][index >> 2] = None
+        if self._wild[index]:
+            self._wild_cards[player] = None
         if index < 52:
             self.rank_counts[player][index >> 2] -= n
             if not hand[index]:
@@ -290,7 +303,8 @@ class Hand:
 
     def conserved(self) -> bool:
         """Every card of the pack accounted for, none twice (red threes by number), and the
-        figures kept alongside the hands (sizes, rank counts, suit masks) in step with them."""
+        figures kept alongside the hands (sizes, rank counts, suit masks, the cards of a rank
+        and the wild cards where built) in step with them."""
         counts = self.card_counts()
         pack = self.ruleset.pack
         if counts[5] + counts[6] + sum(self.red_threes) != 2 * pack.decks:
@@ -307,6 +321,16 @@ class Hand:
             if self.rank_counts[p] != list(map(sum, zip(*suits, strict=True))):
                 return False
             if self.suit_masks[p] != [sum(compress(RANK_BITS, suit)) for suit in suits]:
+                return False
+            for r, kept in enumerate(self._rank_cards[p]):
+                if kept is not None and [c.index for c in kept] != [
+                    i for i in range(r * 4, min(r * 4 + 4, 53)) for _ in range(hand[i])
+                ]:
+                    return False
+            kept = self._wild_cards[p]
+            if kept is not None and sorted(c.index for c in kept) != [
+                i for i in range(53) if self._wild[i] for _ in range(hand[i])
+            ]:
                 return False
         return True
 
@@ -720,24 +744,31 @@ class Hand:
             return list(self.go_out_lines(limit=3))
         return self._play_actions()
 
-    def _wilds_in_hand(self) -> list[Card]:
+    def _wilds_in_hand(self) -> tuple[Card, ...]:
         """The player's wild cards, the cheaper first (twos before jokers)."""
-        found = self._memo.get("wilds")
+        found = self._wild_cards[self.current]
         if found is None:
             hand = self.hands[self.current]
-            found = [CARDS[i] for i in self.ruleset.wild_indices for _ in range(hand[i])]
-            self._memo["wilds"] = found
-        return found  # type: ignore[return-value]
+            found = tuple(CARDS[i] for i in self.ruleset.wild_indices for _ in range(hand[i]))
+            self._wild_cards[self.current] = found
+        return found
 
     def _rank_counts(self) -> list[int]:
         """How many natural-or-wild cards of each rank (0 for twos ... 12 for aces) the player
         holds (kept as the hand changes: read, never written)."""
         return self.rank_counts[self.current]
 
-    def _naturals(self, rank_index: int) -> list[Card]:
-        hand = self.hands[self.current]
-        r = rank_index * 4
-        return [CARDS[i] for i in range(r, r + 4) for _ in range(hand[i])]
+    def _naturals(self, rank_index: int) -> tuple[Card, ...]:
+        """The player's cards of a rank (0 for twos ... 12 for aces)."""
+        row = self._rank_cards[self.current]
+        found = row[rank_index]
+        if found is None:
+            hand = self.hands[self.current]
+            r = rank_index * 4
+            found = row[rank_index] = tuple(
+                CARDS[i] for i in range(r, r + 4) for _ in range(hand[i])
+            )
+        return found
 
     def _draw_actions(self) -> list[Action]:
         out: list[Action] = []
@@ -800,7 +831,7 @@ class Hand:
                         if not team:
                             also_options.append(self._best_melds(exclude=top.rank))
                     for also in also_options:
-                        yield TakePile(tuple(naturals[:n] + wilds[:w]), None, also)
+                        yield TakePile(naturals[:n] + wilds[:w], None, also)
         if "onto_meld" in ways:
             kinds = self.rules.pile.onto_kinds
             for i, meld in enumerate(team):
@@ -837,7 +868,7 @@ class Hand:
                 if row[w]:
                     if naturals is None:
                         naturals = self._naturals(r)
-                    yield RANKS[r], tuple(naturals + wilds[:w])
+                    yield RANKS[r], naturals + wilds[:w]
 
     def _sequence_candidates(self) -> list[tuple[Card, ...]]:
         """The runs of one suit the hand can lay (the longest, cut to the size limit)."""

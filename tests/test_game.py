@@ -134,7 +134,9 @@ def test_random_hands_end_by_a_rule(rid: str, players: int) -> None:
         assert hand.ended_by in ("went_out", "stock_exhausted")
 
 
-@pytest.mark.parametrize("where", ["counts", "rank_counts", "suit_masks", "sizes"])
+@pytest.mark.parametrize(
+    "where", ["counts", "rank_counts", "suit_masks", "sizes", "rank_cards", "wild_cards"]
+)
 def test_the_conservation_check_catches_a_hand_out_of_step(where: str) -> None:
     hand = Hand.deal(LIBRARY.load("bolivia-da"), 4, random.Random(5))
     assert hand.conserved()
@@ -145,6 +147,11 @@ def test_the_conservation_check_catches_a_hand_out_of_step(where: str) -> None:
         hand.rank_counts[0][index >> 2] += 1
     elif where == "suit_masks":
         hand.suit_masks[0][index & 3] ^= 1 << (index >> 2)
+    elif where == "rank_cards":  # a kept tuple of the rank's cards missing one
+        assert hand.current == 0
+        hand._rank_cards[0][index >> 2] = hand._naturals(index >> 2)[1:]
+    elif where == "wild_cards":  # a kept tuple of the wild cards with a joker too many
+        hand._wild_cards[0] = (*hand._wilds_in_hand(), Card.from_index(52))
     else:
         hand.sizes[0] += 1
     assert not hand.conserved()
