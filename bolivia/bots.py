@@ -5,7 +5,7 @@ the legal actions, and returns one of them (the engine verifies it). Randomness 
 the ``rng`` it is given.
 
 >>> import random
->>> from bolivia.game import Hand
+>>> from bolivia.game import BLACK_THREES, Hand
 >>> from bolivia.ruleset import shipped_library
 >>> hand = Hand.deal(shipped_library().load("canasta"), 4, random.Random(3))
 >>> GreedyBot().choose(hand, hand.legal_actions(), random.Random(0))
@@ -32,7 +32,7 @@ from bolivia.actions import (
     TakeTop,
 )
 from bolivia.cards import Card
-from bolivia.game import Hand
+from bolivia.game import BLACK_THREES, Hand
 from bolivia.melds import is_canasta
 
 __all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "make_bot"]
@@ -62,6 +62,7 @@ class _View:
         "feeds",
         "hand",
         "keeps",
+        "melds",
         "points",
         "runs",
         "sequences",
@@ -78,13 +79,15 @@ class _View:
         onto = "onto_meld" in hand.rules.pile.take_unfrozen
         self.keeps: set[str] = set()  # ranks the side has groups of
         self.feeds: set[str] = set()  # ranks an opponent could take the pile onto
+        own = hand.team
+        self.melds = hand.melds[own]
         for team, melds in enumerate(hand.melds):
+            if team != own and not onto:
+                continue
+            ranks = self.keeps if team == own else self.feeds
             for meld in melds:
                 if meld.kind == "group" and meld.rank is not None:
-                    if team == hand.team:
-                        self.keeps.add(meld.rank)
-                    elif onto:
-                        self.feeds.add(meld.rank)
+                    ranks.add(meld.rank)
         canastas = hand.rules.canastas
         self.targets = {
             "group": canastas.natural.size,
@@ -95,9 +98,7 @@ class _View:
         # the escalera going out asks for
         needs = hand._requirement.including.get("escalera", 0)
         have = sum(
-            1
-            for m in hand.melds[hand.team]
-            if m.kind == "sequence" and m.size >= canastas.escalera.size
+            1 for m in self.melds if m.kind == "sequence" and m.size >= canastas.escalera.size
         )
         self.runs = 0.0 if not self.sequences else 24.0 if have < needs else 8.0
 
@@ -160,7 +161,7 @@ class GreedyBot:
 
     def _extend_value(self, view: _View, action: Extend) -> float:
         hand = view.hand
-        meld = hand.melds[hand.team][action.target]
+        meld = view.melds[action.target]
         wilds = sum(1 for c in action.cards if view.wild[c.index])
         size = meld.size + len(action.cards)
         target = view.targets.get(meld.kind, 7)
@@ -179,7 +180,7 @@ class GreedyBot:
         value = -float(view.points[index])
         if view.wild[index]:
             return value - 150  # wild cards are worth keeping (and block the pile)
-        if card.is_black_three:
+        if index in BLACK_THREES:
             return value + 80 + view.hand.rules.scoring.black_three_in_hand
         counts = view.counts
         r = index >> 2

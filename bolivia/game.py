@@ -41,7 +41,6 @@ from bolivia.actions import (
 )
 from bolivia.cards import RANKS, SUITS, Card
 from bolivia.errors import BadRequest, Illegal
-from bolivia.going_out import canastas as count_canastas
 from bolivia.going_out import requirement_for, verify_go_out
 from bolivia.initial_meld import counted_points, minimum, verify_initial_meld
 from bolivia.melds import (
@@ -1020,8 +1019,7 @@ class Hand:
     def _play_actions(self) -> list[Action]:
         out: list[Action] = [*self._lay_candidates(), *self._extend_candidates()]
         if self.sizes[self.current] >= 2:
-            hand = self.hands[self.current]
-            out.extend(DISCARDS[index] for index in range(53) if hand[index])
+            out.extend(compress(DISCARDS, self.hands[self.current]))
         lines = self.go_out_lines(limit=2)
         if not self._must_ask():
             out.extend(lines)
@@ -1059,10 +1057,12 @@ class Hand:
         if cached is not None and cached[0] == melds:
             return cached[1], cached[2]
         ruleset = self.ruleset
-        made = count_canastas(ruleset, melds)
+        made: Counter[str] = Counter()
         open_melds: list[_OpenMeld] = []
         for meld in melds:
-            if canasta_of(ruleset, meld) is not None:
+            kind = canasta_of(ruleset, meld)
+            if kind is not None:
+                made[kind] += 1
                 continue
             r = s = below = above = 0
             if meld.kind == "group" and meld.rank is not None:
