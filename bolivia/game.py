@@ -170,6 +170,24 @@ class Hand:
         ]
         self._wild_cards: list[tuple[Card, ...] | None] = [None] * players
         self._wild = ruleset.wild
+        # for the group candidates: the ranks a group may be of (not threes, not wild), and
+        # the fewest naturals of a group with at most 0, 1, 2, 3 wild cards
+        # the runs of one suit the ranks held make, by ranks and suit: shared by the hands
+        # of a ruleset (at most 4 x 2**13 entries)
+        self._runs_known: dict[int, tuple[tuple[Card, ...], ...]] = ruleset.__dict__.setdefault(
+            "_runs_by_suit", {}
+        )
+        low, high = ruleset.sequence_span
+        self._run_span = ((1 << (high + 1)) - 1) & ~((1 << low) - 1)
+        self._group_ranks = tuple(r for r in range(13) if r != 1 and not ruleset.wild[r * 4])
+        allowed = group_table(ruleset)
+        self._group_least = tuple(
+            min(
+                (n for n in range(len(allowed)) if any(allowed[n][: most + 1])),
+                default=None,
+            )
+            for most in range(4)
+        )
         self.melds: list[list[Meld]] = [[] for _ in range(self.teams)]
         self.red_threes = [0] * self.teams
         self.melded = [False] * players  # has the player melded this hand
@@ -853,21 +871,20 @@ class Hand:
 
     def _groups(self) -> Iterator[tuple[str, tuple[Card, ...]]]:
         allowed = group_table(self.ruleset)
-        wild = self.ruleset.wild
         counts = self._rank_counts()
         wilds = self._wilds_in_hand()
         most = min(len(wilds), 3)
-        for r in range(13):
-            n = counts[r]
-            if not n or r == 1 or wild[r * 4] or n >= len(allowed):
-                continue
-            row = allowed[n]
-            naturals = None
+        least = self._group_least[most]
+        if least is None:
+            return
+        limit = len(allowed)
+        for r in [r for r in self._group_ranks if least <= counts[r] < limit]:
+            row = allowed[counts[r]]
+            naturals = self._naturals(r)
+            rank = RANKS[r]
             for w in range(most + 1):
                 if row[w]:
-                    if naturals is None:
-                        naturals = self._naturals(r)
-                    yield RANKS[r], naturals + wilds[:w]
+                    yield rank, naturals + wilds[:w]
 
     def _sequence_candidates(self) -> list[tuple[Card, ...]]:
         """The runs of one suit the hand can lay (the longest, cut to the size limit)."""
@@ -877,25 +894,33 @@ class Hand:
         return found  # type: ignore[return-value]
 
     def _runs(self) -> Iterator[tuple[Card, ...]]:
-        rule = self.rules.melds.sequence
-        if not rule.allowed:
+        if not self.rules.melds.sequence.allowed:
             return
+        known = self._runs_known
+        span = self._run_span
+        for s, mask in enumerate(self.suit_masks[self.current]):
+            key = (mask & span) << 2 | s
+            found = known.get(key)
+            if found is None:
+                found = known[key] = tuple(self._suit_runs(s, mask & span))
+            yield from found
+
+    def _suit_runs(self, s: int, mask: int) -> Iterator[tuple[Card, ...]]:
+        """The runs of suit ``s`` that the ranks in ``mask`` make."""
+        rule = self.rules.melds.sequence
         low, high = self.ruleset.sequence_span
         longest = rule.max_size or (high - low + 1)
         least = rule.min_size
-        span = ((1 << (high + 1)) - 1) & ~((1 << low) - 1)
-        for s, mask in enumerate(self.suit_masks[self.current]):
-            mask &= span
-            while mask.bit_count() >= least:
-                start = (mask & -mask).bit_length() - 1  # the lowest rank held
-                length = (~(mask >> start) & ((mask >> start) + 1)).bit_length() - 1
-                mask &= ~(((1 << length) - 1) << start)  # the run of ranks from there
-                if length < least:
-                    continue
-                for first in range(start, start + max(1, length - longest + 1)):
-                    ranks = list(range(first, first + min(length, longest)))
-                    if sequence_fault(self.ruleset, ranks, 0, new=True) is None:
-                        yield tuple(CARDS[x * 4 + s] for x in ranks)
+        while mask.bit_count() >= least:
+            start = (mask & -mask).bit_length() - 1  # the lowest rank held
+            length = (~(mask >> start) & ((mask >> start) + 1)).bit_length() - 1
+            mask &= ~(((1 << length) - 1) << start)  # the run of ranks from there
+            if length < least:
+                continue
+            for first in range(start, start + max(1, length - longest + 1)):
+                ranks = list(range(first, first + min(length, longest)))
+                if sequence_fault(self.ruleset, ranks, 0, new=True) is None:
+                    yield tuple(CARDS[x * 4 + s] for x in ranks)
 
     def _wild_candidates(self) -> Iterator[tuple[Card, ...]]:
         rule = self.rules.melds.wild

@@ -385,3 +385,72 @@ def test_the_quick_bounds_never_hide_a_way_out(rid: str) -> None:
                 assert all(lines[0].discard == CARDS[i] for i in stranded)
             hand.apply(bots[seed % 2].choose(hand, hand.legal_actions(), rng))
     assert checked
+
+
+@pytest.mark.parametrize("rid", SHIPPED_IDS)
+def test_the_move_generator_lists_every_lay_of_its_policy(rid: str) -> None:
+    """In every play state of these hands, the single new melds listed are exactly those of
+    the generator's policy that the rules allow: all the naturals of a rank with none to three
+    of the cheapest wild cards, and each run of one suit as long as the size limit lets it be
+    (every window of that length) -- found here by brute force over the hand, each tried with
+    ``verify``."""
+    ruleset = LIBRARY.load(rid)
+    wild = ruleset.wild
+    low, high = ruleset.sequence_span
+    rule = ruleset.rules.melds.sequence
+    checked = 0
+    for seed in range(4):
+        hand = Hand.deal(ruleset, 4, random.Random(seed))
+        rng = random.Random(seed)
+        bot = RandomBot()
+        while not hand.over:
+            actions = hand.legal_actions()
+            if hand.phase == "play" and hand.asked is None:
+                cards = hand.hand_cards()
+                wilds = sorted(
+                    (c for c in cards if wild[c.index]),
+                    key=lambda c: ruleset.wild_indices.index(c.index),
+                )
+                policy: set[tuple[Card, ...]] = set()
+                for r in range(13):
+                    naturals = tuple(c for c in cards if c.index >> 2 == r and not wild[c.index])
+                    if naturals and r != 1:
+                        policy.update(
+                            naturals + tuple(wilds[:w]) for w in range(min(3, len(wilds)) + 1)
+                        )
+                if rule.allowed:
+                    longest = rule.max_size or (high - low + 1)
+                    for s in range(4):
+                        held = [
+                            r for r in range(low, high + 1) if hand.hands[hand.current][r * 4 + s]
+                        ]
+                        runs: list[list[int]] = []
+                        for r in held:
+                            if runs and runs[-1][-1] == r - 1:
+                                runs[-1].append(r)
+                            else:
+                                runs.append([r])
+                        for run in runs:
+                            size = min(len(run), longest)
+                            policy.update(
+                                tuple(CARDS[r * 4 + s] for r in run[i : i + size])
+                                for i in range(len(run) - size + 1)
+                            )
+                allowed = set()
+                for meld in policy:
+                    try:
+                        hand.verify(Lay((meld,)))
+                    except Illegal:
+                        continue
+                    allowed.add(meld)
+                listed = {
+                    a.melds[0]
+                    for a in actions
+                    if isinstance(a, Lay)
+                    and len(a.melds) == 1
+                    and not all(wild[c.index] for c in a.melds[0])
+                }
+                assert listed == allowed, (hand.steps, listed ^ allowed)
+                checked += 1
+            hand.apply(bot.choose(hand, actions, rng))
+    assert checked
