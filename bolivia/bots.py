@@ -5,7 +5,7 @@ the legal actions, and returns one of them (the engine verifies it). Randomness 
 the ``rng`` it is given.
 
 >>> import random
->>> from bolivia.game import BLACK_THREES, Hand
+>>> from bolivia.game import Hand
 >>> from bolivia.ruleset import shipped_library
 >>> hand = Hand.deal(shipped_library().load("canasta"), 4, random.Random(3))
 >>> GreedyBot().choose(hand, hand.legal_actions(), random.Random(0))

@@ -3,7 +3,10 @@ through one path, the legal actions of any state, and the end of the hand.
 
 The state is kept for speed: each hand is a list of 53 counts (one per distinct card, by
 :attr:`Card.index`), with its rank counts and a bitmask of ranks per suit kept alongside (runs
-and their neighbours are bit operations); the stock and the pile are lists of card indices and
+and their neighbours are bit operations) and the cards of each rank and the wild cards as
+tuples, built when first asked for and dropped when the hand changes there; the runs a suit's
+ranks make are looked up in a table shared by the hands of a ruleset; the stock and the pile
+are lists of card indices and
 the pile's card classes are counted as cards come and go; the melds on the table are the
 :class:`~bolivia.melds.Meld` values of the rule modules. :meth:`Hand.conserved` checks the
 derived figures against the counts too. Every rule question goes to
@@ -170,8 +173,6 @@ class Hand:
         ]
         self._wild_cards: list[tuple[Card, ...] | None] = [None] * players
         self._wild = ruleset.wild
-        # for the group candidates: the ranks a group may be of (not threes, not wild), and
-        # the fewest naturals of a group with at most 0, 1, 2, 3 wild cards
         # the runs of one suit the ranks held make, by ranks and suit: shared by the hands
         # of a ruleset (at most 4 x 2**13 entries)
         self._runs_known: dict[int, tuple[tuple[Card, ...], ...]] = ruleset.__dict__.setdefault(
@@ -179,6 +180,8 @@ class Hand:
         )
         low, high = ruleset.sequence_span
         self._run_span = ((1 << (high + 1)) - 1) & ~((1 << low) - 1)
+        # for the group candidates: the ranks a group may be of (not threes, not wild), and
+        # the fewest naturals of a group with at most 0, 1, 2, 3 wild cards
         self._group_ranks = tuple(r for r in range(13) if r != 1 and not ruleset.wild[r * 4])
         allowed = group_table(ruleset)
         self._group_least = tuple(
