@@ -15,7 +15,7 @@ import subprocess
 import sys
 import time
 
-from bolivia.oracle import Oracle
+from bolivia.verify.oracle import Oracle
 
 REQUESTS = {
     "meld": {"op": "meld", "cards": ["8H", "8S", "8D", "JK", "2C"]},

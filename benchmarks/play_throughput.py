@@ -17,9 +17,9 @@ import argparse
 import statistics
 import time
 
-from bolivia.bots import GreedyBot, RandomBot
-from bolivia.ruleset import shipped_library
-from bolivia.simulate import derive_seed, play_hand
+from bolivia.play.bots import GreedyBot, RandomBot
+from bolivia.play.simulate import derive_seed, play_hand
+from bolivia.rules.library import shipped_library
 
 SIX = ["canasta", "samba", "bolivia-fr", "bolivia-da", "bolivia-zh", "bolivia-ko"]
 

@@ -13,13 +13,13 @@ ruleset.
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
 from bolivia.cards import JOKER, Card, Pack, parse_cards
 from bolivia.errors import BoliviaError, CardError, Problem, RulesetError, SourceError
-from bolivia.rules import Rules
-from bolivia.ruleset import Library, Ruleset, load_ruleset, shipped_library
-from bolivia.sources import Claim, Source, Sources, shipped_sources
+from bolivia.rules.library import Library, load_ruleset, shipped_library
+from bolivia.rules.model import Rules
+from bolivia.rules.ruleset import Ruleset
+from bolivia.rules.sources import Claim, Source, Sources, shipped_sources
+from bolivia.version import __version__
 
 __all__ = [
     "JOKER",

@@ -15,12 +15,13 @@ from typing import Any, TypeVar
 
 import click
 
-from bolivia import __version__
 from bolivia.errors import BoliviaError, Problem, RulesetError
-from bolivia.rendering import ruleset_json, show_yaml, standalone_yaml
-from bolivia.ruleset import Library, Ruleset
-from bolivia.schema import fields_markdown, schema_text
-from bolivia.sources import shipped_sources
+from bolivia.rules.library import Library
+from bolivia.rules.rendering import ruleset_json, show_yaml, standalone_yaml
+from bolivia.rules.ruleset import Ruleset
+from bolivia.rules.schema import fields_markdown, schema_text
+from bolivia.rules.sources import shipped_sources
+from bolivia.version import __version__
 
 __all__ = ["main"]
 
@@ -211,7 +212,7 @@ def sources_command(with_claims: bool, as_json: bool) -> None:
 @_rulesets_option
 def oracle_command(folders: tuple[Path, ...]) -> None:
     """Answer rules-oracle requests (JSON Lines) on standard input, until its end."""
-    from bolivia.oracle import Oracle, serve
+    from bolivia.verify.oracle import Oracle, serve
 
     oracle = Oracle(_library(folders))
     serve(sys.stdin.buffer, sys.stdout.buffer, oracle)
@@ -244,7 +245,7 @@ def conform_command(
     folders: tuple[Path, ...],
 ) -> None:
     """Run conformance suites (names or files; default: all shipped) against an engine."""
-    from bolivia.conformance import (
+    from bolivia.verify.conformance import (
         InProcessEngine,
         ProcessEngine,
         find_suite,
@@ -253,7 +254,7 @@ def conform_command(
         shipped_suites,
         summary,
     )
-    from bolivia.oracle import Oracle
+    from bolivia.verify.oracle import Oracle
 
     paths = [find_suite(ref) for ref in suites] or shipped_suites()
     problems: list[Problem] = []
@@ -336,8 +337,8 @@ def simulate_command(
     folders: tuple[Path, ...],
 ) -> None:
     """Let bots play hands or games under a ruleset, and count what happened."""
-    from bolivia.bots import BOTS
-    from bolivia.simulate import RunSpec, run
+    from bolivia.play.bots import BOTS
+    from bolivia.play.simulate import RunSpec, run
 
     if hands and games:
         raise click.UsageError("give --hands or --games, not both")
@@ -388,7 +389,7 @@ def simulate_command(
 @_rulesets_option
 def replay_command(files: tuple[Path, ...], folders: tuple[Path, ...]) -> None:
     """Re-verify recorded hands action by action, and their scores."""
-    from bolivia.replay import ReplayError, verify_replay
+    from bolivia.play.replay import ReplayError, verify_replay
 
     library = _library(folders)
     failed = 0
@@ -454,8 +455,8 @@ def compare_command(
 
     With no RULESET, all shipped Bolivia rulesets; with one, that ruleset and its base.
     """
-    from bolivia.comparison import build, default_workers
-    from bolivia.report import witness_suite, write_report
+    from bolivia.compare.findings import build, default_workers
+    from bolivia.compare.report import witness_suite, write_report
 
     chosen = [part.strip() for part in formats.split(",") if part.strip()]
     unknown = [f for f in chosen if f not in ("md", "html", "json")]
@@ -532,7 +533,7 @@ def new_command(
     folders: tuple[Path, ...],
 ) -> None:
     """Write a house ruleset NAME: the base, and only the rules the house changes."""
-    from bolivia.house import derive
+    from bolivia.authoring.house import derive
 
     target = out or Path(f"{name}.yaml")
     ruleset = derive(
@@ -547,7 +548,7 @@ def new_command(
 @_rulesets_option
 def lint_command(ruleset: str, folders: tuple[Path, ...]) -> None:
     """Look for what a valid ruleset may still get wrong; exit 1 on errors."""
-    from bolivia.lint import lint
+    from bolivia.authoring.lint import lint
 
     resolved = _library(folders).load(ruleset)
     findings = lint(resolved)
@@ -574,7 +575,7 @@ def lint_command(ruleset: str, folders: tuple[Path, ...]) -> None:
 @_rulesets_option
 def rulebook_command(ruleset: str, fmt: str, out: Path | None, folders: tuple[Path, ...]) -> None:
     """Write a ruleset as a rulebook a table can play from (Markdown or HTML)."""
-    from bolivia.rulebook import render_rulebook
+    from bolivia.authoring.rulebook import render_rulebook
 
     text = render_rulebook(_library(folders).load(ruleset), fmt)
     if out is None:

@@ -10,8 +10,8 @@ from typing import Any
 from hypothesis import strategies as st
 
 from bolivia.cards import RANKS, SUITS, Card, Pack
-from bolivia.rules import leaf_paths
-from bolivia.ruleset import shipped_library
+from bolivia.rules.library import shipped_library
+from bolivia.rules.model import leaf_paths
 
 __all__ = ["card_texts", "cards", "hands", "packs", "rank_spellings", "scalar_values"]
 

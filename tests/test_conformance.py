@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bolivia.conformance import (
+from bolivia.rules.library import shipped_library
+from bolivia.rules.sources import shipped_sources
+from bolivia.verify.conformance import (
     InProcessEngine,
     case_requests,
     load_suite,
@@ -19,9 +21,7 @@ from bolivia.conformance import (
     shipped_suites,
     summary,
 )
-from bolivia.oracle import OPERATIONS
-from bolivia.ruleset import shipped_library
-from bolivia.sources import shipped_sources
+from bolivia.verify.oracle import OPERATIONS
 
 SUITES = [load_suite(path) for path in shipped_suites()]
 ENGINE = InProcessEngine()

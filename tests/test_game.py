@@ -13,17 +13,17 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from bolivia.actions import GoOut, Lay, parse_action
-from bolivia.bots import GreedyBot, RandomBot
 from bolivia.cards import Card
-from bolivia.compare import differing_areas, play_areas
+from bolivia.compare.differences import differing_areas, play_areas
+from bolivia.engine.melds import verify_meld
 from bolivia.errors import Illegal
-from bolivia.game import Hand
-from bolivia.melds import verify_meld
-from bolivia.oracle import Oracle
-from bolivia.replay import ReplayError, verify_replay
-from bolivia.ruleset import shipped_library
-from bolivia.simulate import RunSpec, derive_seed, play_hand, run
+from bolivia.play.actions import GoOut, Lay, parse_action
+from bolivia.play.bots import GreedyBot, RandomBot
+from bolivia.play.hand import Hand
+from bolivia.play.replay import ReplayError, verify_replay
+from bolivia.play.simulate import RunSpec, derive_seed, play_hand, run
+from bolivia.rules.library import shipped_library
+from bolivia.verify.oracle import Oracle
 
 from .strategies import SHIPPED_IDS
 
@@ -149,9 +149,9 @@ def test_the_conservation_check_catches_a_hand_out_of_step(where: str) -> None:
         hand.suit_masks[0][index & 3] ^= 1 << (index >> 2)
     elif where == "rank_cards":  # a kept tuple of the rank's cards missing one
         assert hand.current == 0
-        hand._rank_cards[0][index >> 2] = hand._naturals(index >> 2)[1:]
+        hand._rank_cards[0][index >> 2] = hand.naturals(index >> 2)[1:]
     elif where == "wild_cards":  # a kept tuple of the wild cards with a joker too many
-        hand._wild_cards[0] = (*hand._wilds_in_hand(), Card.from_index(52))
+        hand._wild_cards[0] = (*hand.wild_cards(), Card.from_index(52))
     else:
         hand.sizes[0] += 1
     assert not hand.conserved()
@@ -376,11 +376,11 @@ def test_the_quick_bounds_never_hide_a_way_out(rid: str) -> None:
             searchable = (
                 hand.phase == "play" and hand.asked is not False and hand.sizes[hand.current] <= 12
             )
-            lines = hand._go_out_lines(1) if searchable else []
+            lines = hand.moves.ways_out(1) if searchable else []
             if lines:
                 checked += 1
-                stranded = hand._stranded()
-                assert stranded is not None and hand._could_go_out()
+                stranded = hand.moves.stranded()
+                assert stranded is not None and hand.moves.could_go_out()
                 # a card with nowhere to go is the discard of every way out
                 assert all(lines[0].discard == CARDS[i] for i in stranded)
             hand.apply(bots[seed % 2].choose(hand, hand.legal_actions(), rng))

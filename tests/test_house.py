@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from bolivia.authoring.house import derive
+from bolivia.authoring.lint import lint
+from bolivia.authoring.rulebook import Rulebook
 from bolivia.cli import cli
 from bolivia.errors import RulesetError
-from bolivia.house import derive
-from bolivia.lint import lint
-from bolivia.rulebook import Rulebook
-from bolivia.rules import leaf_paths
-from bolivia.ruleset import Library, shipped_library
+from bolivia.rules.library import Library, shipped_library
+from bolivia.rules.model import leaf_paths
 
 from .strategies import SHIPPED_IDS
 

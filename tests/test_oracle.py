@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bolivia.oracle import MAX_LINE, OPERATIONS, RESULT_FIELDS, Oracle, serve
+from bolivia.verify.oracle import MAX_LINE, OPERATIONS, RESULT_FIELDS, Oracle, serve
 
 from .strategies import json_values, oracle_requests
 

@@ -11,9 +11,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from bolivia.cards import Card
-from bolivia.errors import BadRequest, Illegal
-from bolivia.going_out import meets_requirement
-from bolivia.melds import (
+from bolivia.engine.going_out import meets_requirement
+from bolivia.engine.melds import (
     can_meld,
     could_join,
     group_fault,
@@ -21,10 +20,11 @@ from bolivia.melds import (
     verify_extend,
     verify_meld,
 )
-from bolivia.oracle import Oracle
-from bolivia.pile import verify_pickup, verify_take_top
-from bolivia.ruleset import Ruleset
-from bolivia.scoring import TeamHand, score_hand, score_team
+from bolivia.engine.pile import verify_pickup, verify_take_top
+from bolivia.engine.scoring import TeamHand, score_hand, score_team
+from bolivia.errors import BadRequest, Illegal
+from bolivia.rules.ruleset import Ruleset
+from bolivia.verify.oracle import Oracle
 
 from .strategies import meld_cards, shipped
 

@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bolivia.comparison import Comparison, build
-from bolivia.conformance import InProcessEngine, ProcessEngine, Suite, run_suites
-from bolivia.oracle import Oracle
-from bolivia.report import render_html, render_json, render_markdown, witness_suite
-from bolivia.ruleset import Library, shipped_library
-from bolivia.witnesses import compared_keys
+from bolivia.compare.findings import Comparison, build
+from bolivia.compare.report import render_html, render_json, render_markdown, witness_suite
+from bolivia.compare.witnesses import compared_keys
+from bolivia.rules.library import Library, shipped_library
+from bolivia.verify.conformance import InProcessEngine, ProcessEngine, Suite, run_suites
+from bolivia.verify.oracle import Oracle
 
 LIBRARY = shipped_library()
 BOLIVIAS = ["bolivia-da", "bolivia-fr", "bolivia-ko", "bolivia-zh"]

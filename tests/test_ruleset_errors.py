@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bolivia.errors import RulesetError
-from bolivia.ruleset import Library
+from bolivia.rules.library import Library
 
 HEADER = "id: broken\nextends: bolivia-da\n\n"
 # the fragment starts on line 4; unless it has a provenance of its own, every section it sets

@@ -8,12 +8,13 @@ from typing import Any
 import pytest
 from hypothesis import assume, given, settings
 
+from bolivia.authoring.house import nest_paths
 from bolivia.errors import RulesetError
-from bolivia.house import nest_paths
-from bolivia.rendering import ruleset_json, show_yaml, standalone_yaml
 from bolivia.resources import rulesets_dir
-from bolivia.rules import leaf_paths
-from bolivia.ruleset import Library, Ruleset, shipped_library
+from bolivia.rules.library import Library, shipped_library
+from bolivia.rules.model import leaf_paths
+from bolivia.rules.rendering import ruleset_json, show_yaml, standalone_yaml
+from bolivia.rules.ruleset import Ruleset
 
 from .strategies import house_rulesets, yaml_value
 

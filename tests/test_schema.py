@@ -12,9 +12,9 @@ from typing import Any
 import jsonschema
 import pytest
 
-from bolivia.loading import load_yaml
 from bolivia.resources import rulesets_dir
-from bolivia.schema import fields_markdown, ruleset_schema, schema_text
+from bolivia.rules.loading import load_yaml
+from bolivia.rules.schema import fields_markdown, ruleset_schema, schema_text
 
 REGENERATE = os.environ.get("BOLIVIA_REGENERATE") == "1"
 

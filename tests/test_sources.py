@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from bolivia.provenance import check_claim
-from bolivia.rules import leaf_paths
-from bolivia.ruleset import shipped_library
-from bolivia.sources import shipped_sources
+from bolivia.rules.library import shipped_library
+from bolivia.rules.model import leaf_paths
+from bolivia.rules.provenance import check_claim
+from bolivia.rules.sources import shipped_sources
 
 SOURCES = shipped_sources()
 LIBRARY = shipped_library()

@@ -1,0 +1,200 @@
+"""House rules: a club's own ruleset, derived from a shipped (or any) ruleset.
+
+:func:`derive` writes a ruleset file that extends the base and holds only the overridden
+values, each with provenance ``house`` (and the club's reason). Values are given as
+``key.path=value`` with the value in YAML (``100``, ``naturals_exceed_wilds``,
+``[wild, black_three]``, ``{hands: 40, outcome: draw}``); a path into a table
+(``players.seats.4.hand_size=13``) changes that entry of the base's table. The result is
+validated exactly as ``bolivia validate`` would, before anything is written.
+
+>>> from bolivia.rules.library import shipped_library
+>>> text = derive_text("our-club", shipped_library().load("bolivia-da"), "bolivia-da",
+...                    ["going_out.bonus=100"], why="we always played 100")
+>>> print(text.split("provenance:")[0].strip().splitlines()[-2:])
+['going_out:', '  bonus: 100']
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from bolivia.errors import Problem, RulesetError
+from bolivia.rules.library import Library
+from bolivia.rules.loading import did_you_mean, load_yaml_text, number_key, plain
+from bolivia.rules.model import field_at, is_section, leaf_paths
+from bolivia.rules.ruleset import ID_PATTERN, Ruleset
+
+__all__ = ["derive", "derive_text", "nest_paths", "parse_setting"]
+
+LEAVES = tuple(leaf_paths())
+
+
+def parse_setting(text: str) -> tuple[str, Any]:
+    """``key.path=value`` -> (path, value read as YAML); a :class:`RulesetError` otherwise."""
+    where = f"--set {text}"
+    if "=" not in text:
+        raise RulesetError([Problem(where, None, "", "write --set key.path=value")])
+    path, raw = (part.strip() for part in text.split("=", 1))
+    loaded = load_yaml_text(raw if raw else '""', where)
+    if loaded.problems:
+        raise RulesetError(loaded.problems)
+    return path, plain(loaded.data, key=lambda k: k)
+
+
+def _leaf_of(path: str) -> tuple[str, list[str]]:
+    """The leaf a path names, and the keys inside that leaf's table it goes on to."""
+    parts = path.split(".")
+    for end in range(len(parts), 0, -1):
+        prefix = ".".join(parts[:end])
+        found = field_at(prefix)
+        if found is None:
+            continue
+        record, name = found
+        if is_section(record.model_fields[name].annotation):
+            break
+        return prefix, parts[end:]
+    raise RulesetError(
+        [
+            Problem(
+                f"--set {path}=...",
+                None,
+                path,
+                f"{path!r} is not a ruleset field" + did_you_mean(path, LEAVES),
+            )
+        ]
+    )
+
+
+def _key(text: str) -> Any:
+    return int(text) if text.isdigit() else text
+
+
+def nest_paths(values: dict[str, Any]) -> dict[str, Any]:
+    """``{"a.b": 1}`` -> ``{"a": {"b": 1}}``: key paths as the sections of a file."""
+    out: dict[str, Any] = {}
+    for path, value in values.items():
+        node = out
+        *parents, last = path.split(".")
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[last] = value
+    return out
+
+
+def derive_text(
+    name: str,
+    base: Ruleset,
+    base_ref: str,
+    settings: Sequence[str],
+    why: str = "",
+    title: str | None = None,
+) -> str:
+    """The YAML text of a ruleset extending ``base`` with ``settings`` (not yet validated)."""
+    if not re.fullmatch(ID_PATTERN, name):
+        raise RulesetError(
+            [
+                Problem(
+                    "NAME",
+                    None,
+                    "id",
+                    f"{name!r} is not a ruleset id: use lower-case letters, digits, - . _",
+                )
+            ]
+        )
+    overrides: dict[str, Any] = {}
+    for setting in settings:
+        path, value = parse_setting(setting)
+        leaf, inside = _leaf_of(path)
+        if inside:
+            table = copy.deepcopy(overrides.get(leaf, plain(base.value(leaf), key=number_key)))
+            node = table
+            for part in inside[:-1]:
+                if not isinstance(node, dict) or _key(part) not in node:
+                    raise RulesetError(
+                        [Problem(f"--set {setting}", None, path, f"{leaf} has no entry {part!r}")]
+                    )
+                node = node[_key(part)]
+            if not isinstance(node, dict):
+                raise RulesetError(
+                    [Problem(f"--set {setting}", None, path, f"{leaf} is not a table")]
+                )
+            node[_key(inside[-1])] = value
+            value = table
+        overrides[leaf] = value
+    reason = why or "a house rule"
+    document: dict[str, Any] = {
+        "id": name,
+        "name": title or f"{base.name}, house rules ({name})",
+        "extends": base_ref,
+        "notes": why or f"House rules derived from {base.id}.",
+        **nest_paths(overrides),
+        "provenance": {
+            "extends": {"house": f"the house plays {base.id}'s rules"},
+            **{path: {"house": reason} for path in overrides},
+        },
+    }
+    head = f"# House rules: {base.id} with the changes below (written by bolivia new).\n"
+    return head + yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=96)
+
+
+def derive(
+    name: str,
+    base_ref: str,
+    settings: Sequence[str],
+    out: Path,
+    library: Library,
+    why: str = "",
+    title: str | None = None,
+    force: bool = False,
+) -> Ruleset:
+    """Write the derived ruleset to ``out`` once it validates; the resolved ruleset."""
+    base = library.load(base_ref)
+    ref = base.id
+    if base.id not in library or library.path_of(base.id).resolve() != (base.path or Path()):
+        # a base given as a file: name it by a path relative to the new file
+        if base.path is None:
+            raise RulesetError([Problem("--from", None, "", "the base has no file")])
+        try:
+            ref = str(base.path.resolve().relative_to(out.resolve().parent))
+        except ValueError:
+            raise RulesetError(
+                [
+                    Problem(
+                        "--from",
+                        None,
+                        "",
+                        f"{base.path} is not in the folder "
+                        f"of {out} (nor a ruleset of the library): a base "
+                        "file sits next to the house rules",
+                    )
+                ]
+            ) from None
+    text = derive_text(name, base, ref, settings, why, title)
+    if out.exists() and not force:
+        raise RulesetError(
+            [Problem(str(out), None, "", "exists already (give --force to replace it)")]
+        )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staged = out.with_name(f".{out.name}.new")
+    staged.write_text(text, encoding="utf-8")
+    checker = Library([*list(library.folders[1:]), out.resolve().parent])
+    try:
+        checker.load(staged)
+    except RulesetError as exc:
+        staged.unlink()
+        raise RulesetError(
+            [
+                Problem(str(out), p.line, p.path, p.message)
+                if p.file == str(staged.resolve())
+                else p
+                for p in exc.problems
+            ]
+        ) from None
+    staged.replace(out)
+    return Library([*list(library.folders[1:]), out.resolve().parent]).load(out)

@@ -1,0 +1,251 @@
+"""The linter: what a valid ruleset may still get wrong.
+
+A ruleset that loads is coherent (:mod:`bolivia.rules.coherence` refuses the impossible). The linter
+looks further: limits the other rules make unreachable, bands nobody can be in, going-out
+requirements no side can meet with the cards the pack and the seats give it, values no source
+uses, and the rules a ruleset takes on assumption. Each finding names the keys involved and
+why. Errors make a ruleset unplayable as written; warnings are worth a look.
+
+>>> from bolivia.rules.library import shipped_library
+>>> [f.level for f in lint(shipped_library().load("bolivia-da")) if f.level == "error"]
+[]
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from bolivia.engine.melds import group_fault
+from bolivia.rules.coherence import achievable_canastas, wild_cards_in_pack
+from bolivia.rules.library import shipped_library
+from bolivia.rules.model import leaf_paths
+from bolivia.rules.provenance import normalize_claim_value, value_text
+from bolivia.rules.ruleset import Ruleset
+from bolivia.rules.sources import Sources, shipped_sources
+
+__all__ = ["Finding", "lint"]
+
+
+@dataclass(frozen=True)
+class Finding:
+    level: str  # error | warning
+    keys: tuple[str, ...]
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.level}: {', '.join(self.keys)}: {self.message}"
+
+
+def _unreachable_limits(ruleset: Ruleset) -> Iterator[Finding]:
+    rules = ruleset.rules
+    group = rules.melds.group
+    copies = 4 * rules.pack.decks
+    wilds = wild_cards_in_pack(rules)
+    if group.max_wild is not None and group.max_wild > 0:
+        reachable = [
+            w
+            for w in range(group.max_wild + 1)
+            if w <= wilds
+            and any(group_fault(group, n, w, new=False) is None for n in range(1, copies + 1))
+        ]
+        top = max(reachable, default=0)
+        if top < group.max_wild:
+            yield Finding(
+                "warning",
+                (
+                    "melds.group.max_wild",
+                    "melds.group.ratio",
+                    "melds.group.min_natural",
+                    "melds.group.max_size",
+                ),
+                f"a group may hold {group.max_wild} wild cards, but the other group "
+                f"rules never let it hold more than {top} (a limit nobody reaches)",
+            )
+    if group.max_size is not None and group.max_size < rules.canastas.natural.size:
+        yield Finding(
+            "warning",
+            ("melds.group.max_size", "canastas.natural.size"),
+            f"groups stop at {group.max_size} cards, below the {rules.canastas.natural.size}"
+            " a canasta needs: no group canasta can be made",
+        )
+    seq = rules.melds.sequence
+    if seq.allowed and seq.max_size is not None and seq.max_size < rules.canastas.escalera.size:
+        yield Finding(
+            "warning",
+            ("melds.sequence.max_size", "canastas.escalera.size"),
+            f"sequences stop at {seq.max_size} cards, below the "
+            f"{rules.canastas.escalera.size} an escalera needs",
+        )
+    if seq.allowed and seq.max_wild > 0 and rules.melds.sequence.max_wild > wilds:
+        yield Finding(
+            "warning", ("melds.sequence.max_wild",), f"the pack holds only {wilds} wild cards"
+        )
+    reason = achievable_canastas(rules)
+    for kind, why in reason.items():
+        bonus = getattr(rules.canastas, kind).bonus
+        if why is not None and bonus:
+            yield Finding(
+                "warning",
+                (f"canastas.{kind}.bonus",),
+                f"a {kind} canasta earns {bonus}, but none can be made: {why}",
+            )
+
+
+def _bands(ruleset: Ruleset) -> Iterator[Finding]:
+    rules = ruleset.rules
+    target = max(
+        [rules.game.target, *rules.game.target_by_players.values(), *rules.game.target_options]
+    )
+    for band in rules.initial_meld.bands[1:]:
+        if band.from_score is not None and band.from_score >= target:
+            yield Finding(
+                "warning",
+                ("initial_meld.bands", "game.target"),
+                f"the band from {band.from_score} can never apply: the game ends at {target}",
+            )
+    minimums = [band.minimum for band in rules.initial_meld.bands[1:]]
+    if any(b < a for a, b in itertools.pairwise(minimums)):
+        yield Finding(
+            "warning",
+            ("initial_meld.bands",),
+            "a higher score asks for a smaller first meld than a lower one",
+        )
+
+
+def _going_out(ruleset: Ruleset) -> Iterator[Finding]:
+    """A requirement the cards of the pack and the seats can never give one side."""
+    rules = ruleset.rules
+    canastas = rules.canastas
+    for players, seating in sorted(rules.players.seats.items()):
+        req = rules.going_out.requirement_by_players.get(players, rules.going_out.requirement)
+        needed = req.count * min(
+            canastas.natural.size,
+            canastas.mixed.size,
+            canastas.escalera.size,
+            canastas.bolivia.size,
+        )
+        pack = ruleset.pack.size
+        side_cards = pack // seating.teams
+        if needed > side_cards:
+            yield Finding(
+                "error",
+                ("going_out.requirement", "players.seats"),
+                f"with {players} players a side can hold at most about {side_cards} "
+                f"of the {pack} cards, and {req.count} canastas need {needed}",
+            )
+        bolivias = req.including.get("bolivia", 0)
+        wilds = wild_cards_in_pack(rules)
+        if bolivias * canastas.bolivia.size > wilds:
+            yield Finding(
+                "error",
+                ("going_out.requirement", "canastas.bolivia.size", "pack"),
+                f"{bolivias} bolivias need {bolivias * canastas.bolivia.size} wild "
+                f"cards; the pack holds {wilds}",
+            )
+        escaleras = req.including.get("escalera", 0)
+        if escaleras > 4 * rules.pack.decks:
+            yield Finding(
+                "error",
+                ("going_out.requirement", "pack.decks"),
+                f"{escaleras} escaleras need more runs of one suit than the pack has",
+            )
+
+
+def _keep(ruleset: Ruleset) -> Iterator[Finding]:
+    keep = ruleset.rules.going_out.keep_cards
+    if keep < 2:
+        yield Finding(
+            "warning",
+            ("going_out.keep_cards",),
+            f"a player who may not go out must keep a card to discard and one after "
+            f"it; {keep} is read as 2 in play",
+        )
+
+
+def _flatten(path: str, value: Any) -> Iterator[tuple[str, Any]]:
+    """A table leaf as its entries (``players.seats.4.hand_size`` -> 13); anything else whole."""
+    if isinstance(value, dict) and value and not {"rule", "condition"} & set(value):
+        for key, sub in value.items():
+            yield from _flatten(f"{path}.{key}", sub)
+    else:
+        yield path, value
+
+
+def _known_values(sources: Sources) -> dict[str, set[str]]:
+    """For each rule (each entry of a table), every value some claim or shipped ruleset gives."""
+    known: dict[str, set[str]] = {}
+    wildcards: list[tuple[str, str]] = []
+
+    def add(path: str, value: Any) -> None:
+        for sub, item in _flatten(path, value):
+            if "*" in sub:
+                wildcards.append((sub, value_text(item)))
+            else:
+                known.setdefault(sub, set()).add(value_text(item))
+
+    for claim in sources.claims.values():
+        for path, value in claim.fixes.items():
+            add(path, normalize_claim_value(path, value))
+            for alt in claim.alternatives.get(path, ()):
+                add(path, normalize_claim_value(path, alt))
+    library = shipped_library()
+    for rid in library.ids():
+        ruleset = library.load(rid)
+        if ruleset.shipped and "/house/" not in str(ruleset.path):
+            for path in leaf_paths():
+                add(path, ruleset.value(path))
+    for pattern, value in wildcards:
+        regex = re.compile("^" + re.escape(pattern).replace(r"\*", "[^.]+") + "$")
+        for sub in list(known):
+            if regex.match(sub):
+                known[sub].add(value)
+    return known
+
+
+def _unusual(ruleset: Ruleset, sources: Sources) -> Iterator[Finding]:
+    known = _known_values(sources)
+    for path in leaf_paths():
+        for sub, item in _flatten(path, ruleset.value(path)):
+            value = value_text(item)
+            seen = known.get(sub)
+            if seen is None:
+                yield Finding(
+                    "warning", (sub,), f"{value}: no source or shipped ruleset has this rule at all"
+                )
+            elif value not in seen:
+                shown = sorted(seen)
+                sample = ", ".join(shown[:5]) + (" ..." if len(shown) > 5 else "")
+                yield Finding(
+                    "warning",
+                    (sub,),
+                    f"{value} is a value no source or shipped ruleset uses (they use: {sample})",
+                )
+
+
+def _assumptions(ruleset: Ruleset) -> Iterator[Finding]:
+    assumed = [path for path, prov in ruleset.provenance.items() if prov.status == "assumed"]
+    if assumed:
+        yield Finding(
+            "warning",
+            tuple(assumed),
+            f"{len(assumed)} values rest on assumptions no source of "
+            f"{ruleset.id} states (see bolivia show {ruleset.id})",
+        )
+
+
+def lint(ruleset: Ruleset, sources: Sources | None = None) -> list[Finding]:
+    """Every finding, errors first."""
+    sources = sources if sources is not None else shipped_sources()
+    found = [
+        *_going_out(ruleset),
+        *_unreachable_limits(ruleset),
+        *_bands(ruleset),
+        *_keep(ruleset),
+        *_unusual(ruleset, sources),
+        *_assumptions(ruleset),
+    ]
+    return sorted(found, key=lambda f: f.level != "error")

@@ -1,0 +1,388 @@
+"""The variant comparison: everything the report shows, computed once, as plain data.
+
+:func:`build` puts together, for the rulesets compared: their sources and standing; every rule
+side by side with where each value comes from; the behaviour witnesses (:mod:`witnesses`);
+a gallery of end-of-hand positions scored under each ruleset; simulated play with the greedy
+bots and its statistics with 95% confidence intervals; and where the sources disagree or are
+silent. Rendering (:mod:`report`) only formats this data, so the Markdown, HTML and JSON say
+the same thing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bolivia.compare.differences import area_of
+from bolivia.compare.statistics import Estimate, mean_ci, proportion_ci
+from bolivia.compare.witnesses import AREA_OPS, Finding, Witness, find_witnesses
+from bolivia.play.simulate import HandStats, RunSpec, derive_seed, hand_job
+from bolivia.rules.model import leaf_paths
+from bolivia.rules.provenance import value_text
+from bolivia.rules.ruleset import Ruleset
+from bolivia.rules.sources import Sources, shipped_sources
+from bolivia.verify.oracle import Oracle
+from bolivia.version import __version__
+
+__all__ = ["Comparison", "build"]
+
+KINDS = ("natural", "mixed", "escalera", "bolivia")
+
+
+@dataclass
+class RuleRow:
+    path: str
+    area: str
+    values: dict[str, str]  # ruleset id -> value as text
+    status: dict[str, str]  # ruleset id -> stated | assumed | house
+    claims: dict[str, list[str]]
+    differs: bool
+
+
+@dataclass
+class GalleryEntry:
+    name: str
+    about: str
+    request: dict[str, Any]
+    results: dict[str, Any]  # ruleset id -> list of team breakdowns, or {"error": ...}
+    differs: bool
+
+
+@dataclass
+class PlayStats:
+    ruleset: str
+    hands: int
+    completed: int
+    conservation_failures: int
+    turns: Estimate
+    went_out: Estimate
+    points_first: Estimate
+    points_second: Estimate
+    advantage: Estimate
+    canastas: dict[str, Estimate]
+    pile_taken: Estimate
+    turns_histogram: dict[int, int]
+
+
+@dataclass
+class Disagreement:
+    path: str
+    values: list[tuple[str, list[str]]]  # value text, claims saying it
+
+
+@dataclass
+class Comparison:
+    rulesets: list[Ruleset]
+    seed: int
+    hands: int
+    rows: list[RuleRow]
+    witnesses: list[Witness]
+    findings: list[Finding]
+    gallery: list[GalleryEntry]
+    play: list[PlayStats]
+    disagreements: list[Disagreement]
+    silences: list[tuple[str, dict[str, str]]]  # path, ruleset id -> reason
+    sources: Sources
+    version: str = __version__
+    base: str | None = None  # set when a house ruleset is compared with its base
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ids(self) -> list[str]:
+        return [r.id for r in self.rulesets]
+
+    def witness(self, key: str | None) -> Witness | None:
+        if key is None:
+            return None
+        return next((w for w in self.witnesses if w.key == key), None)
+
+
+# --------------------------------------------------------------------------- rules
+
+
+def _rows(rulesets: Sequence[Ruleset]) -> list[RuleRow]:
+    rows = []
+    for path in leaf_paths():
+        values = {r.id: value_text(r.value(path)) for r in rulesets}
+        rows.append(
+            RuleRow(
+                path=path,
+                area=area_of(path),
+                values=values,
+                status={r.id: r.provenance[path].status for r in rulesets},
+                claims={r.id: list(r.provenance[path].claims) for r in rulesets},
+                differs=len(set(values.values())) > 1,
+            )
+        )
+    return rows
+
+
+def _disagreements(rulesets: Sequence[Ruleset]) -> list[Disagreement]:
+    """Where the sources behind the compared rulesets give different values for a rule."""
+    out = []
+    for path in leaf_paths():
+        by_value: dict[str, list[str]] = {}
+        for ruleset in rulesets:
+            prov = ruleset.provenance[path]
+            text = value_text(ruleset.value(path))
+            if prov.status == "stated":
+                by_value.setdefault(text, [])
+                by_value[text].extend(c for c in prov.claims if c not in by_value[text])
+            for alt in prov.alternatives:
+                if alt.path != path or not alt.claims:
+                    continue
+                by_value.setdefault(alt.value_key, [])
+                by_value[alt.value_key].extend(
+                    c for c in alt.claims if c not in by_value[alt.value_key]
+                )
+        stated = {v: sorted(c) for v, c in by_value.items() if c}
+        if len(stated) > 1:
+            out.append(Disagreement(path, sorted(stated.items())))
+    return out
+
+
+def _silences(rulesets: Sequence[Ruleset]) -> list[tuple[str, dict[str, str]]]:
+    """Per rule, the rulesets that assume its value, those giving the same reason together
+    (``"bolivia-ko, bolivia-zh" -> reason``)."""
+    out = []
+    for path in leaf_paths():
+        by_reason: dict[str, list[str]] = {}
+        for r in rulesets:
+            if r.provenance[path].status == "assumed":
+                by_reason.setdefault(r.provenance[path].reason, []).append(r.id)
+        if by_reason:
+            out.append((path, {", ".join(ids): reason for reason, ids in by_reason.items()}))
+    return out
+
+
+# --------------------------------------------------------------------------- scoring gallery
+
+_GROUP = ["KH", "KS", "KD", "KC", "KH", "KS", "KD"]
+_MIXED = ["QH", "QS", "QD", "QC", "QH", "JK", "2C"]
+_RUN = ["4S", "5S", "6S", "7S", "8S", "9S", "10S"]
+_WILD = ["JK", "JK", "2D", "2D", "2H", "2H", "2S"]
+_SMALL = ["9H", "9S", "9D"]
+
+HAND_PICKED: list[tuple[str, str, dict[str, Any]]] = [
+    (
+        "two group canastas, no escalera",
+        "A side with a natural and a mixed canasta and two "
+        "red threes; the other side a small group.",
+        {"teams": [{"melds": [_GROUP, _MIXED], "red_threes": 2}, {"melds": [_SMALL]}]},
+    ),
+    (
+        "escalera and canasta, going out",
+        "A side goes out with an escalera and a natural canasta; the other holds cards.",
+        {
+            "teams": [
+                {"melds": [_RUN, _GROUP], "went_out": True},
+                {"melds": [_SMALL], "hands": [["AS", "JK", "7D"]]},
+            ]
+        },
+    ),
+    (
+        "going out concealed",
+        "A side goes out in one turn, never having melded before.",
+        {"teams": [{"melds": [_RUN, _MIXED], "concealed": True}, {"melds": [_SMALL]}]},
+    ),
+    (
+        "a bolivia",
+        "A side holds a bolivia (seven wild cards) and an escalera.",
+        {"teams": [{"melds": [_WILD, _RUN]}, {"melds": [_SMALL], "hands": [["KS"]]}]},
+    ),
+    (
+        "black threes caught",
+        "A side is caught with two black threes and an ace in hand.",
+        {
+            "teams": [
+                {"melds": [_SMALL]},
+                {"melds": [["8H", "8S", "8D"]], "hands": [["3C", "3S", "AS"]]},
+            ]
+        },
+    ),
+    (
+        "all four red threes, no meld",
+        "A side laid out four red threes but never melded.",
+        {"teams": [{"melds": [], "red_threes": 4, "hands": [["KS", "QS"]]}, {"melds": [_SMALL]}]},
+    ),
+]
+
+
+def _score_all(
+    oracle: Oracle, rulesets: Sequence[Ruleset], request: dict[str, Any]
+) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for ruleset in rulesets:
+        answer = oracle.handle({"op": "score", "ruleset": ruleset.id, **request})
+        out[ruleset.id] = answer["result"]["teams"] if answer["ok"] else {"error": answer["error"]}
+    return out
+
+
+def _sampled_positions(
+    rulesets: Sequence[Ruleset], seed: int
+) -> list[tuple[str, str, dict[str, Any]]]:
+    """The end of one simulated hand per ruleset, as a score request."""
+    from bolivia.play.bots import GreedyBot
+    from bolivia.play.simulate import play_hand
+
+    out = []
+    for ruleset in rulesets:
+        players = ruleset.rules.players.usual
+        for index in range(30):
+            stats, hand = play_hand(
+                ruleset,
+                players,
+                derive_seed(seed, 7919, index),
+                [GreedyBot()] * players,
+                check=False,
+            )
+            if hand.went_out is None:
+                continue
+            out.append(
+                (
+                    f"a hand played under {ruleset.id}",
+                    f"The end of a simulated hand under {ruleset.id} (greedy bots, hand "
+                    f"{index} of seed {seed}): a side went out after {stats.turns} turns.",
+                    hand.score_request(),
+                )
+            )
+            break
+    return out
+
+
+def _gallery(rulesets: Sequence[Ruleset], oracle: Oracle, seed: int) -> list[GalleryEntry]:
+    entries = []
+    seen: set[str] = set()
+    for name, about, request in [*HAND_PICKED, *_sampled_positions(rulesets, seed)]:
+        key = json.dumps(request, sort_keys=True)
+        if key in seen:  # rulesets that play alike deal and play the same hand
+            continue
+        seen.add(key)
+        results = _score_all(oracle, rulesets, request)
+        totals = {json.dumps(v, sort_keys=True) for v in results.values()}
+        entries.append(GalleryEntry(name, about, request, results, len(totals) > 1))
+    return entries
+
+
+# --------------------------------------------------------------------------- play
+
+
+def _play(
+    ruleset: Ruleset,
+    hands: int,
+    seed: int,
+    workers: int,
+    library_folders: Sequence[str],
+    progress: Callable[[int], None] | None,
+) -> PlayStats:
+    players = ruleset.rules.players.usual
+    ref = str(ruleset.path) if ruleset.path is not None and not ruleset.shipped else ruleset.id
+    spec = RunSpec(
+        ref, tuple(library_folders), players, ("greedy",) * players, seed, hands=hands, check=True
+    )
+    jobs = [(spec, index) for index in range(hands)]
+    results: list[dict[str, Any]] = []
+    if workers <= 1:
+        for job in jobs:
+            results.append(hand_job(job))
+            if progress:
+                progress(1)
+    else:
+        import multiprocessing
+
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            for done in pool.imap(hand_job, jobs, chunksize=max(1, hands // (workers * 8))):
+                results.append(done)
+                if progress:
+                    progress(1)
+    stats: list[HandStats] = [h for r in results for h in r["hands"]]
+    done_hands = [h for h in stats if h.completed]
+    first = [h.points[h.first_team] for h in done_hands]
+    second = (
+        [sum(h.points) - h.points[h.first_team] for h in done_hands]
+        if all(len(h.points) == 2 for h in done_hands)
+        else []
+    )
+    canastas = {
+        kind: mean_ci([h.canastas.get(kind, 0) for h in done_hands], floor=0) for kind in KINDS
+    }
+    histogram = Counter(h.turns for h in done_hands)
+    return PlayStats(
+        ruleset=ruleset.id,
+        hands=len(stats),
+        completed=len(done_hands),
+        conservation_failures=sum(1 for h in stats if not h.conserved),
+        turns=mean_ci([h.turns for h in done_hands], floor=1),
+        went_out=proportion_ci(
+            sum(1 for h in done_hands if h.ended_by == "went_out"), len(done_hands)
+        ),
+        points_first=mean_ci(first),
+        points_second=mean_ci(second),
+        advantage=mean_ci([a - b for a, b in zip(first, second, strict=False)]),
+        canastas=canastas,
+        pile_taken=mean_ci([n for h in done_hands for n in h.pile_taken], floor=1),
+        turns_histogram=dict(sorted(histogram.items())),
+    )
+
+
+# --------------------------------------------------------------------------- building
+
+
+def default_workers() -> int:
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+def build(
+    rulesets: Sequence[Ruleset],
+    *,
+    hands: int = 300,
+    seed: int = 1,
+    workers: int = 1,
+    folders: Sequence[str] = (),
+    oracle: Oracle | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+    sources: Sources | None = None,
+) -> Comparison:
+    """Everything the report says about these rulesets."""
+    if len(rulesets) < 2:
+        raise ValueError("a comparison needs two rulesets or more")
+    oracle = oracle if oracle is not None else Oracle()
+    for ruleset in rulesets:
+        oracle.register(ruleset)
+    witnesses, findings = find_witnesses(rulesets, oracle)
+    witnesses.sort(key=lambda w: (list(AREA_OPS).index(w.area), w.key))
+    play = []
+    for ruleset in rulesets:
+        done = [0]
+
+        def tick(n: int, ruleset: Ruleset = ruleset, done: list[int] = done) -> None:
+            done[0] += n
+            if progress:
+                progress(ruleset.id, done[0], hands)
+
+        play.append(_play(ruleset, hands, derive_seed(seed, 31), workers, folders, tick))
+    return Comparison(
+        rulesets=list(rulesets),
+        seed=seed,
+        hands=hands,
+        rows=_rows(rulesets),
+        witnesses=witnesses,
+        findings=findings,
+        gallery=_gallery(rulesets, oracle, seed),
+        play=play,
+        disagreements=_disagreements(rulesets),
+        silences=_silences(rulesets),
+        sources=sources if sources is not None else shipped_sources(),
+        base=rulesets[0].id
+        if len(rulesets) == 2
+        and rulesets[1].base is not None
+        and rulesets[1].base.id == rulesets[0].id
+        else None,
+    )
+
+
+__all__ += ["GalleryEntry", "PlayStats", "RuleRow", "default_workers"]

@@ -1,0 +1,570 @@
+"""Witnesses: concrete situations in which two rulesets rule differently.
+
+For each rule area there is a systematic enumeration of small situations, smallest first (the
+fewest cards, then the plainest), each written as an oracle request. Every request is asked of
+the built-in oracle under every ruleset compared; the first request on which two rulesets give
+different answers is the witness of their difference in that area, already as small as the
+enumeration goes. Where the enumeration finds nothing although the rule values of the area
+differ, a seeded Hypothesis search over random requests of the area looks further.
+
+A witness is data: the area, the op, the request (without ``ruleset``), and each ruleset's
+result -- exactly what ``bolivia oracle`` answers, so every witness can be re-asked.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis import HealthCheck, Phase, find, settings
+from hypothesis import strategies as st
+from hypothesis.errors import NoSuchExample
+
+from bolivia.cards import Card
+from bolivia.compare.differences import differing_leaves, with_value
+from bolivia.rules.ruleset import Ruleset
+from bolivia.verify.oracle import RESULT_FIELDS, Oracle
+
+__all__ = [
+    "AREA_OPS",
+    "Finding",
+    "Witness",
+    "area_rules",
+    "compared_keys",
+    "find_witnesses",
+    "requests_for",
+]
+
+# the areas behaviour is compared in, and the ops that show each
+AREA_OPS: dict[str, tuple[str, ...]] = {
+    "melds": ("meld",),
+    "extending": ("extend",),
+    "initial meld": ("initial_minimum", "initial_meld"),
+    "pickup": ("pickup",),
+    "taking the top card": ("take_top",),
+    "going out": ("go_out",),
+    "card points": ("card_points",),
+    "scoring": ("score",),
+    "game end": ("game_over",),
+    "turn rules": ("info",),
+}
+# the rules (key-path prefixes) each behaviour area reads; a difference in a rule is looked for
+# in every area that reads it
+_MELD_RULES = (
+    "melds.group.min_size",
+    "melds.group.min_natural",
+    "melds.group.max_wild",
+    "melds.group.ratio",
+    "melds.group.max_size",
+    "melds.sequence",
+    "melds.wild",
+    "melds.black_threes",
+    "canastas.natural.size",
+    "canastas.mixed.size",
+    "canastas.escalera.size",
+    "canastas.bolivia.size",
+    "pack.wild_ranks",
+)
+_AREA_RULES: dict[str, tuple[str, ...]] = {
+    "melds": _MELD_RULES,
+    "extending": (*_MELD_RULES, "melds.group.wild_onto_canasta"),
+    "initial meld": ("initial_meld", "scoring.card_points"),
+    "pickup": (
+        "pile.frozen_when",
+        "pile.take_frozen",
+        "pile.take_unfrozen",
+        "pile.onto_kinds",
+        "pile.onto_canasta",
+        "pile.blocked_by_top",
+        "pile.pair_starts_new_meld",
+        "pile.one_card_rule",
+        "melds.group.duplicate_ranks",
+        "initial_meld",
+    ),
+    "taking the top card": ("pile.take_top", "pile.blocked_by_top"),
+    "going out": ("going_out.requirement", "going_out.requirement_by_players"),
+    "card points": ("scoring", "red_threes.value"),
+    "scoring": (
+        "scoring",
+        "canastas.natural.bonus",
+        "canastas.mixed.bonus",
+        "canastas.escalera.bonus",
+        "canastas.bolivia.bonus",
+        "going_out.bonus",
+        "going_out.concealed_bonus",
+        "red_threes.value",
+        "red_threes.all_value",
+        "red_threes.plus_when",
+    ),
+    "game end": ("game",),
+    "turn rules": (
+        "pack.decks",
+        "pack.jokers",
+        "players",
+        "going_out.ask_partner",
+        "going_out.keep_cards",
+        "going_out.discard_required",
+        "pile.take_top.allowed",
+        "stock.exhausted",
+        "stock.going_out_bonus_when_exhausted",
+        "game.target",
+    ),
+}
+
+
+def area_rules(area: str, paths: Sequence[str]) -> list[str]:
+    """Of these key paths, the rules a behaviour area reads."""
+    prefixes = _AREA_RULES[area]
+    return [p for p in paths if any(p == x or p.startswith(x + ".") for x in prefixes)]
+
+
+# what a behaviour difference is: the result keys compared (reasons are wording)
+_KEYS: dict[str, tuple[str, ...]] = {
+    "meld": ("legal", "kind", "canasta"),
+    "extend": ("legal", "kind", "canasta"),
+    "initial_minimum": ("minimum",),
+    "initial_meld": ("legal", "points", "minimum"),
+    "pickup": ("legal",),
+    "take_top": ("legal",),
+    "go_out": ("allowed",),
+    "score": ("teams",),
+    "game_over": ("over", "winner", "draw"),
+    "card_points": ("points",),
+    "info": (
+        "players",
+        "partnerships",
+        "decks",
+        "jokers",
+        "cards",
+        "hand_size",
+        "draw",
+        "target",
+        "ask_partner",
+        "keep_cards",
+        "discard_required",
+        "take_top",
+        "stock_exhausted",
+        "going_out_bonus_when_exhausted",
+    ),
+}
+
+
+def compared_keys(op: str) -> tuple[str, ...]:
+    return _KEYS[op]
+
+
+@dataclass(frozen=True)
+class Witness:
+    """A request on which some of the compared rulesets answer differently."""
+
+    area: str
+    op: str
+    input: dict[str, Any]
+    results: dict[str, dict[str, Any]]  # ruleset id -> the oracle's response result or error
+
+    @property
+    def key(self) -> str:
+        return json.dumps({"op": self.op, **self.input}, sort_keys=True)
+
+    def verdict(self, ruleset: str) -> Any:
+        """What is compared of one ruleset's answer."""
+        return _verdict(self.op, self.results[ruleset])
+
+    def separates(self, a: str, b: str) -> bool:
+        return bool(self.verdict(a) != self.verdict(b))
+
+    def as_json(self) -> dict[str, Any]:
+        return {"area": self.area, "op": self.op, "input": self.input, "results": self.results}
+
+
+def _verdict(op: str, answer: dict[str, Any]) -> Any:
+    if "error" in answer:
+        return ("error", answer["error"]["code"])
+    return tuple(json.dumps(answer.get(key), sort_keys=True) for key in _KEYS[op])
+
+
+# --------------------------------------------------------------------------- enumeration
+
+
+_SUITS = "HSDC"
+_NATURAL = ["8", "K", "A", "5"]  # ranks used for groups, plain to wild-worth
+
+
+def _group(rank: str, naturals: int, jokers: int = 0, twos: int = 0) -> list[str]:
+    cards = [f"{rank}{_SUITS[i % 4]}" for i in range(naturals)]
+    return cards + ["JK"] * jokers + [f"2{_SUITS[i % 4]}" for i in range(twos)]
+
+
+def _run(start: str, length: int, suit: str = "H") -> list[str]:
+    ranks = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+    i = ranks.index(start)
+    return [f"{rank}{suit}" for rank in ranks[i : i + length]]
+
+
+def _meld_requests() -> Iterator[dict[str, Any]]:
+    for size in range(1, 10):
+        for naturals in range(size, -1, -1):
+            wilds = size - naturals
+            for jokers in range(wilds + 1):
+                if naturals:
+                    yield {"cards": _group("8", naturals, jokers, wilds - jokers)}
+                elif jokers <= 6:
+                    yield {"cards": _group("8", 0, jokers, wilds - jokers)}
+        yield {"cards": _run("4", size)}
+        yield {"cards": _run("3", size)}
+        yield {"cards": _run("J", min(size, 4))}
+        yield {"cards": ["3C", "3S"] * (size // 2) + ["3C"] * (size % 2), "going_out": True}
+        yield {"cards": ["3C", "3S"] * (size // 2) + ["3C"] * (size % 2)}
+        if size >= 2:
+            yield {"cards": [*_run("5", size - 1), "JK"]}
+    yield {"cards": ["3H", "3D", "3H"]}
+
+
+def _extend_requests() -> Iterator[dict[str, Any]]:
+    for size in range(3, 9):
+        for wilds in range(0, 3):
+            base = _group("8", size - wilds, 0, wilds)
+            yield {"meld": base, "add": ["8D"]}
+            yield {"meld": base, "add": ["JK"]}
+            yield {"meld": base, "add": ["2C"]}
+        yield {"meld": _run("4", size), "add": [_run("4", size + 1)[-1]]}
+        yield {"meld": _group("8", 0, 0, size), "add": ["JK"]}
+        yield {"meld": ["3C", "3S", "3C"], "add": ["3S"], "going_out": True}
+
+
+def _initial_requests() -> Iterator[dict[str, Any]]:
+    for score in (-10, 0, 1495, 1500, 2995, 3000, 4995, 5000, 6995, 7000, 9995, 10000):
+        yield {"op": "initial_minimum", "team_score": score}
+    melds = [
+        [["KH", "KS", "KD"]],  # 30
+        [["AH", "AS", "AD"]],  # 60
+        [["KH", "KS", "KD", "JK"]],  # 80
+        [["AH", "AS", "AD", "JK"]],  # 110
+        [["AH", "AS", "AD", "JK", "2C"]],  # 130
+        [["4H", "5H", "6H", "7H"], ["KH", "KS", "KD"]],  # sequence + group
+        [["JK", "JK", "2C"]],  # a wild meld
+        [["JK", "JK", "2C"], ["AH", "AS", "AD"]],
+        [["KH", "KS", "KD", "KC", "KH", "KS", "KD"]],  # a natural canasta, 70
+    ]
+    for score in (0, 3000, 7000):
+        for meld in melds:
+            yield {"op": "initial_meld", "team_score": score, "melds": meld}
+
+
+def _pickup_requests() -> Iterator[dict[str, Any]]:
+    tops = ["8D", "JK", "3C", "3H"]
+    unders = [[], ["5C"], ["2C"], ["3S"], ["3D"]]
+    hands = [
+        ["8H", "8S", "KC"],
+        ["8H", "JK", "KC"],
+        ["8H", "KC", "QD"],
+        ["8H", "8S", "JK", "KC"],
+        ["8H", "8S", "JK", "2C", "KC"],
+    ]
+    team_melds: list[list[list[str]]] = [
+        [],
+        [["9H", "9S", "9C"]],
+        [["8C", "8C", "8S"]],
+        [["5D", "6D", "7D"]],
+    ]
+    for top, under, hand, melds in itertools.product(tops, unders, hands, team_melds):
+        request: dict[str, Any] = {
+            "pile": [*under, top],
+            "hand": hand,
+            "team_melds": melds,
+            "team_score": 0,
+        }
+        yield request
+        if melds:
+            yield {**request, "onto": 0}
+    yield {"pile": ["8D"], "hand": ["8H"], "team_melds": [["8C", "8S", "8H"]], "onto": 0}
+    for score in (0, 1500, 3000, 7000):
+        yield {"pile": ["5C", "AD"], "hand": ["AH", "AS", "JK", "KC"], "team_score": score}
+
+
+def _take_top_requests() -> Iterator[dict[str, Any]]:
+    for size in (3, 6, 7):
+        run = _run("4", size)
+        yield {"pile": ["5C", _run("4", size + 1)[-1]], "team_melds": [run], "onto": 0}
+        yield {"pile": ["5C", "3H"], "team_melds": [_run("4", size)], "onto": 0}
+    yield {"pile": ["5C", "8D"], "team_melds": [["8H", "8S", "8C"]], "onto": 0}
+
+
+_CANASTAS = {
+    "natural": ["KH", "KS", "KD", "KC", "KH", "KS", "KD"],
+    "mixed": ["QH", "QS", "QD", "QC", "QH", "JK", "2C"],
+    "escalera": _run("4", 7, "S"),
+    "bolivia": ["JK", "JK", "JK", "2D", "2D", "2H", "2H"],
+    "escalera2": _run("4", 7, "C"),
+}
+
+
+def _go_out_requests() -> Iterator[dict[str, Any]]:
+    names = list(_CANASTAS)
+    for count in range(0, 3):
+        for combo in itertools.combinations(names, count):
+            yield {"team_melds": [_CANASTAS[name] for name in combo]}
+
+
+def _card_points_requests() -> Iterator[dict[str, Any]]:
+    for text in ("JK", "2C", "AS", "KS", "8S", "7S", "4S", "3C", "3H"):
+        yield {"cards": [text]}
+        yield {"cards": [text], "in_hand": True}
+
+
+def _score_requests() -> Iterator[dict[str, Any]]:
+    other = {"melds": [["9H", "9S", "9D"]]}
+    layouts = [
+        [],
+        [_CANASTAS["natural"]],
+        [_CANASTAS["natural"], _CANASTAS["mixed"]],
+        [_CANASTAS["escalera"], _CANASTAS["mixed"]],
+        [_CANASTAS["escalera"]],
+        [_CANASTAS["bolivia"], _CANASTAS["escalera"]],
+    ]
+    for melds in layouts:
+        for reds in (0, 1, 4):
+            yield {"teams": [{"melds": melds, "red_threes": reds}, other]}
+        yield {"teams": [{"melds": melds, "went_out": True}, other]}
+        yield {"teams": [{"melds": melds, "concealed": True}, other]}
+    yield {"teams": [{"melds": [], "hands": [["3C"]]}, other]}
+    yield {"teams": [{"melds": [], "hands": [["JK", "AS"]]}, other]}
+
+
+def _info_requests() -> Iterator[dict[str, Any]]:
+    yield {}
+    for players in (2, 3, 4, 5, 6):
+        yield {"players": players}
+
+
+def _game_over_requests() -> Iterator[dict[str, Any]]:
+    for target in (2500, 5000, 7500, 10000, 15000):
+        yield {"scores": [target, target - 100]}
+        yield {"scores": [target - 5, 0]}
+        yield {"scores": [target, target]}
+    yield {"scores": [100, 50], "hands_played": 60}
+    yield {"scores": [100, 100], "hands_played": 60}
+
+
+_ENUMERATIONS: dict[str, Callable[[], Iterator[dict[str, Any]]]] = {
+    "meld": _meld_requests,
+    "extend": _extend_requests,
+    "initial meld": _initial_requests,
+    "pickup": _pickup_requests,
+    "take_top": _take_top_requests,
+    "go_out": _go_out_requests,
+    "card_points": _card_points_requests,
+    "score": _score_requests,
+    "game_over": _game_over_requests,
+    "info": _info_requests,
+}
+
+
+def requests_for(area: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(op, input) for every situation the enumeration of an area holds, smallest first."""
+    ops = AREA_OPS[area]
+    if area == "initial meld":
+        for request in _initial_requests():
+            op = request.pop("op")
+            yield op, request
+        return
+    (op,) = ops
+    for request in _ENUMERATIONS[op]():
+        yield op, request
+
+
+# --------------------------------------------------------------------------- searching
+
+
+def _cards_named(value: Any) -> int:
+    """How many cards a request names (the smallest witness names the fewest)."""
+    if isinstance(value, dict):
+        return sum(_cards_named(v) for v in value.values())
+    if isinstance(value, list):
+        return sum(_cards_named(v) for v in value)
+    return 1 if isinstance(value, str) else 0
+
+
+def _ask_all(
+    oracle: Oracle, rulesets: Sequence[Ruleset], op: str, request: dict[str, Any]
+) -> dict[str, dict[str, Any]]:
+    results: dict[str, dict[str, Any]] = {}
+    for ruleset in rulesets:
+        answer = oracle.handle({"op": op, "ruleset": ruleset.id, **request})
+        if answer["ok"]:
+            keep = RESULT_FIELDS[op] | set(_KEYS[op]) | {"code", "rule"}
+            results[ruleset.id] = {k: v for k, v in answer["result"].items() if k in keep}
+        else:
+            results[ruleset.id] = {"error": answer["error"]}
+    return results
+
+
+def _both_answer(op: str, results: dict[str, dict[str, Any]], a: str, b: str) -> bool:
+    """Whether both rulesets answered the question. For ``info``, refusing a number of players
+    is an answer too: the rulesets allow different numbers of players."""
+    return all(
+        "error" not in results[r] or (op == "info" and results[r]["error"]["code"] == "bad-request")
+        for r in (a, b)
+    )
+
+
+def _hypothesis_requests(area: str) -> st.SearchStrategy[tuple[str, dict[str, Any]]]:
+    """Random situations of an area, for what enumeration does not reach."""
+    cards = st.sampled_from([repr(c) for c in Card.all() if not c.is_red_three])
+    hands = st.lists(cards, min_size=1, max_size=8)
+    melds = st.lists(hands, max_size=3)
+    ops: dict[str, st.SearchStrategy[dict[str, Any]]] = {
+        "meld": st.fixed_dictionaries({"cards": hands, "going_out": st.booleans()}),
+        "extend": st.fixed_dictionaries(
+            {"meld": hands, "add": st.lists(cards, min_size=1, max_size=3)}
+        ),
+        "initial_meld": st.fixed_dictionaries(
+            {
+                "team_score": st.integers(-100, 12000),
+                "melds": st.lists(hands, min_size=1, max_size=2),
+            }
+        ),
+        "initial_minimum": st.fixed_dictionaries({"team_score": st.integers(-100, 20000)}),
+        "pickup": st.fixed_dictionaries(
+            {"pile": hands, "hand": hands, "team_melds": melds, "team_score": st.integers(0, 9000)}
+        ),
+        "take_top": st.fixed_dictionaries(
+            {"pile": hands, "team_melds": melds.filter(bool), "onto": st.just(0)}
+        ),
+        "go_out": st.fixed_dictionaries({"team_melds": melds}),
+        "card_points": st.fixed_dictionaries({"cards": hands, "in_hand": st.booleans()}),
+        "score": st.fixed_dictionaries(
+            {
+                "teams": st.lists(
+                    st.fixed_dictionaries({"melds": melds, "red_threes": st.integers(0, 3)}),
+                    min_size=2,
+                    max_size=2,
+                )
+            }
+        ),
+        "game_over": st.fixed_dictionaries(
+            {
+                "scores": st.lists(st.integers(0, 20000), min_size=2, max_size=2),
+                "hands_played": st.integers(1, 80),
+            }
+        ),
+        "info": st.fixed_dictionaries({}, optional={"players": st.integers(2, 6)}),
+    }
+    return st.one_of([st.tuples(st.just(op), ops[op]) for op in AREA_OPS[area]])
+
+
+def _hypothesis_witness(
+    oracle: Oracle, area: str, a: Ruleset, b: Ruleset, variant: Ruleset
+) -> tuple[str, dict[str, Any]] | None:
+    """A random situation (seeded, shrunk) on which ``a`` and ``b`` differ and the variant of
+    ``a`` with the one rule changed differs from ``a``."""
+
+    def differs(item: tuple[str, dict[str, Any]]) -> bool:
+        op, request = item
+        results = _ask_all(oracle, (a, b, variant), op, request)
+        if not _both_answer(op, results, a.id, b.id) or "error" in results[variant.id]:
+            return False
+        mine = _verdict(op, results[a.id])
+        return bool(
+            mine != _verdict(op, results[b.id]) and mine != _verdict(op, results[variant.id])
+        )
+
+    try:
+        return find(
+            _hypothesis_requests(area),
+            differs,
+            settings=settings(
+                max_examples=150,
+                derandomize=True,
+                database=None,
+                deadline=None,
+                phases=[Phase.generate, Phase.shrink],
+                suppress_health_check=list(HealthCheck),
+            ),
+        )
+    except NoSuchExample:
+        return None
+
+
+@dataclass(frozen=True)
+class Finding:
+    """What the search found for one pair of rulesets, one area and one differing rule."""
+
+    area: str
+    pair: tuple[str, str]
+    rule: str | None  # the key path that differs (None: the area's rules all agree)
+    witness: str | None  # the key of the witness, when one was found
+    how: str  # "enumeration", "hypothesis", or "" when nothing was found
+
+
+def find_witnesses(
+    rulesets: Sequence[Ruleset],
+    oracle: Oracle | None = None,
+    areas: Sequence[str] = tuple(AREA_OPS),
+    hypothesis: bool = True,
+) -> tuple[list[Witness], list[Finding]]:
+    """For every pair of rulesets, every area and every rule of the area whose value differs:
+    the smallest situation in which the two rule differently *because of that rule* -- the
+    variant of the first ruleset with only that rule changed answers differently too."""
+    oracle = oracle if oracle is not None else Oracle()
+    witnesses: dict[str, Witness] = {}
+    findings: list[Finding] = []
+    pairs = list(itertools.combinations(rulesets, 2))
+    for area in areas:
+        asked = sorted(
+            (
+                (op, request, _ask_all(oracle, rulesets, op, request))
+                for op, request in requests_for(area)
+            ),
+            key=lambda item: _cards_named(item[1]),
+        )
+        for a, b in pairs:
+            rules = area_rules(area, differing_leaves(a, b))
+            if not rules:
+                findings.append(Finding(area, (a.id, b.id), None, None, ""))
+                continue
+            separating = [
+                (op, request, results)
+                for op, request, results in asked
+                if _both_answer(op, results, a.id, b.id)
+                and _verdict(op, results[a.id]) != _verdict(op, results[b.id])
+            ]
+            for rule in rules:
+                variant = with_value(a, rule, b)
+                oracle.register(variant)
+                found: tuple[str, dict[str, Any]] | None = None
+                how = ""
+                for op, request, results in separating:
+                    again = _ask_all(oracle, (variant,), op, request)[variant.id]
+                    if "error" not in again and _verdict(op, again) != _verdict(op, results[a.id]):
+                        found, how = (op, request), "enumeration"
+                        break
+                if found is None and hypothesis:
+                    found = _hypothesis_witness(oracle, area, a, b, variant)
+                    how = "hypothesis" if found is not None else ""
+                key = None
+                if found is not None:
+                    op, request = found
+                    witness = Witness(area, op, request, _ask_all(oracle, rulesets, op, request))
+                    witnesses.setdefault(witness.key, witness)
+                    key = witness.key
+                findings.append(Finding(area, (a.id, b.id), rule, key, how))
+            if separating and all(f.witness is None for f in findings[-len(rules) :]):
+                # no rule alone makes the difference, several do together (taking the top card
+                # needs both the rule and the meld kinds it may extend)
+                op, request, results = separating[0]
+                witness = Witness(area, op, request, results)
+                witnesses.setdefault(witness.key, witness)
+                findings.append(
+                    Finding(
+                        area,
+                        (a.id, b.id),
+                        " + ".join(rules),
+                        witness.key,
+                        "enumeration, rules together",
+                    )
+                )
+    return list(witnesses.values()), findings

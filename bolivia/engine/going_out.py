@@ -1,0 +1,84 @@
+"""Going out: what a side's melds must include before one of its players may go out.
+Decided by ``going_out`` of the ruleset.
+
+>>> from bolivia.rules.library import shipped_library
+>>> requirement_text(shipped_library().load("bolivia-da"))
+'2 canastas, at least 1 escalera among them'
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from bolivia.engine.melds import Meld, canasta_of
+from bolivia.errors import Illegal
+from bolivia.rules.model import CanastaRequirement
+from bolivia.rules.ruleset import Ruleset
+
+__all__ = [
+    "canastas",
+    "meets_requirement",
+    "requirement_for",
+    "requirement_text",
+    "verify_go_out",
+]
+
+
+def requirement_for(ruleset: Ruleset, players: int | None = None) -> CanastaRequirement:
+    """The requirement for a number of players (default: the ruleset's usual number)."""
+    rule = ruleset.rules.going_out
+    count = players if players is not None else ruleset.rules.players.usual
+    return rule.requirement_by_players.get(count, rule.requirement)
+
+
+def requirement_text(ruleset: Ruleset, players: int | None = None) -> str:
+    req = requirement_for(ruleset, players)
+    text = f"{req.count} canasta" + ("" if req.count == 1 else "s")
+    named = [f"at least {n} {kind}" for kind, n in req.including.items()]
+    return text + (", " + ", ".join(named) + " among them" if named else "")
+
+
+def canastas(ruleset: Ruleset, melds: Sequence[Meld]) -> Counter[str]:
+    """How many canastas of each kind the melds hold."""
+    found: Counter[str] = Counter()
+    for meld in melds:
+        kind = canasta_of(ruleset, meld)
+        if kind is not None:
+            found[kind] += 1
+    return found
+
+
+def meets_requirement(ruleset: Ruleset, melds: Sequence[Meld], players: int | None = None) -> bool:
+    try:
+        verify_go_out(ruleset, melds, players)
+    except Illegal:
+        return False
+    return True
+
+
+def verify_go_out(ruleset: Ruleset, melds: Sequence[Meld], players: int | None = None) -> None:
+    """Nothing when the side's melds allow going out; else :class:`Illegal` saying what is
+    missing."""
+    req = requirement_for(ruleset, players)
+    have = canastas(ruleset, melds)
+    total = sum(have.values())
+    path = "going_out.requirement"
+    if players is not None and players in ruleset.rules.going_out.requirement_by_players:
+        path = "going_out.requirement_by_players"
+    if total < req.count:
+        raise Illegal(
+            "go-out-canastas",
+            f"going out needs {requirement_text(ruleset, players)}; "
+            f"the side has {total} ({ruleset.cite(path)})",
+            path,
+        )
+    for kind, needed in req.including.items():
+        if have[kind] < needed:
+            raise Illegal(
+                "go-out-kind",
+                f"going out needs {requirement_text(ruleset, players)};"
+                f" the side has {have[kind]} {kind} "
+                f"({ruleset.cite(path)})",
+                path,
+            )

@@ -1,0 +1,95 @@
+"""The first meld of a side in a hand: the minimum by the side's score, and what counts toward it.
+Decided by ``initial_meld`` of the ruleset.
+
+>>> from bolivia.rules.library import shipped_library
+>>> canasta, samba = (shipped_library().load(r) for r in ("canasta", "samba"))
+>>> minimum(canasta, 7000), minimum(samba, 7000)
+(120, 150)
+>>> minimum(samba, -5)
+15
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bolivia.cards import Card
+from bolivia.engine.melds import Meld, canasta_of, verify_meld
+from bolivia.errors import Illegal
+from bolivia.rules.ruleset import Ruleset
+
+__all__ = ["counted_points", "meld_points", "minimum", "verify_initial_meld"]
+
+
+def minimum(ruleset: Ruleset, team_score: int) -> int:
+    """The points a side's first meld must reach, given the side's score before the hand."""
+    bands = ruleset.rules.initial_meld.bands
+    found = bands[0].minimum
+    for band in bands[1:]:
+        if band.from_score is not None and team_score >= band.from_score:
+            found = band.minimum
+    return found
+
+
+def meld_points(ruleset: Ruleset, cards: Sequence[Card]) -> int:
+    """The card points of melded cards."""
+    points = ruleset.points
+    return sum(points[card.index] for card in cards)
+
+
+def counted_points(ruleset: Ruleset, melds: Sequence[Meld], top_card: Card | None = None) -> int:
+    """What a side's melds of this turn count toward the minimum. ``top_card`` is the pile's
+    top card, melded in ``melds[0]``: it counts only where the ruleset says so."""
+    rule = ruleset.rules.initial_meld
+    values = []
+    for i, meld in enumerate(melds):
+        if meld.kind == "sequence" and not rule.counts_sequences:
+            continue
+        if meld.kind == "wild" and not rule.counts_wild_melds:
+            continue
+        value = meld_points(ruleset, meld.cards)
+        if i == 0 and top_card is not None and not rule.counts_top_card:
+            value -= ruleset.points[top_card.index]
+        if rule.counts_bonuses:
+            kind = canasta_of(ruleset, meld)
+            if kind is not None:
+                value += getattr(ruleset.rules.canastas, kind).bonus
+        values.append(value)
+    if not values:
+        return 0
+    return sum(values) if rule.several_melds else max(values)
+
+
+def verify_initial_meld(
+    ruleset: Ruleset,
+    team_score: int,
+    melds: Sequence[Sequence[Card]],
+) -> tuple[int, int]:
+    """(points, minimum) when laying ``melds`` as the side's first meld is legal; else
+    :class:`Illegal` saying which meld is illegal or how far the points fall short."""
+    if not melds:
+        raise Illegal("no-meld", "a first meld needs at least one meld")
+    laid = []
+    needed = minimum(ruleset, team_score)
+    failure: Illegal | None = None
+    for i, cards in enumerate(melds):
+        try:
+            laid.append(verify_meld(ruleset, cards))
+        except Illegal as exc:
+            failure = failure or Illegal(exc.code, f"meld {i + 1} is not legal: {exc}", exc.rule)
+    points = counted_points(ruleset, laid)
+    if failure is not None:
+        failure.facts.update(points=points, minimum=needed)
+        raise failure
+    if points < needed:
+        rule = ruleset.rules.initial_meld
+        which = "together" if rule.several_melds or len(laid) == 1 else "in a single meld"
+        raise Illegal(
+            "initial-minimum",
+            f"the first meld counts {points} points {which}; a side with {team_score} "
+            f"needs {needed} ({ruleset.cite('initial_meld.bands')})",
+            "initial_meld.bands",
+            points=points,
+            minimum=needed,
+        )
+    return points, needed

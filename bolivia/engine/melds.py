@@ -1,0 +1,473 @@
+"""Melds: which cards make a legal meld, what a meld becomes when cards are added, and which
+melds are canastas. Decided by ``melds`` and ``canastas`` of the ruleset only.
+
+>>> from bolivia.rules.library import shipped_library
+>>> from bolivia.cards import parse_cards
+>>> da = shipped_library().load("bolivia-da")
+>>> verify_meld(da, parse_cards(["8H", "8S", "2C", "JK"])).kind
+'group'
+>>> zh = shipped_library().load("bolivia-zh")
+>>> can_meld(zh, parse_cards(["8H", "8S", "2C", "JK"]))
+False
+>>> canasta_of(da, verify_meld(da, parse_cards(["JK"] * 7)))
+'bolivia'
+
+Every refusal is an :class:`~bolivia.errors.Illegal` with a code and a sentence naming the rule
+and where it comes from. The limits of each kind are checked by small functions on counts
+(``group_fault``, ``sequence_fault``, ``wild_fault``, ``threes_fault``) that return the code
+of the first limit broken: :func:`verify_meld` raises on it, and the game's move generator
+asks the same functions, so each rule is written once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from bolivia.cards import RANKS, SUITS, Card
+from bolivia.errors import Illegal
+from bolivia.rules.model import BlackThreeMelds, GroupMelds, WildMelds
+from bolivia.rules.ruleset import Ruleset
+
+__all__ = [
+    "Meld",
+    "can_extend",
+    "can_meld",
+    "canasta_of",
+    "could_join",
+    "describe",
+    "group_fault",
+    "group_table",
+    "is_canasta",
+    "sequence_fault",
+    "threes_fault",
+    "verify_extend",
+    "verify_meld",
+    "wild_fault",
+]
+
+_RED_THREES = (5, 6)  # card indices of 3D and 3H
+_BLACK_THREES = (4, 7)
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A legal meld: its kind, its cards and what they are made of."""
+
+    kind: str  # group | sequence | wild | threes
+    cards: tuple[Card, ...]
+    naturals: int
+    wilds: int
+    rank: str | None = None  # a group's rank ("3" for black threes)
+    suit: str | None = None  # a sequence's suit
+
+    @property
+    def size(self) -> int:
+        return len(self.cards)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def describe(meld: Meld) -> str:
+    """``a group of 8s with 1 wild card`` and the like."""
+    wild = f" with {_plural(meld.wilds, 'wild card')}" if meld.wilds else ""
+    if meld.kind == "group":
+        return f"a group of {meld.size} {meld.rank}s{wild}"
+    if meld.kind == "sequence":
+        return f"a sequence of {meld.size} cards in {meld.suit}{wild}"
+    if meld.kind == "wild":
+        return f"a meld of {_plural(meld.size, 'wild card')}"
+    return f"a meld of {_plural(meld.naturals, 'black three')}{wild}"
+
+
+def canasta_of(ruleset: Ruleset, meld: Meld) -> str | None:
+    """The canasta the meld is (natural, mixed, escalera, bolivia), or None."""
+    canastas = ruleset.rules.canastas
+    kind = meld.kind
+    size = len(meld.cards)
+    if kind == "group":
+        if meld.wilds == 0:
+            return "natural" if size >= canastas.natural.size else None
+        return "mixed" if size >= canastas.mixed.size else None
+    if kind == "sequence":
+        return "escalera" if size >= canastas.escalera.size else None
+    if kind == "wild":
+        return "bolivia" if size >= canastas.bolivia.size else None
+    return None
+
+
+def is_canasta(ruleset: Ruleset, meld: Meld) -> bool:
+    return canasta_of(ruleset, meld) is not None
+
+
+# --------------------------------------------------------------------------- the limits
+
+
+def _size_fault(kind: str, size: int, low: int, high: int | None) -> str | None:
+    if size < low:
+        return f"{kind}-too-small"
+    if high is not None and size > high:
+        return f"{kind}-too-large"
+    return None
+
+
+def group_fault(rule: GroupMelds, naturals: int, wilds: int, *, new: bool) -> str | None:
+    """The first limit of ``melds.group`` a group of these counts breaks, or None."""
+    size = naturals + wilds
+    if new and size < rule.min_size:
+        return "group-too-small"
+    if naturals < rule.min_natural:
+        return "group-too-few-naturals"
+    if rule.max_wild is not None and wilds > rule.max_wild:
+        return "group-too-many-wilds"
+    if rule.ratio == "naturals_exceed_wilds" and naturals <= wilds:
+        return "group-ratio"
+    if rule.ratio == "naturals_twice_wilds" and naturals < 2 * wilds:
+        return "group-ratio"
+    if rule.max_size is not None and size > rule.max_size:
+        return "group-too-large"
+    return None
+
+
+def group_table(ruleset: Ruleset, *, new: bool = True) -> list[list[bool]]:
+    """``table[n][w]``: whether a group of ``n`` naturals and ``w`` wild cards meets the group
+    limits (``group_fault`` for a new group, or one grown on the table with ``new=False``),
+    tabulated once per ruleset for the move generator. ``n`` runs to every natural of a rank
+    in the pack, ``w`` to every wild card."""
+    key = "_group_table" if new else "_group_table_grown"
+    cached: list[list[bool]] | None = ruleset.__dict__.get(key)
+    if cached is None:
+        rule = ruleset.rules.melds.group
+        naturals = 4 * ruleset.rules.pack.decks
+        pack = ruleset.rules.pack
+        wilds = pack.jokers + 4 * pack.decks * len(pack.wild_ranks)
+        cached = [
+            [group_fault(rule, n, w, new=new) is None for w in range(wilds + 1)]
+            for n in range(naturals + 1)
+        ]
+        ruleset.__dict__[key] = cached
+    return cached
+
+
+def wild_fault(rule: WildMelds, size: int, *, new: bool) -> str | None:
+    """The first limit of ``melds.wild`` a meld of ``size`` wild cards breaks, or None."""
+    if not rule.allowed:
+        return "wild-not-allowed"
+    return _size_fault("wild", size, rule.min_size if new else 1, rule.max_size)
+
+
+def threes_fault(
+    rule: BlackThreeMelds, size: int, wilds: int, *, going_out: bool, new: bool
+) -> str | None:
+    """The first limit of ``melds.black_threes`` broken, or None."""
+    if rule.when == "never":
+        return "threes-never"
+    if rule.when == "going_out" and not going_out:
+        return "threes-not-going-out"
+    if wilds > rule.max_wild:
+        return "threes-too-many-wilds"
+    return _size_fault("threes", size, rule.min_size if new else 1, rule.max_size)
+
+
+def sequence_fault(ruleset: Ruleset, ranks: Sequence[int], wilds: int, *, new: bool) -> str | None:
+    """The first limit of ``melds.sequence`` broken by a sequence of naturals of these rank
+    indexes (0 for a two ... 12 for an ace) and ``wilds`` wild cards, or None."""
+    rule = ruleset.rules.melds.sequence
+    if not rule.allowed:
+        return "sequence-not-allowed"
+    low, high = ruleset.sequence_span
+    ordered = sorted(ranks)
+    if (
+        ordered[0] < low
+        or ordered[-1] > high
+        or any(ruleset.wild[r * 4] or r == 1 for r in ordered)
+    ):
+        return "sequence-rank"
+    if len(set(ordered)) < len(ordered):
+        return "sequence-duplicate"
+    if wilds > rule.max_wild:
+        return "sequence-too-many-wilds"
+    if ordered[-1] - ordered[0] + 1 - len(ordered) > wilds:
+        return "sequence-gap"
+    size = len(ordered) + wilds
+    if size > high - low + 1:
+        return "sequence-rank"
+    return _size_fault("sequence", size, rule.min_size if new else 1, rule.max_size)
+
+
+# the sentence and the rule behind each code; built only when a refusal is raised
+_TEXT: dict[str, tuple[str, Callable[[Ruleset, int, int], str]]] = {
+    "group-too-small": (
+        "melds.group.min_size",
+        lambda r, n, w: f"a group needs at least {r.rules.melds.group.min_size} cards, not {n + w}",
+    ),
+    "group-too-few-naturals": (
+        "melds.group.min_natural",
+        lambda r, n, w: (
+            f"a group needs at least {r.rules.melds.group.min_natural} natural cards, not {n}"
+        ),
+    ),
+    "group-too-many-wilds": (
+        "melds.group.max_wild",
+        lambda r, n, w: (
+            f"a group may hold at most "
+            f"{_plural(r.rules.melds.group.max_wild or 0, 'wild card')}, "
+            f"not {w}"
+        ),
+    ),
+    "group-ratio": (
+        "melds.group.ratio",
+        lambda r, n, w: (
+            (
+                "natural cards must outnumber wild cards in a group"
+                if r.rules.melds.group.ratio == "naturals_exceed_wilds"
+                else "a group needs at least twice as many natural cards as wild cards"
+            )
+            + f" ({n} natural, {w} wild)"
+        ),
+    ),
+    "group-too-large": (
+        "melds.group.max_size",
+        lambda r, n, w: f"a group holds at most {r.rules.melds.group.max_size} cards, not {n + w}",
+    ),
+    "wild-not-allowed": (
+        "melds.wild.allowed",
+        lambda r, n, w: "wild cards may not be melded on their own",
+    ),
+    "wild-too-small": (
+        "melds.wild.min_size",
+        lambda r, n, w: (
+            f"a meld of wild cards needs at least {r.rules.melds.wild.min_size} cards, not {n + w}"
+        ),
+    ),
+    "wild-too-large": (
+        "melds.wild.max_size",
+        lambda r, n, w: (
+            f"a meld of wild cards holds at most {r.rules.melds.wild.max_size} cards, not {n + w}"
+        ),
+    ),
+    "threes-never": ("melds.black_threes.when", lambda r, n, w: "black threes are never melded"),
+    "threes-not-going-out": (
+        "melds.black_threes.when",
+        lambda r, n, w: "black threes may be melded only by a player going out",
+    ),
+    "threes-too-many-wilds": (
+        "melds.black_threes.max_wild",
+        lambda r, n, w: (
+            f"a meld of black threes holds at most {r.rules.melds.black_threes.max_wild} wild cards"
+        ),
+    ),
+    "threes-too-small": (
+        "melds.black_threes.min_size",
+        lambda r, n, w: (
+            f"a meld of black threes needs at least "
+            f"{r.rules.melds.black_threes.min_size} cards, not {n + w}"
+        ),
+    ),
+    "threes-too-large": (
+        "melds.black_threes.max_size",
+        lambda r, n, w: (
+            f"a meld of black threes holds at most "
+            f"{r.rules.melds.black_threes.max_size} cards, not {n + w}"
+        ),
+    ),
+    "sequence-not-allowed": (
+        "melds.sequence.allowed",
+        lambda r, n, w: "sequences may not be melded",
+    ),
+    "sequence-rank": (
+        "melds.sequence.lowest",
+        lambda r, n, w: (
+            f"a sequence runs from {r.rules.melds.sequence.lowest} to "
+            f"{r.rules.melds.sequence.highest}, without threes or wild ranks"
+        ),
+    ),
+    "sequence-duplicate": (
+        "melds.sequence.allowed",
+        lambda r, n, w: "a sequence holds each rank once",
+    ),
+    "sequence-too-many-wilds": (
+        "melds.sequence.max_wild",
+        lambda r, n, w: (
+            f"a sequence may hold at most "
+            f"{_plural(r.rules.melds.sequence.max_wild, 'wild card')}, "
+            f"not {w}"
+        ),
+    ),
+    "sequence-gap": (
+        "melds.sequence.max_wild",
+        lambda r, n, w: "the cards of a sequence must follow each other without a gap",
+    ),
+    "sequence-too-small": (
+        "melds.sequence.min_size",
+        lambda r, n, w: (
+            f"a sequence needs at least {r.rules.melds.sequence.min_size} cards, not {n + w}"
+        ),
+    ),
+    "sequence-too-large": (
+        "melds.sequence.max_size",
+        lambda r, n, w: (
+            f"a sequence holds at most {r.rules.melds.sequence.max_size} cards, not {n + w}"
+        ),
+    ),
+}
+
+
+def _refuse(ruleset: Ruleset, code: str, naturals: int, wilds: int) -> Illegal:
+    rule, text = _TEXT[code]
+    return Illegal(code, f"{text(ruleset, naturals, wilds)} ({ruleset.cite(rule)})", rule)
+
+
+# --------------------------------------------------------------------------- classifying
+
+
+def _classify(
+    ruleset: Ruleset,
+    cards: tuple[Card, ...],
+    *,
+    going_out: bool,
+    new: bool,
+    kind: str | None = None,
+) -> Meld:
+    if not cards:
+        raise Illegal("no-meld", "a meld needs cards")
+    wild = ruleset.wild
+    naturals = [card.index for card in cards if not wild[card.index]]
+    n = len(naturals)
+    w = len(cards) - n
+    melds = ruleset.rules.melds
+    if 5 in naturals or 6 in naturals:
+        raise Illegal(
+            "red-three", "red threes are never melded: they are laid out and scored on their own"
+        )
+    if not n:
+        fault = wild_fault(melds.wild, w, new=new)
+        if fault:
+            raise _refuse(ruleset, fault, 0, w)
+        return Meld("wild", cards, 0, w)
+    ranks = {index >> 2 for index in naturals}
+    if ranks == {1}:  # black threes (red ones were refused)
+        fault = threes_fault(melds.black_threes, n + w, w, going_out=going_out, new=new)
+        if fault:
+            raise _refuse(ruleset, fault, n, w)
+        return Meld("threes", cards, n, w, rank="3")
+    group_error: Illegal | None = None
+    if len(ranks) == 1 and kind in (None, "group"):
+        fault = group_fault(melds.group, n, w, new=new)
+        if fault is None:
+            return Meld("group", cards, n, w, rank=RANKS[naturals[0] >> 2])
+        group_error = _refuse(ruleset, fault, n, w)
+        if n > 1 or kind == "group":
+            raise group_error
+    suits = {index & 3 for index in naturals}
+    if len(suits) == 1 and kind in (None, "sequence"):
+        fault = sequence_fault(ruleset, [index >> 2 for index in naturals], w, new=new)
+        if fault is None:
+            return Meld("sequence", cards, n, w, suit=SUITS[naturals[0] & 3])
+        if group_error is not None:
+            raise group_error
+        raise _refuse(ruleset, fault, n, w)
+    if group_error is not None:
+        raise group_error
+    raise Illegal(
+        "no-meld", "these cards are neither of one rank nor a run of one suit, so they form no meld"
+    )
+
+
+def verify_meld(ruleset: Ruleset, cards: Sequence[Card], *, going_out: bool = False) -> Meld:
+    """The meld ``cards`` make when laid as a new meld, or :class:`Illegal` saying why not."""
+    return _classify(ruleset, tuple(cards), going_out=going_out, new=True)
+
+
+def can_meld(ruleset: Ruleset, cards: Sequence[Card], *, going_out: bool = False) -> bool:
+    try:
+        verify_meld(ruleset, cards, going_out=going_out)
+    except Illegal:
+        return False
+    return True
+
+
+def could_join(ruleset: Ruleset, meld: Meld, card: Card) -> bool:
+    """A quick necessary condition for :func:`verify_extend` with one card: False where no
+    rule lets the card join the meld -- a natural card of another rank (a group), of another
+    suit (a sequence), any natural (a wild meld), anything but a black three or a wild card
+    (black threes), a wild card where that kind of meld takes none. True leaves the question
+    to :func:`verify_extend`. For move generators, which try many cards on many melds."""
+    if ruleset.wild[card.index]:
+        melds = ruleset.rules.melds
+        if meld.kind == "sequence":
+            return melds.sequence.max_wild > 0
+        if meld.kind == "threes":
+            return melds.black_threes.max_wild > 0
+        return True
+    if meld.kind == "group":
+        return card.rank == meld.rank
+    if meld.kind == "sequence":
+        return card.suit == meld.suit
+    if meld.kind == "threes":
+        return card.is_black_three
+    return False
+
+
+def wild_onto_canasta_fault(ruleset: Ruleset, meld: Meld, wilds: int) -> str | None:
+    """``wild-onto-canasta`` when wild cards may not go onto this (finished) group."""
+    if (
+        wilds
+        and meld.kind == "group"
+        and not ruleset.rules.melds.group.wild_onto_canasta
+        and is_canasta(ruleset, meld)
+    ):
+        return "wild-onto-canasta"
+    return None
+
+
+def verify_extend(
+    ruleset: Ruleset, meld: Meld, add: Sequence[Card], *, going_out: bool = False
+) -> Meld:
+    """The meld after ``add`` is laid on it, or :class:`Illegal` saying why not."""
+    add = tuple(add)
+    if not add:
+        raise Illegal("no-meld", "nothing to add")
+    wild = ruleset.wild
+    if wild_onto_canasta_fault(ruleset, meld, sum(1 for card in add if wild[card.index])):
+        raise Illegal(
+            "wild-onto-canasta",
+            "no wild card may be added to a finished canasta "
+            f"({ruleset.cite('melds.group.wild_onto_canasta')})",
+            "melds.group.wild_onto_canasta",
+        )
+    try:
+        result = _classify(
+            ruleset,
+            meld.cards + add,
+            going_out=going_out,
+            new=False,
+            kind=meld.kind if meld.kind in ("group", "sequence") else None,
+        )
+    except Illegal as exc:
+        raise Illegal(
+            exc.code, f"{describe(meld)} cannot take {_cards(add)}: {exc}", exc.rule
+        ) from None
+    if result.kind != meld.kind or (meld.rank, meld.suit) != (result.rank, result.suit):
+        raise Illegal(
+            "extend-kind",
+            f"{describe(meld)} cannot take {_cards(add)}: a meld keeps "
+            "its kind (and rank or suit) as it grows",
+        )
+    return result
+
+
+def can_extend(
+    ruleset: Ruleset, meld: Meld, add: Sequence[Card], *, going_out: bool = False
+) -> bool:
+    try:
+        verify_extend(ruleset, meld, add, going_out=going_out)
+    except Illegal:
+        return False
+    return True
+
+
+def _cards(cards: Sequence[Card]) -> str:
+    return " ".join(repr(card) for card in cards)

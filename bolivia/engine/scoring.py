@@ -1,0 +1,116 @@
+"""Scoring a hand: melded cards, canasta bonuses, red threes plus or minus, going out, and the
+cards left in hand. Decided by ``scoring``, ``canastas``, ``red_threes`` and ``going_out``.
+
+>>> from bolivia.rules.library import shipped_library
+>>> from bolivia.cards import parse_cards
+>>> da = shipped_library().load("bolivia-da")
+>>> card_points(da, parse_cards(["JK", "3C"]), in_hand=True)
+-150
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bolivia.cards import Card
+from bolivia.engine.going_out import canastas, meets_requirement
+from bolivia.engine.melds import Meld, canasta_of
+from bolivia.errors import BadRequest
+from bolivia.rules.ruleset import Ruleset
+
+__all__ = ["TeamHand", "TeamScore", "card_points", "red_three_score", "score_hand", "score_team"]
+
+
+@dataclass(frozen=True)
+class TeamHand:
+    """A side's position at the end of a hand."""
+
+    melds: tuple[Meld, ...]
+    red_threes: int = 0
+    hands: tuple[tuple[Card, ...], ...] = ()
+    went_out: bool = False
+    concealed: bool = False
+
+
+@dataclass(frozen=True)
+class TeamScore:
+    cards: int
+    bonuses: int
+    red_threes: int
+    going_out: int
+    hands: int
+
+    @property
+    def total(self) -> int:
+        return self.cards + self.bonuses + self.red_threes + self.going_out + self.hands
+
+    def as_dict(self) -> dict[str, int]:
+        return {
+            "cards": self.cards,
+            "bonuses": self.bonuses,
+            "red_threes": self.red_threes,
+            "going_out": self.going_out,
+            "hands": self.hands,
+            "total": self.total,
+        }
+
+
+def card_points(ruleset: Ruleset, cards: Sequence[Card], *, in_hand: bool = False) -> int:
+    """Cards' value in a meld, or (``in_hand``) their negative value left in hand."""
+    if in_hand:
+        penalties = ruleset.penalties
+        return -sum(penalties[card.index] for card in cards)
+    points = ruleset.points
+    return sum(points[card.index] for card in cards)
+
+
+def red_three_score(ruleset: Ruleset, count: int, melds: Sequence[Meld]) -> int:
+    """What ``count`` red threes are worth to a side with these melds, plus or minus."""
+    if count == 0:
+        return 0
+    rule = ruleset.rules.red_threes
+    value = rule.all_value if count == 2 * ruleset.rules.pack.decks else count * rule.value
+    condition = rule.plus_when
+    if condition.condition == "side_melded":
+        plus = bool(melds)
+    elif condition.condition == "canastas":
+        plus = sum(canastas(ruleset, melds).values()) >= condition.count
+    elif condition.condition == "going_out_requirement":
+        plus = meets_requirement(ruleset, melds)
+    else:
+        plus = True
+    return value if plus else -value
+
+
+def score_team(ruleset: Ruleset, team: TeamHand) -> TeamScore:
+    if team.concealed and not team.went_out:
+        raise BadRequest("a side that went out concealed went out: set went_out too")
+    for hand in team.hands:
+        for card in hand:
+            if card.is_red_three:
+                raise BadRequest(
+                    f"{card!r} in a hand: red threes are laid out, never held; "
+                    "count them in red_threes"
+                )
+    cards = sum(card_points(ruleset, meld.cards) for meld in team.melds)
+    bonuses = 0
+    for meld in team.melds:
+        kind = canasta_of(ruleset, meld)
+        if kind is not None:
+            bonuses += getattr(ruleset.rules.canastas, kind).bonus
+    going = ruleset.rules.going_out
+    going_out = going.concealed_bonus if team.concealed else going.bonus if team.went_out else 0
+    hands = sum(card_points(ruleset, hand, in_hand=True) for hand in team.hands)
+    return TeamScore(
+        cards, bonuses, red_three_score(ruleset, team.red_threes, team.melds), going_out, hands
+    )
+
+
+def score_hand(ruleset: Ruleset, teams: Sequence[TeamHand]) -> list[TeamScore]:
+    """Every side's score for the hand, in order."""
+    if len(teams) < 2:
+        raise BadRequest("a hand is scored for two or more sides")
+    if sum(1 for team in teams if team.went_out or team.concealed) > 1:
+        raise BadRequest("at most one side goes out")
+    return [score_team(ruleset, team) for team in teams]

@@ -1,0 +1,237 @@
+"""The actions of a hand, as immutable values that round-trip through JSON (for replays).
+
+A turn: ``Draw`` (or ``TakePile``, or ``TakeTop`` where the ruleset has it; ``Stop`` when the
+stock is exhausted and the player will not take the pile), then any ``Lay`` and ``Extend``,
+then ``Discard`` -- or ``GoOut``, which empties the hand. ``Ask`` and the partner's ``Answer``
+come before going out where the ruleset has the question.
+
+>>> action = parse_action({"type": "extend", "target": 0, "cards": ["9H"]})
+>>> action
+Extend(target=0, cards=(9H,))
+>>> parse_action(action.to_json()) == action
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bolivia.cards import Card, parse_cards
+from bolivia.errors import BadRequest, CardError
+
+__all__ = [
+    "ASK",
+    "DISCARDS",
+    "DRAW",
+    "NO",
+    "STOP",
+    "YES",
+    "Action",
+    "Answer",
+    "Ask",
+    "Discard",
+    "Draw",
+    "Extend",
+    "GoOut",
+    "Lay",
+    "Stop",
+    "TakePile",
+    "TakeTop",
+    "parse_action",
+]
+
+
+def _cards(cards: Sequence[Card]) -> list[str]:
+    return [repr(card) for card in cards]
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Draw the ruleset's number of cards from the stock."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "draw"}
+
+
+@dataclass(frozen=True, slots=True)
+class TakePile:
+    """Take the whole pile: the top card melded with ``with_cards`` from the hand, or onto the
+    team meld ``onto``; ``also``: more melds from the hand laid at once (for the first meld)."""
+
+    with_cards: tuple[Card, ...] | None = None
+    onto: int | None = None
+    also: tuple[tuple[Card, ...], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "take_pile"}
+        if self.with_cards is not None:
+            out["with"] = _cards(self.with_cards)
+        if self.onto is not None:
+            out["onto"] = self.onto
+        if self.also:
+            out["also"] = [_cards(meld) for meld in self.also]
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class TakeTop:
+    """Take only the pile's top card onto the team meld ``onto``, instead of drawing."""
+
+    onto: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "take_top", "onto": self.onto}
+
+
+@dataclass(frozen=True, slots=True)
+class Lay:
+    """Lay one or more new melds from the hand."""
+
+    melds: tuple[tuple[Card, ...], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "lay", "melds": [_cards(meld) for meld in self.melds]}
+
+
+@dataclass(frozen=True, slots=True)
+class Extend:
+    """Add cards from the hand to the team meld ``target``."""
+
+    target: int
+    cards: tuple[Card, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "extend", "target": self.target, "cards": _cards(self.cards)}
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Discard a card, ending the turn."""
+
+    card: Card
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "discard", "card": repr(self.card)}
+
+
+@dataclass(frozen=True, slots=True)
+class GoOut:
+    """Empty the hand: lay ``melds``, add ``extends`` to team melds, discard ``discard``."""
+
+    melds: tuple[tuple[Card, ...], ...] = ()
+    extends: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+    discard: Card | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "type": "go_out",
+            "melds": [_cards(m) for m in self.melds],
+            "extends": [[t, _cards(c)] for t, c in self.extends],
+        }
+        if self.discard is not None:
+            out["discard"] = repr(self.discard)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """Ask the partner for leave to go out."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "ask"}
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The partner's answer to ``Ask``: it binds the player who asked."""
+
+    yes: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "answer", "yes": self.yes}
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """With the stock exhausted, decline to take the pile: the hand ends."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "stop"}
+
+
+Action = Draw | TakePile | TakeTop | Lay | Extend | Discard | GoOut | Ask | Answer | Stop
+
+
+# the actions without choices, and a discard of each card (by index), shared by every state
+DRAW, STOP, ASK = Draw(), Stop(), Ask()
+YES, NO = Answer(True), Answer(False)
+DISCARDS = tuple(Discard(card) for card in Card.all())
+
+
+def _card_list(data: Mapping[str, Any], key: str) -> tuple[Card, ...]:
+    value = data.get(key)
+    if not isinstance(value, list):
+        raise BadRequest(f"'{key}' is a list of cards")
+    try:
+        return parse_cards(value)
+    except CardError as exc:
+        raise BadRequest(str(exc)) from None
+
+
+def _meld_lists(data: Mapping[str, Any], key: str) -> tuple[tuple[Card, ...], ...]:
+    value = data.get(key, [])
+    if not isinstance(value, list):
+        raise BadRequest(f"'{key}' is a list of card lists")
+    return tuple(_card_list({"x": item}, "x") for item in value)
+
+
+def _int(data: Mapping[str, Any], key: str) -> int:
+    value = data.get(key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise BadRequest(f"'{key}' is a whole number")
+    return value
+
+
+def parse_action(data: Any) -> Action:
+    """An action from its JSON form; :class:`BadRequest` names what is wrong."""
+    if not isinstance(data, Mapping):
+        raise BadRequest("an action is an object with a 'type'")
+    kind = data.get("type")
+    if kind == "draw":
+        return Draw()
+    if kind == "take_pile":
+        with_cards = _card_list(data, "with") if "with" in data else None
+        onto = _int(data, "onto") if "onto" in data else None
+        return TakePile(with_cards, onto, _meld_lists(data, "also"))
+    if kind == "take_top":
+        return TakeTop(_int(data, "onto"))
+    if kind == "lay":
+        return Lay(_meld_lists(data, "melds"))
+    if kind == "extend":
+        return Extend(_int(data, "target"), _card_list(data, "cards"))
+    if kind == "discard":
+        return Discard(_card_list({"c": [data.get("card")]}, "c")[0])
+    if kind == "go_out":
+        extends = data.get("extends", [])
+        if not isinstance(extends, list) or not all(
+            isinstance(e, list) and len(e) == 2 for e in extends
+        ):
+            raise BadRequest("'extends' is a list of [target, cards] pairs")
+        discard = data.get("discard")
+        return GoOut(
+            _meld_lists(data, "melds"),
+            tuple((_int({"t": t}, "t"), _card_list({"c": c}, "c")) for t, c in extends),
+            None if discard is None else _card_list({"c": [discard]}, "c")[0],
+        )
+    if kind == "ask":
+        return Ask()
+    if kind == "answer":
+        yes = data.get("yes")
+        if not isinstance(yes, bool):
+            raise BadRequest("'yes' is true or false")
+        return Answer(yes)
+    if kind == "stop":
+        return Stop()
+    raise BadRequest(f"{kind!r} is not an action type")

@@ -1,0 +1,210 @@
+"""Bots: players that choose among the engine's legal actions.
+
+A bot is anything with a ``name`` and ``choose(hand, actions, rng)``: it is shown the state and
+the legal actions, and returns one of them (the engine verifies it). Randomness comes only from
+the ``rng`` it is given.
+
+>>> import random
+>>> from bolivia.play.hand import Hand
+>>> from bolivia.rules.library import shipped_library
+>>> hand = Hand.deal(shipped_library().load("canasta"), 4, random.Random(3))
+>>> GreedyBot().choose(hand, hand.legal_actions(), random.Random(0))
+Draw()
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Protocol
+
+from bolivia.cards import Card
+from bolivia.engine.melds import is_canasta
+from bolivia.play.actions import (
+    Action,
+    Answer,
+    Ask,
+    Discard,
+    Draw,
+    Extend,
+    GoOut,
+    Lay,
+    Stop,
+    TakePile,
+    TakeTop,
+)
+from bolivia.play.hand import BLACK_THREES, Hand
+
+__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "make_bot"]
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, hand: Hand, actions: Sequence[Action], rng: random.Random) -> Action:
+        """One of ``actions`` (never empty) for the current player of ``hand``."""
+
+
+class RandomBot:
+    """Uniform over the legal actions."""
+
+    name = "random"
+
+    def choose(self, hand: Hand, actions: Sequence[Action], rng: random.Random) -> Action:
+        return actions[rng.randrange(len(actions))]
+
+
+class _View:
+    """What the greedy bot looks at, computed once per choice."""
+
+    __slots__ = (
+        "counts",
+        "feeds",
+        "hand",
+        "keeps",
+        "melds",
+        "points",
+        "runs",
+        "sequences",
+        "targets",
+        "wild",
+    )
+
+    def __init__(self, hand: Hand) -> None:
+        self.hand = hand
+        self.counts = hand.hands[hand.current]
+        self.wild = hand.ruleset.wild
+        self.points = hand.ruleset.points
+        self.sequences = hand.rules.melds.sequence.allowed
+        onto = "onto_meld" in hand.rules.pile.take_unfrozen
+        self.keeps: set[str] = set()  # ranks the side has groups of
+        self.feeds: set[str] = set()  # ranks an opponent could take the pile onto
+        own = hand.team
+        self.melds = hand.melds[own]
+        for team, melds in enumerate(hand.melds):
+            if team != own and not onto:
+                continue
+            ranks = self.keeps if team == own else self.feeds
+            for meld in melds:
+                if meld.kind == "group" and meld.rank is not None:
+                    ranks.add(meld.rank)
+        canastas = hand.rules.canastas
+        self.targets = {
+            "group": canastas.natural.size,
+            "sequence": canastas.escalera.size,
+            "wild": canastas.bolivia.size,
+        }
+        # how much runs of one suit are worth keeping: much, when the side must still make
+        # the escalera going out asks for
+        needs = hand.requirement.including.get("escalera", 0)
+        have = sum(
+            1 for m in self.melds if m.kind == "sequence" and m.size >= canastas.escalera.size
+        )
+        self.runs = 0.0 if not self.sequences else 24.0 if have < needs else 8.0
+
+
+class GreedyBot:
+    """Plays sensibly under any ruleset: goes out when it can, takes the pile when it pays,
+    melds and extends toward the canastas the going-out requirement asks for (escaleras
+    included), keeps pairs, runs and wild cards, and discards what feeds the opponents least."""
+
+    name = "greedy"
+
+    def choose(self, hand: Hand, actions: Sequence[Action], rng: random.Random) -> Action:
+        view = _View(hand)
+        best, best_value = 0, float("-inf")
+        for i, action in enumerate(actions):
+            value = self.value(view, action)
+            if value > best_value:
+                best, best_value = i, value
+        return actions[best]
+
+    # ---------------------------------------------------------------- valuation
+
+    def value(self, view: _View, action: Action) -> float:
+        if isinstance(action, Discard):
+            return self._discard_value(view, action.card)
+        if isinstance(action, Extend):
+            return self._extend_value(view, action)
+        if isinstance(action, Lay):
+            return self._lay_value(view, action)
+        if isinstance(action, GoOut):
+            return 10_000.0
+        if isinstance(action, Ask):
+            return 9_000.0
+        if isinstance(action, Answer):
+            return 1.0 if action.yes else 0.0
+        if isinstance(action, TakePile):
+            return 40.0 + 4 * len(view.hand.pile) + (10 if action.onto is not None else 0)
+        if isinstance(action, TakeTop):
+            return 35.0 + view.runs
+        if isinstance(action, Draw):
+            return 30.0
+        if isinstance(action, Stop):
+            return -1.0
+        return 0.0  # pragma: no cover
+
+    def _lay_value(self, view: _View, action: Lay) -> float:
+        wild = view.wild
+        value = 20.0
+        for meld in action.melds:
+            wilds = sum(1 for c in meld if wild[c.index])
+            naturals = len(meld) - wilds
+            if naturals and meld[0].rank != meld[1].rank and not wild[meld[1].index]:
+                value += (6 + view.runs) * len(meld)  # a sequence: the way to an escalera
+            elif naturals == 0:
+                value += 3 * len(meld) if len(meld) >= 5 else -40  # keep wilds for later
+            else:
+                value += 6 * naturals - 8 * wilds
+            value += 0.05 * sum(view.points[c.index] for c in meld)
+        return value
+
+    def _extend_value(self, view: _View, action: Extend) -> float:
+        hand = view.hand
+        meld = view.melds[action.target]
+        wilds = sum(1 for c in action.cards if view.wild[c.index])
+        size = meld.size + len(action.cards)
+        target = view.targets.get(meld.kind, 7)
+        finished = is_canasta(hand.ruleset, meld)
+        value = 25.0 + 5 * (len(action.cards) - wilds) - 10 * wilds
+        if not finished and size >= target:
+            value += 60  # completes a canasta
+        elif finished:
+            value -= 5 * wilds
+        if meld.kind == "sequence":
+            value += 15 + 2 * view.runs
+        return value
+
+    def _discard_value(self, view: _View, card: Card) -> float:
+        index = card.index
+        value = -float(view.points[index])
+        if view.wild[index]:
+            return value - 150  # wild cards are worth keeping (and block the pile)
+        if index in BLACK_THREES:
+            return value + 80 + view.hand.rules.scoring.black_three_in_hand
+        counts = view.counts
+        r = index >> 2
+        base = r * 4
+        same_rank = counts[base] + counts[base + 1] + counts[base + 2] + counts[base + 3]
+        if same_rank >= 2:
+            value -= 25 * (same_rank - 1)  # a pair or more takes the pile
+        if view.runs:
+            s = index & 3
+            for d in (-2, -1, 1, 2):
+                if 0 <= r + d < 13 and counts[(r + d) * 4 + s]:
+                    value -= view.runs / abs(d)
+        if card.rank in view.keeps:
+            value += 10
+        if card.rank in view.feeds:
+            value -= 60  # do not feed the opponents
+        return value
+
+
+BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot}
+
+
+def make_bot(name: str) -> Bot:
+    try:
+        return BOTS[name]()
+    except KeyError:
+        raise ValueError(f"no bot {name!r}; bots: {', '.join(BOTS)}") from None

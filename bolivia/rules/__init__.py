@@ -1,0 +1,13 @@
+"""The rule data: what a rulebook says, as typed, frozen records.
+
+Decides what a ruleset *is*: the rule tree every rulebook choice is a field of (``model``),
+ruleset files and their ``extends`` chains (``files``, ``resolution``, ``library``, with the
+resolved :class:`~bolivia.rules.ruleset.Ruleset` in ``ruleset``), safe bounded YAML
+(``loading``), where each value comes from (``sources``, ``provenance``), rules that cannot
+work together (``coherence``), the JSON Schema and field list (``schema``), a ruleset printed
+back as YAML or JSON (``rendering``) and rule values in words (``wording``).
+
+May import: the ground floor (:mod:`bolivia.cards`, :mod:`bolivia.errors`,
+:mod:`bolivia.resources`, :mod:`bolivia.text`, :mod:`bolivia.version`) only. Nothing here
+plays a card.
+"""

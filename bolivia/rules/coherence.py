@@ -1,0 +1,281 @@
+"""Checks that a ruleset's rules make sense together.
+
+Each field may be valid on its own and the whole still impossible: a deal larger than the pack,
+a going-out requirement the meld rules never let a side meet, a band table out of order. These
+are errors (the ruleset is refused). Rules that are merely odd -- unreachable limits, values no
+source uses -- are the linter's business, not this module's.
+
+>>> from bolivia.rules.library import shipped_library
+>>> check(shipped_library().load("bolivia-da").rules)
+[]
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from bolivia.cards import RANKS
+from bolivia.rules.model import POINT_KEYS, Rules
+
+__all__ = ["achievable_canastas", "check", "wild_cards_in_pack"]
+
+
+def wild_cards_in_pack(rules: Rules) -> int:
+    """Jokers plus every copy of every wild rank."""
+    return rules.pack.jokers + 4 * rules.pack.decks * len(set(rules.pack.wild_ranks))
+
+
+def _natural_ranks(rules: Rules) -> list[str]:
+    return [r for r in RANKS if r not in rules.pack.wild_ranks and r != "3"]
+
+
+def _group_allows(rules: Rules, naturals: int, wilds: int) -> bool:
+    group = rules.melds.group
+    if naturals < group.min_natural:
+        return False
+    if group.max_wild is not None and wilds > group.max_wild:
+        return False
+    if group.ratio == "naturals_exceed_wilds" and naturals <= wilds:
+        return False
+    if group.ratio == "naturals_twice_wilds" and naturals < 2 * wilds:
+        return False
+    return not (group.max_size is not None and naturals + wilds > group.max_size)
+
+
+def _sequence_span(rules: Rules) -> int:
+    seq = rules.melds.sequence
+    return RANKS.index(seq.highest) - RANKS.index(seq.lowest) + 1
+
+
+def achievable_canastas(rules: Rules) -> dict[str, str | None]:
+    """For each canasta kind, None when the rules let a side make one, else why not."""
+    canastas = rules.canastas
+    copies = 4 * rules.pack.decks
+    wilds = wild_cards_in_pack(rules)
+    out: dict[str, str | None] = {}
+
+    size = canastas.natural.size
+    out["natural"] = (
+        None
+        if size <= copies and _group_allows(rules, size, 0)
+        else (
+            f"a natural group of {size} cards is impossible (at most {copies} of a rank, "
+            "and the group rules)"
+        )
+    )
+    size = canastas.mixed.size
+    mixed_possible = any(
+        _group_allows(rules, size - w, w) and size - w <= copies and w <= wilds
+        for w in range(1, size)
+    )
+    out["mixed"] = (
+        None
+        if mixed_possible
+        else (f"no group of {size} cards with a wild card meets melds.group's limits")
+    )
+    seq = rules.melds.sequence
+    size = canastas.escalera.size
+    if not seq.allowed:
+        out["escalera"] = "sequences are not allowed (melds.sequence.allowed: false)"
+    elif size > _sequence_span(rules) + seq.max_wild or (
+        seq.max_size is not None and size > seq.max_size
+    ):
+        out["escalera"] = f"no sequence can reach {size} cards under melds.sequence"
+    else:
+        out["escalera"] = None
+    wild = rules.melds.wild
+    size = canastas.bolivia.size
+    if not wild.allowed:
+        out["bolivia"] = "wild cards may not be melded alone (melds.wild.allowed: false)"
+    elif size > wilds or (wild.max_size is not None and size > wild.max_size):
+        out["bolivia"] = f"no wild meld can reach {size} cards"
+    else:
+        out["bolivia"] = None
+    return out
+
+
+_KIND_FIELDS = {
+    "natural": ("melds.group", "canastas.natural.size", "pack.decks"),
+    "mixed": ("melds.group", "canastas.mixed.size", "pack"),
+    "escalera": ("melds.sequence", "canastas.escalera.size"),
+    "bolivia": ("melds.wild", "canastas.bolivia.size", "pack"),
+}
+
+
+def check(rules: Rules) -> list[tuple[tuple[str, ...], str]]:
+    """Every way the rules contradict each other: (key paths involved, message).
+
+    The first key path is where the problem shows; the others are the rules that make it one
+    (a report names the one the file being checked has changed).
+    """
+    problems: list[tuple[tuple[str, ...], str]] = []
+
+    def bad(path: str, message: str, *related: str) -> None:
+        problems.append(((path, *related), message))
+
+    pack = rules.pack
+    pack_size = 52 * pack.decks + pack.jokers
+    if "3" in pack.wild_ranks:
+        bad(
+            "pack.wild_ranks", "threes cannot be wild: red and black threes have rules of their own"
+        )
+
+    players = rules.players
+    if players.usual not in players.seats:
+        bad(
+            "players.usual",
+            f"{players.usual} players is not among the seatings "
+            f"(players.seats has {sorted(players.seats)})",
+            "players.seats",
+        )
+    for count, seating in sorted(players.seats.items()):
+        here = f"players.seats.{count}"
+        if seating.teams > count or count % seating.teams:
+            bad(f"{here}.teams", f"{count} players cannot sit as {seating.teams} equal sides")
+        dealt = count * seating.hand_size + 1
+        if dealt > pack_size:
+            bad(
+                f"{here}.hand_size",
+                f"dealing {seating.hand_size} cards to {count} players and "
+                f"turning up one needs {dealt} cards; the pack has "
+                f"{pack_size}",
+                "players.seats",
+                "pack",
+            )
+    for table in ("going_out.requirement_by_players", "game.target_by_players"):
+        section, name = table.split(".")
+        keys = getattr(getattr(rules, section), name)
+        for count in sorted(keys):
+            if count not in players.seats:
+                bad(
+                    table,
+                    f"an entry for {count} players, who are not allowed "
+                    f"(players.seats has {sorted(players.seats)})",
+                    "players.seats",
+                )
+
+    group = rules.melds.group
+    copies = 4 * pack.decks
+    if group.min_natural > copies:
+        bad(
+            "melds.group.min_natural",
+            f"a group needs {group.min_natural} natural cards of one rank; the pack holds {copies}",
+        )
+    if group.max_size is not None and group.max_size < group.min_size:
+        bad("melds.group.max_size", f"smaller than melds.group.min_size ({group.min_size})")
+    if not any(
+        _group_allows(rules, n, w)
+        for n in range(1, copies + 1)
+        for w in range(0, group.min_size + 1)
+        if n + w >= group.min_size
+    ):
+        bad("melds.group", "no group at all meets these limits")
+
+    seq = rules.melds.sequence
+    if seq.allowed:
+        low, high = RANKS.index(seq.lowest), RANKS.index(seq.highest)
+        if low >= high:
+            bad(
+                "melds.sequence.highest",
+                f"{seq.highest} is not above melds.sequence.lowest ({seq.lowest})",
+            )
+        else:
+            inside = RANKS[low : high + 1]
+            clash = [r for r in inside if r in pack.wild_ranks or r == "3"]
+            if clash:
+                bad(
+                    "melds.sequence.lowest",
+                    f"sequences would run through {', '.join(clash)}, which are wild or threes",
+                )
+            if seq.min_size > len(inside) + seq.max_wild:
+                bad(
+                    "melds.sequence.min_size",
+                    f"{seq.min_size} cards cannot fit between {seq.lowest} and {seq.highest}",
+                )
+        if seq.max_size is not None and seq.max_size < seq.min_size:
+            bad("melds.sequence.max_size", f"smaller than melds.sequence.min_size ({seq.min_size})")
+
+    wild = rules.melds.wild
+    wilds = wild_cards_in_pack(rules)
+    if wild.allowed:
+        if wild.max_size is not None and wild.max_size < wild.min_size:
+            bad("melds.wild.max_size", f"smaller than melds.wild.min_size ({wild.min_size})")
+        if wild.min_size > wilds:
+            bad("melds.wild.min_size", f"the pack holds only {wilds} wild cards")
+
+    threes = rules.melds.black_threes
+    if threes.when != "never":
+        if threes.min_size > 2 * pack.decks + threes.max_wild:
+            bad("melds.black_threes.min_size", f"the pack holds only {2 * pack.decks} black threes")
+        if threes.max_size is not None and threes.max_size < threes.min_size:
+            bad("melds.black_threes.max_size", "smaller than melds.black_threes.min_size")
+
+    bands = rules.initial_meld.bands
+    if bands[0].from_score is not None:
+        bad(
+            "initial_meld.bands",
+            "the first band starts at 'from: null' (every score below the next band)",
+        )
+    starts = [band.from_score for band in bands[1:]]
+    if any(start is None for start in starts):
+        bad("initial_meld.bands", "only the first band has 'from: null'")
+    else:
+        numbers = [s for s in starts if s is not None]
+        if any(b <= a for a, b in itertools.pairwise(numbers)):
+            bad(
+                "initial_meld.bands",
+                f"bands out of order: they start at {numbers}; each "
+                "band starts above the one before",
+            )
+
+    pile = rules.pile
+    if pile.take_top.allowed and not pile.take_top.onto_kinds:
+        bad("pile.take_top.onto_kinds", "taking the top card is allowed but onto no kind of meld")
+    if "onto_meld" in (*pile.take_frozen, *pile.take_unfrozen) and not pile.onto_kinds:
+        bad("pile.onto_kinds", "the pile may be taken onto a meld, but onto no kind of meld")
+    allowed_kinds = {"group": True, "sequence": seq.allowed, "wild": wild.allowed}
+    for path, kinds in (
+        ("pile.onto_kinds", pile.onto_kinds),
+        ("pile.take_top.onto_kinds", pile.take_top.onto_kinds),
+    ):
+        used = path == "pile.onto_kinds" or pile.take_top.allowed
+        for kind in kinds:
+            if used and not allowed_kinds[kind]:
+                bad(
+                    path,
+                    f"{kind} melds are not allowed (melds.{kind}.allowed: false)",
+                    f"melds.{kind}.allowed",
+                )
+
+    reachable = achievable_canastas(rules)
+    requirements = [("going_out.requirement", rules.going_out.requirement)] + [
+        (f"going_out.requirement_by_players.{n}", r)
+        for n, r in sorted(rules.going_out.requirement_by_players.items())
+    ]
+    for path, requirement in requirements:
+        needed = sum(requirement.including.values())
+        if needed > requirement.count:
+            bad(path, f"{needed} canastas of named kinds, but only {requirement.count} in all")
+        for canasta in requirement.including:
+            reason = reachable.get(canasta)
+            if reason is not None:
+                article = "an" if canasta[0] in "aeiou" else "a"
+                bad(
+                    path,
+                    f"requires {article} {canasta} canasta, which cannot be made: {reason}",
+                    *_KIND_FIELDS[canasta],
+                )
+        if requirement.count and all(reason is not None for reason in reachable.values()):
+            bad(
+                path,
+                "requires canastas, and no kind of canasta can be made",
+                *(f for fields in _KIND_FIELDS.values() for f in fields),
+            )
+        smallest = min(getattr(rules.canastas, kind).size for kind in reachable)
+        if requirement.count * smallest > pack_size:
+            bad(path, f"{requirement.count} canastas need more cards than the pack holds")
+
+    missing = [key for key in POINT_KEYS if key not in rules.scoring.card_points]
+    if missing:
+        bad("scoring.card_points", f"no points given for {', '.join(missing)}")
+    return problems

@@ -1,0 +1,161 @@
+"""One ruleset file, read and checked on its own: its metadata, its rule sections as written,
+and its provenance entries, with every problem found (file, line, key path).
+
+Nothing here looks at another file: :mod:`bolivia.rules.resolution` merges a file with its
+base, and :mod:`bolivia.rules.library` finds the base.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from bolivia.errors import Problem
+from bolivia.rules.loading import Loaded, Location, did_you_mean, load_yaml, validation_problems
+from bolivia.rules.model import field_at
+from bolivia.rules.provenance import Entry, parse_entry
+from bolivia.rules.ruleset import LEAVES, META_KEYS, SECTION_KEYS, TOP_KEYS, Meta
+from bolivia.rules.sources import Sources
+
+__all__ = ["Layer", "entry_for", "location_of", "read_layer", "sets"]
+
+
+def sets(data: Mapping[str, Any], path: str) -> bool:
+    current: Any = data
+    for part in path.split("."):
+        if not isinstance(current, Mapping) or part not in current:
+            return False
+        current = current[part]
+    return True
+
+
+def location_of(path: str) -> Location:
+    return tuple(path.split("."))
+
+
+@dataclass
+class Layer:
+    """One file of a chain, read and checked on its own."""
+
+    path: Path
+    loaded: Loaded
+    meta: Meta | None
+    sections: dict[str, Any]
+    entries: dict[str, tuple[Entry, Location]]
+    extends_entry: Entry | None
+    problems: list[Problem] = field(default_factory=list)
+
+
+def read_layer(path: Path, sources: Sources) -> Layer:
+    loaded = load_yaml(path)
+    layer = Layer(path, loaded, None, {}, {}, None, list(loaded.problems))
+    if loaded.problems:
+        return layer
+    data = loaded.data
+    if not isinstance(data, Mapping):
+        layer.problems.append(loaded.problem((), "a ruleset file is a mapping of keys to values"))
+        return layer
+    meta_raw = {}
+    for key, value in data.items():
+        if key in META_KEYS:
+            meta_raw[key] = value
+        elif key in SECTION_KEYS:
+            layer.sections[key] = value
+        elif key != "provenance":
+            layer.problems.append(
+                loaded.problem(
+                    (key,),
+                    f"unknown key {str(key)!r}"
+                    + (
+                        did_you_mean(str(key), TOP_KEYS)
+                        or "; expected one of: " + ", ".join(TOP_KEYS)
+                    ),
+                )
+            )
+    try:
+        layer.meta = Meta.model_validate(meta_raw)
+    except ValidationError as exc:
+        layer.problems.extend(validation_problems(exc, Meta, meta_raw, loaded.where))
+    if layer.meta is not None:
+        for source_id in layer.meta.sources:
+            if source_id not in sources:
+                layer.problems.append(
+                    loaded.problem(
+                        ("sources",), f"no source {source_id!r}" + did_you_mean(source_id, sources)
+                    )
+                )
+    _read_entries(layer, data.get("provenance", {}), sources)
+    return layer
+
+
+def _read_entries(layer: Layer, raw: Any, sources: Sources) -> None:
+    loaded = layer.loaded
+    if not isinstance(raw, Mapping):
+        layer.problems.append(
+            loaded.problem(
+                ("provenance",), "provenance is a mapping of key paths to claims or reasons"
+            )
+        )
+        return
+    for key, value in raw.items():
+        where: Location = ("provenance", key)
+        key = str(key)
+        try:
+            entry = parse_entry(value)
+        except (ValidationError, ValueError) as exc:
+            if isinstance(exc, ValidationError):
+                layer.problems.extend(
+                    validation_problems(
+                        exc, Entry, value, functools.partial(_within, loaded, where)
+                    )
+                )
+            else:
+                layer.problems.append(loaded.problem(where, str(exc)))
+            continue
+        for claim_id in (
+            *entry.claims,
+            *entry.via,
+            *(c for alt in entry.alternatives for c in alt.claims),
+        ):
+            if claim_id not in sources.claims:
+                layer.problems.append(
+                    loaded.problem(where, sources.unknown_claim_message(claim_id))
+                )
+        if key == "extends":
+            layer.extends_entry = entry
+            continue
+        if field_at(key) is None:
+            layer.problems.append(
+                loaded.problem(where, f"{key!r} is not a ruleset field" + did_you_mean(key, LEAVES))
+            )
+            continue
+        if not sets(layer.sections, key) and (entry.assumed or entry.house):
+            layer.problems.append(
+                loaded.problem(
+                    where,
+                    f"{key} is not set in this file: an entry for an inherited value may "
+                    "only cite claims that confirm it",
+                )
+            )
+            continue
+        layer.entries[key] = (entry, where)
+
+
+def _within(loaded: Loaded, prefix: Location, location: Location) -> tuple[str, int | None]:
+    return loaded.where((*prefix, *location))
+
+
+def entry_for(layer: Layer, leaf: str) -> tuple[str, Entry, Location] | None:
+    """The entry covering a leaf: the leaf's own, or its nearest section's."""
+    parts = leaf.split(".")
+    for end in range(len(parts), 0, -1):
+        key = ".".join(parts[:end])
+        if key in layer.entries:
+            entry, where = layer.entries[key]
+            return key, entry, where
+    return None

@@ -1,0 +1,215 @@
+"""The ruleset library: where rulesets are found (the shipped folder and any extra folders),
+each by its id or by the path of its file, with ``extends`` chains followed inside the allowed
+folders only, and each resolved ruleset kept (rulesets are immutable).
+
+>>> shipped_library().load("bolivia-da").chain
+('canasta', 'samba', 'bolivia-da')
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+
+from bolivia.errors import Problem, RulesetError
+from bolivia.resources import rulesets_dir
+from bolivia.rules.files import Layer, read_layer
+from bolivia.rules.loading import Location, did_you_mean, load_yaml
+from bolivia.rules.resolution import build
+from bolivia.rules.ruleset import ID_PATTERN, Ruleset
+from bolivia.rules.sources import Sources, shipped_sources
+
+__all__ = ["Library", "load_ruleset", "shipped_library"]
+
+
+class Library:
+    """Where rulesets are found: the shipped ones and any extra folders.
+
+    Ids must be unique across the folders. A file loaded by path may extend by id or by a
+    relative path; a path must stay inside the library's folders or the file's own folder.
+    """
+
+    def __init__(
+        self,
+        folders: Sequence[Path | str] = (),
+        *,
+        shipped: bool = True,
+        sources: Sources | None = None,
+    ) -> None:
+        self.sources = sources if sources is not None else shipped_sources()
+        self._shipped_dir = rulesets_dir().resolve() if shipped else None
+        dirs = [self._shipped_dir] if self._shipped_dir else []
+        for folder in folders:
+            path = Path(folder).resolve()
+            if not path.is_dir():
+                raise RulesetError([Problem(str(folder), None, "", "not a folder of rulesets")])
+            if path not in dirs:
+                dirs.append(path)
+        self.folders: tuple[Path, ...] = tuple(dirs)
+        self._index: dict[str, Path] | None = None
+        self._ids: list[str] | None = None
+        self._by_id: dict[str, Ruleset] = {}
+        self._index_problems: list[Problem] = []
+        self._cache: dict[Path, Ruleset] = {}
+
+    # ---- index
+
+    def _build_index(self) -> dict[str, Path]:
+        if self._index is not None:
+            return self._index
+        index: dict[str, Path] = {}
+        for folder in self.folders:
+            for path in sorted(folder.rglob("*.yaml")):
+                loaded = load_yaml(path)
+                rid = loaded.data.get("id") if isinstance(loaded.data, Mapping) else None
+                if loaded.problems or not isinstance(rid, str):
+                    self._index_problems.extend(
+                        loaded.problems
+                        or [Problem(str(path), 1, "id", "a ruleset file needs an id")]
+                    )
+                    continue
+                if rid in index and index[rid] != path:
+                    self._index_problems.append(
+                        Problem(
+                            str(path),
+                            loaded.line(("id",)),
+                            "id",
+                            f"id {rid!r} is taken already by {index[rid]}",
+                        )
+                    )
+                    continue
+                index[rid] = path
+        self._index = index
+        return index
+
+    def ids(self) -> list[str]:
+        """Every ruleset id found, shipped first, in a stable order."""
+        if self._ids is None:
+            index = self._build_index()
+            self._ids = sorted(
+                index,
+                key=lambda rid: (
+                    not self.is_shipped(index[rid]),
+                    "/house/" in str(index[rid]),
+                    rid,
+                ),
+            )
+        return list(self._ids)
+
+    def __contains__(self, ruleset_id: object) -> bool:
+        return ruleset_id in self._build_index()
+
+    def index_problems(self) -> list[Problem]:
+        """Files in the folders that could not even be indexed (no id, unreadable)."""
+        self._build_index()
+        return list(self._index_problems)
+
+    def is_shipped(self, path: Path) -> bool:
+        return self._shipped_dir is not None and path.resolve().is_relative_to(self._shipped_dir)
+
+    def path_of(self, ruleset_id: str) -> Path:
+        index = self._build_index()
+        if ruleset_id not in index:
+            raise KeyError(ruleset_id)
+        return index[ruleset_id]
+
+    def unknown_message(self, ruleset_id: str) -> str:
+        return f"no ruleset has the id {ruleset_id!r}" + (
+            did_you_mean(ruleset_id, self._build_index()) or f"; known: {', '.join(self.ids())}"
+        )
+
+    # ---- loading
+
+    def load(self, ref: str | Path) -> Ruleset:
+        """A ruleset by id, or by the path of a file (anything with a / or ending in .yaml)."""
+        text = str(ref)
+        if isinstance(ref, Path) or "/" in text or text.endswith((".yaml", ".yml")):
+            path = Path(text)
+            if not path.exists():
+                raise RulesetError([Problem(text, None, "", "no such file")])
+            return self._resolve(path.resolve(), (), allowed_extra=path.resolve().parent)
+        found = self._by_id.get(text)
+        if found is not None:
+            return found
+        index = self._build_index()
+        if text not in index:
+            raise RulesetError([Problem("<command line>", None, "", self.unknown_message(text))])
+        ruleset = self._resolve(index[text].resolve(), (), allowed_extra=None)
+        self._by_id[text] = ruleset
+        return ruleset
+
+    def all(self) -> list[Ruleset]:
+        return [self.load(rid) for rid in self.ids()]
+
+    def _locate_base(self, layer: Layer, ref: str, allowed_extra: Path | None) -> Path | Problem:
+        where: Location = ("extends",)
+        if re.fullmatch(ID_PATTERN, ref) and not ref.endswith((".yaml", ".yml")):
+            index = self._build_index()
+            if ref in index:
+                return index[ref].resolve()
+            return layer.loaded.problem(where, self.unknown_message(ref))
+        candidate = Path(ref)
+        if candidate.is_absolute():
+            return layer.loaded.problem(
+                where,
+                f"{ref!r}: a base is named by id or by a relative path, never an absolute one",
+            )
+        target = (layer.path.parent / candidate).resolve()
+        allowed = [*self.folders, *([allowed_extra] if allowed_extra else [])]
+        if not any(target.is_relative_to(folder) for folder in allowed):
+            return layer.loaded.problem(
+                where,
+                f"{ref!r} leads outside the ruleset folders "
+                f"({', '.join(str(f) for f in allowed)}); refusing to read it",
+            )
+        if not target.is_file():
+            return layer.loaded.problem(where, f"{ref!r}: no such file")
+        return target
+
+    def _resolve(self, path: Path, stack: tuple[Path, ...], allowed_extra: Path | None) -> Ruleset:
+        if path in self._cache:
+            return self._cache[path]
+        layer = read_layer(path, self.sources)
+        problems = list(layer.problems)
+        if layer.meta is None:
+            raise RulesetError(problems or [Problem(str(path), 1, "", "unreadable metadata")])
+        base: Ruleset | None = None
+        if layer.meta.extends is not None:
+            located = self._locate_base(layer, layer.meta.extends, allowed_extra)
+            if isinstance(located, Problem):
+                problems.append(located)
+            elif located in (*stack, path):
+                cycle = " -> ".join(p.stem for p in (*stack, path, located))
+                problems.append(
+                    layer.loaded.problem(("extends",), f"extends goes round in a cycle: {cycle}")
+                )
+            else:
+                try:
+                    base = self._resolve(located, (*stack, path), allowed_extra)
+                except RulesetError as exc:
+                    problems.append(
+                        layer.loaded.problem(
+                            ("extends",), f"the base {layer.meta.extends!r} cannot be loaded"
+                        )
+                    )
+                    problems.extend(exc.problems)
+        if problems:
+            raise RulesetError(problems)
+        ruleset = build(layer, base, self.sources, shipped=self.is_shipped(path))
+        self._cache[path] = ruleset
+        return ruleset
+
+
+@functools.cache
+def shipped_library() -> Library:
+    """The library of shipped rulesets (cached: rulesets are immutable)."""
+    return Library()
+
+
+def load_ruleset(ref: str | Path, folders: Iterable[Path | str] = ()) -> Ruleset:
+    """A ruleset by id or file path; extra folders add rulesets to look in."""
+    folders = tuple(folders)
+    library = Library(folders) if folders else shipped_library()
+    return library.load(ref)

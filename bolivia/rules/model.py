@@ -1,0 +1,494 @@
+"""The rule tree: every rule choice a Bolivia, Samba or Canasta rulebook makes, as typed data.
+
+A ruleset file sets these fields (or, through ``extends``, only the ones that differ from its
+base); :mod:`bolivia.rules.ruleset` merges the chain and validates the result into :class:`Rules`.
+Records are frozen and strict: a string where a number belongs is an error, not a conversion.
+
+Merging follows the shape of the tree: a section (a record) merges key by key with the base's;
+anything else -- a number, a choice, a list, a table keyed by data, a named choice such as
+``red_threes.plus_when`` -- is a *leaf*, replaced whole. Leaves are also the unit of provenance:
+each resolved leaf knows the claim it encodes or why it is assumed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Annotated, Any, Literal, TypeGuard, get_args
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+
+from bolivia.cards import RANKS, normalize_rank
+
+__all__ = [
+    "CANASTA_KINDS",
+    "CARD_CLASSES",
+    "MELD_KINDS",
+    "POINT_KEYS",
+    "Band",
+    "BlackThreeMelds",
+    "CanastaKind",
+    "Canastas",
+    "Choice",
+    "Deal",
+    "Game",
+    "GoingOut",
+    "GroupMelds",
+    "HandCap",
+    "InitialMeld",
+    "Melds",
+    "Pack",
+    "Pile",
+    "Players",
+    "Record",
+    "RedThrees",
+    "Requirement",
+    "Rules",
+    "Scoring",
+    "Seating",
+    "SequenceMelds",
+    "Stock",
+    "TakeTop",
+    "WildMelds",
+    "field_at",
+    "is_section",
+    "leaf_paths",
+]
+
+
+class Record(BaseModel):
+    """Base of every rule record: frozen, strict, no unknown keys."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, populate_by_name=True)
+
+
+def _rank_or_key(value: Any) -> Any:
+    """Let YAML's ``10:`` or ``2`` stand for the rank strings ``"10"`` and ``"2"``."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    if isinstance(value, str) and value.upper() != "JK":
+        try:
+            return normalize_rank(value)
+        except ValueError:
+            return value
+    return value.upper() if isinstance(value, str) else value
+
+
+RankName = Literal["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+Rank = Annotated[RankName, BeforeValidator(_rank_or_key)]
+PointKey = Annotated[
+    Literal["JK", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"],
+    BeforeValidator(_rank_or_key),
+]
+POINT_KEYS: tuple[str, ...] = ("JK", *RANKS)
+
+CardClass = Literal["wild", "red_three", "black_three"]
+CARD_CLASSES: tuple[str, ...] = get_args(CardClass)
+MeldKind = Literal["group", "sequence", "wild"]
+MELD_KINDS: tuple[str, ...] = ("group", "sequence", "wild", "threes")
+CanastaKindName = Literal["natural", "mixed", "escalera", "bolivia"]
+CANASTA_KINDS: tuple[str, ...] = get_args(CanastaKindName)
+
+NonNegative = Annotated[int, Field(ge=0)]
+Positive = Annotated[int, Field(ge=1)]
+
+
+def _count_key(value: Any) -> Any:
+    """A number of players written as a quoted key (``"4":``, as JSON writes it) is a number."""
+    return int(value) if isinstance(value, str) and value.isdigit() else value
+
+
+PlayerCount = Annotated[int, BeforeValidator(_count_key), Field(ge=2, le=8)]
+
+
+# --------------------------------------------------------------------------- pack and deal
+
+
+class Pack(Record):
+    """The cards played with."""
+
+    decks: Annotated[int, Field(ge=1, le=8)] = Field(
+        description="Standard 52-card decks shuffled together; each card exists this many times."
+    )
+    jokers: Annotated[int, Field(ge=0, le=24)] = Field(description="Jokers in the whole pack.")
+    wild_ranks: tuple[Rank, ...] = Field(
+        description="Ranks that are wild besides the jokers (jokers are always wild)."
+    )
+
+
+class Seating(Record):
+    """How a given number of players sits, is dealt and draws."""
+
+    teams: Annotated[int, Field(ge=2, le=8)] = Field(
+        description="Sides scoring separately; players sit alternately, seat i plays for side "
+        "i mod teams. Fewer teams than players means partnerships."
+    )
+    hand_size: Positive = Field(description="Cards dealt to each player.")
+    draw: Positive = Field(description="Cards drawn from the stock in a normal turn.")
+
+
+class Players(Record):
+    usual: PlayerCount = Field(description="The number of players the rulebook is written for.")
+    seats: dict[PlayerCount, Seating] = Field(
+        description="One entry per number of players allowed (a table, replaced whole)."
+    )
+
+
+class Deal(Record):
+    upcard_covered_if: tuple[CardClass, ...] = Field(
+        description="Cards that, turned up to start the pile, are covered by another card "
+        "turned up on them (they stay in the pile)."
+    )
+
+
+# --------------------------------------------------------------------------- melds
+
+
+class GroupMelds(Record):
+    """Melds of one rank, natural cards with wild cards."""
+
+    min_size: Annotated[int, Field(ge=2)] = Field(description="Fewest cards in a new group.")
+    min_natural: Positive = Field(description="Fewest natural cards a group holds.")
+    max_wild: NonNegative | None = Field(
+        description="Most wild cards in a group; null for no fixed limit."
+    )
+    ratio: Literal["any", "naturals_exceed_wilds", "naturals_twice_wilds"] = Field(
+        description="How naturals must relate to wilds: any; naturals outnumber wilds; naturals "
+        "at least twice the wilds."
+    )
+    max_size: Positive | None = Field(
+        description="Most cards in a group (null: it may grow past a canasta without limit)."
+    )
+    wild_onto_canasta: bool = Field(
+        description="Whether a wild card may be added to a group that is already a canasta."
+    )
+    duplicate_ranks: bool = Field(
+        description="Whether a side may hold two or more separate groups of the same rank."
+    )
+
+
+class SequenceMelds(Record):
+    """Melds of one suit in unbroken rank order (a seven-card one is an escalera)."""
+
+    allowed: bool = Field(description="Whether sequences may be melded at all.")
+    min_size: Annotated[int, Field(ge=2)] = Field(description="Fewest cards in a new sequence.")
+    max_size: Positive | None = Field(description="Most cards in a sequence (null: no limit).")
+    lowest: Rank = Field(description="Lowest rank a sequence may hold.")
+    highest: Rank = Field(description="Highest rank a sequence may hold (A: aces high).")
+    max_wild: NonNegative = Field(description="Most wild cards in a sequence.")
+
+
+class WildMelds(Record):
+    """Melds of wild cards only (seven of them are a bolivia)."""
+
+    allowed: bool = Field(description="Whether wild cards may be melded on their own.")
+    min_size: Annotated[int, Field(ge=2)] = Field(description="Fewest cards in a new wild meld.")
+    max_size: Positive | None = Field(description="Most cards in a wild meld (null: no limit).")
+
+
+class BlackThreeMelds(Record):
+    when: Literal["never", "going_out", "always"] = Field(
+        description="When black threes may be melded as a group of their own."
+    )
+    min_size: Annotated[int, Field(ge=2)] = Field(description="Fewest black threes in the meld.")
+    max_size: Positive | None = Field(description="Most black threes in the meld (null: any).")
+    max_wild: NonNegative = Field(description="Most wild cards in a black-three meld.")
+
+
+class Melds(Record):
+    group: GroupMelds
+    sequence: SequenceMelds
+    wild: WildMelds
+    black_threes: BlackThreeMelds
+
+
+class CanastaKind(Record):
+    name: str = Field(min_length=1, max_length=40, description="What the ruleset calls it.")
+    size: Annotated[int, Field(ge=2)] = Field(description="Cards that make the meld a canasta.")
+    bonus: NonNegative = Field(description="Points the canasta scores on top of its cards.")
+
+
+class Canastas(Record):
+    """Canastas by kind: natural and mixed groups, escaleras (sequences), bolivias (wild)."""
+
+    natural: CanastaKind
+    mixed: CanastaKind
+    escalera: CanastaKind
+    bolivia: CanastaKind
+
+
+# --------------------------------------------------------------------------- initial meld
+
+
+class Band(Record):
+    from_score: int | None = Field(
+        alias="from",
+        description="The side's total score at which this band starts (null: the first band, "
+        "every score below the next band).",
+    )
+    minimum: NonNegative = Field(description="Points the side's first meld of a hand must reach.")
+
+
+class InitialMeld(Record):
+    bands: tuple[Band, ...] = Field(
+        min_length=1, description="The minimum by the side's score, lowest band first."
+    )
+    counts_top_card: bool = Field(
+        description="Whether the pile's top card, taken to meld, counts toward the minimum."
+    )
+    counts_pile_rest: bool = Field(
+        description="Whether the rest of a taken pile counts toward the minimum."
+    )
+    several_melds: bool = Field(
+        description="Whether several melds laid in the same turn count together."
+    )
+    counts_sequences: bool = Field(description="Whether sequences count toward the minimum.")
+    counts_wild_melds: bool = Field(description="Whether wild-only melds count toward it.")
+    counts_bonuses: bool = Field(description="Whether canasta bonuses count toward it.")
+
+
+# --------------------------------------------------------------------------- discard pile
+
+PileCondition = Literal[
+    "side_not_melded", "contains_wild", "contains_black_three", "contains_red_three", "always"
+]
+TakeWay = Literal["natural_pair", "natural_and_wild", "onto_meld"]
+
+
+class TakeTop(Record):
+    """Taking only the pile's top card, instead of drawing, to extend a side's meld."""
+
+    allowed: bool = Field(description="Whether the top card alone may be taken.")
+    onto_kinds: tuple[MeldKind, ...] = Field(
+        description="Kinds of the side's melds the top card may extend."
+    )
+    below_canasta: bool = Field(description="Whether the meld extended must not yet be a canasta.")
+
+
+class Pile(Record):
+    frozen_when: tuple[PileCondition, ...] = Field(
+        description="Conditions that freeze the pile (for a side: side_not_melded)."
+    )
+    take_frozen: tuple[TakeWay, ...] = Field(
+        description="Ways a frozen pile may be taken (empty: not at all)."
+    )
+    take_unfrozen: tuple[TakeWay, ...] = Field(description="Ways an unfrozen pile may be taken.")
+    onto_kinds: tuple[MeldKind, ...] = Field(
+        description="Kinds of the side's melds the top card may go onto (way onto_meld)."
+    )
+    onto_canasta: bool = Field(
+        description="Whether the top card may go onto a meld that is already a canasta."
+    )
+    blocked_by_top: tuple[CardClass, ...] = Field(
+        description="Top cards that stop anyone taking the pile."
+    )
+    pair_starts_new_meld: bool = Field(
+        description="Whether taking with cards from the hand always starts a new meld, even "
+        "when the side already has a group of that rank."
+    )
+    take_top: TakeTop
+    one_card_rule: bool = Field(
+        description="Whether a player holding one card is barred from taking a one-card pile."
+    )
+
+
+# --------------------------------------------------------------------------- threes
+
+
+class Choice(Record):
+    """A named choice with parameters (its first field names the choice); a leaf, replaced whole."""
+
+
+class PlusWhenSideMelded(Choice):
+    condition: Literal["side_melded"]
+
+
+class PlusWhenCanastas(Choice):
+    condition: Literal["canastas"]
+    count: Positive = Field(description="Canastas the side needs for its red threes to count plus.")
+
+
+class PlusWhenGoingOut(Choice):
+    condition: Literal["going_out_requirement"]
+
+
+class PlusAlways(Choice):
+    condition: Literal["always"]
+
+
+PlusWhen = Annotated[
+    PlusWhenSideMelded | PlusWhenCanastas | PlusWhenGoingOut | PlusAlways,
+    Field(discriminator="condition"),
+]
+
+
+class RedThrees(Record):
+    value: NonNegative = Field(description="Points for each red three.")
+    all_value: NonNegative = Field(
+        description="Points for all the pack's red threes held by one side (instead of each)."
+    )
+    plus_when: PlusWhen = Field(
+        description="When a side's red threes count plus; otherwise they count minus."
+    )
+    replaced: bool = Field(description="Whether a red three laid out is replaced from the stock.")
+    replaced_from_pile: bool = Field(
+        description="Whether a red three that came with the pile is replaced too."
+    )
+
+
+# --------------------------------------------------------------------------- going out
+
+
+class CanastaRequirement(Choice):
+    rule: Literal["canastas"]
+    count: NonNegative = Field(description="Canastas the side must have.")
+    including: dict[CanastaKindName, Positive] = Field(
+        default_factory=dict, description="Canastas of given kinds that must be among them."
+    )
+
+
+Requirement = Annotated[CanastaRequirement, Field(discriminator="rule")]
+
+
+class GoingOut(Record):
+    requirement: Requirement = Field(description="What the side's melds must include to go out.")
+    requirement_by_players: dict[PlayerCount, Requirement] = Field(
+        description="A different requirement for some numbers of players."
+    )
+    keep_cards: NonNegative = Field(
+        description="Cards a player must keep in hand after melding while the side may not go out."
+    )
+    discard_required: bool = Field(description="Whether going out needs a final discard.")
+    ask_partner: Literal["never", "optional", "required"] = Field(
+        description="Whether a player asks the partner before going out (the answer binds)."
+    )
+    bonus: NonNegative = Field(description="Bonus for going out.")
+    concealed_bonus: NonNegative = Field(
+        description="Bonus for going out concealed (instead of the plain bonus)."
+    )
+    concealed_when: Literal["player_not_melded", "side_not_melded"] = Field(
+        description="Who must not have melded before for going out in one turn to be concealed."
+    )
+
+
+# --------------------------------------------------------------------------- stock, scoring, game
+
+
+class ExhaustedEndHand(Choice):
+    rule: Literal["end_hand"]
+
+
+class ExhaustedTakeDiscards(Choice):
+    rule: Literal["take_discards"]
+    must_take_onto_meld: bool = Field(
+        description="Whether a player must take a discard that goes onto the side's meld."
+    )
+
+
+Exhausted = Annotated[ExhaustedEndHand | ExhaustedTakeDiscards, Field(discriminator="rule")]
+
+
+class Stock(Record):
+    short_draw: Literal["take_remaining", "end_hand"] = Field(
+        description="What a player does who must draw more cards than the stock holds."
+    )
+    exhausted: Exhausted = Field(
+        description="Play once the stock is empty: end the hand, or go on taking discards "
+        "until a player cannot or will not."
+    )
+    going_out_bonus_when_exhausted: bool = Field(
+        description="Whether a hand ended by the empty stock still pays a going-out bonus."
+    )
+
+
+class Scoring(Record):
+    card_points: dict[PointKey, int] = Field(
+        description="Points of each card melded, by rank (3: a black three; JK: a joker); "
+        "left in hand, the same points count minus."
+    )
+    black_three_in_hand: NonNegative = Field(
+        description="Points lost for each black three left in hand."
+    )
+
+
+class HandCap(Record):
+    hands: Positive = Field(description="Hands after which the game stops.")
+    outcome: Literal["draw", "leader_wins"] = Field(description="The result when it stops.")
+
+
+class Game(Record):
+    target: Positive = Field(description="The score that ends the game.")
+    target_options: tuple[Positive, ...] = Field(
+        description="Other targets the rulebook allows a table to choose."
+    )
+    target_by_players: dict[PlayerCount, Positive] = Field(
+        description="A different target for some numbers of players."
+    )
+    hand_cap: HandCap | None = Field(description="A limit on the number of hands, or null.")
+    ties: Literal["draw", "play_on"] = Field(
+        description="When the leaders are level at the end: a draw, or another hand."
+    )
+
+
+class Rules(Record):
+    """Every rule of one ruleset, resolved."""
+
+    pack: Pack
+    players: Players
+    deal: Deal
+    melds: Melds
+    canastas: Canastas
+    initial_meld: InitialMeld
+    pile: Pile
+    red_threes: RedThrees
+    going_out: GoingOut
+    stock: Stock
+    scoring: Scoring
+    game: Game
+
+
+# --------------------------------------------------------------------------- the tree's shape
+
+
+def is_section(annotation: Any) -> TypeGuard[type[Record]]:
+    """Whether a field is a section (merged key by key) rather than a leaf (replaced whole)."""
+    return (
+        isinstance(annotation, type)
+        and issubclass(annotation, Record)
+        and not issubclass(annotation, Choice)
+    )
+
+
+def leaf_paths(model: type[Record] = Rules, prefix: str = "") -> Iterator[str]:
+    """Every leaf's dotted path, in declaration order: ``pack.decks``, ..."""
+    for name, info in model.model_fields.items():
+        key = info.alias or name
+        path = f"{prefix}{key}"
+        if is_section(info.annotation):
+            yield from leaf_paths(info.annotation, path + ".")
+        else:
+            yield path
+
+
+def field_at(path: str, model: type[Record] = Rules) -> tuple[type[Record], str] | None:
+    """The record class and field name a dotted path names, or None when it names nothing.
+
+    Paths use the YAML spelling (``initial_meld.bands``); a section path returns the section's
+    parent and field too.
+    """
+    parts = path.split(".")
+    current: type[Record] = model
+    for i, part in enumerate(parts):
+        found = None
+        for name, info in current.model_fields.items():
+            if (info.alias or name) == part:
+                found = (name, info)
+                break
+        if found is None:
+            return None
+        name, info = found
+        if i == len(parts) - 1:
+            return current, name
+        if not is_section(info.annotation):
+            return None
+        current = info.annotation
+    return None

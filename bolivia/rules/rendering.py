@@ -1,0 +1,242 @@
+"""A resolved ruleset written out: as commented YAML for people (``bolivia show``), as a
+standalone ruleset file that loads back to the same ruleset (``bolivia show --standalone``),
+and as JSON.
+
+>>> from bolivia.rules.library import shipped_library
+>>> text = show_yaml(shipped_library().load("bolivia-da"))
+>>> "max_wild: 2  # da:groups-wild-limit, da:pure-wild-exemption" in text
+True
+"""
+
+from __future__ import annotations
+
+import math
+import textwrap
+from collections.abc import Mapping
+from typing import Any
+
+import yaml
+
+from bolivia.rules.loading import number_key, plain
+from bolivia.rules.model import Rules, is_section
+from bolivia.rules.provenance import ValueProvenance
+from bolivia.rules.ruleset import Ruleset
+
+__all__ = ["ruleset_json", "show_yaml", "standalone_yaml"]
+
+_WIDTH = 96
+
+
+def _flow(value: Any) -> str:
+    """One-line YAML for a value."""
+    text = yaml.safe_dump(
+        plain(value, key=number_key),
+        default_flow_style=True,
+        width=math.inf,
+        sort_keys=False,
+        allow_unicode=True,
+    )
+    return text.removesuffix("\n...\n").strip()
+
+
+def _scalar_key(key: Any) -> str:
+    return _flow(key) if not isinstance(key, int) else str(key)
+
+
+def _block(value: Any, indent: int) -> list[str]:
+    """A leaf value under its key, one item a line (used when the flow form is too long)."""
+    pad = " " * indent
+    if isinstance(value, Mapping):
+        return [
+            f"{pad}{_scalar_key(k)}: {_flow(v)}" for k, v in plain(value, key=number_key).items()
+        ]
+    return [f"{pad}- {_flow(v)}" for v in value]
+
+
+def _comment_lines(prov: ValueProvenance, indent: int) -> list[str]:
+    pad = " " * indent
+    if prov.status == "stated":
+        head = []
+    else:
+        label = "assumed" if prov.status == "assumed" else "house rule"
+        head = [f"{label}: {prov.reason}"]
+    if prov.note:
+        head.append(f"note: {prov.note}")
+    for alt in prov.alternatives:
+        where = f" ({', '.join(alt.claims)})" if alt.claims else ""
+        extra = f" - {alt.note}" if alt.note else ""
+        head.append(f"alternative: {alt.path} = {alt.value_key}{where}{extra}")
+    out = []
+    for paragraph in head:
+        out.extend(
+            textwrap.wrap(
+                paragraph,
+                _WIDTH - indent - 2,
+                initial_indent=f"{pad}# ",
+                subsequent_indent=f"{pad}#   ",
+            )
+        )
+    return out
+
+
+def _trailer(prov: ValueProvenance) -> str:
+    if prov.status == "stated":
+        text = ", ".join(prov.claims)
+    else:
+        text = "assumed" if prov.status == "assumed" else "house rule"
+        if prov.claims:
+            text += f" [{', '.join(prov.claims)}]"
+    if prov.set_in:
+        text += f" (from {prov.set_in}" + (f" via {', '.join(prov.via)})" if prov.via else ")")
+    return text
+
+
+def _rules_lines(
+    ruleset: Ruleset,
+    data: Mapping[str, Any],
+    model: type[Rules] | Any,
+    prefix: str,
+    indent: int,
+    comments: bool,
+) -> list[str]:
+    lines: list[str] = []
+    pad = " " * indent
+    for name, info in model.model_fields.items():
+        key = info.alias or name
+        path = f"{prefix}{key}"
+        value = data[key]
+        if is_section(info.annotation):
+            lines.append(f"{pad}{key}:")
+            lines.extend(
+                _rules_lines(ruleset, value, info.annotation, path + ".", indent + 2, comments)
+            )
+            continue
+        prov = ruleset.provenance[path]
+        if comments:
+            lines.extend(_comment_lines(prov, indent))
+        flow = _flow(value)
+        trailer = f"  # {_trailer(prov)}" if comments else ""
+        if (
+            len(pad) + len(key) + len(flow) + 2 <= _WIDTH
+            or not isinstance(value, Mapping | list)
+            or not value
+        ):
+            lines.append(f"{pad}{key}: {flow}{trailer}")
+        else:
+            lines.append(f"{pad}{key}:{trailer}")
+            lines.extend(_block(value, indent + 2))
+    return lines
+
+
+def _meta_lines(ruleset: Ruleset, *, standalone: bool) -> list[str]:
+    meta: dict[str, Any] = {"id": ruleset.id, "name": ruleset.name}
+    if not standalone and ruleset.extends:
+        meta["extends"] = ruleset.extends
+    meta["family"] = ruleset.family
+    meta["sources"] = list(ruleset.sources)
+    lines = [f"{key}: {_flow(value)}" for key, value in meta.items()]
+    if ruleset.notes:
+        lines.append("notes: >-")
+        lines.extend(
+            textwrap.wrap(ruleset.notes, _WIDTH - 2, initial_indent="  ", subsequent_indent="  ")
+        )
+    return lines
+
+
+def show_yaml(ruleset: Ruleset) -> str:
+    """The resolved ruleset for a reader: every value with where it comes from."""
+    counts = ruleset.counts()
+    head = [
+        f"# {ruleset.name} ({ruleset.id}), resolved: {' -> '.join(ruleset.chain)}",
+        f"# {sum(counts.values())} values: {counts['stated']} stated by a source, "
+        f"{counts['assumed']} assumed, {counts['house']} house rules.",
+        "# After each value: the claims it encodes, or 'assumed' (reason above it);",
+        "# '(from X via C)': inherited from ruleset X, on the word of claim C.",
+    ]
+    if ruleset.extends_provenance is not None:
+        head.extend(
+            _comment_lines(ruleset.extends_provenance, 0)
+            or [f"# extends: {', '.join(ruleset.extends_provenance.claims)}"]
+        )
+    body = _rules_lines(ruleset, ruleset.json, Rules, "", 0, comments=True)
+    return "\n".join([*head, *_meta_lines(ruleset, standalone=False), "", *body]) + "\n"
+
+
+def _entry(path: str, prov: ValueProvenance) -> dict[str, Any]:
+    entry: dict[str, Any] = {}
+    if prov.claims:
+        entry["claims"] = list(prov.claims)
+    if prov.status == "assumed":
+        entry["assumed"] = prov.reason
+    elif prov.status == "house":
+        entry["house"] = prov.reason
+    if prov.note:
+        entry["note"] = prov.note
+    if prov.set_in:
+        entry["set_in"] = prov.set_in
+    if prov.via:
+        entry["via"] = list(prov.via)
+    if prov.alternatives:
+        entry["alternatives"] = [
+            {
+                "value": alt.value,
+                **({"path": alt.path} if alt.path != path else {}),
+                **({"claims": list(alt.claims)} if alt.claims else {}),
+                **({"note": alt.note} if alt.note else {}),
+            }
+            for alt in prov.alternatives
+        ]
+    return entry
+
+
+def standalone_yaml(ruleset: Ruleset) -> str:
+    """A ruleset file with no ``extends`` that loads back to the same rules and provenance."""
+    body = _rules_lines(ruleset, ruleset.json, Rules, "", 0, comments=False)
+    prov = {path: _entry(path, p) for path, p in ruleset.provenance.items()}
+    provenance = yaml.safe_dump(
+        {"provenance": plain(prov, key=number_key)},
+        sort_keys=False,
+        allow_unicode=True,
+        width=_WIDTH,
+    )
+    head = [
+        f"# {ruleset.name}: {' -> '.join(ruleset.chain)}, flattened by `bolivia show --standalone`."
+    ]
+    return (
+        "\n".join(
+            [*head, *_meta_lines(ruleset, standalone=True), "", *body, "", provenance.rstrip()]
+        )
+        + "\n"
+    )
+
+
+def provenance_json(prov: ValueProvenance) -> dict[str, Any]:
+    return {
+        "status": prov.status,
+        "claims": list(prov.claims),
+        "reason": prov.reason,
+        "note": prov.note,
+        "set_in": prov.set_in or None,
+        "via": list(prov.via),
+        "alternatives": [
+            {"path": alt.path, "value": alt.value, "claims": list(alt.claims), "note": alt.note}
+            for alt in prov.alternatives
+        ],
+    }
+
+
+def ruleset_json(ruleset: Ruleset) -> dict[str, Any]:
+    """Everything about a resolved ruleset as JSON data."""
+    return {
+        "id": ruleset.id,
+        "name": ruleset.name,
+        "family": ruleset.family,
+        "extends": ruleset.extends,
+        "chain": list(ruleset.chain),
+        "sources": list(ruleset.sources),
+        "notes": ruleset.notes,
+        "digest": ruleset.digest,
+        "counts": ruleset.counts(),
+        "rules": ruleset.json,
+        "provenance": {path: provenance_json(p) for path, p in ruleset.provenance.items()},
+    }

@@ -1,0 +1,166 @@
+"""The JSON Schema of the ruleset file format, for editors (``bolivia schema``).
+
+A ruleset file may extend another, so in a file every rule key is optional (the loader, not the
+schema, checks that a resolved ruleset sets everything); unknown keys are refused, choices are
+enumerated, named choices keep their naming key.
+"""
+
+from __future__ import annotations
+
+import json
+import types
+import typing
+from typing import Any
+
+from pydantic import BaseModel
+
+from bolivia.rules.model import Choice, Rules, field_at, leaf_paths
+from bolivia.rules.provenance import Entry
+
+__all__ = ["fields_markdown", "ruleset_schema", "schema_text"]
+
+SCHEMA_ID = "https://bolivia.invalid/schema/ruleset.json"
+
+
+def _choice_titles() -> set[str]:
+    return {cls.__name__ for cls in _choice_classes()}
+
+
+def _optional_everywhere(schema: dict[str, Any], keep: set[str]) -> None:
+    for name, definition in schema.get("$defs", {}).items():
+        if name not in keep:
+            definition.pop("required", None)
+    schema.pop("required", None)
+
+
+def ruleset_schema() -> dict[str, Any]:
+    """The schema as a dict (deterministic: same code, same schema)."""
+    rules = Rules.model_json_schema(by_alias=True, ref_template="#/$defs/{model}")
+    entry = Entry.model_json_schema(by_alias=True, ref_template="#/$defs/{model}")
+    defs: dict[str, Any] = dict(rules.pop("$defs", {}))
+    defs.update(entry.pop("$defs", {}))
+    entry.pop("title", None)
+    defs["ProvenanceEntry"] = entry
+    schema: dict[str, Any] = {"$defs": defs}
+    _optional_everywhere(schema, _choice_titles())
+    claim_list = {"type": "array", "items": {"type": "string", "pattern": "^[a-z][a-z0-9-]*:"}}
+    properties: dict[str, Any] = {
+        "id": {
+            "type": "string",
+            "pattern": r"^[a-z0-9][a-z0-9._-]{0,63}$",
+            "description": "The ruleset's id: lower-case letters, digits, - . _",
+        },
+        "name": {"type": "string", "description": "A name for people."},
+        "extends": {
+            "type": "string",
+            "description": "The base ruleset: an id, or a relative path to a file.",
+        },
+        "family": {"type": "string", "description": "The game: canasta, samba, bolivia."},
+        "sources": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "Ids of the source records (seeds/) the ruleset encodes.",
+        },
+        "notes": {"type": "string"},
+        **rules["properties"],
+        "provenance": {
+            "type": "object",
+            "description": "Per key path (or 'extends'): the claim(s) the value encodes, or "
+            "{assumed: reason} / {house: reason}.",
+            "additionalProperties": {
+                "anyOf": [
+                    {"type": "string", "pattern": "^[a-z][a-z0-9-]*:"},
+                    claim_list,
+                    {"$ref": "#/$defs/ProvenanceEntry"},
+                ]
+            },
+        },
+    }
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": SCHEMA_ID,
+        "title": "Bolivia ruleset",
+        "description": "A ruleset of the bolivia toolkit: a Bolivia, Samba or Canasta "
+        "rulebook as data. Write only what differs from the base named by "
+        "'extends'.",
+        "type": "object",
+        "required": ["id"],
+        "additionalProperties": False,
+        "properties": properties,
+        "$defs": schema["$defs"],
+    }
+
+
+def schema_text() -> str:
+    return json.dumps(ruleset_schema(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def _type_text(annotation: Any) -> str:
+    """A reader's name for a field type: ``list of (wild | red_three)``, ``number or null``."""
+    origin = typing.get_origin(annotation)
+    args = typing.get_args(annotation)
+    if origin is typing.Annotated:
+        return _type_text(args[0])
+    if origin is typing.Literal:
+        return " | ".join(str(a) for a in args)
+    if origin in (typing.Union, types.UnionType):
+        present = [a for a in args if a is not type(None)]
+        text = " or ".join(_type_text(a) for a in present)
+        return f"{text} or null" if len(present) < len(args) else text
+    if origin is tuple:
+        inner = _type_text(args[0])
+        return f"list of ({inner})" if "|" in inner else f"list of {inner}"
+    if origin is dict:
+        return f"table: {_type_text(args[0])} -> {_type_text(args[1])}"
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        parts = []
+        for name, info in annotation.model_fields.items():
+            literal = typing.get_args(info.annotation)
+            if typing.get_origin(info.annotation) is typing.Literal and len(literal) == 1:
+                parts.append(f"{name}: {literal[0]}")
+            else:
+                parts.append(info.alias or name)
+        return "{" + ", ".join(parts) + "}"
+    names = {int: "number", bool: "true/false", str: "text"}
+    if annotation in names:
+        return names[annotation]
+    return getattr(annotation, "__name__", str(annotation))
+
+
+def fields_markdown() -> str:
+    """Every field of the rule tree, its type and meaning, as a Markdown table."""
+    rows = [
+        "# Ruleset fields",
+        "",
+        "Generated by `bolivia schema --fields` from `bolivia/rules/model.py`; a test keeps it "
+        "current.",
+        "",
+        "| key path | type | meaning |",
+        "|---|---|---|",
+    ]
+    for path in leaf_paths():
+        found = field_at(path)
+        assert found is not None
+        record, name = found
+        info = record.model_fields[name]
+        meaning = (info.description or "").replace("|", "\\|")
+        kind = _type_text(info.annotation).replace("|", "\\|")
+        rows.append(f"| `{path}` | {kind} | {meaning} |")
+    rows += ["", "Named choices:", ""]
+    for cls in sorted(_choice_classes(), key=lambda c: c.__name__):
+        fields = ", ".join(
+            f"`{info.alias or name}`" + (f" ({info.description})" if info.description else "")
+            for name, info in cls.model_fields.items()
+        )
+        rows.append(f"- {cls.__name__}: {fields}")
+    return "\n".join(rows) + "\n"
+
+
+def _choice_classes() -> list[type[Choice]]:
+    out = []
+    stack = list(Choice.__subclasses__())
+    while stack:
+        cls = stack.pop()
+        out.append(cls)
+        stack.extend(cls.__subclasses__())
+    return out

@@ -1,0 +1,195 @@
+"""The source documents and what each of them claims.
+
+One YAML record per document (``seeds/<source>.yaml``): what the document is, its language,
+whether it is in scope, and its claims. A claim is one statement of the document, paraphrased
+in English, with where it is made and the ruleset fields it fixes (``fixes``: dotted path ->
+the value the document gives; ``alternatives``: other values the document itself mentions).
+A claim that fixes no field says why (``not_modelled``).
+
+Rulesets cite claims in their ``provenance``; :mod:`bolivia.rules.provenance` checks that a cited
+claim fixes the field it is cited for and agrees with the value.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from bolivia.errors import Problem, SourceError
+from bolivia.resources import seeds_dir
+from bolivia.rules.loading import Loaded, did_you_mean, load_yaml, validation_problems
+from bolivia.rules.model import field_at, is_section, leaf_paths
+
+__all__ = ["Claim", "Source", "Sources", "load_sources", "shipped_sources"]
+
+SourceId = Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]{0,30}$")]
+ClaimId = Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*:[a-z0-9][a-z0-9-]*$")]
+Game = Literal["canasta", "samba", "bolivia"]
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class Claim(_Record):
+    id: ClaimId = Field(description="'<source>:<short-name>', unique.")
+    about: Game | None = Field(
+        description="The game the claim describes (a page comparing two games has claims "
+        "about each); null for a claim about no game."
+    )
+    says: str = Field(min_length=10, description="The claim, paraphrased in English.")
+    where: str = Field(min_length=3, description="Where in the document it is said.")
+    fixes: dict[str, Any] = Field(
+        default_factory=dict, description="Ruleset fields the claim fixes: dotted path -> value."
+    )
+    alternatives: dict[str, tuple[Any, ...]] = Field(
+        default_factory=dict,
+        description="Other values the document itself gives for a fixed field.",
+    )
+    not_modelled: str | None = Field(
+        default=None, description="Why the claim fixes no field (when it fixes none)."
+    )
+
+
+class Source(_Record):
+    id: SourceId
+    document: str = Field(description="The document's file name under shared/seeds/.")
+    language: str = Field(pattern=r"^[a-z]{2,3}$", description="ISO 639 code.")
+    title: str = Field(min_length=3, description="What the document is, in English.")
+    description: str = Field(min_length=10)
+    scope: Literal["in", "out"]
+    scope_reason: str | None = None
+    claims: tuple[Claim, ...] = ()
+
+
+class Sources(Mapping[str, Source]):
+    """Every source by id, and every claim by id."""
+
+    def __init__(self, sources: Mapping[str, Source]) -> None:
+        self._sources = dict(sources)
+        self.claims: dict[str, Claim] = {
+            claim.id: claim for source in self._sources.values() for claim in source.claims
+        }
+
+    def __getitem__(self, key: str) -> Source:
+        return self._sources[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._sources)
+
+    def __len__(self) -> int:
+        return len(self._sources)
+
+    def claim(self, claim_id: str) -> Claim:
+        return self.claims[claim_id]
+
+    def source_of(self, claim_id: str) -> Source:
+        return self._sources[claim_id.split(":", 1)[0]]
+
+    def unknown_claim_message(self, claim_id: str) -> str:
+        return f"no source makes a claim {claim_id!r}" + did_you_mean(claim_id, self.claims)
+
+
+def _check(source: Source, loaded: Loaded, path: Path) -> list[Problem]:
+    problems = []
+    if source.id != path.stem:
+        problems.append(
+            loaded.problem(
+                ("id",), f"the file of source {source.id!r} must be named {source.id}.yaml"
+            )
+        )
+    if source.scope == "out" and not source.scope_reason:
+        problems.append(
+            loaded.problem(("scope",), "an out-of-scope source says why (scope_reason)")
+        )
+    seen: set[str] = set()
+    for i, claim in enumerate(source.claims):
+        here: tuple[str | int, ...] = ("claims", i)
+        if claim.id.split(":", 1)[0] != source.id:
+            problems.append(
+                loaded.problem((*here, "id"), f"claim ids of this source start with '{source.id}:'")
+            )
+        if claim.id in seen:
+            problems.append(loaded.problem((*here, "id"), f"claim id {claim.id!r} used twice"))
+        seen.add(claim.id)
+        if not claim.fixes and not claim.not_modelled:
+            problems.append(
+                loaded.problem(here, "a claim fixes some field or says why not (not_modelled)")
+            )
+        if claim.fixes and claim.about is None:
+            problems.append(
+                loaded.problem(
+                    (*here, "about"), "a claim that fixes fields names the game it is about"
+                )
+            )
+        if source.scope == "out" and claim.fixes:
+            problems.append(
+                loaded.problem((*here, "fixes"), "an out-of-scope source fixes nothing")
+            )
+        for fixed in claim.fixes:
+            if _leaf_prefix(fixed) is None:
+                problems.append(
+                    loaded.problem(
+                        (*here, "fixes", fixed),
+                        f"{fixed!r} is not a ruleset field" + did_you_mean(fixed, leaf_paths()),
+                    )
+                )
+        for alt in claim.alternatives:
+            if alt not in claim.fixes:
+                problems.append(
+                    loaded.problem(
+                        (*here, "alternatives", alt),
+                        "alternatives are given only for a field the claim fixes",
+                    )
+                )
+    return problems
+
+
+def _leaf_prefix(path: str) -> str | None:
+    """The part of a path that names a field of the rule tree (the rest goes into a table)."""
+    parts = path.split(".")
+    for end in range(len(parts), 0, -1):
+        prefix = ".".join(parts[:end])
+        found = field_at(prefix)
+        if found is not None:
+            record, name = found
+            inside_section = is_section(record.model_fields[name].annotation)
+            return None if inside_section and prefix != path else prefix
+    return None
+
+
+def load_sources(folder: Path) -> Sources:
+    """Every ``*.yaml`` record of a folder; all problems are reported together."""
+    problems: list[Problem] = []
+    sources: dict[str, Source] = {}
+    for path in sorted(folder.glob("*.yaml")):
+        loaded = load_yaml(path)
+        problems.extend(loaded.problems)
+        if loaded.problems:
+            continue
+        try:
+            source = Source.model_validate(loaded.data)
+        except ValidationError as exc:
+            problems.extend(validation_problems(exc, Source, loaded.data, loaded.where))
+            continue
+        problems.extend(_check(source, loaded, path))
+        sources[source.id] = source
+    claims: dict[str, str] = {}
+    for source in sources.values():
+        for claim in source.claims:
+            if claim.id in claims and claims[claim.id] != source.id:
+                problems.append(Problem(str(folder), None, claim.id, "claim id in two sources"))
+            claims[claim.id] = source.id
+    if problems:
+        raise SourceError(problems)
+    return Sources(sources)
+
+
+@functools.cache
+def shipped_sources() -> Sources:
+    """The source records that ship with the package."""
+    return load_sources(seeds_dir())

@@ -1,0 +1,8 @@
+"""Verification of engines: the rules oracle (``oracle``: JSON Lines requests answered by
+:mod:`bolivia.engine`, the protocol any engine can speak) and the conformance runner
+(``conformance``) with its case files (``suites/``), run in-process or against another
+engine's process.
+
+May import: :mod:`bolivia.engine`, :mod:`bolivia.rules` and the ground floor; never
+:mod:`bolivia.play` (a peer) or anything above.
+"""

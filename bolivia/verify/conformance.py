@@ -1,0 +1,369 @@
+"""Conformance suites: case files in the oracle protocol's format, and the runner that checks an
+engine against them -- the built-in one in-process, or any program speaking the protocol.
+
+A case names an op, its input, and for each ruleset what the result must contain (or the error
+code expected). The runner sends the request once per ruleset, compares only the keys the case
+names, and reports each failure with the request, the expectation and the answer.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import shlex
+import subprocess
+import threading
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from bolivia.errors import BoliviaError, Problem, RulesetError
+from bolivia.rules.loading import load_yaml, plain, validation_problems
+from bolivia.verify.oracle import OPERATIONS, PROTOCOL, RESULT_FIELDS, Oracle
+
+__all__ = [
+    "Case",
+    "Engine",
+    "InProcessEngine",
+    "Outcome",
+    "ProcessEngine",
+    "Suite",
+    "load_suite",
+    "run_suites",
+    "shipped_suites",
+    "suites_dir",
+]
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class Case(_Record):
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", description="Unique within its suite.")
+    about: str = Field(min_length=5, description="What the case checks, in words.")
+    source: tuple[str, ...] = Field(default=(), description="The claims the case rests on.")
+    op: str
+    input: dict[str, Any] = Field(default_factory=dict)
+    expect: dict[str, dict[str, Any]] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _known_op(self) -> Case:
+        """An op outside the protocol is allowed only to expect ``unknown-op``."""
+        if self.op not in OPERATIONS and any(
+            keys != {"error": "unknown-op"} for keys in self.expect.values()
+        ):
+            raise ValueError(
+                f"{self.op!r} is not an operation of the protocol; a case may "
+                "send it only to expect the error unknown-op"
+            )
+        return self
+
+    @field_validator("input")
+    @classmethod
+    def _no_ruleset(cls, data: dict[str, Any]) -> dict[str, Any]:
+        if "ruleset" in data or "op" in data:
+            raise ValueError("input holds the op's own fields; the runner adds op and ruleset")
+        converted: dict[str, Any] = plain(data)
+        return converted
+
+    @field_validator("expect")
+    @classmethod
+    def _expectations(cls, expect: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        for ruleset, keys in expect.items():
+            if not keys:
+                raise ValueError(f"the expectation for {ruleset} names no key")
+            if "error" in keys and len(keys) > 1:
+                raise ValueError(
+                    f"the expectation for {ruleset} is an error code or result keys, not both"
+                )
+        converted: dict[str, dict[str, Any]] = plain(expect)
+        return converted
+
+
+class Suite(_Record):
+    suite: str = Field(min_length=1)
+    cases: tuple[Case, ...] = Field(min_length=1)
+
+    @field_validator("cases")
+    @classmethod
+    def _unique(cls, cases: tuple[Case, ...]) -> tuple[Case, ...]:
+        seen: set[str] = set()
+        for case in cases:
+            if case.id in seen:
+                raise ValueError(f"case id {case.id!r} is used twice")
+            seen.add(case.id)
+        return cases
+
+
+def suites_dir() -> Path:
+    return Path(__file__).resolve().parent / "suites"
+
+
+def load_suite(path: Path) -> Suite:
+    """A suite file, validated; problems name the file, line and key."""
+    loaded = load_yaml(path, max_bytes=4 * 1024 * 1024)
+    if loaded.problems:
+        raise RulesetError(loaded.problems)
+    try:
+        return Suite.model_validate(loaded.data)
+    except ValidationError as exc:
+        raise RulesetError(validation_problems(exc, Suite, loaded.data, loaded.where)) from None
+
+
+def shipped_suites() -> list[Path]:
+    return sorted(suites_dir().glob("*.yaml"))
+
+
+def find_suite(ref: str) -> Path:
+    """A suite by name (``melds``) or path."""
+    path = Path(ref)
+    if path.is_file():
+        return path
+    candidate = suites_dir() / f"{ref}.yaml"
+    if candidate.is_file():
+        return candidate
+    known = ", ".join(p.stem for p in shipped_suites())
+    raise RulesetError(
+        [Problem(ref, None, "", f"no such suite file or shipped suite (shipped: {known})")]
+    )
+
+
+# --------------------------------------------------------------------------- engines
+
+
+class Engine:
+    """Something that answers protocol requests."""
+
+    rulesets: set[str]
+
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release what the engine holds."""
+
+
+class InProcessEngine(Engine):
+    """The built-in oracle, through the same JSON encoding as over the pipe."""
+
+    def __init__(self, oracle: Oracle | None = None) -> None:
+        self.oracle = oracle if oracle is not None else Oracle()
+        self.rulesets = set(self.oracle.library.ids())
+
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        answer: dict[str, Any] = json.loads(self.oracle.handle_line(json.dumps(request)))
+        return answer
+
+
+class EngineFailure(BoliviaError):
+    """The engine crashed, hung or answered something that is not a response."""
+
+
+class ProcessEngine(Engine):
+    """Another program speaking the protocol on its standard input and output."""
+
+    def __init__(self, command: str, timeout: float = 10.0) -> None:
+        self.command = shlex.split(command)
+        if not self.command:
+            raise RulesetError([Problem("--engine", None, "", "the engine command is empty")])
+        self.timeout = timeout
+        self._process: subprocess.Popen[bytes] | None = None
+        self._lines: queue.Queue[bytes | None] = queue.Queue()
+        self._start()
+        hello = self.ask({"op": "hello", "id": "hello"})
+        result = hello.get("result") if hello.get("ok") else None
+        if not isinstance(result, dict) or not isinstance(result.get("rulesets"), list):
+            raise EngineFailure(f"the engine's answer to hello holds no ruleset list: {hello}")
+        self.rulesets = {str(r) for r in result["rulesets"]}
+        self.engine_name = str(result.get("engine", "?"))
+
+    def _start(self) -> None:
+        try:
+            self._process = subprocess.Popen(
+                self.command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+            )
+        except OSError as exc:
+            raise RulesetError(
+                [Problem("--engine", None, "", f"cannot start {self.command[0]!r}: {exc}")]
+            ) from None
+        self._lines = queue.Queue()
+        stdout = self._process.stdout
+        assert stdout is not None
+
+        def pump(lines: queue.Queue[bytes | None] = self._lines) -> None:
+            try:
+                for line in iter(stdout.readline, b""):
+                    lines.put(line)
+            except (OSError, ValueError):  # the pipe was closed under the reader
+                pass
+            lines.put(None)
+
+        threading.Thread(target=pump, daemon=True).start()
+
+    def _restart(self) -> None:
+        self.close()
+        self._start()
+
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        process = self._process
+        assert process is not None and process.stdin is not None
+        try:
+            process.stdin.write(json.dumps(request).encode() + b"\n")
+            process.stdin.flush()
+        except (BrokenPipeError, OSError):
+            self._restart()
+            raise EngineFailure("the engine had exited (its input pipe was closed)") from None
+        try:
+            line = self._lines.get(timeout=self.timeout)
+        except queue.Empty:
+            self._restart()
+            raise EngineFailure(
+                f"the engine gave no answer within {self.timeout:g} s (restarted)"
+            ) from None
+        if line is None:
+            code = process.wait()
+            self._restart()
+            raise EngineFailure(
+                f"the engine exited (status {code}) instead of answering (restarted)"
+            )
+        try:
+            answer = json.loads(line)
+        except ValueError:
+            raise EngineFailure(
+                f"the engine answered a line that is not JSON: {line[:200]!r}"
+            ) from None
+        if not isinstance(answer, dict):
+            raise EngineFailure(f"the engine answered {answer!r}, not a response object")
+        return answer
+
+    def close(self) -> None:
+        process = self._process
+        if process is None:
+            return
+        try:
+            if process.stdin is not None:
+                process.stdin.close()
+            process.wait(timeout=2)
+        except (OSError, subprocess.TimeoutExpired):
+            process.kill()
+            process.wait()
+        if process.stdout is not None:
+            process.stdout.close()
+        self._process = None
+
+
+# --------------------------------------------------------------------------- running
+
+
+@dataclass(frozen=True)
+class Outcome:
+    suite: str
+    case: str
+    ruleset: str
+    status: str  # passed | failed | skipped
+    request: dict[str, Any] = field(default_factory=dict)
+    expected: dict[str, Any] = field(default_factory=dict)
+    actual: Any = None
+    note: str = ""
+
+    @property
+    def name(self) -> str:
+        return f"{self.suite}:{self.case}:{self.ruleset}"
+
+    def report(self) -> str:
+        lines = [f"FAILED {self.name}"]
+        if self.note:
+            lines.append(f"  {self.note}")
+        lines.append(f"  request:  {json.dumps(self.request, ensure_ascii=False)}")
+        lines.append(f"  expected: {json.dumps(self.expected, ensure_ascii=False)}")
+        lines.append(f"  actual:   {json.dumps(self.actual, ensure_ascii=False)}")
+        return "\n".join(lines)
+
+
+def compare(expected: Mapping[str, Any], response: Mapping[str, Any]) -> str:
+    """Why the response does not meet the expectation ("" when it does)."""
+    if "error" in expected:
+        error = response.get("error") if response.get("ok") is False else None
+        code = error.get("code") if isinstance(error, dict) else None
+        if code != expected["error"]:
+            return f"expected the error {expected['error']!r}"
+        return ""
+    if response.get("ok") is not True or not isinstance(response.get("result"), dict):
+        return "expected a result, got an error"
+    result = response["result"]
+    wrong = [key for key, value in expected.items() if key not in result or result[key] != value]
+    return f"different value for {', '.join(wrong)}" if wrong else ""
+
+
+def case_requests(
+    suite: Suite, case: Case, rulesets: Iterable[str] | None = None
+) -> Iterator[tuple[str, dict[str, Any]]]:
+    wanted = set(rulesets) if rulesets is not None else None
+    for ruleset in case.expect:
+        if wanted is None or ruleset in wanted:
+            yield (
+                ruleset,
+                {
+                    "op": case.op,
+                    "id": f"{suite.suite}:{case.id}:{ruleset}",
+                    "ruleset": ruleset,
+                    **case.input,
+                },
+            )
+
+
+def run_case(
+    engine: Engine, suite: Suite, case: Case, ruleset: str, request: dict[str, Any]
+) -> Outcome:
+    expected = case.expect[ruleset]
+
+    def outcome(status: str, actual: Any = None, note: str = "") -> Outcome:
+        return Outcome(suite.suite, case.id, ruleset, status, request, expected, actual, note)
+
+    if ruleset not in engine.rulesets:
+        return outcome("skipped", note="the engine has no such ruleset")
+    try:
+        response = engine.ask(request)
+    except EngineFailure as exc:
+        return outcome("failed", note=str(exc))
+    result = response.get("result")
+    beyond = sorted(set(expected) - RESULT_FIELDS.get(case.op, frozenset()) - {"error"})
+    if (
+        response.get("ok") is True
+        and isinstance(result, dict)
+        and any(key not in result for key in beyond)
+    ):
+        return outcome(
+            "skipped",
+            response,
+            f"the engine does not answer {', '.join(beyond)}, beyond protocol {PROTOCOL}",
+        )
+    why = compare(expected, response)
+    return outcome("failed" if why else "passed", response, why)
+
+
+def run_suites(
+    suites: Sequence[Suite], engine: Engine, rulesets: Iterable[str] | None = None
+) -> list[Outcome]:
+    rulesets = list(rulesets) if rulesets is not None else None
+    return [
+        run_case(engine, suite, case, ruleset, request)
+        for suite in suites
+        for case in suite.cases
+        for ruleset, request in case_requests(suite, case, rulesets)
+    ]
+
+
+def summary(outcomes: Sequence[Outcome]) -> str:
+    passed = sum(1 for o in outcomes if o.status == "passed")
+    failed = sum(1 for o in outcomes if o.status == "failed")
+    skipped = sum(1 for o in outcomes if o.status == "skipped")
+    line = f"{passed} passed, {failed} failed"
+    return line + (f", {skipped} skipped" if skipped else "")

@@ -1,0 +1,566 @@
+"""The rules oracle: the language-neutral protocol of ``shared/spec/oracle-protocol.md``.
+
+One JSON request a line in, one JSON response a line out. :class:`Oracle` answers a request
+(``handle``) with the same rule modules the rest of the toolkit uses; :func:`serve` runs it over
+a pair of streams, never dying on bad input.
+
+>>> oracle = Oracle()
+>>> oracle.handle({"op": "meld", "ruleset": "bolivia-zh", "cards": ["8H", "8S", "2C", "JK"]})["ok"]
+True
+>>> oracle.handle({"op": "meld", "ruleset": "bolivia-zh", "cards": ["8H", "1S"]})["error"]["code"]
+'bad-card'
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Iterable
+from typing import IO, Any
+
+from bolivia.cards import Card
+from bolivia.engine.game_end import game_over, target_for
+from bolivia.engine.going_out import verify_go_out
+from bolivia.engine.initial_meld import minimum, verify_initial_meld
+from bolivia.engine.melds import Meld, canasta_of, describe, verify_extend, verify_meld
+from bolivia.engine.pile import verify_pickup, verify_take_top
+from bolivia.engine.scoring import TeamHand, card_points, score_hand
+from bolivia.errors import BadRequest, CardError, Illegal, RulesetError
+from bolivia.rules.library import Library, shipped_library
+from bolivia.rules.ruleset import Ruleset
+from bolivia.version import __version__
+
+__all__ = [
+    "MAX_CARDS",
+    "MAX_LINE",
+    "OPERATIONS",
+    "PROTOCOL",
+    "RESULT_FIELDS",
+    "Oracle",
+    "OracleError",
+    "serve",
+]
+
+PROTOCOL = 1
+MAX_LINE = 1024 * 1024
+MAX_CARDS = 1000
+MAX_INT = 10**9
+_RED_THREES = (Card.parse("3H"), Card.parse("3D"))
+
+
+class OracleError(Exception):
+    """An error response: a protocol code and a message a person can act on."""
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        self.message = message
+        super().__init__(message)
+
+
+# field kinds: cards, melds, int, bool, ints, teams
+OPERATIONS: dict[str, dict[str, tuple[str, bool]]] = {
+    "hello": {},
+    "info": {"players": ("int", False)},
+    "meld": {"cards": ("cards", True), "going_out": ("bool", False)},
+    "extend": {"meld": ("cards", True), "add": ("cards", True), "going_out": ("bool", False)},
+    "initial_minimum": {"team_score": ("int", True)},
+    "initial_meld": {"team_score": ("int", True), "melds": ("melds", True)},
+    "pickup": {
+        "pile": ("cards", True),
+        "hand": ("cards", True),
+        "team_melds": ("melds", False),
+        "team_score": ("int", False),
+        "with": ("cards", False),
+        "onto": ("int", False),
+        "also": ("melds", False),
+    },
+    "take_top": {"pile": ("cards", True), "team_melds": ("melds", True), "onto": ("int", True)},
+    "go_out": {"team_melds": ("melds", True)},
+    "score": {"teams": ("teams", True)},
+    "game_over": {"scores": ("ints", True), "hands_played": ("int", False)},
+    "card_points": {"cards": ("cards", True), "in_hand": ("bool", False)},
+}
+# the result fields protocol 1 defines; an engine may answer more (``info`` here answers the
+# turn rules too), and the runner skips, rather than fails, cases naming extra fields that an
+# engine does not answer
+RESULT_FIELDS: dict[str, frozenset[str]] = {
+    "hello": frozenset({"protocol", "engine", "rulesets"}),
+    "info": frozenset(
+        {"players", "partnerships", "decks", "jokers", "cards", "hand_size", "draw", "target"}
+    ),
+    "meld": frozenset({"legal", "kind", "canasta", "reason"}),
+    "extend": frozenset({"legal", "kind", "canasta", "reason"}),
+    "initial_minimum": frozenset({"minimum"}),
+    "initial_meld": frozenset({"legal", "points", "minimum", "reason"}),
+    "pickup": frozenset({"legal", "reason"}),
+    "take_top": frozenset({"legal", "reason"}),
+    "go_out": frozenset({"allowed", "reason"}),
+    "score": frozenset({"teams"}),
+    "game_over": frozenset({"over", "winner", "draw"}),
+    "card_points": frozenset({"points"}),
+}
+_TEAM_FIELDS: dict[str, tuple[str, bool]] = {
+    "melds": ("melds", True),
+    "red_threes": ("int", False),
+    "hands": ("melds", False),
+    "went_out": ("bool", False),
+    "concealed": ("bool", False),
+}
+# the lists whose cards are on the table or in hands at once (``with``/``also`` are hand cards)
+_PHYSICAL = {
+    "meld": ("cards",),
+    "extend": ("meld", "add"),
+    "initial_meld": ("melds",),
+    "pickup": ("pile", "hand", "team_melds"),
+    "take_top": ("pile", "team_melds"),
+    "go_out": ("team_melds",),
+    "card_points": ("cards",),
+}
+
+
+class _Huge:
+    """A JSON integer too long to be a count or a score (kept as text, to echo an id back)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def _parse_int(text: str) -> int | _Huge:
+    return int(text) if len(text) <= 18 else _Huge(text)
+
+
+def _echo(value: Any) -> Any:
+    """How a long integer inside an id is written back: as the number, when Python can."""
+    if isinstance(value, _Huge):
+        return int(value.text) if len(value.text) <= 4000 else value.text
+    raise TypeError(type(value).__name__)
+
+
+def _refuse_constant(text: str) -> Any:
+    raise ValueError(f"{text} is not JSON")
+
+
+def _cards(value: Any, name: str) -> list[Card]:
+    if not isinstance(value, list):
+        raise OracleError("bad-request", f'\'{name}\' is a list of cards such as ["8H", "JK"]')
+    if len(value) > MAX_CARDS:
+        raise OracleError("too-large", f"'{name}' names {len(value)} cards; at most {MAX_CARDS}")
+    out = []
+    for item in value:
+        try:
+            out.append(Card.parse(item))
+        except CardError as exc:
+            raise OracleError("bad-card", f"in '{name}': {exc}") from None
+    return out
+
+
+def _convert(kind: str, value: Any, name: str) -> Any:
+    if kind == "cards":
+        return _cards(value, name)
+    if kind == "melds":
+        if not isinstance(value, list):
+            raise OracleError("bad-request", f"'{name}' is a list of card lists")
+        if len(value) > MAX_CARDS:
+            raise OracleError(
+                "too-large", f"'{name}' holds {len(value)} lists; at most {MAX_CARDS}"
+            )
+        return [_cards(item, f"{name}[{i}]") for i, item in enumerate(value)]
+    if kind == "int":
+        if isinstance(value, _Huge) or (
+            isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT
+        ):
+            raise OracleError("bad-request", f"'{name}' is out of range (at most {MAX_INT})")
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise OracleError("bad-request", f"'{name}' is a whole number")
+        return value
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise OracleError("bad-request", f"'{name}' is true or false")
+        return value
+    if kind == "ints":
+        if not isinstance(value, list):
+            raise OracleError("bad-request", f"'{name}' is a list of whole numbers")
+        if len(value) > MAX_CARDS:
+            raise OracleError("too-large", f"'{name}' holds {len(value)} numbers")
+        return [_convert("int", item, f"{name}[{i}]") for i, item in enumerate(value)]
+    assert kind == "teams"
+    if not isinstance(value, list) or not all(isinstance(t, dict) for t in value):
+        raise OracleError("bad-request", f"'{name}' is a list of objects, one a team")
+    if len(value) > 64:
+        raise OracleError("too-large", f"'{name}' holds {len(value)} teams")
+    return [_fields(team, _TEAM_FIELDS, f"{name}[{i}].") for i, team in enumerate(value)]
+
+
+def _fields(
+    data: dict[str, Any], spec: dict[str, tuple[str, bool]], prefix: str = ""
+) -> dict[str, Any]:
+    unknown = sorted(set(data) - set(spec))
+    if unknown:
+        known = ", ".join(spec) or "none"
+        raise OracleError(
+            "bad-request", f"unknown field '{prefix}{unknown[0]}' (this one takes: {known})"
+        )
+    missing = [name for name, (_, required) in spec.items() if required and name not in data]
+    if missing:
+        raise OracleError("bad-request", f"missing field '{prefix}{missing[0]}'")
+    return {name: _convert(spec[name][0], value, prefix + name) for name, value in data.items()}
+
+
+def _check_copies(ruleset: Ruleset, lists: Iterable[list[Card]], red_threes: int = 0) -> None:
+    counts: Counter[Card] = Counter()
+    for cards in lists:
+        counts.update(cards)
+    pack = ruleset.pack
+    for card in sorted(card for card, n in counts.items() if n > pack.copies(card)):
+        raise OracleError(
+            "too-many-copies",
+            f"the request names {card!r} {counts[card]} "
+            f"times; the pack of {ruleset.id} holds "
+            f"{pack.copies(card)}",
+        )
+    named = counts[_RED_THREES[0]] + counts[_RED_THREES[1]] + red_threes
+    if named > 2 * pack.decks:
+        raise OracleError(
+            "too-many-copies",
+            f"the request holds {named} red threes; the pack "
+            f"of {ruleset.id} holds {2 * pack.decks}",
+        )
+
+
+def _table_melds(ruleset: Ruleset, melds: list[list[Card]]) -> list[Meld]:
+    """A team's melds on the table, each verified (black threes as melded going out)."""
+    out = []
+    for i, cards in enumerate(melds):
+        try:
+            out.append(verify_meld(ruleset, cards, going_out=True))
+        except Illegal as exc:
+            raise Illegal(exc.code, f"team meld {i} is not a legal meld: {exc}", exc.rule) from None
+    return out
+
+
+def _meld_result(ruleset: Ruleset, meld: Meld) -> dict[str, Any]:
+    canasta = canasta_of(ruleset, meld)
+    text = describe(meld) + (f", a {canasta} canasta" if canasta else "")
+    return {"legal": True, "kind": meld.kind, "canasta": canasta, "reason": text}
+
+
+def _refused(exc: Illegal, key: str = "legal", **extra: Any) -> dict[str, Any]:
+    """A refusal: the protocol's fields, and beyond them the machine-readable ``code`` of the
+    refusal and the ``rule`` (key path) that makes it."""
+    return {key: False, **extra, "reason": str(exc), "code": exc.code, "rule": exc.rule}
+
+
+class Oracle:
+    """Answers protocol requests for the rulesets of a library."""
+
+    def __init__(self, library: Library | None = None) -> None:
+        self.library = library if library is not None else shipped_library()
+        self._extra: dict[str, Ruleset] = {}
+        self._ops: dict[str, Callable[[Ruleset, dict[str, Any]], dict[str, Any]]] = {
+            "info": self._info,
+            "meld": self._meld,
+            "extend": self._extend,
+            "initial_minimum": self._initial_minimum,
+            "initial_meld": self._initial_meld,
+            "pickup": self._pickup,
+            "take_top": self._take_top,
+            "go_out": self._go_out,
+            "score": self._score,
+            "game_over": self._game_over,
+            "card_points": self._card_points,
+        }
+
+    # ---- transport
+
+    def handle_line(self, line: bytes | str) -> str:
+        """One request line to one response line (without the newline)."""
+        if isinstance(line, bytes):
+            if len(line) > MAX_LINE:
+                return self._encode(
+                    None, error=("too-large", f"the request line is over {MAX_LINE} bytes")
+                )
+            try:
+                line = line.decode("utf-8")
+            except UnicodeDecodeError:
+                return self._encode(None, error=("bad-json", "the line is not UTF-8 text"))
+        elif len(line.encode("utf-8")) > MAX_LINE:
+            return self._encode(
+                None, error=("too-large", f"the request line is over {MAX_LINE} bytes")
+            )
+        try:
+            request = json.loads(line, parse_int=_parse_int, parse_constant=_refuse_constant)
+        except RecursionError:
+            return self._encode(None, error=("bad-json", "the JSON is nested too deeply to read"))
+        except ValueError as exc:
+            return self._encode(None, error=("bad-json", f"not valid JSON: {exc}"))
+        response = self.handle(request)
+        try:
+            return json.dumps(response, ensure_ascii=False, separators=(",", ":"), default=_echo)
+        except (RecursionError, ValueError, TypeError):
+            # an id too deep to echo back
+            return self._encode(None, error=("bad-request", "the id is nested too deeply"))
+
+    @staticmethod
+    def _encode(request_id: Any, error: tuple[str, str]) -> str:
+        return json.dumps(
+            {"id": request_id, "ok": False, "error": {"code": error[0], "message": error[1]}},
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )
+
+    def handle(self, request: Any) -> dict[str, Any]:
+        """One decoded request to one response object."""
+        request_id = request.get("id") if isinstance(request, dict) else None
+        try:
+            result = self._answer(request)
+        except OracleError as exc:
+            return {
+                "id": request_id,
+                "ok": False,
+                "error": {"code": exc.code, "message": exc.message},
+            }
+        except BadRequest as exc:
+            return {"id": request_id, "ok": False, "error": {"code": exc.code, "message": str(exc)}}
+        return {"id": request_id, "ok": True, "result": result}
+
+    def _answer(self, request: Any) -> dict[str, Any]:
+        if not isinstance(request, dict):
+            raise OracleError("bad-request", "a request is a JSON object with an 'op'")
+        op = request.get("op")
+        if not isinstance(op, str):
+            raise OracleError("bad-request", "the request needs an 'op' (a string)")
+        if op not in OPERATIONS:
+            raise OracleError(
+                "unknown-op",
+                f"'{op[:80]}' is not an operation of protocol "
+                f"{PROTOCOL}; known: {', '.join(OPERATIONS)}",
+            )
+        spec = OPERATIONS[op]
+        own = {k: v for k, v in request.items() if k not in ("op", "id", "ruleset")}
+        unknown = sorted(set(own) - set(spec))
+        if unknown:
+            known = ", ".join(spec) or "none"
+            raise OracleError(
+                "bad-request", f"unknown field '{unknown[0][:80]}' for {op} (it takes: {known})"
+            )
+        if op == "hello":
+            return {
+                "protocol": PROTOCOL,
+                "engine": f"bolivia {__version__}",
+                "rulesets": self.library.ids(),
+            }
+        name = request.get("ruleset")
+        if not isinstance(name, str):
+            raise OracleError("bad-request", "the request needs a 'ruleset' (a ruleset id)")
+        ruleset = self._ruleset(name)
+        fields = _fields(own, spec)
+        lists: list[list[Card]] = []
+        for field in _PHYSICAL.get(op, ()):
+            value = fields.get(field, [])
+            lists.extend(value if spec[field][0] == "melds" else [value])
+        if op == "score":
+            for team in fields["teams"]:
+                lists.extend(team["melds"])
+                lists.extend(team.get("hands", []))
+            reds = sum(team.get("red_threes", 0) for team in fields["teams"])
+            if any(team.get("red_threes", 0) < 0 for team in fields["teams"]):
+                raise OracleError("bad-request", "'red_threes' cannot be negative")
+            _check_copies(ruleset, lists, reds)
+        else:
+            _check_copies(ruleset, lists)
+        return self._ops[op](ruleset, fields)
+
+    def register(self, ruleset: Ruleset) -> None:
+        """Answer for a ruleset built in memory too (a variant with one rule changed)."""
+        self._extra[ruleset.id] = ruleset
+
+    def _ruleset(self, name: str) -> Ruleset:
+        extra = self._extra.get(name)
+        if extra is not None:
+            return extra
+        if name not in self.library:
+            raise OracleError("unknown-ruleset", self.library.unknown_message(name[:80]))
+        try:
+            return self.library.load(name)
+        except RulesetError as exc:  # a broken file in an extra folder
+            raise OracleError(
+                "unknown-ruleset", f"ruleset {name!r} cannot be loaded: {exc.problems[0]}"
+            ) from None
+
+    # ---- operations
+
+    def _info(self, ruleset: Ruleset, f: dict[str, Any]) -> dict[str, Any]:
+        rules = ruleset.rules
+        players = f.get("players", rules.players.usual)
+        seating = rules.players.seats.get(players)
+        if seating is None:
+            raise OracleError(
+                "bad-request",
+                f"{ruleset.id} is played by "
+                f"{', '.join(map(str, sorted(rules.players.seats)))}"
+                f" players, not {players}",
+            )
+        going_out = rules.going_out
+        return {
+            "players": players,
+            "partnerships": seating.teams < players,
+            "decks": rules.pack.decks,
+            "jokers": rules.pack.jokers,
+            "cards": ruleset.pack.size,
+            "hand_size": seating.hand_size,
+            "draw": seating.draw,
+            "target": target_for(ruleset, players),
+            # beyond protocol 1: the turn rules no other op can show
+            "teams": seating.teams,
+            "ask_partner": going_out.ask_partner if seating.teams < players else "never",
+            "keep_cards": going_out.keep_cards,
+            "discard_required": going_out.discard_required,
+            "take_top": rules.pile.take_top.allowed,
+            "stock_exhausted": rules.stock.exhausted.rule,
+            "going_out_bonus_when_exhausted": rules.stock.going_out_bonus_when_exhausted,
+        }
+
+    def _meld(self, ruleset: Ruleset, f: dict[str, Any]) -> dict[str, Any]:
+        try:
+            meld = verify_meld(ruleset, f["cards"], going_out=f.get("going_out", False))
+        except Illegal as exc:
+            return _refused(exc, kind=None, canasta=None)
+        return _meld_result(ruleset, meld)
+
+    def _extend(self, ruleset: Ruleset, f: dict[str, Any]) -> dict[str, Any]:
+        if not f["add"]:
+            raise OracleError("bad-request", "'add' names no card")
+        going_out = f.get("going_out", False)
+        try:
+            base = verify_meld(ruleset, f["meld"], going_out=True)
+        except Illegal as exc:
+            return {
+                "legal": False,
+                "kind": None,
+                "canasta": None,
+                "reason": f"the meld is not itself a legal meld: {exc}",
+                "code": "meld-illegal",
+                "rule": exc.rule,
+            }
+        try:
+            meld = verify_extend(ruleset, base, f["add"], going_out=going_out)
+        except Illegal as exc:
+            return _refused(exc, kind=None, canasta=None)
+        return _meld_result(ruleset, meld)
+
+    def _initial_minimum(self, ruleset: Ruleset, f: dict[str, Any]) -> dict[str, Any]:
+        return {"minimum": minimum(ruleset, f["team_score"])}
+
+    def _initial_meld(self, ruleset: Ruleset, f: dict[str, Any]) -> dict[str, Any]:
+        if not f["melds"]:
+            raise OracleError("bad-request", "'melds' names no meld")
+        try:
+            points, needed = verify_initial_meld(ruleset, f["team_score"], f["melds"])
+        except Illegal as exc:
+            return _refused(
+                exc,
+                points=exc.facts.get("points", 0),
+                minimum=exc.facts.get("minimum", minimum(ruleset, f["team_score"])),
+            )
+        return {
+            "legal": True,
+            "points": points,
+            "minimum": needed,
+            "reason": f"{points} points reach the minimum of {needed}",
+        }
+
+    @staticmethod
+    def _check_onto(f: dict[str, Any]) -> None:
+        onto, melds = f.get("onto"), f.get("team_melds", [])
+        if onto is not None and not 0 <= onto < len(melds):
+            raise OracleError(
+                "bad-request", f"'onto' is {onto}, but the team has {len(melds)} melds"
+            )
+
+    def _pickup(self, ruleset: Ruleset, f: dict[str, Any]) -> dict[str, Any]:
+        self._check_onto(f)
+        if f.get("with") is not None and f.get("onto") is not None:
+            raise OracleError("bad-request", "give at most one of 'with' and 'onto'")
+        try:
+            team = _table_melds(ruleset, f.get("team_melds", []))
+            found = verify_pickup(
+                ruleset,
+                f["pile"],
+                f["hand"],
+                team,
+                f.get("team_score", 0),
+                with_cards=f.get("with"),
+                onto=f.get("onto"),
+                also=f.get("also", []),
+            )
+        except Illegal as exc:
+            return _refused(exc)
+        return {"legal": True, "reason": found.describe()}
+
+    def _take_top(self, ruleset: Ruleset, f: dict[str, Any]) -> dict[str, Any]:
+        self._check_onto(f)
+        try:
+            team = _table_melds(ruleset, f["team_melds"])
+            meld = verify_take_top(ruleset, f["pile"], team, f["onto"])
+        except Illegal as exc:
+            return _refused(exc)
+        return {
+            "legal": True,
+            "reason": f"the top card extends team meld {f['onto']} to {describe(meld)}",
+        }
+
+    def _go_out(self, ruleset: Ruleset, f: dict[str, Any]) -> dict[str, Any]:
+        try:
+            team = _table_melds(ruleset, f["team_melds"])
+            verify_go_out(ruleset, team)
+        except Illegal as exc:
+            return _refused(exc, "allowed")
+        return {"allowed": True, "reason": "the side's canastas meet the going-out requirement"}
+
+    def _score(self, ruleset: Ruleset, f: dict[str, Any]) -> dict[str, Any]:
+        teams = []
+        for i, team in enumerate(f["teams"]):
+            try:
+                melds = tuple(_table_melds(ruleset, team["melds"]))
+            except Illegal as exc:
+                raise OracleError("bad-request", f"team {i}: {exc}") from None
+            teams.append(
+                TeamHand(
+                    melds=melds,
+                    red_threes=team.get("red_threes", 0),
+                    hands=tuple(tuple(hand) for hand in team.get("hands", [])),
+                    went_out=team.get("went_out", False) or team.get("concealed", False),
+                    concealed=team.get("concealed", False),
+                )
+            )
+        return {"teams": [score.as_dict() for score in score_hand(ruleset, teams)]}
+
+    def _game_over(self, ruleset: Ruleset, f: dict[str, Any]) -> dict[str, Any]:
+        result = game_over(ruleset, f["scores"], f.get("hands_played"))
+        return {"over": result.over, "winner": result.winner, "draw": result.draw}
+
+    def _card_points(self, ruleset: Ruleset, f: dict[str, Any]) -> dict[str, Any]:
+        return {"points": card_points(ruleset, f["cards"], in_hand=f.get("in_hand", False))}
+
+
+def serve(source: IO[bytes], sink: IO[bytes], oracle: Oracle | None = None) -> int:
+    """Answer every line of ``source`` on ``sink`` until the end of input; exit status 0."""
+    oracle = oracle if oracle is not None else Oracle()
+    while True:
+        line = source.readline(MAX_LINE + 1)
+        if not line:
+            return 0
+        if len(line) > MAX_LINE and not line.endswith(b"\n"):
+            # an over-long line: answer once, then skip the rest of it
+            while line and not line.endswith(b"\n"):
+                line = source.readline(MAX_LINE + 1)
+            answer = Oracle._encode(
+                None, error=("too-large", f"the request line is over {MAX_LINE} bytes")
+            )
+        else:
+            stripped = line.rstrip(b"\r\n")
+            if not stripped.strip():
+                continue
+            answer = oracle.handle_line(stripped)
+        sink.write(answer.encode("utf-8") + b"\n")
+        sink.flush()
