@@ -164,6 +164,10 @@ class GroupMelds(Record):
     duplicate_ranks: bool = Field(
         description="Whether a side may hold two or more separate groups of the same rank."
     )
+    combine: bool = Field(
+        description="Whether a side holding two groups of the same rank may join them into "
+        "one (within the group limits), as a move of its own."
+    )
 
 
 class SequenceMelds(Record):
