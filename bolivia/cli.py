@@ -322,6 +322,11 @@ def conform_command(
 @click.option(
     "--no-check", is_flag=True, help="Skip the card-conservation check after every action (faster)."
 )
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Exit 1 when a hand or a game did not end by a rule (a dead end, a cap reached).",
+)
 @_rulesets_option
 def simulate_command(
     ruleset_ref: str,
@@ -334,6 +339,7 @@ def simulate_command(
     replays: Path | None,
     as_json: bool,
     no_check: bool,
+    strict: bool,
     folders: tuple[Path, ...],
 ) -> None:
     """Let bots play hands or games under a ruleset, and count what happened."""
@@ -374,14 +380,38 @@ def simulate_command(
         summary = run(spec, workers, progress=bar.update)
     if as_json:
         click.echo(json.dumps(summary, indent=2))
-        return
-    from tabulate import tabulate
+    else:
+        from tabulate import tabulate
 
-    rows = [
-        [key, json.dumps(value) if isinstance(value, dict | list) else value]
-        for key, value in summary.items()
-    ]
-    click.echo(tabulate(rows, tablefmt="plain"))
+        rows = [
+            [key, json.dumps(value) if isinstance(value, dict | list) else value]
+            for key, value in summary.items()
+        ]
+        click.echo(tabulate(rows, tablefmt="plain"))
+    _report_unruled(summary, strict)
+
+
+def _report_unruled(summary: dict[str, Any], strict: bool) -> None:
+    """Say so when a hand or a game did not end by a rule; with --strict, exit 1."""
+    problems = []
+    if summary["not_ended_by_a_rule"]:
+        ruled = ("went_out", "stock_exhausted")
+        other = {k: v for k, v in summary["ended_by"].items() if k not in ruled}
+        problems.append(
+            f"{summary['not_ended_by_a_rule']} hands did not end by a rule "
+            f"({', '.join(f'{k}: {v}' for k, v in other.items())})"
+        )
+    for reason, n in summary.get("games_stopped", {}).items():
+        why = (
+            f"stopped after {summary.get('game_hand_limit')} hands without reaching the end"
+            if reason == "hand_limit"
+            else "stopped at a hand that did not end by a rule"
+        )
+        problems.append(f"{n} games {why}")
+    for problem in problems:
+        click.echo(f"warning: {problem}", err=True)
+    if strict and problems:
+        raise SystemExit(1)
 
 
 @cli.command("replay")

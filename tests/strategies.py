@@ -5,13 +5,16 @@ Tests import these and never define their own versions of them.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from hypothesis import strategies as st
 
 from bolivia.cards import RANKS, SUITS, Card, Pack
-from bolivia.rules.library import shipped_library
+from bolivia.errors import RulesetError
+from bolivia.rules.library import Library, shipped_library
 from bolivia.rules.model import leaf_paths
+from bolivia.rules.ruleset import Ruleset
 
 __all__ = ["card_texts", "cards", "hands", "packs", "rank_spellings", "scalar_values"]
 
@@ -239,3 +242,28 @@ def meld_cards(draw: st.DrawFn) -> list[Card]:
 cards_strategy = cards
 shipped = st.sampled_from(SHIPPED_IDS).map(lambda rid: shipped_library().load(rid))
 __all__ += ["WILD_CARDS", "meld_cards", "shipped"]
+
+
+def load_house(house: tuple[str, dict[str, Any]]) -> Ruleset | None:
+    """The house ruleset a :func:`house_rulesets` example makes, or None where its values do
+    not work together (validation refuses it)."""
+    import tempfile
+
+    import yaml
+
+    from bolivia.authoring.house import nest_paths
+
+    base, overrides = house
+    data = {
+        "id": "house",
+        "extends": base,
+        **nest_paths(overrides),
+        "provenance": {"extends": {"house": "test"}, **{p: {"house": "test"} for p in overrides}},
+    }
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "house.yaml"
+        path.write_text(yaml.safe_dump(data), encoding="utf-8")
+        try:
+            return Library().load(path)
+        except RulesetError:
+            return None

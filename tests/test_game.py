@@ -22,6 +22,7 @@ from bolivia.play.bots import GreedyBot, RandomBot
 from bolivia.play.hand import Hand
 from bolivia.play.replay import ReplayError, verify_replay
 from bolivia.play.simulate import RunSpec, derive_seed, play_hand, run
+from bolivia.play.ways_out import ways_out
 from bolivia.rules.library import shipped_library
 from bolivia.verify.oracle import Oracle
 
@@ -361,36 +362,37 @@ def test_a_required_question_comes_before_going_out() -> None:
     raise AssertionError("no hand went out")
 
 
-@pytest.mark.parametrize("rid", ["canasta", "samba", "bolivia-zh"])
+@pytest.mark.parametrize("rid", ["canasta", "samba", "bolivia-zh", "bolivia-da"])
 def test_the_quick_bounds_never_hide_a_way_out(rid: str) -> None:
-    """Before searching for a way out, the engine checks two quick necessary conditions and
-    sets aside the card that can only be the discard; in every state of these hands where the
-    full search (every discard tried) finds a way out, both hold and that card is its discard."""
+    """Before and during the search for a way out, two quick necessary conditions cut it short
+    (a card with nowhere to go beyond the discard; too few canastas within reach); in every
+    play state of these hands with up to 9 cards, the search with them and without them
+    gives the same answer."""
     ruleset = LIBRARY.load(rid)
     checked = 0
     bots = [GreedyBot(), RandomBot()]
-    for seed in range(8):
+    for seed in range(6):
         hand = Hand.deal(ruleset, 4, random.Random(seed))
         rng = random.Random(seed)
         while not hand.over:
-            searchable = (
-                hand.phase == "play" and hand.asked is not False and hand.sizes[hand.current] <= 12
-            )
-            lines = hand.moves.ways_out(1) if searchable else []
-            if lines:
-                checked += 1
-                stranded = hand.moves.stranded()
-                assert stranded is not None and hand.moves.could_go_out()
-                # a card with nowhere to go is the discard of every way out
-                assert all(lines[0].discard == CARDS[i] for i in stranded)
-            hand.apply(bots[seed % 2].choose(hand, hand.legal_actions(), rng))
+            if hand.phase == "play" and hand.sizes[hand.current] <= 9:
+                team = hand.melds[hand.team]
+                args = (ruleset, team, hand.hands[hand.current])
+                kwargs: dict[str, Any] = {
+                    "players": 4,
+                    "first_minimum": hand._first_minimum(team),
+                }
+                found = bool(ways_out(*args, **kwargs))
+                assert found == bool(ways_out(*args, **kwargs, bounded=False))
+                checked += found
+            hand.apply(bots[seed % 2].choose(hand, hand.choices(), rng))
     assert checked
 
 
 @pytest.mark.parametrize("rid", SHIPPED_IDS)
 def test_the_move_generator_lists_every_lay_of_its_policy(rid: str) -> None:
-    """In every play state of these hands, the single new melds listed are exactly those of
-    the generator's policy that the rules allow: all the naturals of a rank with none to three
+    """In every play state of these hands, the single new melds the bots' short list holds are
+    exactly those of its policy that the rules allow: all the naturals of a rank with none to three
     of the cheapest wild cards, and each run of one suit as long as the size limit lets it be
     (every window of that length) -- found here by brute force over the hand, each tried with
     ``verify``."""
@@ -404,8 +406,8 @@ def test_the_move_generator_lists_every_lay_of_its_policy(rid: str) -> None:
         rng = random.Random(seed)
         bot = RandomBot()
         while not hand.over:
-            actions = hand.legal_actions()
-            if hand.phase == "play" and hand.asked is None:
+            actions = hand.choices()
+            if hand.phase == "play" and hand.asked is None and not hand.committed:
                 cards = hand.hand_cards()
                 wilds = sorted(
                     (c for c in cards if wild[c.index]),
@@ -438,6 +440,8 @@ def test_the_move_generator_lists_every_lay_of_its_policy(rid: str) -> None:
                             )
                 allowed = set()
                 for meld in policy:
+                    if hand.sizes[hand.current] - len(meld) < hand.keep:
+                        continue  # going below the keep-cards minimum: a way out, offered whole
                     try:
                         hand.verify(Lay((meld,)))
                     except Illegal:

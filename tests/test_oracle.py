@@ -47,7 +47,7 @@ def test_hello() -> None:
     assert answer["id"] == [1, "x"]
     assert answer["ok"] is True
     result = answer["result"]
-    assert result["protocol"] == 1
+    assert result["protocol"] == 2
     assert {"canasta", "samba", "bolivia-fr", "bolivia-da", "bolivia-zh", "bolivia-ko"} <= set(
         result["rulesets"]
     )
@@ -164,6 +164,12 @@ def test_results_have_the_spec_fields() -> None:
         "score": ({"teams": [{"melds": []}, {"melds": []}]}, {"teams"}),
         "game_over": ({"scores": [0, 0]}, {"over", "winner", "draw"}),
         "card_points": ({"cards": ["JK"]}, {"points"}),
+        "act": (
+            {"position": {"hands": [["8H"], [], [], []]}, "action": {"type": "draw"}},
+            {"legal", "reason", "over", "ended_by", "hand_size", "red_threes", "melds"}
+            | {"turn", "phase", "going_out", "concealed"},
+        ),
+        "moves": ({"position": {"hands": [["8H"], [], [], []]}}, {"moves", "count"}),
         "info": (
             {},
             {"players", "partnerships", "decks", "jokers", "cards", "hand_size", "draw", "target"},
@@ -176,6 +182,8 @@ def test_results_have_the_spec_fields() -> None:
         assert answer["ok"] is True, (op, answer)
         if op == "info":  # answers the turn rules too, beyond the protocol
             assert set(answer["result"]) > keys
+        elif op == "act":  # a legal draw while the hand goes on: all but concealed
+            assert set(answer["result"]) == keys - {"concealed"}
         elif answer["result"].get("legal", answer["result"].get("allowed")) is False:
             # a refusal carries its code and rule too
             assert set(answer["result"]) == keys | {"code", "rule"}, op

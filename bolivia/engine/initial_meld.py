@@ -64,9 +64,13 @@ def verify_initial_meld(
     ruleset: Ruleset,
     team_score: int,
     melds: Sequence[Sequence[Card]],
+    *,
+    going_out: bool = False,
 ) -> tuple[int, int]:
     """(points, minimum) when laying ``melds`` as the side's first meld is legal; else
-    :class:`Illegal` saying which meld is illegal or how far the points fall short."""
+    :class:`Illegal` saying which meld is illegal or how far the points fall short.
+    ``going_out``: the player goes out this turn (black threes may then be melded where the
+    ruleset allows)."""
     if not melds:
         raise Illegal("no-meld", "a first meld needs at least one meld")
     laid = []
@@ -74,7 +78,7 @@ def verify_initial_meld(
     failure: Illegal | None = None
     for i, cards in enumerate(melds):
         try:
-            laid.append(verify_meld(ruleset, cards))
+            laid.append(verify_meld(ruleset, cards, going_out=going_out))
         except Illegal as exc:
             failure = failure or Illegal(exc.code, f"meld {i + 1} is not legal: {exc}", exc.rule)
     points = counted_points(ruleset, laid)

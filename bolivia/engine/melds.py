@@ -41,6 +41,7 @@ __all__ = [
     "is_canasta",
     "sequence_fault",
     "threes_fault",
+    "verify_combine",
     "verify_extend",
     "verify_meld",
     "wild_fault",
@@ -457,6 +458,33 @@ def verify_extend(
             "its kind (and rank or suit) as it grows",
         )
     return result
+
+
+def verify_combine(ruleset: Ruleset, target: Meld, other: Meld) -> Meld:
+    """The group ``target`` and ``other`` make when joined, or :class:`Illegal` saying why not:
+    the ruleset must let a side join its groups (``melds.group.combine``), both must be groups
+    of one rank, and one must be able to take the other's cards as an extension would (the
+    group limits, and no wild card onto a finished canasta)."""
+    if not ruleset.rules.melds.group.combine:
+        raise Illegal(
+            "no-combining",
+            f"a side may not join two of its groups ({ruleset.cite('melds.group.combine')})",
+            "melds.group.combine",
+        )
+    if target.kind != "group" or other.kind != "group" or target.rank != other.rank:
+        raise Illegal(
+            "combine-kind",
+            f"only two groups of one rank can be joined, not {describe(target)} and "
+            f"{describe(other)}",
+        )
+    try:
+        grown = verify_extend(ruleset, target, other.cards)
+    except Illegal as first:
+        try:
+            grown = verify_extend(ruleset, other, target.cards)
+        except Illegal:
+            raise first from None
+    return Meld("group", target.cards + other.cards, grown.naturals, grown.wilds, rank=grown.rank)
 
 
 def can_extend(

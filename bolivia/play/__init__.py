@@ -5,6 +5,8 @@ verify/apply path (``hand``), the legal actions of a state and the search for a 
 (``moves``), the bots that choose among them (``bots``), recorded hands re-verified
 (``replay``), and seeded simulation over worker processes (``simulate``).
 
-May import: :mod:`bolivia.engine`, :mod:`bolivia.rules` and the ground floor; never
-:mod:`bolivia.verify` (a peer) or anything above.
+Also positions (``position``: a moment of a hand as data, read and written) and the exact
+search for a way out (``ways_out``), and the bots' short list of moves (``candidates``).
+
+May import: :mod:`bolivia.engine`, :mod:`bolivia.rules` and the ground floor.
 """

@@ -31,6 +31,7 @@ __all__ = [
     "Action",
     "Answer",
     "Ask",
+    "Combine",
     "Discard",
     "Draw",
     "Extend",
@@ -107,6 +108,18 @@ class Extend:
 
 
 @dataclass(frozen=True, slots=True)
+class Combine:
+    """Join the side's group ``other`` into its group ``target`` of the same rank (where the
+    ruleset lets a side hold and join several); ``other`` leaves the table's list."""
+
+    target: int
+    other: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "combine", "target": self.target, "other": self.other}
+
+
+@dataclass(frozen=True, slots=True)
 class Discard:
     """Discard a card, ending the turn."""
 
@@ -118,11 +131,14 @@ class Discard:
 
 @dataclass(frozen=True, slots=True)
 class GoOut:
-    """Empty the hand: lay ``melds``, add ``extends`` to team melds, discard ``discard``."""
+    """Empty the hand in one move: join the side's groups ``combine`` (each a ``[target,
+    other]`` pair, in order), lay ``melds``, add ``extends`` (in order; a target counts the
+    melds just laid after the side's own), discard ``discard``."""
 
     melds: tuple[tuple[Card, ...], ...] = ()
     extends: tuple[tuple[int, tuple[Card, ...]], ...] = ()
     discard: Card | None = None
+    combine: tuple[tuple[int, int], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -132,6 +148,8 @@ class GoOut:
         }
         if self.discard is not None:
             out["discard"] = repr(self.discard)
+        if self.combine:
+            out["combine"] = [[t, o] for t, o in self.combine]
         return out
 
 
@@ -161,7 +179,7 @@ class Stop:
         return {"type": "stop"}
 
 
-Action = Draw | TakePile | TakeTop | Lay | Extend | Discard | GoOut | Ask | Answer | Stop
+Action = Draw | TakePile | TakeTop | Lay | Extend | Combine | Discard | GoOut | Ask | Answer | Stop
 
 
 # the actions without choices, and a discard of each card (by index), shared by every state
@@ -194,6 +212,15 @@ def _int(data: Mapping[str, Any], key: str) -> int:
     return value
 
 
+def _pairs(data: Mapping[str, Any], key: str) -> tuple[tuple[int, int], ...]:
+    value = data.get(key, [])
+    if not isinstance(value, list) or not all(
+        isinstance(pair, list) and len(pair) == 2 for pair in value
+    ):
+        raise BadRequest(f"'{key}' is a list of [target, other] pairs")
+    return tuple((_int({"t": a}, "t"), _int({"o": b}, "o")) for a, b in value)
+
+
 def parse_action(data: Any) -> Action:
     """An action from its JSON form; :class:`BadRequest` names what is wrong."""
     if not isinstance(data, Mapping):
@@ -211,6 +238,8 @@ def parse_action(data: Any) -> Action:
         return Lay(_meld_lists(data, "melds"))
     if kind == "extend":
         return Extend(_int(data, "target"), _card_list(data, "cards"))
+    if kind == "combine":
+        return Combine(_int(data, "target"), _int(data, "other"))
     if kind == "discard":
         return Discard(_card_list({"c": [data.get("card")]}, "c")[0])
     if kind == "go_out":
@@ -224,6 +253,7 @@ def parse_action(data: Any) -> Action:
             _meld_lists(data, "melds"),
             tuple((_int({"t": t}, "t"), _card_list({"c": c}, "c")) for t, c in extends),
             None if discard is None else _card_list({"c": [discard]}, "c")[0],
+            _pairs(data, "combine"),
         )
     if kind == "ask":
         return Ask()

@@ -8,7 +8,7 @@ the ``rng`` it is given.
 >>> from bolivia.play.hand import Hand
 >>> from bolivia.rules.library import shipped_library
 >>> hand = Hand.deal(shipped_library().load("canasta"), 4, random.Random(3))
->>> GreedyBot().choose(hand, hand.legal_actions(), random.Random(0))
+>>> GreedyBot().choose(hand, hand.choices(), random.Random(0))
 Draw()
 """
 
@@ -33,7 +33,8 @@ from bolivia.play.actions import (
     TakePile,
     TakeTop,
 )
-from bolivia.play.hand import BLACK_THREES, Hand
+from bolivia.play.hand import Hand
+from bolivia.play.state import BLACK_THREES
 
 __all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "make_bot"]
 

@@ -1,16 +1,11 @@
-"""A hand of play under any ruleset: the deal, the turn, every action verified and applied
-through one path, and the end of the hand. The legal actions of a state and the search for a
-way out are :mod:`bolivia.play.moves`, which reads this state and asks this verify path.
-
-The state is kept for speed: each hand is a list of 53 counts (one per distinct card, by
-:attr:`Card.index`), with its rank counts and a bitmask of ranks per suit kept alongside (runs
-and their neighbours are bit operations) and the cards of each rank and the wild cards as
-tuples, built when first asked for and dropped when the hand changes there; the stock and the
-pile are lists of card indices and the pile's card classes are counted as cards come and go;
-the melds on the table are the :class:`~bolivia.engine.melds.Meld` values of the rule modules.
-:meth:`Hand.conserved` checks the derived figures against the counts too. Every rule question
-goes to the rule modules (:mod:`bolivia.engine`: melds, pile, initial meld, going out,
-scoring), the same code the oracle answers with.
+"""A hand of play under any ruleset: every action verified and applied through one path -- the
+turn, the keep-cards rule and going out, the question to the partner and its binding answer,
+the stock running out -- on the state of :mod:`bolivia.play.state`. The legal actions of a
+state are :mod:`bolivia.play.moves` (every one) and :mod:`bolivia.play.candidates` (the bots'
+short list), which read the state and ask this verify path; the search for a way out is
+:mod:`bolivia.play.ways_out`. Every rule question goes to the rule modules
+(:mod:`bolivia.engine`: melds, pile, initial meld, going out, scoring), the same code the
+oracle answers with.
 
 >>> import random
 >>> from bolivia.rules.library import shipped_library
@@ -21,24 +16,21 @@ scoring), the same code the oracle answers with.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
-from itertools import compress
-from typing import overload
+from collections.abc import Sequence
+from typing import NoReturn
 
 from bolivia.cards import Card
-from bolivia.engine.going_out import requirement_for, verify_go_out
-from bolivia.engine.initial_meld import verify_initial_meld
-from bolivia.engine.melds import Meld, could_join, verify_extend, verify_meld
+from bolivia.engine.going_out import verify_go_out
+from bolivia.engine.initial_meld import minimum, verify_initial_meld
+from bolivia.engine.melds import Meld, could_join, verify_combine, verify_extend, verify_meld
 from bolivia.engine.pile import Pickup, card_class, verify_pickup, verify_take_top
-from bolivia.engine.scoring import TeamHand, TeamScore, score_hand
 from bolivia.errors import BadRequest, Illegal
 from bolivia.play.actions import (
     Action,
     Answer,
     Ask,
+    Combine,
     Discard,
     Draw,
     Extend,
@@ -48,67 +40,16 @@ from bolivia.play.actions import (
     TakePile,
     TakeTop,
 )
+from bolivia.play.candidates import Candidates
 from bolivia.play.moves import Moves
+from bolivia.play.state import BLACK_THREES, CARDS, RED_THREES, HandResult, HandState, HandView
+from bolivia.play.ways_out import can_go_out
 from bolivia.rules.ruleset import Ruleset
 
-__all__ = ["Hand", "HandResult"]
-
-CARDS = Card.all()
-RANK_BITS = tuple(1 << r for r in range(13))  # a suit's bitmask: a bit per rank held
-RED_THREES = frozenset(c.index for c in CARDS if c.is_red_three)
-BLACK_THREES = frozenset(c.index for c in CARDS if c.is_black_three)
+__all__ = ["BLACK_THREES", "Hand", "HandResult"]
 
 
-@dataclass(frozen=True)
-class HandResult:
-    """How a hand ended and what each side scored."""
-
-    ended_by: str  # went_out | stock_exhausted
-    went_out: int | None  # the player who went out
-    concealed: bool
-    scores: tuple[TeamScore, ...]
-
-
-def _cards_of(counts: Sequence[int]) -> list[Card]:
-    return [CARDS[i] for i, n in enumerate(counts) for _ in range(n)]
-
-
-class _HandView(Sequence[Card]):
-    """A hand kept as counts, seen as the sequence of its cards: its length and how many of a
-    card it holds are read off the counts; the list itself is built only if it is read."""
-
-    __slots__ = ("_cards", "_counts", "_size")
-
-    def __init__(self, counts: Sequence[int], size: int) -> None:
-        self._counts = counts
-        self._size = size
-        self._cards: list[Card] | None = None
-
-    def _list(self) -> list[Card]:
-        if self._cards is None:
-            self._cards = _cards_of(self._counts)
-        return self._cards
-
-    def __len__(self) -> int:
-        return self._size
-
-    @overload
-    def __getitem__(self, i: int) -> Card: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> list[Card]: ...
-
-    def __getitem__(self, i: int | slice) -> Card | list[Card]:
-        return self._list()[i]
-
-    def __iter__(self) -> Iterator[Card]:
-        return iter(self._list())
-
-    def count(self, value: object) -> int:
-        return self._counts[value.index] if isinstance(value, Card) else 0
-
-
-class Hand:
+class Hand(HandState):
     """One hand: the deal, then actions until a player goes out or the stock runs dry."""
 
     def __init__(
@@ -118,203 +59,15 @@ class Hand:
         deck: Sequence[int],
         first: int = 0,
         team_scores: Sequence[int] | None = None,
+        *,
+        deal: bool = True,
     ) -> None:
-        rules = ruleset.rules
-        seating = rules.players.seats.get(players)
-        if seating is None:
-            raise BadRequest(
-                f"{ruleset.id} is played by "
-                f"{', '.join(map(str, sorted(rules.players.seats)))} players, "
-                f"not {players}"
-            )
-        if sorted(deck) != sorted(c.index for c in ruleset.pack.cards()):
-            raise BadRequest("the deck is not the ruleset's pack")
-        self.ruleset = ruleset
-        self.rules = rules
-        self.players = players
-        self.teams = seating.teams
-        self.draw_count = seating.draw
-        self.team_of = [p % self.teams for p in range(players)]
-        self.partnerships = self.teams < players
-        self.team_scores = list(team_scores) if team_scores is not None else [0] * self.teams
-        self.deck = tuple(deck)
-        self.first = first
-        self.keep = max(rules.going_out.keep_cards, 2)
-        self.requirement = requirement_for(ruleset, players)
-        self.stock: list[int] = list(deck)
-        self.pile: list[int] = []
-        self.hands: list[list[int]] = [[0] * 53 for _ in range(players)]
-        self.sizes = [0] * players
-        # kept with the counts, for the candidate searches: per player, how many cards of
-        # each rank (twos ... aces) and, per suit, a bit per rank held
-        self.rank_counts: list[list[int]] = [[0] * 13 for _ in range(players)]
-        self.suit_masks: list[list[int]] = [[0] * 4 for _ in range(players)]
-        # the cards of each rank (the joker as rank 13) and the wild cards, per player, as
-        # tuples built when first asked for and dropped when the hand changes there
-        self._rank_cards: list[list[tuple[Card, ...] | None]] = [
-            [None] * 14 for _ in range(players)
-        ]
-        self._wild_cards: list[tuple[Card, ...] | None] = [None] * players
-        self._wild = ruleset.wild
-        self.melds: list[list[Meld]] = [[] for _ in range(self.teams)]
-        self.red_threes = [0] * self.teams
-        self.melded = [False] * players  # has the player melded this hand
-        self.current = first
-        self.phase = "draw"
-        self.asked: bool | None = None  # the partner's answer this turn
-        self.asker: int | None = None
-        self.turns = 1
-        self.steps = 0
-        self.ended_by: str | None = None
-        self.went_out: int | None = None
-        self.concealed = False
-        self.bonus_withheld = False
+        """A hand dealt from ``deck`` (card indices, the stock's top last); ``deal=False``
+        leaves every card in the stock, for :func:`bolivia.play.position.hand_at` to place."""
+        super().__init__(ruleset, players, deck, first, team_scores, deal=deal)
         self._checked: dict[Action, object] = {}  # what verify found, for this state only
-        self._pile_classes: Counter[str | None] = Counter()  # classes of the pile's cards
         self.moves = Moves(self)  # the legal actions of each state, and the ways out
-        self._deal(seating.hand_size)
-
-    # ------------------------------------------------------------------ the deal
-
-    @classmethod
-    def deal(
-        cls,
-        ruleset: Ruleset,
-        players: int,
-        rng: random.Random,
-        first: int = 0,
-        team_scores: Sequence[int] | None = None,
-    ) -> Hand:
-        """A new hand from a shuffled pack."""
-        deck = [card.index for card in ruleset.pack.cards()]
-        rng.shuffle(deck)
-        return cls(ruleset, players, deck, first, team_scores)
-
-    def _deal(self, hand_size: int) -> None:
-        for _ in range(hand_size):
-            for offset in range(self.players):
-                player = (self.first + offset) % self.players
-                self._to_hand(player, self.stock.pop())
-        covered = set(self.rules.deal.upcard_covered_if)
-        self._pile_push(self.stock.pop())
-        while self.stock and card_class(self.ruleset, CARDS[self.pile[-1]]) in covered:
-            self._pile_push(self.stock.pop())
-        for offset in range(self.players):
-            self._lay_red_threes((self.first + offset) % self.players, replace=True)
-
-    def _pile_push(self, index: int) -> None:
-        self.pile.append(index)
-        self._pile_classes[card_class(self.ruleset, CARDS[index])] += 1
-
-    def _to_hand(self, player: int, index: int) -> None:
-        self.hands[player][index] += 1
-        self.sizes[player] += 1
-        self._rank_cards[player][index >> 2] = None
-        if self._wild[index]:
-            self._wild_cards[player] = None
-        if index < 52:
-            self.rank_counts[player][index >> 2] += 1
-            self.suit_masks[player][index & 3] |= 1 << (index >> 2)
-
-    def _from_hand(self, player: int, index: int, n: int = 1) -> None:
-        hand = self.hands[player]
-        hand[index] -= n
-        self.sizes[player] -= n
-        self._rank_cards[player][index >> 2] = None
-        if self._wild[index]:
-            self._wild_cards[player] = None
-        if index < 52:
-            self.rank_counts[player][index >> 2] -= n
-            if not hand[index]:
-                self.suit_masks[player][index & 3] &= ~(1 << (index >> 2))
-
-    def _lay_red_threes(self, player: int, *, replace: bool) -> None:
-        """Lay out the player's red threes; replace them from the stock where the rules say."""
-        hand = self.hands[player]
-        while True:
-            found = sum(hand[i] for i in RED_THREES)
-            if not found:
-                return
-            for i in RED_THREES:
-                if hand[i]:
-                    self._from_hand(player, i, hand[i])
-            self.red_threes[self.team_of[player]] += found
-            if not (replace and self.rules.red_threes.replaced):
-                return
-            for _ in range(found):
-                if self.stock:
-                    self._to_hand(player, self.stock.pop())
-
-    # ------------------------------------------------------------------ views
-
-    @property
-    def over(self) -> bool:
-        return self.ended_by is not None
-
-    @property
-    def team(self) -> int:
-        return self.team_of[self.current]
-
-    def hand_cards(self, player: int | None = None) -> list[Card]:
-        return _cards_of(self.hands[self.current if player is None else player])
-
-    def pile_cards(self) -> list[Card]:
-        return [CARDS[i] for i in self.pile]
-
-    def partner(self, player: int) -> int:
-        return (player + self.teams) % self.players
-
-    def may_go_out_now(self) -> bool:
-        """Whether the side's melds already meet the going-out requirement."""
-        try:
-            verify_go_out(self.ruleset, self.melds[self.team], self.players)
-        except Illegal:
-            return False
-        return True
-
-    def card_counts(self) -> list[int]:
-        """How many of each card (by index) the hands, stock, pile and melds hold; red threes
-        laid out are counted apart, by number, in :meth:`conserved`."""
-        counts = list(map(sum, zip(*self.hands, strict=True)))
-        elsewhere = Counter(self.stock)
-        elsewhere.update(self.pile)
-        elsewhere.update(card.index for team in self.melds for meld in team for card in meld.cards)
-        for index, n in elsewhere.items():
-            counts[index] += n
-        return counts
-
-    def conserved(self) -> bool:
-        """Every card of the pack accounted for, none twice (red threes by number), and the
-        figures kept alongside the hands (sizes, rank counts, suit masks, the cards of a rank
-        and the wild cards where built) in step with them."""
-        counts = self.card_counts()
-        pack = self.ruleset.pack
-        if counts[5] + counts[6] + sum(self.red_threes) != 2 * pack.decks:
-            return False
-        counts[5] = counts[6] = pack.decks  # red threes: checked by number above
-        if counts != [pack.decks] * 52 + [pack.jokers]:
-            return False
-        if min(map(min, self.hands)) < 0:
-            return False
-        if self.sizes != [sum(hand) for hand in self.hands]:
-            return False
-        for p, hand in enumerate(self.hands):
-            suits = [hand[s:52:4] for s in range(4)]  # each suit's counts, by rank
-            if self.rank_counts[p] != list(map(sum, zip(*suits, strict=True))):
-                return False
-            if self.suit_masks[p] != [sum(compress(RANK_BITS, suit)) for suit in suits]:
-                return False
-            for r, kept in enumerate(self._rank_cards[p]):
-                if kept is not None and [c.index for c in kept] != [
-                    i for i in range(r * 4, min(r * 4 + 4, 53)) for _ in range(hand[i])
-                ]:
-                    return False
-            kept = self._wild_cards[p]
-            if kept is not None and sorted(c.index for c in kept) != [
-                i for i in range(53) if self._wild[i] for _ in range(hand[i])
-            ]:
-                return False
-        return True
+        self.candidates = Candidates(self)  # the bots' short list of them
 
     # ------------------------------------------------------------------ verifying
 
@@ -322,27 +75,95 @@ class Hand:
         where = f" ({self.ruleset.cite(rule)})" if rule else ""
         return Illegal(code, message + where, rule)
 
-    def _take(self, cards: Sequence[Card]) -> None:
-        """That the current player holds these cards (as a multiset)."""
-        hand = self.hands[self.current]
-        need: dict[int, int] = {}
+    def _take(self, cards: Sequence[Card]) -> list[int]:
+        """That the current player holds these cards (as a multiset); the hand's counts
+        without them."""
+        hand = list(self.hands[self.current])
         for card in cards:
-            need[card.index] = need.get(card.index, 0) + 1
-        for index, n in need.items():
-            if hand[index] < n:
-                raise Illegal(
-                    "not-in-hand", f"player {self.current} does not hold {n} x {CARDS[index]!r}"
-                )
+            hand[card.index] -= 1
+            if hand[card.index] < 0:
+                n = sum(1 for c in cards if c.index == card.index)
+                raise Illegal("not-in-hand", f"player {self.current} does not hold {n} x {card!r}")
+        return hand
 
-    def _keep_after(self, remaining: int) -> None:
-        if remaining < self.keep:
+    def _first_minimum(self, melds: Sequence[Meld]) -> int | None:
+        """The first meld's minimum for a side with these melds, None once it has melded."""
+        return None if melds else minimum(self.ruleset, self.team_scores[self.team])
+
+    def _going_out_after(
+        self, remaining: int, counts: Sequence[int], table: Sequence[Meld], *, threes: bool = False
+    ) -> bool:
+        """Check an action that leaves the player ``remaining`` cards and the side ``table``
+        against what the turn binds the player to; True when the action commits the player to
+        going out this turn (it is allowed only because a way out then exists).
+
+        The keep-cards rule binds a player who cannot go out this turn: such a player keeps
+        ``keep`` cards after melding (a card to discard and one after it). A player may go
+        below it, or meld black threes where only a player going out may, when a way out
+        remains; a player committed to going out (or told yes by the partner) must keep one at
+        every step; a player told no may not go below it."""
+        below = remaining < self.keep
+        if not (below or threes or self.committed or self.asked is True):
+            return False
+        if self.asked is False:
             raise self._illegal(
-                "keep-cards",
-                f"a player whose side may not go out keeps "
-                f"{self.keep} cards after melding; this leaves "
-                f"{remaining} (going out is its own action)",
-                "going_out.keep_cards",
+                "partner-said-no",
+                f"the partner said no: no going out this turn, so the player keeps "
+                f"{self.keep} cards after melding; this leaves {remaining}",
+                "going_out.ask_partner",
             )
+        if not can_go_out(
+            self.ruleset,
+            table,
+            counts,
+            players=self.players,
+            first_minimum=self._first_minimum(table),
+        ):
+            self._no_way_out(remaining, below, threes)
+        if not self.committed and self.must_ask():
+            raise self._illegal(
+                "ask-first",
+                "this commits the player to going out, and a player asks the partner before "
+                "going out",
+                "going_out.ask_partner",
+            )
+        return True
+
+    def _no_way_out(self, remaining: int, below: bool, threes: bool) -> NoReturn:
+        """The refusal of an action after which the player could not go out this turn."""
+        if self.committed or self.asked is True:
+            raise Illegal(
+                "must-go-out",
+                f"player {self.current} must go out this turn, and after this no way out is left",
+            )
+        if threes and not below:
+            raise self._illegal(
+                "threes-not-going-out",
+                "black threes are melded only by a player going out, and no way out would be "
+                "left after this",
+                "melds.black_threes.when",
+            )
+        raise self._illegal(
+            "keep-cards",
+            f"a player who cannot go out this turn keeps {self.keep} cards after melding; "
+            f"this leaves {remaining} and no way out",
+            "going_out.keep_cards",
+        )
+
+    def _goes_out_now(self, table: Sequence[Meld]) -> None:
+        """Check that the player may end the hand now, the side's melds being ``table``: the
+        partner's answer and the question where required, and the going-out requirement."""
+        if self.asked is False:
+            raise self._illegal(
+                "partner-said-no",
+                "the partner said no: no going out this turn",
+                "going_out.ask_partner",
+            )
+        if self.must_ask():
+            raise self._illegal(
+                "ask-first", "a player asks the partner before going out", "going_out.ask_partner"
+            )
+        verify_go_out(self.ruleset, table, self.players)
 
     def _check_duplicates(self, new: Sequence[Meld], existing: Sequence[Meld]) -> None:
         if self.rules.melds.group.duplicate_ranks:
@@ -358,14 +179,20 @@ class Hand:
                     )
                 ranks.append(meld.rank)
 
-    def _verify_new_melds(self, melds: Sequence[Sequence[Card]], *, going_out: bool) -> list[Meld]:
-        laid = []
-        for cards in melds:
-            laid.append(verify_meld(self.ruleset, cards, going_out=going_out))
+    def _verify_new_melds(self, melds: Sequence[Sequence[Card]]) -> list[Meld]:
+        """The new melds (black threes allowed: the caller holds them to going out), checked
+        against duplicate ranks and, for a side's first meld, its minimum."""
+        laid = [verify_meld(self.ruleset, cards, going_out=True) for cards in melds]
         self._check_duplicates(laid, self.melds[self.team])
         if not self.melds[self.team]:
-            verify_initial_meld(self.ruleset, self.team_scores[self.team], melds)
+            verify_initial_meld(self.ruleset, self.team_scores[self.team], melds, going_out=True)
         return laid
+
+    def _only_going_out(self, melds: Sequence[Meld]) -> bool:
+        """Whether any of these melds is one only a player going out may make."""
+        return self.rules.melds.black_threes.when == "going_out" and any(
+            m.kind == "threes" for m in melds
+        )
 
     def _stock_out_obligation(self) -> bool:
         """Whether the player must take the pile (stock exhausted, top fits a team meld)."""
@@ -405,7 +232,7 @@ class Hand:
             return None
         if isinstance(action, Answer):
             raise Illegal("wrong-phase", "nobody has asked to go out")
-        if phase == "draw" and not draw_phase:
+        if phase == "draw" and not (draw_phase or isinstance(action, Ask)):
             raise Illegal("wrong-phase", "a turn starts by drawing or taking the pile")
         if phase == "play" and draw_phase:
             raise Illegal("wrong-phase", "the player has drawn already this turn")
@@ -415,37 +242,23 @@ class Hand:
             raise Illegal("bad-action", str(exc)) from None
 
     def _verify(self, action: Action) -> object:
-        ruleset = self.ruleset
-        team = self.melds[self.team]
-        size = self.sizes[self.current]
         if isinstance(action, Draw):
             if not self.stock:
                 raise Illegal("stock-empty", "the stock is exhausted")
+            if self.asked is True:
+                raise Illegal(
+                    "must-go-out",
+                    "the partner said yes: the player must go out, taking the pile to do so",
+                )
             return None
         if isinstance(action, TakePile):
-            cards = [*(action.with_cards or ()), *(c for m in action.also for c in m)]
-            self._take(cards)
-            pickup = verify_pickup(
-                ruleset,
-                self.pile_cards(),
-                _HandView(self.hands[self.current], size),
-                team,
-                self.team_scores[self.team],
-                with_cards=action.with_cards,
-                onto=action.onto,
-                also=action.also,
-                classes=self.pile_kinds(),
-            )
-            new = [*pickup.also]
-            if pickup.onto is None and not self.rules.pile.pair_starts_new_meld:
-                new.insert(0, pickup.meld)
-            self._check_duplicates(new, team)
-            rest = sum(1 for i in self.pile[:-1] if i not in RED_THREES)
-            self._keep_after(size - len(cards) + rest)
-            return pickup
+            return self._verify_pickup(action)
         if isinstance(action, TakeTop):
-            meld = verify_take_top(ruleset, self.pile_cards(), team, action.onto)
-            self._keep_after(size)  # the top card is melded: the hand must still hold enough
+            team = self.melds[self.team]
+            meld = verify_take_top(self.ruleset, self.pile_cards(), team, action.onto)
+            table = [*team[: action.onto], meld, *team[action.onto + 1 :]]
+            # the top card is melded: the hand stays as it is
+            self._going_out_after(self.sizes[self.current], self.hands[self.current], table)
             return meld
         if isinstance(action, Stop):
             exhausted = self.rules.stock.exhausted
@@ -453,6 +266,8 @@ class Hand:
                 raise Illegal(
                     "stop-not-now", "a player may decline the pile only when the stock is exhausted"
                 )
+            if self.asked is True:
+                raise Illegal("must-go-out", "the partner said yes: the player must go out")
             if self._stock_out_obligation():
                 raise self._illegal(
                     "must-take",
@@ -460,44 +275,179 @@ class Hand:
                     "stock.exhausted",
                 )
             return None
-        if self.asked is True and not isinstance(action, GoOut):
-            raise Illegal("must-go-out", "the partner said yes: the player must go out")
         if isinstance(action, Lay):
-            if not action.melds:
-                raise Illegal("no-meld", "lay at least one meld")
-            cards = [c for m in action.melds for c in m]
-            self._take(cards)
-            laid = self._verify_new_melds(action.melds, going_out=False)
-            self._keep_after(size - len(cards))
-            return laid
+            return self._verify_lay(action)
         if isinstance(action, Extend):
-            if not 0 <= action.target < len(team):
-                raise Illegal("no-such-meld", f"the side has no meld {action.target}")
-            self._take(action.cards)
-            meld = verify_extend(ruleset, team[action.target], action.cards)
-            self._keep_after(size - len(action.cards))
-            return meld
+            return self._verify_extend(action)
+        if isinstance(action, Combine):
+            team = self.melds[self.team]
+            for i in (action.target, action.other):
+                if not 0 <= i < len(team):
+                    raise Illegal("no-such-meld", f"the side has no meld {i}")
+            if action.target == action.other:
+                raise Illegal("combine-kind", "a meld cannot be joined to itself")
+            joined = verify_combine(self.ruleset, team[action.target], team[action.other])
+            table = self._combined(team, action.target, action.other, joined)
+            self._going_out_after(self.sizes[self.current], self.hands[self.current], table)
+            return joined
         if isinstance(action, Discard):
             self._take([action.card])
-            if size < 2:
-                raise Illegal("discard-last", "discarding the last card is going out: use go_out")
+            if self.sizes[self.current] == 1:  # the last card: going out by discarding it
+                self._goes_out_now(self.melds[self.team])
+            elif self.committed or self.asked is True:
+                raise Illegal(
+                    "must-go-out",
+                    f"player {self.current} must go out this turn: a discard now would keep "
+                    f"{self.sizes[self.current] - 1} cards",
+                )
             return None
         if isinstance(action, GoOut):
             return self.verify_way_out(action)
         if isinstance(action, Ask):
-            rule = self.rules.going_out.ask_partner
-            if rule == "never" or not self.partnerships:
-                raise self._illegal(
-                    "no-asking", "there is no asking the partner here", "going_out.ask_partner"
-                )
-            if self.asked is not None:
-                raise Illegal("asked", "the player has asked already this turn")
-            if not self.go_out_lines(limit=1):
-                raise Illegal(
-                    "cannot-go-out", "the player has no way to go out now, so nothing to ask"
-                )
+            self._verify_ask()
             return None
         raise Illegal("bad-action", f"{action!r} is not an action")  # pragma: no cover
+
+    def _pickup_state(self, action: TakePile) -> tuple[Pickup, list[int], list[Meld], int, int]:
+        """The pickup, the hand's counts and the side's melds after it, how many cards the
+        hand then holds, and how many of them are still unknown (the pile's red threes
+        replaced from the stock)."""
+        team = self.melds[self.team]
+        size = self.sizes[self.current]
+        cards = [*(action.with_cards or ()), *(c for m in action.also for c in m)]
+        counts = self._take(cards)
+        pickup = verify_pickup(
+            self.ruleset,
+            self.pile_cards(),
+            HandView(self.hands[self.current], size),
+            team,
+            self.team_scores[self.team],
+            with_cards=action.with_cards,
+            onto=action.onto,
+            also=action.also,
+            classes=self.pile_kinds(),
+        )
+        new = [*pickup.also]
+        if pickup.onto is None and not self.rules.pile.pair_starts_new_meld:
+            new.insert(0, pickup.meld)
+        self._check_duplicates(new, team)
+        table = list(team)
+        if pickup.onto is not None:
+            table[pickup.onto] = pickup.meld
+        else:
+            table.append(pickup.meld)
+        table.extend(pickup.also)
+        rest = self.pile[:-1]
+        for index in rest:
+            if index not in RED_THREES:
+                counts[index] += 1
+        unknown = 0
+        if self.rules.red_threes.replaced_from_pile and self.stock:
+            unknown = min(len(self.stock), sum(1 for i in rest if i in RED_THREES))
+        return pickup, counts, table, sum(counts) + unknown, unknown
+
+    def after_pickup(self, action: Action) -> tuple[list[int], list[Meld]] | None:
+        """The hand's counts and the side's melds after taking the pile (or its top card) this
+        way, where the pile's rules allow it (whatever the turn then binds the player to) and
+        the hand is known; else None."""
+        try:
+            if isinstance(action, TakeTop):
+                team = self.melds[self.team]
+                meld = verify_take_top(self.ruleset, self.pile_cards(), team, action.onto)
+                return list(self.hands[self.current]), [
+                    *team[: action.onto],
+                    meld,
+                    *team[action.onto + 1 :],
+                ]
+            if isinstance(action, TakePile):
+                _, counts, table, _, unknown = self._pickup_state(action)
+                return None if unknown else (counts, table)
+        except (Illegal, BadRequest):
+            return None
+        return None
+
+    def _verify_pickup(self, action: TakePile) -> Pickup:
+        pickup, counts, table, remaining, unknown = self._pickup_state(action)
+        if unknown and remaining - unknown < self.keep:
+            # red threes in the pile are replaced from the stock: a way out would need cards
+            # the player cannot know
+            raise self._illegal(
+                "keep-cards",
+                f"a player who cannot go out this turn keeps {self.keep} cards after melding; "
+                f"this leaves {remaining - unknown} besides the replacements of the pile's red "
+                "threes",
+                "going_out.keep_cards",
+            )
+        self._going_out_after(remaining, counts, table, threes=self._only_going_out(pickup.also))
+        return pickup
+
+    def _verify_lay(self, action: Lay) -> list[Meld]:
+        if not action.melds:
+            raise Illegal("no-meld", "lay at least one meld")
+        counts = self._take([c for m in action.melds for c in m])
+        laid = self._verify_new_melds(action.melds)
+        table = [*self.melds[self.team], *laid]
+        remaining = sum(counts)
+        if remaining == 0:
+            self._empties_hand(table)
+        else:
+            self._going_out_after(remaining, counts, table, threes=self._only_going_out(laid))
+        return laid
+
+    def _verify_extend(self, action: Extend) -> Meld:
+        team = self.melds[self.team]
+        if not 0 <= action.target < len(team):
+            raise Illegal("no-such-meld", f"the side has no meld {action.target}")
+        counts = self._take(action.cards)
+        meld = verify_extend(self.ruleset, team[action.target], action.cards, going_out=True)
+        table = [*team[: action.target], meld, *team[action.target + 1 :]]
+        remaining = sum(counts)
+        if remaining == 0:
+            self._empties_hand(table)
+        else:
+            self._going_out_after(remaining, counts, table, threes=self._only_going_out([meld]))
+        return meld
+
+    def _empties_hand(self, table: Sequence[Meld]) -> None:
+        """A lay or an extension that melds the last card goes out, where no discard is
+        required."""
+        if self.rules.going_out.discard_required:
+            raise self._illegal(
+                "discard-required",
+                "going out ends with a discard: keep a card to discard",
+                "going_out.discard_required",
+            )
+        self._goes_out_now(table)
+
+    @staticmethod
+    def _combined(team: Sequence[Meld], target: int, other: int, joined: Meld) -> list[Meld]:
+        table = list(team)
+        table[target] = joined
+        del table[other]
+        return table
+
+    def _verify_ask(self) -> None:
+        rule = self.rules.going_out.ask_partner
+        if rule == "never" or not self.partnerships:
+            raise self._illegal(
+                "no-asking", "there is no asking the partner here", "going_out.ask_partner"
+            )
+        if self.asked is not None:
+            raise Illegal("asked", "the player has asked already this turn")
+        if self.committed:
+            raise Illegal(
+                "asked-too-late",
+                "the player has started going out: the question comes before",
+            )
+        if self.phase == "draw":
+            if not self.moves.pickups_out():
+                raise Illegal(
+                    "cannot-go-out",
+                    "no way to take the pile and go out this turn, so nothing to ask before "
+                    "drawing",
+                )
+        elif not self.moves.go_out_lines(1):
+            raise Illegal("cannot-go-out", "the player has no way to go out now, so nothing to ask")
 
     def must_ask(self) -> bool:
         """Whether the player must ask the partner before going out, and has not yet."""
@@ -536,8 +486,20 @@ class Hand:
             raise self._illegal(
                 "discard-required", "going out ends with a discard", "going_out.discard_required"
             )
-        laid = self._verify_new_melds(action.melds, going_out=True)
-        after = [*self.melds[self.team], *laid]
+        team = list(self.melds[self.team])
+        for target, other in action.combine:
+            if not (0 <= target < len(team) and 0 <= other < len(team)) or target == other:
+                raise Illegal("no-such-meld", f"the side has no melds {target} and {other}")
+            team = self._combined(
+                team, target, other, verify_combine(self.ruleset, team[target], team[other])
+            )
+        laid = [verify_meld(self.ruleset, cards, going_out=True) for cards in action.melds]
+        self._check_duplicates(laid, team)
+        if not team:
+            verify_initial_meld(
+                self.ruleset, self.team_scores[self.team], action.melds, going_out=True
+            )
+        after = [*team, *laid]
         for target, more in action.extends:
             if not 0 <= target < len(after):
                 raise Illegal("no-such-meld", f"the side has no meld {target}")
@@ -552,7 +514,7 @@ class Hand:
         verified twice)."""
         outcome = self._checked[action] if action in self._checked else self.verify(action)
         self._checked = {}
-        self.moves.memo = {}
+        self.candidates.memo = {}
         self.steps += 1
         player = self.current
         team = self.team_of[player]
@@ -589,35 +551,42 @@ class Hand:
             for index in rest:
                 self._to_hand(player, index)
             self._lay_red_threes(player, replace=self.rules.red_threes.replaced_from_pile)
-            self.melded[player] = True
+            self.picked_up = True
             self.phase = "play"
+            self._melded_now(player, self._only_going_out(outcome.also))
         elif isinstance(action, TakeTop):
             assert isinstance(outcome, Meld)
             self._pile_classes[card_class(self.ruleset, CARDS[self.pile.pop()])] -= 1
             self.melds[team][action.onto] = outcome
-            self.melded[player] = True
+            self.picked_up = True
             self.phase = "play"
+            self._melded_now(player)
         elif isinstance(action, Stop):
             self.ended_by = "stock_exhausted"
         elif isinstance(action, Lay):
             assert isinstance(outcome, list)
             remove([c for m in action.melds for c in m])
             self.melds[team].extend(outcome)
-            self.melded[player] = True
+            self._melded_now(player, self._only_going_out(outcome))
         elif isinstance(action, Extend):
             assert isinstance(outcome, Meld)
             remove(action.cards)
             self.melds[team][action.target] = outcome
-            self.melded[player] = True
+            self._melded_now(player, self._only_going_out([outcome]))
+        elif isinstance(action, Combine):
+            assert isinstance(outcome, Meld)
+            self.melds[team] = self._combined(
+                self.melds[team], action.target, action.other, outcome
+            )
         elif isinstance(action, Discard):
             remove([action.card])
             self._pile_push(action.card.index)
-            self._next_turn()
+            if self.sizes[player] == 0:
+                self._went_out(player)
+            else:
+                self._next_turn()
         elif isinstance(action, GoOut):
             assert isinstance(outcome, list)
-            when = self.rules.going_out.concealed_when
-            side_melded = bool(self.melds[team])
-            self.concealed = not (side_melded if when == "side_not_melded" else self.melded[player])
             remove(
                 [
                     *(c for m in action.melds for c in m),
@@ -628,119 +597,76 @@ class Hand:
             self.melds[team] = outcome
             if action.discard is not None:
                 self._pile_push(action.discard.index)
-            self.melded[player] = True
-            self.went_out = player
-            self.bonus_withheld = (
-                not self.stock and not self.rules.stock.going_out_bonus_when_exhausted
-            )
-            self.ended_by = "went_out"
+            self._went_out(player)
         elif isinstance(action, Ask):
             self.asker = player
+            self.answer_phase = self.phase
             self.current = self.partner(player)
             self.phase = "answer"
         elif isinstance(action, Answer):
             assert self.asker is not None
             self.asked = action.yes
             self.current = self.asker
-            self.phase = "play"
+            self.phase = self.answer_phase
+            if not action.yes and self.phase == "play" and self.sizes[self.current] < 2:
+                # the last card of the stock was a red three: the player holds one card and,
+                # told no, can neither discard it nor go out: the stock is exhausted
+                self.ended_by = "stock_exhausted"
+
+    def _melded_now(self, player: int, threes: bool = False) -> None:
+        """The player melded: a hand emptied goes out; fewer cards than the keep-cards rule
+        asks (or black threes melded) commit the player to going out this turn."""
+        self.melded[player] = True
+        if self.phase == "play" and self.sizes[player] == 0:
+            self._went_out(player)
+        elif self.sizes[player] < self.keep or threes:
+            self.committed = True
+
+    def _went_out(self, player: int) -> None:
+        """The player has gone out: concealed if neither the player (or side, as the ruleset
+        says) had melded before this turn nor the player took the pile this turn."""
+        when = self.rules.going_out.concealed_when
+        before = self.side_melded_before if when == "side_not_melded" else self.melded_before
+        self.concealed = not (before or self.picked_up)
+        self.melded[player] = True
+        self.went_out = player
+        self.bonus_withheld = not self.stock and not self.rules.stock.going_out_bonus_when_exhausted
+        self.ended_by = "went_out"
 
     def _next_turn(self) -> None:
         self.current = (self.current + 1) % self.players
-        self.phase = "draw"
-        self.asked = None
-        self.asker = None
+        self._start_turn()
         self.turns += 1
         if self.stock:
             return
         # the stock is exhausted: the hand ends, or goes on while players take the pile
         if self.rules.stock.exhausted.rule == "end_hand" or not (
-            self.pile and any(self.can(a) for a in self.moves.pile_candidates())
+            self.pile and any(self.can(a) for a in self.moves.pickups())
         ):
             self.ended_by = "stock_exhausted"
 
-    # ------------------------------------------------------------------ results
-
-    def positions(self) -> list[TeamHand]:
-        """Each side's position now: melds, red threes, the cards in its players' hands, and
-        whether it went out (and earns the bonus: not after the stock ran dry, where the rules
-        withhold it)."""
-        teams = []
-        for t in range(self.teams):
-            went_out = self.went_out is not None and self.team_of[self.went_out] == t
-            bonus = went_out and not self.bonus_withheld
-            teams.append(
-                TeamHand(
-                    melds=tuple(self.melds[t]),
-                    red_threes=self.red_threes[t],
-                    hands=tuple(
-                        tuple(_cards_of(self.hands[p]))
-                        for p in range(self.players)
-                        if self.team_of[p] == t
-                    ),
-                    went_out=bonus,
-                    concealed=bonus and self.concealed,
-                )
-            )
-        return teams
-
-    def score_request(self) -> dict[str, object]:
-        """The sides' positions as the oracle's ``score`` request (without ``ruleset``)."""
-        return {
-            "teams": [
-                {
-                    "melds": [[repr(c) for c in meld.cards] for meld in team.melds],
-                    "red_threes": team.red_threes,
-                    "hands": [[repr(c) for c in hand] for hand in team.hands],
-                    "went_out": team.went_out,
-                    "concealed": team.concealed,
-                }
-                for team in self.positions()
-            ]
-        }
-
-    def result(self) -> HandResult:
-        """The hand's scores, through the same scoring code as the oracle's ``score``."""
-        if self.ended_by is None:
-            raise Illegal("hand-not-over", "the hand is not over")
-        return HandResult(
-            self.ended_by,
-            self.went_out,
-            self.concealed,
-            tuple(score_hand(self.ruleset, self.positions())),
-        )
+    def _start_turn(self) -> None:
+        self.phase = "draw"
+        self.asked = None
+        self.asker = None
+        self.answer_phase = "play"
+        self.committed = False
+        self.picked_up = False
+        self.melded_before = self.melded[self.current]
+        self.side_melded_before = bool(self.melds[self.team_of[self.current]])
 
     # ------------------------------------------------------------------ moves
 
     def legal_actions(self) -> list[Action]:
-        """The actions the current player may take (:meth:`Moves.legal
+        """Every action the current player may take, in canonical form (:meth:`Moves.legal
         <bolivia.play.moves.Moves.legal>`). Never empty while the hand goes on."""
         return self.moves.legal()
+
+    def choices(self) -> list[Action]:
+        """The bots' short list of legal actions (:mod:`bolivia.play.candidates`). Never empty
+        while the hand goes on."""
+        return self.candidates.choices()
 
     def go_out_lines(self, limit: int = 1) -> list[GoOut]:
         """Up to ``limit`` ways for the current player to go out now (searched, not all)."""
         return self.moves.go_out_lines(limit)
-
-    def wild_cards(self) -> tuple[Card, ...]:
-        """The player's wild cards, the cheaper first (twos before jokers)."""
-        found = self._wild_cards[self.current]
-        if found is None:
-            hand = self.hands[self.current]
-            found = tuple(CARDS[i] for i in self.ruleset.wild_indices for _ in range(hand[i]))
-            self._wild_cards[self.current] = found
-        return found
-
-    def naturals(self, rank_index: int) -> tuple[Card, ...]:
-        """The player's cards of a rank (0 for twos ... 12 for aces)."""
-        row = self._rank_cards[self.current]
-        found = row[rank_index]
-        if found is None:
-            hand = self.hands[self.current]
-            r = rank_index * 4
-            found = row[rank_index] = tuple(
-                CARDS[i] for i in range(r, r + 4) for _ in range(hand[i])
-            )
-        return found
-
-    def pile_kinds(self) -> list[str | None]:
-        """The card classes (wild, red_three, black_three, None) present in the pile."""
-        return [kind for kind, n in self._pile_classes.items() if n > 0]

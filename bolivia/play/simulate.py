@@ -27,9 +27,22 @@ from bolivia.play.replay import hand_lines
 from bolivia.rules.library import Library
 from bolivia.rules.ruleset import Ruleset
 
-__all__ = ["HandStats", "RunSpec", "derive_seed", "play_hand", "run", "summarize"]
+__all__ = [
+    "GAME_HAND_LIMIT",
+    "RULE_ENDINGS",
+    "STEP_LIMIT",
+    "HandStats",
+    "RunSpec",
+    "derive_seed",
+    "hand_job",
+    "play_hand",
+    "run",
+    "summarize",
+]
 
 STEP_LIMIT = 20_000  # a hand this long is an engine bug, reported, never silently cut
+GAME_HAND_LIMIT = 10_000  # a game this long never ends by its rules: reported as stopped
+RULE_ENDINGS = frozenset({"went_out", "stock_exhausted"})  # how a hand ends by a rule
 
 
 def derive_seed(seed: int, *path: int) -> int:
@@ -80,7 +93,7 @@ def play_hand(
             if hand.steps >= STEP_LIMIT:
                 ended_by = "step_limit"
                 break
-            actions = hand.legal_actions()
+            actions = hand.choices()
             if not actions:
                 ended_by = "no_legal_action"
                 break
@@ -188,7 +201,7 @@ def _game_job(args: tuple[RunSpec, int]) -> dict[str, Any]:
     hands: list[HandStats] = []
     lines: list[str] = []
     result = None
-    for number in range(1, 10_000):
+    for number in range(1, GAME_HAND_LIMIT + 1):
         stats, _hand = play_hand(
             ruleset,
             spec.players,
@@ -210,12 +223,19 @@ def _game_job(args: tuple[RunSpec, int]) -> dict[str, Any]:
         if result.over:
             break
     _write_replay(spec, f"game-{index:05d}.jsonl", lines)
+    over = bool(result and result.over)
     game = {
         "scores": scores,
         "hands": len(hands),
         "winner": result.winner if result else None,
         "draw": result.draw if result else False,
-        "over": bool(result and result.over),
+        "over": over,
+        # why a game did not end by its rules: a hand that did not, or the cap on hands
+        "stopped": None
+        if over
+        else "hand_not_ended"
+        if hands and not hands[-1].completed
+        else "hand_limit",
     }
     return {"hands": hands, "game": game}
 
@@ -261,6 +281,7 @@ def summarize(spec: RunSpec, results: Sequence[dict[str, Any]], seconds: float) 
         canastas.update(h.canastas)
     done = [h for h in hands if h.completed]
     actions = sum(h.actions for h in hands)
+    not_by_rule = [h for h in hands if h.ended_by not in RULE_ENDINGS]
     summary: dict[str, Any] = {
         "ruleset": spec.ruleset,
         "players": spec.players,
@@ -269,6 +290,7 @@ def summarize(spec: RunSpec, results: Sequence[dict[str, Any]], seconds: float) 
         "hands": len(hands),
         "completed": len(done),
         "ended_by": dict(sorted(ended.items())),
+        "not_ended_by_a_rule": len(not_by_rule),
         "actions": actions,
         "turns_mean": _mean([h.turns for h in done]),
         "conservation_failures": sum(1 for h in hands if not h.conserved),
@@ -289,6 +311,10 @@ def summarize(spec: RunSpec, results: Sequence[dict[str, Any]], seconds: float) 
         summary["wins"] = [wins.get(t, 0) for t in range(teams)]
         summary["draws"] = sum(1 for g in games if g["draw"])
         summary["hands_per_game_mean"] = _mean([g["hands"] for g in games])
+        stopped = Counter(g["stopped"] for g in games if g["stopped"])
+        summary["games_stopped"] = dict(sorted(stopped.items()))
+        if stopped["hand_limit"]:
+            summary["game_hand_limit"] = GAME_HAND_LIMIT
     return summary
 
 

@@ -3,6 +3,7 @@
 (``conformance``) with its case files (``suites/``), run in-process or against another
 engine's process.
 
-May import: :mod:`bolivia.engine`, :mod:`bolivia.rules` and the ground floor; never
-:mod:`bolivia.play` (a peer) or anything above.
+May import: :mod:`bolivia.play` (the oracle answers positions through the hand of play: the
+protocol's ``act`` and ``moves``), :mod:`bolivia.engine`, :mod:`bolivia.rules` and the ground
+floor.
 """

@@ -139,6 +139,7 @@ class Engine:
     """Something that answers protocol requests."""
 
     rulesets: set[str]
+    protocol: int = PROTOCOL
 
     def ask(self, request: dict[str, Any]) -> dict[str, Any]:
         raise NotImplementedError
@@ -180,6 +181,8 @@ class ProcessEngine(Engine):
             raise EngineFailure(f"the engine's answer to hello holds no ruleset list: {hello}")
         self.rulesets = {str(r) for r in result["rulesets"]}
         self.engine_name = str(result.get("engine", "?"))
+        version = result.get("protocol")
+        self.protocol = version if isinstance(version, int) and not isinstance(version, bool) else 1
 
     def _start(self) -> None:
         try:
@@ -287,8 +290,18 @@ class Outcome:
         return "\n".join(lines)
 
 
+POSITION_OPS = frozenset({"act", "moves"})  # protocol 2
+# expectation keys that are not result fields: about the list ``moves`` answers
+MOVE_CHECKS = frozenset({"includes", "excludes"})
+
+
+def _move_key(move: Any) -> str:
+    return json.dumps(move, sort_keys=True, ensure_ascii=False)
+
+
 def compare(expected: Mapping[str, Any], response: Mapping[str, Any]) -> str:
-    """Why the response does not meet the expectation ("" when it does)."""
+    """Why the response does not meet the expectation ("" when it does). A list of ``moves``
+    is compared as a set; ``includes`` and ``excludes`` name moves it must and must not hold."""
     if "error" in expected:
         error = response.get("error") if response.get("ok") is False else None
         code = error.get("code") if isinstance(error, dict) else None
@@ -298,7 +311,19 @@ def compare(expected: Mapping[str, Any], response: Mapping[str, Any]) -> str:
     if response.get("ok") is not True or not isinstance(response.get("result"), dict):
         return "expected a result, got an error"
     result = response["result"]
-    wrong = [key for key, value in expected.items() if key not in result or result[key] != value]
+    wrong = []
+    moves = result.get("moves")
+    listed = {_move_key(m) for m in moves} if isinstance(moves, list) else None
+    for key, value in expected.items():
+        if key in MOVE_CHECKS:
+            want = {_move_key(m) for m in value} if isinstance(value, list) else set()
+            if listed is None or (want - listed if key == "includes" else want & listed):
+                wrong.append(key)
+        elif key == "moves" and isinstance(value, list) and listed is not None:
+            if {_move_key(m) for m in value} != listed or len(value) != len(moves):
+                wrong.append(key)
+        elif key not in result or result[key] != value:
+            wrong.append(key)
     return f"different value for {', '.join(wrong)}" if wrong else ""
 
 
@@ -329,12 +354,19 @@ def run_case(
 
     if ruleset not in engine.rulesets:
         return outcome("skipped", note="the engine has no such ruleset")
+    if case.op in POSITION_OPS and engine.protocol < 2:
+        return outcome(
+            "skipped",
+            note=f"the engine speaks protocol {engine.protocol}; {case.op} is protocol 2",
+        )
     try:
         response = engine.ask(request)
     except EngineFailure as exc:
         return outcome("failed", note=str(exc))
     result = response.get("result")
-    beyond = sorted(set(expected) - RESULT_FIELDS.get(case.op, frozenset()) - {"error"})
+    beyond = sorted(
+        set(expected) - RESULT_FIELDS.get(case.op, frozenset()) - {"error"} - MOVE_CHECKS
+    )
     if (
         response.get("ok") is True
         and isinstance(result, dict)

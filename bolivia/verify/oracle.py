@@ -1,4 +1,4 @@
-"""The rules oracle: the language-neutral protocol of ``shared/spec/oracle-protocol.md``.
+"""The rules oracle: the language-neutral protocol of ``docs/oracle-protocol.md`` (version 2).
 
 One JSON request a line in, one JSON response a line out. :class:`Oracle` answers a request
 (``handle``) with the same rule modules the rest of the toolkit uses; :func:`serve` runs it over
@@ -26,6 +26,8 @@ from bolivia.engine.melds import Meld, canasta_of, describe, verify_extend, veri
 from bolivia.engine.pile import verify_pickup, verify_take_top
 from bolivia.engine.scoring import TeamHand, card_points, score_hand
 from bolivia.errors import BadRequest, CardError, Illegal, RulesetError
+from bolivia.play.actions import parse_action
+from bolivia.play.position import hand_at
 from bolivia.rules.library import Library, shipped_library
 from bolivia.rules.ruleset import Ruleset
 from bolivia.version import __version__
@@ -41,7 +43,7 @@ __all__ = [
     "serve",
 ]
 
-PROTOCOL = 1
+PROTOCOL = 2
 MAX_LINE = 1024 * 1024
 MAX_CARDS = 1000
 MAX_INT = 10**9
@@ -79,8 +81,10 @@ OPERATIONS: dict[str, dict[str, tuple[str, bool]]] = {
     "score": {"teams": ("teams", True)},
     "game_over": {"scores": ("ints", True), "hands_played": ("int", False)},
     "card_points": {"cards": ("cards", True), "in_hand": ("bool", False)},
+    "act": {"position": ("object", True), "action": ("object", True)},
+    "moves": {"position": ("object", True)},
 }
-# the result fields protocol 1 defines; an engine may answer more (``info`` here answers the
+# the result fields the protocol defines; an engine may answer more (``info`` here answers the
 # turn rules too), and the runner skips, rather than fails, cases naming extra fields that an
 # engine does not answer
 RESULT_FIELDS: dict[str, frozenset[str]] = {
@@ -98,6 +102,13 @@ RESULT_FIELDS: dict[str, frozenset[str]] = {
     "score": frozenset({"teams"}),
     "game_over": frozenset({"over", "winner", "draw"}),
     "card_points": frozenset({"points"}),
+    # act: the last seven only when the action is legal, the three after them only while the
+    # hand goes on, concealed only once it is over
+    "act": frozenset(
+        {"legal", "reason", "over", "ended_by", "hand_size", "red_threes", "melds"}
+        | {"turn", "phase", "going_out", "concealed"}
+    ),
+    "moves": frozenset({"moves", "count"}),
 }
 _TEAM_FIELDS: dict[str, tuple[str, bool]] = {
     "melds": ("melds", True),
@@ -172,6 +183,10 @@ def _convert(kind: str, value: Any, name: str) -> Any:
             raise OracleError("bad-request", f"'{name}' is out of range (at most {MAX_INT})")
         if not isinstance(value, int) or isinstance(value, bool):
             raise OracleError("bad-request", f"'{name}' is a whole number")
+        return value
+    if kind == "object":  # a position or an action: read by their own parsers
+        if not isinstance(value, dict):
+            raise OracleError("bad-request", f"'{name}' is an object")
         return value
     if kind == "bool":
         if not isinstance(value, bool):
@@ -268,6 +283,8 @@ class Oracle:
             "score": self._score,
             "game_over": self._game_over,
             "card_points": self._card_points,
+            "act": self._act,
+            "moves": self._moves,
         }
 
     # ---- transport
@@ -541,6 +558,42 @@ class Oracle:
 
     def _card_points(self, ruleset: Ruleset, f: dict[str, Any]) -> dict[str, Any]:
         return {"points": card_points(ruleset, f["cards"], in_hand=f.get("in_hand", False))}
+
+    # ---- positions (protocol 2)
+
+    def _act(self, ruleset: Ruleset, f: dict[str, Any]) -> dict[str, Any]:
+        hand = hand_at(ruleset, f["position"])
+        try:
+            action = parse_action(f["action"])
+        except BadRequest as exc:
+            raise OracleError("bad-request", f"action: {exc}") from None
+        player = hand.current
+        try:
+            hand.apply(action)
+        except Illegal as exc:
+            return _refused(exc)
+        out: dict[str, Any] = {
+            "legal": True,
+            "reason": "",
+            "over": hand.over,
+            "ended_by": hand.ended_by,
+            "hand_size": hand.sizes[player],
+            "red_threes": list(hand.red_threes),
+            "melds": [len(side) for side in hand.melds],
+        }
+        if hand.over:
+            out["concealed"] = hand.went_out is not None and hand.concealed
+        else:
+            out["turn"] = hand.current if hand.phase != "answer" else hand.asker
+            out["phase"] = hand.answer_phase if hand.phase == "answer" else hand.phase
+            out["going_out"] = hand.committed or hand.asked is True
+        return out
+
+    def _moves(self, ruleset: Ruleset, f: dict[str, Any]) -> dict[str, Any]:
+        hand = hand_at(ruleset, f["position"])
+        moves = [action.to_json() for action in hand.legal_actions()]
+        moves.sort(key=lambda m: json.dumps(m, sort_keys=True))
+        return {"moves": moves, "count": len(moves)}
 
 
 def serve(source: IO[bytes], sink: IO[bytes], oracle: Oracle | None = None) -> int:

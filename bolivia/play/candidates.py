@@ -1,0 +1,436 @@
+"""The actions bots choose among: a short list of legal actions, fast to build.
+
+The complete list of legal actions (:meth:`Moves.legal <bolivia.play.moves.Moves.legal>`)
+holds every meld a hand can make; a bot needs far fewer to play well. This list holds, in each
+state: drawing; the pickups of the pile with the naturals of the top card's rank (the fewest
+first) and 0 to 3 of the cheapest wild cards, or onto a meld; taking the top card; each group
+of all the naturals of a rank with 0 to 3 of the cheapest wild cards, each run of a suit (the
+longest, cut to the size limit), wild melds, a first meld of several melds; extensions with
+all the naturals of a rank or one wild card, a sequence's next cards; joins of groups; every
+discard; up to two or three ways out (:meth:`Moves.go_out_lines
+<bolivia.play.moves.Moves.go_out_lines>`); asking the partner. Every one is legal (the ones
+whose legality is more than a count are verified in full, and :meth:`Hand.apply
+<bolivia.play.hand.Hand.apply>` verifies whatever it is given), and the list is never empty
+while the hand goes on: a player who must go out is offered the ways out.
+
+Candidate lists are kept for the state they were built in (the hand clears them on every
+action); the runs a suit's ranks make are kept in a table shared by the hands of a ruleset.
+
+>>> import random
+>>> from bolivia.play.hand import Hand
+>>> from bolivia.rules.library import shipped_library
+>>> hand = Hand.deal(shipped_library().load("bolivia-da"), 4, random.Random(1))
+>>> [type(action).__name__ for action in hand.choices()]
+['Draw', 'TakePile', 'TakePile', 'TakePile']
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from itertools import compress
+from typing import TYPE_CHECKING
+
+from bolivia.cards import RANKS, SUITS, Card
+from bolivia.engine.initial_meld import counted_points, minimum
+from bolivia.engine.melds import (
+    Meld,
+    canasta_of,
+    could_join,
+    group_table,
+    sequence_fault,
+    verify_meld,
+    wild_fault,
+)
+from bolivia.engine.pile import card_class, frozen_when
+from bolivia.play.actions import (
+    ASK,
+    DISCARDS,
+    DRAW,
+    NO,
+    STOP,
+    YES,
+    Action,
+    Combine,
+    Extend,
+    Lay,
+    TakePile,
+    TakeTop,
+)
+from bolivia.play.ways_out import can_go_out
+
+if TYPE_CHECKING:
+    from bolivia.play.hand import Hand
+
+__all__ = ["Candidates"]
+
+CARDS = Card.all()
+RANK_INDEX = {rank: i for i, rank in enumerate(RANKS)}
+
+
+class Candidates:
+    """The short list of a hand's current state (see the module)."""
+
+    def __init__(self, hand: Hand) -> None:
+        self.hand = hand
+        ruleset = hand.ruleset
+        self.ruleset = ruleset
+        self.rules = ruleset.rules
+        self.keep = hand.keep
+        # the runs of one suit the ranks held make, by ranks and suit: shared by the hands
+        # of a ruleset (at most 4 x 2**13 entries)
+        self._runs_known: dict[int, tuple[tuple[Card, ...], ...]] = ruleset.__dict__.setdefault(
+            "_runs_by_suit", {}
+        )
+        low, high = ruleset.sequence_span
+        self._run_span = ((1 << (high + 1)) - 1) & ~((1 << low) - 1)
+        # for the group candidates: the ranks a group may be of (not threes, not wild), and
+        # the fewest naturals of a group with at most 0, 1, 2, 3 wild cards
+        self._group_ranks = tuple(r for r in range(13) if r != 1 and not ruleset.wild[r * 4])
+        allowed = group_table(ruleset)
+        self._group_least = tuple(
+            min(
+                (n for n in range(len(allowed)) if any(allowed[n][: most + 1])),
+                default=None,
+            )
+            for most in range(4)
+        )
+        self.memo: dict[str, object] = {}  # candidate lists of this state
+
+    def choices(self) -> list[Action]:
+        """The actions bots choose among: legal, never empty while the hand goes on.
+
+        Candidates are built from the hand with the rule modules' own limit checks (so each
+        rule is written once); the moves whose legality is more than a count -- taking the
+        pile, going out -- are verified in full. :meth:`Hand.apply` verifies whatever it is
+        given.
+        """
+        h = self.hand
+        if h.ended_by is not None:
+            return []
+        if h.phase == "answer":
+            return [YES, NO]
+        if h.phase == "draw":
+            return self._draw_actions()
+        if h.asked is True or h.committed:
+            return list(h.moves.go_out_lines(limit=3))
+        return self._play_actions()
+
+    def _draw_actions(self) -> list[Action]:
+        h = self.hand
+        if h.asked is True:  # told yes before drawing: take the pile in a way that goes out
+            return [a for a in h.moves.pickups() if h.can(a)]
+        out: list[Action] = []
+        if h.stock:
+            out.append(DRAW)
+        if h.pile:
+            out.extend(action for action in self.pile_candidates() if h.can(action))
+            take_top = self.rules.pile.take_top
+            if take_top.allowed:
+                for i, meld in enumerate(h.melds[h.team]):
+                    if meld.kind in take_top.onto_kinds and h.can(TakeTop(i)):
+                        out.append(TakeTop(i))
+        if not h.stock and h.can(STOP):
+            out.append(STOP)
+        if h.pile and h.must_ask() and self._asking_opens_the_pile():
+            out.append(ASK)
+        return out
+
+    def _asking_opens_the_pile(self) -> bool:
+        """Where the partner must be asked before going out: whether a pickup that leaves the
+        player fewer cards than the keep-cards rule asks would let the player go out (such a
+        pickup needs the question first, before drawing)."""
+        h = self.hand
+        for action in h.moves.pickups():
+            after = h.after_pickup(action)
+            if (
+                after is not None
+                and sum(after[0]) < h.keep
+                and can_go_out(self.ruleset, after[1], after[0], players=h.players)
+            ):
+                return True
+        return False
+
+    def pile_candidates(self) -> Iterator[TakePile]:
+        h = self.hand
+        ruleset = self.ruleset
+        top = CARDS[h.pile[-1]]
+        if card_class(ruleset, top) in self.rules.pile.blocked_by_top:
+            return
+        team = h.melds[h.team]
+        frozen = frozen_when(ruleset, h.pile_kinds(), team_has_melded=bool(team))
+        ways = self.rules.pile.take_frozen if frozen else self.rules.pile.take_unfrozen
+        hand = h.hands[h.current]
+        base = (top.index >> 2) * 4
+        # a wild top card (the joker included) is never matched by naturals
+        matching = 0 if ruleset.wild[top.index] else sum(hand[base : base + 4])
+        least = 2 if "natural_and_wild" not in ways else 1
+        if matching >= least and ("natural_pair" in ways or "natural_and_wild" in ways):
+            naturals = h.naturals(top.index >> 2)
+            wilds = h.wild_cards()
+            # the group the cards make with the top card must meet the group limits: a new
+            # group, or the side's group of that rank grown (where there is one per rank)
+            rules = self.rules
+            joins = None
+            if not (rules.melds.group.duplicate_ranks or rules.pile.pair_starts_new_meld):
+                joins = next((m for m in team if m.kind == "group" and m.rank == top.rank), None)
+            allowed = group_table(ruleset)
+            grown = group_table(ruleset, new=False)
+            also_options: list[tuple[tuple[Card, ...], ...]] | None = None
+            for n in range(least, len(naturals) + 1):
+                for w in range(min(len(wilds), 3) + 1):
+                    if n == 1 and w == 0:
+                        continue
+                    if joins is None:
+                        if n + 1 >= len(allowed) or not allowed[n + 1][w]:
+                            continue
+                    elif not grown[joins.naturals + n + 1][joins.wilds + w]:
+                        continue
+                    if also_options is None:
+                        also_options = [()]
+                        if not team:
+                            also_options.append(self._best_melds(exclude=top.rank))
+                    for also in also_options:
+                        yield TakePile(naturals[:n] + wilds[:w], None, also)
+        if "onto_meld" in ways:
+            kinds = self.rules.pile.onto_kinds
+            for i, meld in enumerate(team):
+                if meld.kind in kinds and could_join(ruleset, meld, top):
+                    yield TakePile(None, i)
+
+    def _group_candidates(self, exclude: str | None = None) -> Iterator[tuple[Card, ...]]:
+        """Groups the hand can lay, by the group limits (all the naturals of a rank, with
+        0 to 3 of the cheapest wild cards)."""
+        for rank, cards in self._group_list():
+            if rank != exclude:
+                yield cards
+
+    def _group_list(self) -> list[tuple[str, tuple[Card, ...]]]:
+        """Each group the hand can lay, with its rank; kept for the current state."""
+        found = self.memo.get("groups")
+        if found is None:
+            found = self.memo["groups"] = list(self._groups())
+        return found  # type: ignore[return-value]
+
+    def _groups(self) -> Iterator[tuple[str, tuple[Card, ...]]]:
+        h = self.hand
+        allowed = group_table(self.ruleset)
+        counts = h.rank_counts[h.current]
+        wilds = h.wild_cards()
+        most = min(len(wilds), 3)
+        least = self._group_least[most]
+        if least is None:
+            return
+        limit = len(allowed)
+        for r in [r for r in self._group_ranks if least <= counts[r] < limit]:
+            row = allowed[counts[r]]
+            naturals = h.naturals(r)
+            rank = RANKS[r]
+            for w in range(most + 1):
+                if row[w]:
+                    yield rank, naturals + wilds[:w]
+
+    def _sequence_candidates(self) -> list[tuple[Card, ...]]:
+        """The runs of one suit the hand can lay (the longest, cut to the size limit)."""
+        found = self.memo.get("runs")
+        if found is None:
+            found = self.memo["runs"] = list(self._runs())
+        return found  # type: ignore[return-value]
+
+    def _runs(self) -> Iterator[tuple[Card, ...]]:
+        h = self.hand
+        if not self.rules.melds.sequence.allowed:
+            return
+        known = self._runs_known
+        span = self._run_span
+        for s, mask in enumerate(h.suit_masks[h.current]):
+            key = (mask & span) << 2 | s
+            found = known.get(key)
+            if found is None:
+                found = known[key] = tuple(self._suit_runs(s, mask & span))
+            yield from found
+
+    def _suit_runs(self, s: int, mask: int) -> Iterator[tuple[Card, ...]]:
+        """The runs of suit ``s`` that the ranks in ``mask`` make."""
+        rule = self.rules.melds.sequence
+        low, high = self.ruleset.sequence_span
+        longest = rule.max_size or (high - low + 1)
+        least = rule.min_size
+        while mask.bit_count() >= least:
+            start = (mask & -mask).bit_length() - 1  # the lowest rank held
+            length = (~(mask >> start) & ((mask >> start) + 1)).bit_length() - 1
+            mask &= ~(((1 << length) - 1) << start)  # the run of ranks from there
+            if length < least:
+                continue
+            for first in range(start, start + max(1, length - longest + 1)):
+                ranks = list(range(first, first + min(length, longest)))
+                if sequence_fault(self.ruleset, ranks, 0, new=True) is None:
+                    yield tuple(CARDS[x * 4 + s] for x in ranks)
+
+    def _wild_candidates(self) -> Iterator[tuple[Card, ...]]:
+        h = self.hand
+        rule = self.rules.melds.wild
+        if not rule.allowed:
+            return
+        wilds = h.wild_cards()
+        for n in sorted({rule.min_size, min(len(wilds), rule.max_size or len(wilds))}):
+            if n <= len(wilds) and wild_fault(rule, n, new=True) is None:
+                yield tuple(wilds[:n])
+
+    def _best_melds(self, exclude: str | None = None) -> tuple[tuple[Card, ...], ...]:
+        """A set of disjoint legal melds from the hand, richest first (for a first meld)."""
+        h = self.hand
+        points = self.ruleset.points
+        available = list(h.hands[h.current])
+        chosen: list[tuple[Card, ...]] = []
+        candidates = sorted(
+            [*self._group_candidates(exclude), *self._sequence_candidates()],
+            key=lambda m: -sum(points[c.index] for c in m),
+        )
+        ranks: set[str] = set()
+        wild = self.ruleset.wild
+        for cards in candidates:
+            group = (
+                len({c.rank for c in cards if not wild[c.index]}) == 1
+                and cards[0].rank == cards[1].rank
+            )
+            if group and cards[0].rank in ranks:
+                continue
+            need = Counter(c.index for c in cards)
+            if any(available[i] < n for i, n in need.items()):
+                continue
+            for i, n in need.items():
+                available[i] -= n
+            if group:
+                ranks.add(cards[0].rank)
+            chosen.append(cards)
+        return tuple(chosen)
+
+    def _meld_of(self, kind: str, cards: tuple[Card, ...]) -> Meld:
+        """A candidate's meld, built from what the generator knows (it met the limits)."""
+        wild = self.ruleset.wild
+        wilds = sum(1 for c in cards if wild[c.index])
+        if kind == "group":
+            return Meld("group", cards, len(cards) - wilds, wilds, rank=cards[0].rank)
+        if kind == "sequence":
+            return Meld("sequence", cards, len(cards) - wilds, wilds, suit=cards[0].suit)
+        return Meld("wild", cards, 0, len(cards))
+
+    def _counts_enough(self, kind: str, cards: tuple[Card, ...], needed: int) -> bool:
+        """Whether a candidate meld alone counts the points a first meld needs."""
+        return counted_points(self.ruleset, [self._meld_of(kind, cards)]) >= needed
+
+    def _lay_candidates(self) -> Iterator[Lay]:
+        """Single new melds that the keep-cards, duplicate-rank and first-meld rules allow."""
+        h = self.hand
+        team = h.melds[h.team]
+        size = h.sizes[h.current]
+        no_duplicates = not self.rules.melds.group.duplicate_ranks
+        held = {m.rank for m in team if m.kind == "group"} if no_duplicates else set()
+        needed = None if team else minimum(self.ruleset, h.team_scores[h.team])
+        keep = self.keep
+        for rank, cards in self._group_list():
+            if (
+                size - len(cards) >= keep
+                and rank not in held
+                and (needed is None or self._counts_enough("group", cards, needed))
+            ):
+                yield Lay((cards,))
+        for kind, found in (
+            ("sequence", self._sequence_candidates()),
+            ("wild", self._wild_candidates()),
+        ):
+            for cards in found:
+                if size - len(cards) >= keep and (
+                    needed is None or self._counts_enough(kind, cards, needed)
+                ):
+                    yield Lay((cards,))
+        if not team:
+            best = self._best_melds()
+            if (
+                len(best) > 1
+                and size - sum(map(len, best)) >= self.keep
+                and counted_points(self.ruleset, [verify_meld(self.ruleset, m) for m in best])
+                >= (needed or 0)
+            ):
+                yield Lay(best)
+
+    def _extend_candidates(self) -> Iterator[Extend]:
+        h = self.hand
+        ruleset = self.ruleset
+        rules = self.rules
+        room = h.sizes[h.current] - self.keep
+        if room < 1:
+            return
+        wilds = h.wild_cards()
+        choices = [wilds[0], wilds[-1]] if wilds else []
+        if len(choices) == 2 and choices[0] == choices[1]:
+            choices.pop()
+        counts = h.rank_counts[h.current]
+        grown = group_table(ruleset, new=False)
+        wild_onto_canasta = rules.melds.group.wild_onto_canasta
+        for i, meld in enumerate(h.melds[h.team]):
+            if meld.kind == "group" and meld.rank is not None:
+                r = RANK_INDEX[meld.rank]
+                n = min(counts[r], room)  # the rank of a group is not wild
+                if n and grown[meld.naturals + n][meld.wilds]:
+                    yield Extend(i, tuple(h.naturals(r)[:n]))
+                if (
+                    choices
+                    and grown[meld.naturals][meld.wilds + 1]
+                    and (wild_onto_canasta or canasta_of(ruleset, meld) is None)
+                ):
+                    yield from (Extend(i, (card,)) for card in choices)
+            elif meld.kind == "sequence":
+                yield from (Extend(i, (card,)) for card in self._sequence_ends(meld))
+            elif (
+                meld.kind == "wild"
+                and choices
+                and wild_fault(rules.melds.wild, meld.size + 1, new=False) is None
+            ):
+                yield from (Extend(i, (card,)) for card in choices)
+
+    def _play_actions(self) -> list[Action]:
+        h = self.hand
+        out: list[Action] = [*self._lay_candidates(), *self._extend_candidates()]
+        if h.sizes[h.current] >= 2:
+            out.extend(compress(DISCARDS, h.hands[h.current]))
+        if self.rules.melds.group.combine:
+            out.extend(self._combine_candidates())
+        lines = h.moves.go_out_lines(limit=2)
+        if not h.must_ask():
+            out.extend(lines)
+        if (
+            lines
+            and self.rules.going_out.ask_partner != "never"
+            and h.partnerships
+            and h.asked is None
+        ):
+            out.append(ASK)
+        return out
+
+    def _sequence_ends(self, meld: Meld) -> list[Card]:
+        h = self.hand
+        hand = h.hands[h.current]
+        ranks = sorted(c.index >> 2 for c in meld.cards if not self.ruleset.wild[c.index])
+        s = SUITS.index(meld.suit or "C")
+        out = []
+        for r in (ranks[0] - 1, ranks[-1] + 1):
+            if (
+                0 <= r < 13
+                and hand[r * 4 + s]
+                and sequence_fault(self.ruleset, [*ranks, r], meld.wilds, new=False) is None
+            ):
+                out.append(CARDS[r * 4 + s])
+        return out
+
+    def _combine_candidates(self) -> Iterator[Combine]:
+        h = self.hand
+        team = h.melds[h.team]
+        for i, a in enumerate(team):
+            if a.kind != "group":
+                continue
+            for j in range(i + 1, len(team)):
+                b = team[j]
+                if b.kind == "group" and b.rank == a.rank and h.can(Combine(i, j)):
+                    yield Combine(i, j)

@@ -1,0 +1,257 @@
+"""Positions: a moment of a hand as data -- whose turn, the phase, every hand, each side's melds
+and red threes, the pile, the stock's size, who has melded, the question to the partner --
+read from the oracle protocol's JSON into a :class:`~bolivia.play.hand.Hand` (so that any
+engine can be asked what a turn rule allows, through ``act`` and ``moves``), and written back
+from a hand.
+
+Every card placed comes from the ruleset's pack: a position naming more copies of a card than
+the pack holds is refused (``too-many-copies``); cards it does not place are the stock (the
+first ``stock`` of them, by card index, when it gives the stock's size) and the rest are out of
+play. The stock's order does not matter to what is legal.
+
+>>> from bolivia.rules.library import shipped_library
+>>> da = shipped_library().load("bolivia-da")
+>>> hand = hand_at(da, {"turn": 1, "phase": "play", "hands": [[], ["8C", "8D", "KD"], [], []],
+...                     "melds": [[], [["8H", "8S", "8S"]]], "pile": ["5C"], "stock": 40})
+>>> hand.current, hand.sizes[1], len(hand.stock), len(hand.set_aside)
+(1, 3, 40, 115)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bolivia.cards import Card, parse_cards
+from bolivia.engine.melds import verify_meld
+from bolivia.errors import BadRequest, CardError, Illegal
+from bolivia.play.hand import Hand
+from bolivia.rules.ruleset import Ruleset
+
+__all__ = ["FIELDS", "hand_at", "position_of"]
+
+# field -> (what it holds, required)
+FIELDS: dict[str, tuple[str, bool]] = {
+    "players": ("a whole number", False),
+    "turn": ("a whole number", False),
+    "phase": ("draw or play", False),
+    "hands": ("a list of card lists, one per player", True),
+    "melds": ("a list, one per side, of card lists (its melds)", False),
+    "red_threes": ("a list of whole numbers, one per side", False),
+    "pile": ("a card list, bottom first", False),
+    "stock": ("a whole number", False),
+    "scores": ("a list of whole numbers, one per side", False),
+    "melded": ("a list of true or false, one per player", False),
+    "asked": ('null, "pending", "yes" or "no"', False),
+    "going_out": ("true or false", False),
+    "picked_up": ("true or false", False),
+}
+MAX_INT = 10**9
+RED_THREES = (Card.parse("3D").index, Card.parse("3H").index)
+
+
+def _int(data: Mapping[str, Any], key: str, default: int, low: int = 0) -> int:
+    value = data.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise BadRequest(f"position.{key} is a whole number")
+    if not low <= value <= MAX_INT:
+        raise BadRequest(f"position.{key} is {value}: it runs from {low} to {MAX_INT}")
+    return value
+
+
+def _list(data: Mapping[str, Any], key: str, length: int, default: Any) -> list[Any]:
+    value = data.get(key)
+    if value is None:
+        return [default] * length
+    if not isinstance(value, list):
+        raise BadRequest(f"position.{key} is {FIELDS[key][0]}")
+    if len(value) != length:
+        raise BadRequest(f"position.{key} holds {len(value)} entries; it needs {length}")
+    return value
+
+
+def _cards(value: Any, where: str) -> tuple[Card, ...]:
+    if not isinstance(value, list):
+        raise BadRequest(f'{where} is a list of cards such as ["8H", "JK"]')
+    if len(value) > 1000:
+        raise BadRequest(f"{where} names {len(value)} cards; at most 1000", "too-large")
+    try:
+        return parse_cards(value)
+    except CardError as exc:
+        raise BadRequest(f"in {where}: {exc}", "bad-card") from None
+
+
+def hand_at(ruleset: Ruleset, data: Any) -> Hand:
+    """The hand at this position; :class:`BadRequest` says what is wrong with it, naming the
+    field, with the protocol's code (``bad-request``, ``bad-card``, ``too-many-copies``,
+    ``too-large``)."""
+    if not isinstance(data, Mapping):
+        raise BadRequest("position is an object (see the protocol's 'Positions')")
+    unknown = sorted(set(data) - set(FIELDS))
+    if unknown:
+        raise BadRequest(
+            f"unknown field 'position.{unknown[0]}' (a position takes: {', '.join(FIELDS)})"
+        )
+    if "hands" not in data:
+        raise BadRequest("missing field 'position.hands'")
+    rules = ruleset.rules
+    players = _int(data, "players", rules.players.usual, 2)
+    seating = rules.players.seats.get(players)
+    if seating is None:
+        raise BadRequest(
+            f"{ruleset.id} is played by {', '.join(map(str, sorted(rules.players.seats)))} "
+            f"players, not {players}"
+        )
+    teams = seating.teams
+    turn = _int(data, "turn", 0)
+    if turn >= players:
+        raise BadRequest(f"position.turn is {turn}, but the players are 0 to {players - 1}")
+    phase = data.get("phase", "draw")
+    if phase not in ("draw", "play"):
+        raise BadRequest(f"position.phase is draw or play, not {phase!r}")
+    asked = data.get("asked")
+    if asked not in (None, "pending", "yes", "no"):
+        raise BadRequest(f'position.asked is null, "pending", "yes" or "no", not {asked!r}')
+    for key in ("going_out", "picked_up"):
+        if not isinstance(data.get(key, False), bool):
+            raise BadRequest(f"position.{key} is true or false")
+    hands = [
+        _cards(cards, f"position.hands[{p}]")
+        for p, cards in enumerate(_list(data, "hands", players, []))
+    ]
+    sides = _list(data, "melds", teams, [])
+    melds: list[list[tuple[Card, ...]]] = []
+    for t, side in enumerate(sides):
+        if not isinstance(side, list):
+            raise BadRequest(f"position.melds[{t}] is a list of card lists (the side's melds)")
+        melds.append([_cards(m, f"position.melds[{t}][{i}]") for i, m in enumerate(side)])
+    red = [_int({"red_threes": n}, "red_threes", 0) for n in _list(data, "red_threes", teams, 0)]
+    pile = _cards(data.get("pile", []), "position.pile")
+    scores = [_int({"scores": n}, "scores", 0, -MAX_INT) for n in _list(data, "scores", teams, 0)]
+    melded_default = [bool(melds[p % teams]) for p in range(players)]
+    melded = data.get("melded", melded_default)
+    if (
+        not isinstance(melded, list)
+        or len(melded) != players
+        or not all(isinstance(m, bool) for m in melded)
+    ):
+        raise BadRequest(f"position.melded is {FIELDS['melded'][0]} ({players})")
+    if data.get("going_out") and phase != "play":
+        raise BadRequest(
+            "position.going_out is for the play phase: a player starts going out after drawing"
+        )
+
+    # every card from the pack, red threes by number
+    deck = sorted(card.index for card in ruleset.pack.cards())
+    pool = [0] * 53
+    for i in deck:
+        pool[i] += 1
+
+    def take(card: Card, where: str) -> None:
+        if card.is_red_three and where != "position.pile":  # an upcard may be one
+            raise BadRequest(
+                f"{where} holds {card!r}: red threes are laid out at once (count them in "
+                "position.red_threes)"
+            )
+        pool[card.index] -= 1
+        if pool[card.index] < 0:
+            raise BadRequest(
+                f"the position names {card!r} more often than the pack of {ruleset.id} holds it "
+                f"({ruleset.pack.copies(card)})",
+                "too-many-copies",
+            )
+
+    hand = Hand(ruleset, players, deck, turn, scores, deal=False)
+    hand.stock = []
+    for p, cards in enumerate(hands):
+        for card in cards:
+            take(card, f"position.hands[{p}]")
+    for t, side in enumerate(melds):
+        for i, cards in enumerate(side):
+            for card in cards:
+                take(card, f"position.melds[{t}][{i}]")
+    for card in pile:
+        take(card, "position.pile")
+    if sum(red) > sum(pool[i] for i in RED_THREES):
+        raise BadRequest(
+            f"the position counts {sum(red)} red threes; the pack of {ruleset.id} holds "
+            f"{2 * ruleset.pack.decks}",
+            "too-many-copies",
+        )
+    left = sum(red)
+    for i in RED_THREES:
+        used = min(left, pool[i])
+        pool[i] -= used
+        left -= used
+    rest = [i for i in range(53) for _ in range(pool[i])]
+    stock = _int(data, "stock", len(rest))
+    if stock > len(rest):
+        raise BadRequest(
+            f"position.stock is {stock}, but only {len(rest)} cards of the pack are not placed"
+        )
+
+    for p, cards in enumerate(hands):
+        for card in cards:
+            hand._to_hand(p, card.index)
+    for t, side in enumerate(melds):
+        for i, cards in enumerate(side):
+            try:
+                meld = verify_meld(ruleset, cards, going_out=True)
+            except Illegal as exc:
+                raise BadRequest(f"position.melds[{t}][{i}] is not a legal meld: {exc}") from None
+            hand.melds[t].append(meld)
+    for card in pile:
+        hand._pile_push(card.index)
+    hand.red_threes = red
+    # the stock's top is its last card: the lowest cards of the rest, the top one last
+    hand.stock = rest[:stock][::-1]
+    hand.set_aside = rest[stock:]
+    hand.melded = list(melded)
+    hand.phase = phase
+    hand.committed = bool(data.get("going_out", False))
+    hand.picked_up = bool(data.get("picked_up", False))
+    hand.melded_before = hand.melded[turn] and not hand.picked_up
+    hand.side_melded_before = bool(hand.melds[turn % teams]) and not hand.picked_up
+    if asked == "pending":
+        if not hand.partnerships:
+            raise BadRequest("position.asked is pending, but nobody plays in partnerships here")
+        hand.asker = turn
+        hand.answer_phase = phase
+        hand.current = hand.partner(turn)
+        hand.phase = "answer"
+    elif asked is not None:
+        hand.asked = asked == "yes"
+    return hand
+
+
+def position_of(hand: Hand) -> dict[str, Any]:
+    """The position of a hand as the protocol writes it."""
+
+    def cards(indices: Sequence[int]) -> list[str]:
+        return [repr(Card.from_index(i)) for i in indices]
+
+    turn = hand.asker if hand.phase == "answer" and hand.asker is not None else hand.current
+    out: dict[str, Any] = {
+        "players": hand.players,
+        "turn": turn,
+        "phase": hand.answer_phase if hand.phase == "answer" else hand.phase,
+        "hands": [cards([i for i, n in enumerate(h) for _ in range(n)]) for h in hand.hands],
+        "melds": [[[repr(c) for c in meld.cards] for meld in side] for side in hand.melds],
+        "red_threes": list(hand.red_threes),
+        "pile": cards(hand.pile),
+        "stock": len(hand.stock),
+        "scores": list(hand.team_scores),
+        "melded": list(hand.melded),
+        "asked": "pending"
+        if hand.phase == "answer"
+        else None
+        if hand.asked is None
+        else "yes"
+        if hand.asked
+        else "no",
+    }
+    if hand.committed:
+        out["going_out"] = True
+    if hand.picked_up:
+        out["picked_up"] = True
+    return out

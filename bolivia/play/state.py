@@ -1,0 +1,386 @@
+"""The state of a hand: the cards (each hand as counts per card, with rank counts, suit
+masks and the cards of each rank kept alongside), the stock and the pile, the melds on the
+table, the turn, and the hand's end with its scores; the deal; and the one place cards move
+(:meth:`HandState._to_hand`, :meth:`HandState._from_hand`, :meth:`HandState._pile_push`).
+
+The state is kept for speed: each hand is a list of 53 counts (one per distinct card, by
+:attr:`Card.index`), with its rank counts and a bitmask of ranks per suit kept alongside (runs
+and their neighbours are bit operations) and the cards of each rank and the wild cards as
+tuples, built when first asked for and dropped when the hand changes there; the stock and the
+pile are lists of card indices and the pile's card classes are counted as cards come and go;
+the melds on the table are the :class:`~bolivia.engine.melds.Meld` values of the rule modules.
+:meth:`HandState.conserved` checks the derived figures against the counts too. What may be
+done with the state is :class:`bolivia.play.hand.Hand`: the one verify/apply path.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from itertools import compress
+from typing import Self, overload
+
+from bolivia.cards import Card
+from bolivia.engine.going_out import requirement_for, verify_go_out
+from bolivia.engine.melds import Meld
+from bolivia.engine.pile import card_class
+from bolivia.engine.scoring import TeamHand, TeamScore, score_hand
+from bolivia.errors import BadRequest, Illegal
+from bolivia.rules.ruleset import Ruleset
+
+__all__ = ["BLACK_THREES", "CARDS", "RED_THREES", "HandResult", "HandState"]
+
+CARDS = Card.all()
+RANK_BITS = tuple(1 << r for r in range(13))  # a suit's bitmask: a bit per rank held
+RED_THREES = frozenset(c.index for c in CARDS if c.is_red_three)
+BLACK_THREES = frozenset(c.index for c in CARDS if c.is_black_three)
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """How a hand ended and what each side scored."""
+
+    ended_by: str  # went_out | stock_exhausted
+    went_out: int | None  # the player who went out
+    concealed: bool
+    scores: tuple[TeamScore, ...]
+
+
+def _cards_of(counts: Sequence[int]) -> list[Card]:
+    return [CARDS[i] for i, n in enumerate(counts) for _ in range(n)]
+
+
+class HandView(Sequence[Card]):
+    """A hand kept as counts, seen as the sequence of its cards: its length and how many of a
+    card it holds are read off the counts; the list itself is built only if it is read."""
+
+    __slots__ = ("_cards", "_counts", "_size")
+
+    def __init__(self, counts: Sequence[int], size: int) -> None:
+        self._counts = counts
+        self._size = size
+        self._cards: list[Card] | None = None
+
+    def _list(self) -> list[Card]:
+        if self._cards is None:
+            self._cards = _cards_of(self._counts)
+        return self._cards
+
+    def __len__(self) -> int:
+        return self._size
+
+    @overload
+    def __getitem__(self, i: int) -> Card: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Card]: ...
+
+    def __getitem__(self, i: int | slice) -> Card | list[Card]:
+        return self._list()[i]
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter(self._list())
+
+    def count(self, value: object) -> int:
+        return self._counts[value.index] if isinstance(value, Card) else 0
+
+
+class HandState:
+    """A hand's cards and turn (see the module); :class:`~bolivia.play.hand.Hand` plays it."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        players: int,
+        deck: Sequence[int],
+        first: int = 0,
+        team_scores: Sequence[int] | None = None,
+        *,
+        deal: bool = True,
+    ) -> None:
+        """A hand dealt from ``deck`` (card indices, the stock's top last); ``deal=False``
+        leaves every card in the stock, for :func:`bolivia.play.position.hand_at` to place."""
+        rules = ruleset.rules
+        seating = rules.players.seats.get(players)
+        if seating is None:
+            raise BadRequest(
+                f"{ruleset.id} is played by "
+                f"{', '.join(map(str, sorted(rules.players.seats)))} players, "
+                f"not {players}"
+            )
+        if sorted(deck) != sorted(c.index for c in ruleset.pack.cards()):
+            raise BadRequest("the deck is not the ruleset's pack")
+        self.ruleset = ruleset
+        self.rules = rules
+        self.players = players
+        self.teams = seating.teams
+        self.draw_count = seating.draw
+        self.team_of = [p % self.teams for p in range(players)]
+        self.partnerships = self.teams < players
+        self.team_scores = list(team_scores) if team_scores is not None else [0] * self.teams
+        self.deck = tuple(deck)
+        self.first = first
+        self.keep = max(rules.going_out.keep_cards, 2)
+        self.requirement = requirement_for(ruleset, players)
+        self.stock: list[int] = list(deck)
+        self.set_aside: list[int] = []  # cards a position leaves out of play
+        self.pile: list[int] = []
+        self.hands: list[list[int]] = [[0] * 53 for _ in range(players)]
+        self.sizes = [0] * players
+        # kept with the counts, for the candidate searches: per player, how many cards of
+        # each rank (twos ... aces) and, per suit, a bit per rank held
+        self.rank_counts: list[list[int]] = [[0] * 13 for _ in range(players)]
+        self.suit_masks: list[list[int]] = [[0] * 4 for _ in range(players)]
+        # the cards of each rank (the joker as rank 13) and the wild cards, per player, as
+        # tuples built when first asked for and dropped when the hand changes there
+        self._rank_cards: list[list[tuple[Card, ...] | None]] = [
+            [None] * 14 for _ in range(players)
+        ]
+        self._wild_cards: list[tuple[Card, ...] | None] = [None] * players
+        self._wild = ruleset.wild
+        self.melds: list[list[Meld]] = [[] for _ in range(self.teams)]
+        self.red_threes = [0] * self.teams
+        self.melded = [False] * players  # has the player melded this hand
+        self.current = first
+        # the turn: its phase, the partner's answer (and the phase asked in), whether the player
+        # is bound to go out, took the pile, had melded (or the side had) before the turn
+        self.phase = "draw"
+        self.asked: bool | None = None
+        self.asker: int | None = None
+        self.answer_phase = "play"
+        self.committed = False
+        self.picked_up = False
+        self.melded_before = False
+        self.side_melded_before = False
+        self.turns = 1
+        self.steps = 0
+        self.ended_by: str | None = None
+        self.went_out: int | None = None
+        self.concealed = False
+        self.bonus_withheld = False
+        self._pile_classes: Counter[str | None] = Counter()  # classes of the pile's cards
+        if deal:
+            self._deal(seating.hand_size)
+
+    # ------------------------------------------------------------------ the deal
+
+    @classmethod
+    def deal(
+        cls,
+        ruleset: Ruleset,
+        players: int,
+        rng: random.Random,
+        first: int = 0,
+        team_scores: Sequence[int] | None = None,
+    ) -> Self:
+        """A new hand from a shuffled pack."""
+        deck = [card.index for card in ruleset.pack.cards()]
+        rng.shuffle(deck)
+        return cls(ruleset, players, deck, first, team_scores)
+
+    def _deal(self, hand_size: int) -> None:
+        for _ in range(hand_size):
+            for offset in range(self.players):
+                player = (self.first + offset) % self.players
+                self._to_hand(player, self.stock.pop())
+        covered = set(self.rules.deal.upcard_covered_if)
+        self._pile_push(self.stock.pop())
+        while self.stock and card_class(self.ruleset, CARDS[self.pile[-1]]) in covered:
+            self._pile_push(self.stock.pop())
+        for offset in range(self.players):
+            self._lay_red_threes((self.first + offset) % self.players, replace=True)
+
+    def _pile_push(self, index: int) -> None:
+        self.pile.append(index)
+        self._pile_classes[card_class(self.ruleset, CARDS[index])] += 1
+
+    def _to_hand(self, player: int, index: int) -> None:
+        self.hands[player][index] += 1
+        self.sizes[player] += 1
+        self._rank_cards[player][index >> 2] = None
+        if self._wild[index]:
+            self._wild_cards[player] = None
+        if index < 52:
+            self.rank_counts[player][index >> 2] += 1
+            self.suit_masks[player][index & 3] |= 1 << (index >> 2)
+
+    def _from_hand(self, player: int, index: int, n: int = 1) -> None:
+        hand = self.hands[player]
+        hand[index] -= n
+        self.sizes[player] -= n
+        self._rank_cards[player][index >> 2] = None
+        if self._wild[index]:
+            self._wild_cards[player] = None
+        if index < 52:
+            self.rank_counts[player][index >> 2] -= n
+            if not hand[index]:
+                self.suit_masks[player][index & 3] &= ~(1 << (index >> 2))
+
+    def _lay_red_threes(self, player: int, *, replace: bool) -> None:
+        """Lay out the player's red threes; replace them from the stock where the rules say."""
+        hand = self.hands[player]
+        while True:
+            found = sum(hand[i] for i in RED_THREES)
+            if not found:
+                return
+            for i in RED_THREES:
+                if hand[i]:
+                    self._from_hand(player, i, hand[i])
+            self.red_threes[self.team_of[player]] += found
+            if not (replace and self.rules.red_threes.replaced):
+                return
+            for _ in range(found):
+                if self.stock:
+                    self._to_hand(player, self.stock.pop())
+
+    # ------------------------------------------------------------------ views
+
+    @property
+    def over(self) -> bool:
+        return self.ended_by is not None
+
+    @property
+    def team(self) -> int:
+        return self.team_of[self.current]
+
+    def hand_cards(self, player: int | None = None) -> list[Card]:
+        return _cards_of(self.hands[self.current if player is None else player])
+
+    def pile_cards(self) -> list[Card]:
+        return [CARDS[i] for i in self.pile]
+
+    def partner(self, player: int) -> int:
+        return (player + self.teams) % self.players
+
+    def may_go_out_now(self) -> bool:
+        """Whether the side's melds already meet the going-out requirement."""
+        try:
+            verify_go_out(self.ruleset, self.melds[self.team], self.players)
+        except Illegal:
+            return False
+        return True
+
+    def card_counts(self) -> list[int]:
+        """How many of each card (by index) the hands, stock, pile and melds hold; red threes
+        laid out are counted apart, by number, in :meth:`conserved`."""
+        counts = list(map(sum, zip(*self.hands, strict=True)))
+        elsewhere = Counter(self.stock)
+        elsewhere.update(self.set_aside)
+        elsewhere.update(self.pile)
+        elsewhere.update(card.index for team in self.melds for meld in team for card in meld.cards)
+        for index, n in elsewhere.items():
+            counts[index] += n
+        return counts
+
+    def conserved(self) -> bool:
+        """Every card of the pack accounted for, none twice (red threes by number), and the
+        figures kept alongside the hands (sizes, rank counts, suit masks, the cards of a rank
+        and the wild cards where built) in step with them."""
+        counts = self.card_counts()
+        pack = self.ruleset.pack
+        if counts[5] + counts[6] + sum(self.red_threes) != 2 * pack.decks:
+            return False
+        counts[5] = counts[6] = pack.decks  # red threes: checked by number above
+        if counts != [pack.decks] * 52 + [pack.jokers]:
+            return False
+        if min(map(min, self.hands)) < 0:
+            return False
+        if self.sizes != [sum(hand) for hand in self.hands]:
+            return False
+        for p, hand in enumerate(self.hands):
+            suits = [hand[s:52:4] for s in range(4)]  # each suit's counts, by rank
+            if self.rank_counts[p] != list(map(sum, zip(*suits, strict=True))):
+                return False
+            if self.suit_masks[p] != [sum(compress(RANK_BITS, suit)) for suit in suits]:
+                return False
+            for r, kept in enumerate(self._rank_cards[p]):
+                if kept is not None and [c.index for c in kept] != [
+                    i for i in range(r * 4, min(r * 4 + 4, 53)) for _ in range(hand[i])
+                ]:
+                    return False
+            kept = self._wild_cards[p]
+            if kept is not None and sorted(c.index for c in kept) != [
+                i for i in range(53) if self._wild[i] for _ in range(hand[i])
+            ]:
+                return False
+        return True
+
+    # ------------------------------------------------------------------ results
+
+    def positions(self) -> list[TeamHand]:
+        """Each side's position now: melds, red threes, the cards in its players' hands, and
+        whether it went out (and earns the bonus: not after the stock ran dry, where the rules
+        withhold it)."""
+        teams = []
+        for t in range(self.teams):
+            went_out = self.went_out is not None and self.team_of[self.went_out] == t
+            bonus = went_out and not self.bonus_withheld
+            teams.append(
+                TeamHand(
+                    melds=tuple(self.melds[t]),
+                    red_threes=self.red_threes[t],
+                    hands=tuple(
+                        tuple(_cards_of(self.hands[p]))
+                        for p in range(self.players)
+                        if self.team_of[p] == t
+                    ),
+                    went_out=bonus,
+                    concealed=bonus and self.concealed,
+                )
+            )
+        return teams
+
+    def score_request(self) -> dict[str, object]:
+        """The sides' positions as the oracle's ``score`` request (without ``ruleset``)."""
+        return {
+            "teams": [
+                {
+                    "melds": [[repr(c) for c in meld.cards] for meld in team.melds],
+                    "red_threes": team.red_threes,
+                    "hands": [[repr(c) for c in hand] for hand in team.hands],
+                    "went_out": team.went_out,
+                    "concealed": team.concealed,
+                }
+                for team in self.positions()
+            ]
+        }
+
+    def result(self) -> HandResult:
+        """The hand's scores, through the same scoring code as the oracle's ``score``."""
+        if self.ended_by is None:
+            raise Illegal("hand-not-over", "the hand is not over")
+        return HandResult(
+            self.ended_by,
+            self.went_out,
+            self.concealed,
+            tuple(score_hand(self.ruleset, self.positions())),
+        )
+
+    # ------------------------------------------------------------------ what the moves read
+
+    def wild_cards(self) -> tuple[Card, ...]:
+        """The player's wild cards, the cheaper first (twos before jokers)."""
+        found = self._wild_cards[self.current]
+        if found is None:
+            hand = self.hands[self.current]
+            found = tuple(CARDS[i] for i in self.ruleset.wild_indices for _ in range(hand[i]))
+            self._wild_cards[self.current] = found
+        return found
+
+    def naturals(self, rank_index: int) -> tuple[Card, ...]:
+        """The player's cards of a rank (0 for twos ... 12 for aces)."""
+        row = self._rank_cards[self.current]
+        found = row[rank_index]
+        if found is None:
+            hand = self.hands[self.current]
+            r = rank_index * 4
+            found = row[rank_index] = tuple(
+                CARDS[i] for i in range(r, r + 4) for _ in range(hand[i])
+            )
+        return found
+
+    def pile_kinds(self) -> list[str | None]:
+        """The card classes (wild, red_three, black_three, None) present in the pile."""
+        return [kind for kind, n in self._pile_classes.items() if n > 0]

@@ -1,0 +1,786 @@
+"""The search for a way out: can a player empty the hand this turn, and how.
+
+A way out puts every card of the hand somewhere -- onto the side's melds, into new melds, or
+as the one discard -- so that every meld is legal (black threes may be melded, as the player
+goes out), the side's melds then meet the going-out requirement, and, for a side that has not
+melded, the new melds reach the first meld's minimum. The search is exact for any hand size:
+it answers "no" only when no such placement exists, and it has no budget.
+
+It places the cards one at a time, the lowest natural card first and the wild cards last, and
+tries every place for each: the discard; each meld on the table that can take it; a new group
+of its rank (with the fewest other naturals that make it legal, and any number of wild
+cards); a new sequence with it as the lowest natural (the fewest naturals above it that make
+it legal, and any number of wild cards); a new meld of black threes; for a wild card, a new
+meld of wild cards. Cards placed later may join the melds made earlier, so every legal final
+meld is reached: a group grows by naturals without breaking its limits once legal, a sequence
+grows upward. Before the first card, the side's groups of one rank may be joined (where the
+ruleset allows it) and wild cards may go onto a group that more naturals will then make a
+canasta (where no wild card may go onto a finished one). Failed states (the cards left, the
+melds on the table, whether the discard is used) are remembered, so the same state is never
+searched twice.
+
+Wild cards of one rank are interchangeable (the same points, the same rules), so where the
+points of the new melds do not matter (the side has melded) the cheapest are used first.
+
+>>> from bolivia.cards import parse_cards
+>>> from bolivia.engine.melds import verify_meld
+>>> from bolivia.rules.library import shipped_library
+>>> canasta = shipped_library().load("canasta")
+>>> table = [verify_meld(canasta, parse_cards(["KH"] * 2 + ["KS"] * 2 + ["KD"] * 2 + ["KC"]))]
+>>> counts = [0] * 53
+>>> for card in parse_cards(["8H", "8S", "8D", "5C"]):
+...     counts[card.index] += 1
+>>> way = ways_out(canasta, table, counts, players=4)[0]
+>>> way.melds, way.discard
+(((8D, 8H, 8S),), 5C)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from bolivia.cards import RANKS, SUITS, Card
+from bolivia.engine.going_out import meets_requirement, requirement_for
+from bolivia.engine.initial_meld import counted_points
+from bolivia.engine.melds import (
+    Meld,
+    canasta_of,
+    could_join,
+    group_fault,
+    threes_fault,
+    verify_combine,
+    verify_extend,
+    verify_meld,
+)
+from bolivia.errors import Illegal
+from bolivia.play.actions import GoOut
+from bolivia.rules.ruleset import Ruleset
+
+__all__ = ["can_go_out", "mixes", "sub_multisets", "ways_out", "wild_ranks"]
+
+CARDS = Card.all()
+
+
+def ways_out(
+    ruleset: Ruleset,
+    table: Sequence[Meld],
+    counts: Sequence[int],
+    *,
+    players: int,
+    first_minimum: int | None = None,
+    limit: int = 1,
+    bounded: bool = True,
+) -> list[GoOut]:
+    """Up to ``limit`` ways to go out with the hand ``counts`` (53 counts by card index) onto
+    the side's melds ``table``. ``first_minimum``: the side has not melded, and its new melds
+    must count this much. ``bounded=False`` searches without the quick bounds (for tests: the
+    bounds must never change the answer)."""
+    if bounded and (
+        len(_stranded(ruleset, counts, table)) > 1
+        or not _could_meet(ruleset, counts, table, players)
+    ):
+        return []
+    search = _Search(ruleset, table, counts, players, first_minimum, limit)
+    search.bounded = bounded
+    search.root()
+    return search.found
+
+
+def can_go_out(
+    ruleset: Ruleset,
+    table: Sequence[Meld],
+    counts: Sequence[int],
+    *,
+    players: int,
+    first_minimum: int | None = None,
+) -> bool:
+    """Whether any way out exists (:func:`ways_out` with a limit of one)."""
+    return bool(ways_out(ruleset, table, counts, players=players, first_minimum=first_minimum))
+
+
+def _stranded(ruleset: Ruleset, counts: Sequence[int], table: Sequence[Meld]) -> list[int]:
+    """The cards of the hand (by index; two at most, two meaning more) that surely have
+    nowhere to go -- no meld of the side to join, no card to meld with. Going out allows one
+    (the discard). Every test is generous: a hand that can go out is never refused here."""
+    rules = ruleset.rules
+    wild = ruleset.wild
+    wilds = sum(counts[i] for i in ruleset.wild_indices)
+    group_ranks = {m.rank for m in table if m.kind in ("group", "threes")}
+    run_suits = {m.suit for m in table if m.kind == "sequence"}
+    min_natural = rules.melds.group.min_natural
+    sequence = rules.melds.sequence
+    threes = rules.melds.black_threes
+    low, high = ruleset.sequence_span
+    # how far a card of a run may be from another card of its suit: one rank between them
+    # without wild cards, more with them
+    reach = 2 + min(wilds, sequence.max_wild)
+    alone = sequence.allowed and min(wilds, sequence.max_wild) >= sequence.min_size - 1
+    stranded: list[int] = []
+    for r in range(13):
+        base = r * 4
+        same = counts[base] + counts[base + 1] + counts[base + 2] + counts[base + 3]
+        if not same or wild[base]:  # wild cards go anywhere
+            continue
+        if r == 1:  # black threes: only as a meld of their own
+            black = counts[4] + counts[7]
+            if (
+                black
+                and "3" not in group_ranks
+                and (
+                    threes.when == "never" or black + min(wilds, threes.max_wild) < threes.min_size
+                )
+            ):
+                stranded += [4] * counts[4] + [7] * counts[7]
+        elif RANKS[r] in group_ranks or same >= min_natural or (wilds and min_natural <= 1):
+            continue
+        elif not sequence.allowed or r < low or r > high:
+            stranded += [i for i in range(base, base + 4) for _ in range(counts[i])]
+        elif not alone:
+            for s in range(4):
+                n = counts[base + s]
+                if not n or SUITS[s] in run_suits:
+                    continue
+                if not any(
+                    0 <= r + d < 13 and counts[(r + d) * 4 + s]
+                    for d in range(-reach, reach + 1)
+                    if d
+                ):
+                    stranded += [base + s] * n
+        if len(stranded) > 1:
+            return stranded[:2]
+    return stranded
+
+
+def _could_meet(
+    ruleset: Ruleset, counts: Sequence[int], table: Sequence[Meld], players: int
+) -> bool:
+    """A quick upper bound: could the side's melds, with every card of the hand put to use,
+    meet the going-out requirement? Generous like :func:`_stranded`: each canasta the cards
+    might make counts once toward the number needed and toward every kind it might be."""
+    req = requirement_for(ruleset, players)
+    rules = ruleset.rules
+    canastas = rules.canastas
+    wild = ruleset.wild
+    made: Counter[str] = Counter()  # canastas on the table
+    might: Counter[str] = Counter()  # canastas the hand might still make, by kind
+    total = 0
+    open_groups: Counter[int] = Counter()  # cards in the groups not yet canastas, by rank
+    open_wild: list[int] = []
+    wilds = sum(counts[i] for i in ruleset.wild_indices)
+    low, high = ruleset.sequence_span
+    group_canasta = min(canastas.natural.size, canastas.mixed.size)
+    max_wild = rules.melds.group.max_wild
+    room = wilds if max_wild is None else min(wilds, max_wild)
+    for meld in table:
+        kind = canasta_of(ruleset, meld)
+        if kind is not None:
+            made[kind] += 1
+        elif meld.kind == "group" and meld.rank is not None:
+            open_groups[RANKS.index(meld.rank)] += meld.size
+        elif meld.kind == "sequence" and meld.suit is not None:
+            s = SUITS.index(meld.suit)
+            ranks = [c.index >> 2 for c in meld.cards if not wild[c.index]]
+            below, above, addable = min(ranks) - 1, max(ranks) + 1, 0
+            while below >= low and counts[below * 4 + s]:
+                addable, below = addable + 1, below - 1
+            while above <= high and counts[above * 4 + s]:
+                addable, above = addable + 1, above + 1
+            extra = min(wilds, rules.melds.sequence.max_wild)
+            if meld.size + addable + extra >= canastas.escalera.size:
+                total += 1
+                might["escalera"] += 1
+        elif meld.kind == "wild":
+            open_wild.append(meld.size)
+    if _enough(sum(made.values()), made, req.count, req.including):
+        return True
+    for r in range(13):
+        base = r * 4
+        if r == 1 or wild[base]:
+            continue
+        same = counts[base] + counts[base + 1] + counts[base + 2] + counts[base + 3]
+        n = (open_groups[r] + same + room) // group_canasta
+        if n:
+            total += n
+            might["natural"] += n
+            might["mixed"] += n
+    for size in open_wild:
+        if size + wilds >= canastas.bolivia.size:
+            total += 1
+            might["bolivia"] += 1
+    if rules.melds.sequence.allowed:
+        span = ((1 << (high + 1)) - 1) & ~((1 << low) - 1)
+        for s in range(4):
+            mask = 0
+            for r in range(low, high + 1):
+                if counts[r * 4 + s]:
+                    mask |= 1 << r
+            mask &= span
+            best = 0  # the longest run of ranks held
+            while mask:
+                mask &= mask >> 1
+                best += 1
+            if best + rules.melds.sequence.max_wild >= canastas.escalera.size:
+                total += 1 + ruleset.rules.pack.decks  # generous: a run per copy of the suit
+                might["escalera"] += 1 + ruleset.rules.pack.decks
+    if rules.melds.wild.allowed and wilds >= canastas.bolivia.size:
+        n = wilds // canastas.bolivia.size
+        total += n
+        might["bolivia"] += n
+    return _enough(sum(made.values()) + total, made + might, req.count, req.including)
+
+
+def _enough(total: int, have: Counter[str], count: int, including: Mapping[Any, int]) -> bool:
+    return total >= count and all(have[k] >= n for k, n in including.items())
+
+
+def _signature(meld: Meld, wild: Sequence[bool]) -> tuple[object, ...]:
+    """What of a meld bears on what it may still take and what it counts as."""
+    if meld.kind == "sequence":
+        ranks = tuple(sorted(c.index >> 2 for c in meld.cards if not wild[c.index]))
+        return (meld.kind, meld.suit, meld.wilds, ranks)
+    return (meld.kind, meld.rank, meld.naturals, meld.wilds)
+
+
+class _Search:
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        table: Sequence[Meld],
+        counts: Sequence[int],
+        players: int,
+        first_minimum: int | None,
+        limit: int,
+    ) -> None:
+        self.ruleset = ruleset
+        self.rules = ruleset.rules
+        self.wild = ruleset.wild
+        self.players = players
+        self.first_minimum = first_minimum
+        self.limit = limit
+        self.counts = list(counts)
+        self.old = len(table)
+        self.table: list[Meld] = list(table)
+        self.sigs = [_signature(m, self.wild) for m in self.table]  # kept with the table
+        self.combines: list[tuple[int, int]] = []
+        self.extends: list[tuple[int, tuple[Card, ...]]] = []
+        self.discard: Card | None = None
+        self.found: list[GoOut] = []
+        self.failed: set[tuple[object, ...]] = set()
+        self.bounded = True
+        self.naturals = [i for i in range(53) if not self.wild[i]]
+        self.one_per_rank = not self.rules.melds.group.duplicate_ranks
+        self.wilds = list(ruleset.wild_indices)  # the cheaper first
+        self.wild_kinds = wild_ranks(ruleset)
+
+    # ------------------------------------------------------------------ the table
+
+    def set_meld(self, t: int, meld: Meld) -> None:
+        self.table[t] = meld
+        self.sigs[t] = _signature(meld, self.wild)
+
+    def push(self, meld: Meld) -> None:
+        self.table.append(meld)
+        self.sigs.append(_signature(meld, self.wild))
+
+    def pop(self) -> None:
+        self.table.pop()
+        self.sigs.pop()
+
+    # ------------------------------------------------------------------ the root
+
+    def root(self) -> None:
+        """Joins of the side's groups, then wild cards onto its groups, before the first card."""
+        self._combine(0)
+
+    def _combine(self, start: int) -> None:
+        self._pre_wild(0)
+        if len(self.found) >= self.limit or not self.rules.melds.group.combine:
+            return
+        for i in range(start, self.old):
+            for j in range(i + 1, self.old):
+                a, b = self.table[i], self.table[j]
+                if a.kind != "group" or b.kind != "group" or a.rank != b.rank:
+                    continue
+                try:
+                    joined = verify_combine(self.ruleset, a, b)
+                except Illegal:
+                    continue
+                self.set_meld(i, joined)
+                del self.table[j]
+                del self.sigs[j]
+                self.old -= 1
+                self.combines.append((i, j))
+                self._combine(i)
+                self.combines.pop()
+                self.old += 1
+                self.table.insert(j, b)
+                self.sigs.insert(j, _signature(b, self.wild))
+                self.set_meld(i, a)
+                if len(self.found) >= self.limit:
+                    return
+
+    def _pre_wild(self, start: int) -> None:
+        """Where no wild card may go onto a finished canasta, a wild card may still go onto a
+        group before naturals finish it: tried for the groups the hand's naturals could
+        finish, the cheapest wild card each time."""
+        self.place()
+        if len(self.found) >= self.limit or self.rules.melds.group.wild_onto_canasta:
+            return
+        wild = next((i for i in self.wilds if self.counts[i]), None)
+        if wild is None:
+            return
+        canastas = self.rules.canastas
+        size = min(canastas.natural.size, canastas.mixed.size)
+        for t in range(start, self.old):
+            meld = self.table[t]
+            if meld.kind != "group" or canasta_of(self.ruleset, meld) is not None:
+                continue
+            r = meld.cards[0].index >> 2 if not self.wild[meld.cards[0].index] else None
+            if r is None:
+                r = next(c.index >> 2 for c in meld.cards if not self.wild[c.index])
+            held = sum(self.counts[i] for i in range(r * 4, r * 4 + 4))
+            if not held or meld.size + held + 1 < size:
+                continue
+            try:
+                grown = verify_extend(self.ruleset, meld, [CARDS[wild]])
+            except Illegal:
+                continue
+            self.counts[wild] -= 1
+            self.set_meld(t, grown)
+            self.extends.append((t, (CARDS[wild],)))
+            self._pre_wild(t)
+            self.extends.pop()
+            self.set_meld(t, meld)
+            self.counts[wild] += 1
+            if len(self.found) >= self.limit:
+                return
+
+    # ------------------------------------------------------------------ placing cards
+
+    def capable(self, index: int) -> bool:
+        """Whether the natural card could be part of a sequence (generous: a card said not to
+        be can only go into a group of its rank or be the discard, so its suit is moot)."""
+        rule = self.rules.melds.sequence
+        if not rule.allowed:
+            return False
+        r, s = index >> 2, index & 3
+        low, high = self.ruleset.sequence_span
+        if r < low or r > high or r == 1:
+            return False
+        suit = SUITS[s]
+        if any(m.kind == "sequence" and m.suit == suit for m in self.table):
+            return True
+        wilds = sum(self.counts[i] for i in self.wilds)
+        reach = 1 + max(1, rule.min_size - 1) + min(wilds, rule.max_wild)
+        return any(
+            0 <= r + d < 13 and self.counts[(r + d) * 4 + s] for d in range(-reach, reach + 1) if d
+        )
+
+    def key(self) -> tuple[object, ...]:
+        """The state, with the naturals that cannot be in a sequence counted by rank only
+        (states that differ in their suits alone are one state)."""
+        points: object = None
+        if self.first_minimum is not None:
+            points = counted_points(self.ruleset, self.table[self.old :])
+        counts = self.counts
+        if self.rules.melds.sequence.allowed:
+            cells: list[int] = []
+            for r in range(13):
+                base = r * 4
+                loose = 0
+                for i in range(base, min(base + 4, 53)):
+                    if counts[i] and not self.wild[i] and i < 52 and not self.capable(i):
+                        loose += counts[i]
+                        cells.append(0)
+                    else:
+                        cells.append(counts[i])
+                cells.append(loose)
+            cells.append(counts[52])
+            state: tuple[int, ...] = tuple(cells)
+        else:
+            state = (
+                tuple(
+                    sum(counts[r * 4 : r * 4 + 4]) if not self.wild[r * 4] else -1
+                    for r in range(13)
+                )
+                + tuple(counts[i] for i in self.wilds)
+                + (counts[4], counts[7])
+            )
+        return (state, self.discard is None, tuple(self.sigs), points)
+
+    def place(self) -> None:
+        if len(self.found) >= self.limit:
+            return
+        key = self.key()
+        if key in self.failed:
+            return
+        before = len(self.found)
+        stranded = _stranded(self.ruleset, self.counts, self.table) if self.bounded else []
+        if self.bounded and (
+            len(stranded) > (1 if self.discard is None else 0)
+            or not _could_meet(self.ruleset, self.counts, self.table, self.players)
+        ):
+            self.failed.add(key)
+            return
+        if stranded:  # the one card with nowhere to go can only be the discard
+            self.discard_card(stranded[0])
+        else:
+            index = next((i for i in self.naturals if self.counts[i]), None)
+            if index is None:
+                self.wild_phase()
+            else:
+                self.options(index)
+        if len(self.found) == before:
+            self.failed.add(key)
+
+    def discard_card(self, index: int) -> None:
+        self.counts[index] -= 1
+        self.discard = CARDS[index]
+        self.place()
+        self.discard = None
+        self.counts[index] += 1
+
+    def options(self, index: int) -> None:
+        """Every place for the card: onto a meld on the table, into a new meld, the discard.
+        Runs come first (a sequence is what a requirement most often lacks and what a wrong
+        early choice most often spoils), the discard last (one spent early is seldom the way)."""
+        card = CARDS[index]
+        found = self.found
+        melds = list(self.new_melds(index))
+        runs = [m for m in melds if len({i >> 2 for i in m if not self.wild[i]}) > 1]
+        rest = [m for m in melds if len({i >> 2 for i in m if not self.wild[i]}) <= 1]
+        order = sorted(range(len(self.table)), key=lambda t: self.table[t].kind != "sequence")
+        for step in ("runs", "melds"):
+            for t in order:
+                meld = self.table[t]
+                if (meld.kind == "sequence") != (step == "runs"):
+                    continue
+                if not could_join(self.ruleset, meld, card):
+                    continue
+                try:
+                    grown = verify_extend(self.ruleset, meld, [card], going_out=True)
+                except Illegal:
+                    continue
+                self.counts[index] -= 1
+                self.set_meld(t, grown)
+                self.extends.append((t, (card,)))
+                self.place()
+                self.extends.pop()
+                self.set_meld(t, meld)
+                self.counts[index] += 1
+                if len(found) >= self.limit:
+                    return
+            for cards in runs if step == "runs" else rest:
+                try:
+                    meld = verify_meld(self.ruleset, [CARDS[i] for i in cards], going_out=True)
+                except Illegal:
+                    continue
+                if (
+                    meld.kind == "group"
+                    and self.one_per_rank
+                    and any(m.kind == "group" and m.rank == meld.rank for m in self.table)
+                ):
+                    continue
+                self.take(cards)
+                self.push(meld)
+                self.place()
+                self.pop()
+                self.give(cards)
+                if len(found) >= self.limit:
+                    return
+        if self.discard is None:
+            self.discard_card(index)
+
+    def new_melds(self, index: int) -> Iterator[list[int]]:
+        """The new melds (card indices) that hold the natural card, by the rules above."""
+        rules = self.rules.melds
+        rank, suit = index >> 2, index & 3
+        if rank == 1:  # a black three
+            threes = rules.black_threes
+            if threes.when != "never":
+                others = [i for i in (4, 7) for _ in range(self.counts[i] - (i == index))]
+                yield from self._with_naturals(index, others, threes.max_wild)
+            return
+        same = [
+            i for i in range(rank * 4, rank * 4 + 4) for _ in range(self.counts[i] - (i == index))
+        ]
+        yield from self._with_naturals(index, same, rules.group.max_wild)
+        if rules.sequence.allowed:
+            yield from self._sequences(index, rank, suit)
+
+    def _with_naturals(
+        self, index: int, others: list[int], max_wild: int | None
+    ) -> Iterator[list[int]]:
+        """A group (or a meld of black threes) of the card, started as small as it may be: the
+        fewest naturals and wild cards that make it legal (each such pair, each choice of the
+        naturals), as more naturals join as they are placed and wild cards come last. Where
+        no wild card may go onto a finished canasta and the rank could make one, every number
+        of wild cards is offered at once. One natural with wild cards is offered too where it
+        could be a legal meld of some kind (:func:`verify_meld` decides which)."""
+        melds = self.rules.melds
+        threes = index >> 2 == 1
+        available = sum(self.counts[i] for i in self.wilds)
+        most = available if max_wild is None else min(available, max_wild)
+
+        def legal(k: int, w: int) -> bool:
+            if threes:
+                return (
+                    threes_fault(melds.black_threes, 1 + k + w, w, going_out=True, new=True) is None
+                )
+            return group_fault(melds.group, 1 + k, w, new=True) is None
+
+        canastas = self.rules.canastas
+        every = (
+            not threes
+            and not melds.group.wild_onto_canasta
+            and 1 + len(others) + available >= min(canastas.natural.size, canastas.mixed.size)
+        )
+        pairs: list[tuple[int, int]] = []
+        for w in range(most + 1):
+            k = next((k for k in range(len(others) + 1) if legal(k, w)), None)
+            if k is None:
+                continue
+            if every or not any(pk <= k and pw <= w for pk, pw in pairs):
+                pairs.append((k, w))
+        if (
+            available
+            and not threes
+            and (
+                melds.group.min_natural <= 1
+                or melds.sequence.max_wild >= melds.sequence.min_size - 1
+            )
+        ):
+            for w in range(1, available + 1):
+                if (0, w) not in pairs:
+                    pairs.append((0, w))
+        for k, w in pairs:
+            for naturals in self._naturals_choices(others, k):
+                for wilds in self.wild_choices(w):
+                    yield [index, *naturals, *wilds]
+
+    def _naturals_choices(self, others: list[int], k: int) -> Iterator[list[int]]:
+        """Each choice of ``k`` of these naturals of one rank, those that cannot be in a
+        sequence taken as interchangeable (the lowest first)."""
+        free = [i for i in others if self.capable(i)]
+        loose = [i for i in others if not self.capable(i)]
+        for j in range(min(k, len(loose)) + 1):
+            for chosen in sub_multisets(free, k - j):
+                yield [*chosen, *loose[:j]]
+
+    def _sequences(self, index: int, rank: int, suit: int) -> Iterator[list[int]]:
+        """A sequence with the card as its lowest natural and at least one natural above it:
+        for each number of wild cards, the fewest naturals that make it legal, each choice of
+        ranks within reach (more naturals join upward as they are placed)."""
+        rule = self.rules.melds.sequence
+        low, high = self.ruleset.sequence_span
+        if rank < low or rank > high:
+            return
+        available = sum(self.counts[i] for i in self.wilds)
+        for w in range(min(available, rule.max_wild) + 1):
+            k = max(1, rule.min_size - 1 - w)  # naturals above the card
+            top = min(high, rank + k + w)
+            reach = [r for r in range(rank + 1, top + 1) if self.counts[r * 4 + suit]]
+            for ranks in sub_multisets(reach, k):
+                for wilds in self.wild_choices(w):
+                    yield [index, *(r * 4 + suit for r in ranks), *wilds]
+
+    # ------------------------------------------------------------------ wild cards
+
+    def wild_phase(self) -> None:
+        """Only wild cards are left: the discard (none, or one of each wild rank), then how
+        many go onto each meld in turn, then new melds of wild cards for the rest."""
+        options: list[int | None] = [None]
+        if self.discard is None:
+            options += [i for kind in self.wild_kinds for i in kind[:1] if self.counts[i]]
+            options += [
+                next(i for i in kind if self.counts[i])
+                for kind in self.wild_kinds
+                if not self.counts[kind[0]] and any(self.counts[i] for i in kind)
+            ]
+        for index in options:
+            if index is not None:
+                self.counts[index] -= 1
+                self.discard = CARDS[index]
+            self._spread(0, set())
+            if index is not None:
+                self.discard = None
+                self.counts[index] += 1
+            if len(self.found) >= self.limit:
+                return
+
+    def _spread(self, t: int, seen: set[tuple[object, ...]]) -> None:
+        """Wild cards onto the melds from ``t`` on (each number of them the meld can take)."""
+        held = [self.counts[i] for i in self.wilds]
+        if not any(held):
+            self.leaf()
+            return
+        if t == len(self.table):
+            self._wild_melds(sum(held))
+            return
+        kinds = tuple(sorted(str(canasta_of(self.ruleset, m)) for m in self.table[:t]))
+        key = (t, tuple(held), kinds)
+        if key in seen:
+            return
+        before = len(self.found)
+        meld = self.table[t]
+        self._spread(t + 1, seen)
+        if len(self.found) < self.limit and could_join(self.ruleset, meld, CARDS[self.wilds[0]]):
+            points = self.first_minimum is not None and t >= self.old
+            for k in range(1, sum(held) + 1):
+                grew = False
+                for mix in self.wild_choices(k) if points else self._cheapest(k):
+                    cards = [CARDS[i] for i in mix]
+                    try:
+                        grown = verify_extend(self.ruleset, meld, cards, going_out=True)
+                    except Illegal:
+                        continue
+                    grew = True
+                    self.take(mix)
+                    self.set_meld(t, grown)
+                    self.extends.append((t, tuple(cards)))
+                    self._spread(t + 1, seen)
+                    self.extends.pop()
+                    self.set_meld(t, meld)
+                    self.give(mix)
+                    if len(self.found) >= self.limit:
+                        return
+                if not grew:
+                    break  # a meld that cannot take k wild cards cannot take more
+        if len(self.found) == before:
+            seen.add(key)
+
+    def _cheapest(self, n: int) -> Iterator[list[int]]:
+        held = [[i for i in kind for _ in range(self.counts[i])] for kind in self.wild_kinds]
+        if sum(map(len, held)) >= n:
+            yield from mixes(held, n, cheapest=True)
+
+    def _wild_melds(self, left: int) -> None:
+        """The wild cards left as new melds of wild cards: as many canastas as they make, the
+        rest in a meld of its own or added to one of them."""
+        rule = self.rules.melds.wild
+        if not rule.allowed:
+            return
+        size = self.rules.canastas.bolivia.size
+        cards = [i for i in self.wilds for _ in range(self.counts[i])]
+        for canastas in range(left // size, -1, -1):
+            rest = left - canastas * size
+            sizes = [size] * canastas
+            if rest and rest >= rule.min_size and (rule.max_size is None or rest <= rule.max_size):
+                sizes.append(rest)
+            elif rest and sizes and (rule.max_size is None or size + rest <= rule.max_size):
+                sizes[-1] += rest
+            elif rest:
+                continue
+            melds = []
+            start = 0
+            for n in sizes:
+                try:
+                    chosen = [CARDS[i] for i in cards[start : start + n]]
+                    melds.append(verify_meld(self.ruleset, chosen, going_out=True))
+                except Illegal:
+                    break
+                start += n
+            else:
+                self.take(cards)
+                for meld in melds:
+                    self.push(meld)
+                self.leaf()
+                for _ in melds:
+                    self.pop()
+                self.give(cards)
+                if len(self.found) >= self.limit:
+                    return
+
+    def wild_choices(self, n: int, *, without: int | None = None) -> Iterator[list[int]]:
+        """Ways to take ``n`` wild cards from the hand: every mix of wild ranks where the new
+        melds' points count (a side's first meld), else the cheapest only."""
+        if n == 0:
+            yield []
+            return
+        held = [
+            [i for i in kind for _ in range(self.counts[i] - (i == without))]
+            for kind in self.wild_kinds
+        ]
+        if sum(map(len, held)) >= n:
+            yield from mixes(held, n, cheapest=self.first_minimum is None)
+
+    def take(self, cards: Sequence[int]) -> None:
+        for i in cards:
+            self.counts[i] -= 1
+
+    def give(self, cards: Sequence[int]) -> None:
+        for i in cards:
+            self.counts[i] += 1
+
+    # ------------------------------------------------------------------ the end
+
+    def leaf(self) -> None:
+        if self.rules.going_out.discard_required and self.discard is None:
+            return
+        if not meets_requirement(self.ruleset, self.table, self.players):
+            return
+        new = self.table[self.old :]
+        if self.first_minimum is not None and (
+            not new or counted_points(self.ruleset, new) < self.first_minimum
+        ):
+            return
+        self.found.append(
+            GoOut(
+                tuple(m.cards for m in new),
+                tuple((t, cards) for t, cards in self.extends if t < self.old),
+                self.discard,
+                tuple(self.combines),
+            )
+        )
+
+
+def wild_ranks(ruleset: Ruleset) -> list[list[int]]:
+    """The wild cards (by index) grouped by rank, the cheaper rank first: twos, jokers. The
+    copies of one rank are interchangeable (the same points, the same rules)."""
+    out: list[list[int]] = []
+    for i in ruleset.wild_indices:
+        if out and out[-1][0] >> 2 == i >> 2:
+            out[-1].append(i)
+        else:
+            out.append([i])
+    return out
+
+
+def sub_multisets(items: list[int], k: int) -> Iterator[list[int]]:
+    """Each distinct sub-multiset of ``k`` of the sorted ``items``."""
+    if k == 0:
+        yield []
+        return
+    last = None
+    for i, item in enumerate(items):
+        if item == last:
+            continue
+        last = item
+        for rest in sub_multisets(items[i + 1 :], k - 1):
+            yield [item, *rest]
+
+
+def mixes(held: list[list[int]], n: int, cheapest: bool) -> Iterator[list[int]]:
+    """``n`` cards from the kinds ``held`` (each a list of interchangeable cards): every mix of
+    counts per kind, or only the one taking the cheapest kinds first."""
+    if cheapest:
+        out: list[int] = []
+        for cards in held:
+            take = min(len(cards), n - len(out))
+            out.extend(cards[:take])
+        if len(out) == n:
+            yield out
+        return
+
+    def mix(k: int, left: int) -> Iterator[list[int]]:
+        if k == len(held):
+            if left == 0:
+                yield []
+            return
+        for take in range(min(left, len(held[k])) + 1):
+            for rest in mix(k + 1, left - take):
+                yield held[k][:take] + rest
+
+    yield from mix(0, n)

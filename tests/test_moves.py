@@ -1,0 +1,183 @@
+"""The move generator, proved like a chess engine's perft: in small positions from real play,
+under every shipped ruleset and random house rules, the legal actions it lists are exactly
+those a brute force accepts (every sub-multiset of the hand tried through the one verify
+path); the search for a way out is exact against a brute force over every split of the hand;
+the bots' short list holds only legal actions and is never empty while a hand goes on."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from bolivia.play.bots import GreedyBot, RandomBot
+from bolivia.play.hand import Hand
+from bolivia.play.position import hand_at, position_of
+from bolivia.play.simulate import RULE_ENDINGS, play_hand
+from bolivia.play.ways_out import can_go_out
+from bolivia.rules.library import shipped_library
+from bolivia.rules.ruleset import Ruleset
+
+from . import brute
+from .strategies import SHIPPED_IDS, house_rulesets, load_house
+
+LIBRARY = shipped_library()
+SMALL = 4  # cards in the current player's hand of a small position
+
+
+def _played(ruleset: Ruleset, seed: int, steps: int) -> dict[str, Any]:
+    """The position of a hand of bots of mixed kinds ``steps`` actions in (or the last before
+    its end)."""
+    players = ruleset.rules.players.usual
+    hand = Hand.deal(ruleset, players, random.Random(seed), first=seed % players)
+    rng = random.Random(seed + 1)
+    bots = [GreedyBot(), RandomBot()]
+    position = position_of(hand)
+    for _ in range(steps):
+        hand.apply(bots[(seed + hand.current) % 2].choose(hand, hand.choices(), rng))
+        if hand.over:
+            break
+        position = position_of(hand)
+    return position
+
+
+def _small(
+    ruleset: Ruleset, position: dict[str, Any], rng: random.Random, size: int = SMALL
+) -> Hand:
+    """The position with the current player's hand cut to ``size`` cards and the pile to its
+    top three (the cards taken out are set aside)."""
+    turn = position["turn"]
+    cards = position["hands"][turn]
+    rng.shuffle(cards)
+    position["hands"][turn] = sorted(cards[:size])
+    position["pile"] = position["pile"][-3:]
+    position["stock"] = min(position["stock"], 20)
+    return hand_at(ruleset, position)
+
+
+def _check_perft(ruleset: Ruleset, seed: int, steps: int) -> None:
+    small = _small(ruleset, _played(ruleset, seed, steps), random.Random(seed))
+    listed = small.legal_actions()
+    assert len(listed) == len(set(listed)), "an action listed twice"
+    expected = brute.legal_actions(small)
+    assert set(listed) == expected, (
+        f"listed but refused or not canonical: {set(listed) - expected}; "
+        f"legal but not listed: {expected - set(listed)}"
+    )
+
+
+@pytest.mark.parametrize("rid", SHIPPED_IDS)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 200))
+def test_the_generator_lists_exactly_the_legal_actions(rid: str, seed: int, steps: int) -> None:
+    _check_perft(LIBRARY.load(rid), seed, steps)
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(house=house_rulesets(), seed=st.integers(0, 10_000), steps=st.integers(0, 200))
+def test_the_generator_lists_exactly_the_legal_actions_under_house_rules(
+    house: tuple[str, dict[str, Any]], seed: int, steps: int
+) -> None:
+    ruleset = load_house(house)
+    assume(ruleset is not None and ruleset.rules.players.usual in ruleset.rules.players.seats)
+    assert ruleset is not None
+    _check_perft(ruleset, seed, steps)
+
+
+def _check_ways_out(ruleset: Ruleset, seed: int, steps: int, size: int) -> None:
+    position = _played(ruleset, seed, steps)
+    position["phase"] = "play"  # the cards after the draw, as they are
+    position["asked"] = None
+    position.pop("going_out", None)
+    small = _small(ruleset, position, random.Random(seed), size)
+    team = small.melds[small.team]
+    counts = small.hands[small.current]
+    minimum = small._first_minimum(team)
+    found = can_go_out(ruleset, team, counts, players=small.players, first_minimum=minimum)
+    cards = small.hand_cards()
+    assert found == brute.way_out_exists(
+        ruleset, team, cards, players=small.players, first_minimum=minimum
+    ), (cards, [m.cards for m in team])
+    for line in small.moves.go_out_lines(3):
+        small.verify_way_out(line, asking=False)  # every way found is legal
+
+
+@pytest.mark.parametrize("rid", SHIPPED_IDS)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 300), size=st.integers(1, 5))
+def test_the_search_for_a_way_out_is_exact(rid: str, seed: int, steps: int, size: int) -> None:
+    _check_ways_out(LIBRARY.load(rid), seed, steps, size)
+
+
+@settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(
+    house=house_rulesets(),
+    seed=st.integers(0, 10_000),
+    steps=st.integers(0, 300),
+    size=st.integers(1, 5),
+)
+def test_the_search_for_a_way_out_is_exact_under_house_rules(
+    house: tuple[str, dict[str, Any]], seed: int, steps: int, size: int
+) -> None:
+    ruleset = load_house(house)
+    assume(ruleset is not None and ruleset.rules.players.usual in ruleset.rules.players.seats)
+    assert ruleset is not None
+    _check_ways_out(ruleset, seed, steps, size)
+
+
+@pytest.mark.parametrize("rid", SHIPPED_IDS)
+def test_the_bots_short_list_is_legal_and_never_empty(rid: str) -> None:
+    """In every state of these hands: the short list is not empty while the complete list is
+    not, and each of its actions verifies."""
+    ruleset = LIBRARY.load(rid)
+    for seed in range(4):
+        hand = Hand.deal(ruleset, ruleset.rules.players.usual, random.Random(seed))
+        rng = random.Random(seed)
+        while not hand.over:
+            choices = hand.choices()
+            assert choices, (hand.steps, position_of(hand))
+            for action in choices:
+                hand.verify(action)
+            hand.apply(RandomBot().choose(hand, choices, rng))
+
+
+def test_the_brute_force_can_fail() -> None:
+    """The brute force is not the generator: a listed action it refuses is told apart."""
+    ruleset = LIBRARY.load("canasta")
+    hand = hand_at(ruleset, {"phase": "play", "hands": [["8H", "8S", "8D", "KC"], [], [], []]})
+    listed = set(hand.legal_actions())
+    accepted = brute.legal_actions(hand)
+    assert listed == accepted
+    assert brute.canonical(hand, next(iter(listed))) in accepted
+    # a first meld of 8s (30 points) does not reach canasta's 50: only discards are legal
+    assert {type(a).__name__ for a in accepted} == {"Discard"}
+
+
+@settings(
+    max_examples=20,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(house=house_rulesets(), seed=st.integers(0, 10_000))
+def test_house_rules_play_to_an_end_by_a_rule(house: tuple[str, dict[str, Any]], seed: int) -> None:
+    """Random valid house rules: hands of random and greedy bots end by a rule (going out or
+    the stock), never by a dead end, a cap or a crash, every card kept."""
+    ruleset = load_house(house)
+    assume(ruleset is not None and ruleset.rules.players.usual in ruleset.rules.players.seats)
+    assert ruleset is not None
+    players = ruleset.rules.players.usual
+    for bot in (RandomBot(), GreedyBot()):
+        stats, _ = play_hand(ruleset, players, seed, [bot] * players, check=True)
+        assert stats.ended_by in RULE_ENDINGS, (house, stats.ended_by)
+        assert stats.conserved
