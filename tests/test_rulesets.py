@@ -105,6 +105,19 @@ def test_known_disagreements_are_encoded() -> None:
     )
 
 
+def test_the_french_draw_count_is_assumed_and_two_is_the_alternative() -> None:
+    """fr:turn gives no draw count: Canasta's one card is taken on assumption, and the two
+    cards of every other Bolivia source are recorded against it."""
+    fr = LIBRARY.load("bolivia-fr")
+    seats = fr.provenance["players.seats"]
+    assert fr.rules.players.seats[4].draw == 1
+    assert seats.status == "assumed" and "draw" in seats.reason
+    assert set(seats.claims) == {"fr:players-partnerships", "fr:hand-size"}
+    (two,) = [alt for alt in seats.alternatives if alt.path == "players.seats.4.draw"]
+    assert two.value == 2 and two.note
+    assert {"da:draw-two", "zh:draw", "ko:draw"} <= set(two.claims)
+
+
 def test_values_and_digests() -> None:
     da = LIBRARY.load("bolivia-da")
     assert da.value("melds.group.max_wild") == 2
