@@ -183,3 +183,29 @@ def test_random_house_rules_round_trip(
     again = Library().load(flat)
     assert again.rules == ruleset.rules
     assert _comparable(again) == _comparable(ruleset)
+
+
+def test_an_entry_confirming_an_inherited_value_keeps_its_alternatives(tmp_path: Path) -> None:
+    """A file that only confirms a value it inherits may still record another reading of it,
+    with its note (as bolivia-da does for going_out.ask_partner)."""
+    path = tmp_path / "club.yaml"
+    path.write_text(
+        "id: club\n"
+        "extends: bolivia-da\n"
+        "provenance:\n"
+        "  extends: {house: the club plays the Danish rules}\n"
+        "  going_out.bonus:\n"
+        "    claims: [da:going-out-bonus]\n"
+        "    alternatives:\n"
+        "      - {value: 150, note: what the club paid before 2020}\n",
+        encoding="utf-8",
+    )
+    club = Library().load(path)
+    bonus = club.provenance["going_out.bonus"]
+    assert club.rules.going_out.bonus == 200 and bonus.set_in == "samba"
+    by_value = {alt.value: alt for alt in bonus.alternatives}
+    assert by_value[150].note == "what the club paid before 2020" and not by_value[150].claims
+    assert "da:going-out-bonus" in by_value[100].claims
+    flat = tmp_path / "flat.yaml"
+    flat.write_text(standalone_yaml(club), encoding="utf-8")
+    assert _comparable(Library().load(flat)) == _comparable(club)
