@@ -135,6 +135,18 @@ def test_random_hands_end_by_a_rule(rid: str, players: int) -> None:
         assert hand.ended_by in ("went_out", "stock_exhausted")
 
 
+@pytest.mark.parametrize(("rid", "hand_size"), [("samba", 13), ("bolivia-da", 15)])
+def test_six_players_sit_as_three_partnerships_of_two(rid: str, hand_size: int) -> None:
+    """ref:samba-players: six play Samba in partnerships, read as three sides of two, partners
+    with two other players between them; bolivia-da keeps the seating with its 15 cards."""
+    hand = Hand.deal(LIBRARY.load(rid), 6, random.Random(0))
+    assert hand.teams == 3 and hand.partnerships
+    assert hand.team_of == [0, 1, 2, 0, 1, 2]
+    assert hand.sizes == [hand_size] * 6
+    stats, _ = play_hand(LIBRARY.load(rid), 6, 1, [RandomBot()] * 6)
+    assert stats.completed and stats.conserved
+
+
 @pytest.mark.parametrize(
     "where", ["counts", "rank_counts", "suit_masks", "sizes", "rank_cards", "wild_cards"]
 )

@@ -105,6 +105,19 @@ def test_known_disagreements_are_encoded() -> None:
     )
 
 
+def test_the_french_draw_count_is_assumed_and_two_is_the_alternative() -> None:
+    """fr:turn gives no draw count: Canasta's one card is taken on assumption, and the two
+    cards of every other Bolivia source are recorded against it."""
+    fr = LIBRARY.load("bolivia-fr")
+    seats = fr.provenance["players.seats"]
+    assert fr.rules.players.seats[4].draw == 1
+    assert seats.status == "assumed" and "draw" in seats.reason
+    assert set(seats.claims) == {"fr:players-partnerships", "fr:hand-size"}
+    (two,) = [alt for alt in seats.alternatives if alt.path == "players.seats.4.draw"]
+    assert two.value == 2 and two.note
+    assert {"da:draw-two", "zh:draw", "ko:draw"} <= set(two.claims)
+
+
 def test_values_and_digests() -> None:
     da = LIBRARY.load("bolivia-da")
     assert da.value("melds.group.max_wild") == 2
@@ -170,3 +183,29 @@ def test_random_house_rules_round_trip(
     again = Library().load(flat)
     assert again.rules == ruleset.rules
     assert _comparable(again) == _comparable(ruleset)
+
+
+def test_an_entry_confirming_an_inherited_value_keeps_its_alternatives(tmp_path: Path) -> None:
+    """A file that only confirms a value it inherits may still record another reading of it,
+    with its note (as bolivia-da does for going_out.ask_partner)."""
+    path = tmp_path / "club.yaml"
+    path.write_text(
+        "id: club\n"
+        "extends: bolivia-da\n"
+        "provenance:\n"
+        "  extends: {house: the club plays the Danish rules}\n"
+        "  going_out.bonus:\n"
+        "    claims: [da:going-out-bonus]\n"
+        "    alternatives:\n"
+        "      - {value: 150, note: what the club paid before 2020}\n",
+        encoding="utf-8",
+    )
+    club = Library().load(path)
+    bonus = club.provenance["going_out.bonus"]
+    assert club.rules.going_out.bonus == 200 and bonus.set_in == "samba"
+    by_value = {alt.value: alt for alt in bonus.alternatives}
+    assert by_value[150].note == "what the club paid before 2020" and not by_value[150].claims
+    assert "da:going-out-bonus" in by_value[100].claims
+    flat = tmp_path / "flat.yaml"
+    flat.write_text(standalone_yaml(club), encoding="utf-8")
+    assert _comparable(Library().load(flat)) == _comparable(club)

@@ -271,25 +271,27 @@ def _confirmed(
         note=entry.note or prov.note,
         set_in=prov.set_in,
         via=prov.via,
-        alternatives=merge_alternatives([*prov.alternatives, *derived]),
+        alternatives=merge_alternatives(
+            [*_explicit_alternatives(entry, leaf), *prov.alternatives, *derived]
+        ),
     )
+
+
+def _explicit_alternatives(entry: Entry, leaf: str) -> list[Alternative]:
+    """The alternatives an entry writes out (for the leaf, or the part of it ``path`` names)."""
+    out = []
+    for alt in entry.alternatives:
+        path = alt.path or leaf
+        value = normalize_claim_value(path, alt.value)
+        out.append(Alternative(path, value_text(value), value, alt.claims, alt.note, explicit=True))
+    return out
 
 
 def _own_provenance(
     entry: Entry, leaf: str, sources: Sources, family: str, resolved: Mapping[str, Any]
 ) -> ValueProvenance:
     status: Status = "house" if entry.house else "assumed" if entry.assumed else "stated"
-    explicit = [
-        Alternative(
-            alt.path or leaf,
-            value_text(normalize_claim_value(alt.path or leaf, alt.value)),
-            normalize_claim_value(alt.path or leaf, alt.value),
-            alt.claims,
-            alt.note,
-            explicit=True,
-        )
-        for alt in entry.alternatives
-    ]
+    explicit = _explicit_alternatives(entry, leaf)
     claims = _speaking(entry, leaf, sources)
     derived = derived_alternatives(sources, family, leaf, resolved, claims)
     return ValueProvenance(
