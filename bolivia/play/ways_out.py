@@ -37,12 +37,10 @@ points of the new melds do not matter (the side has melded) the cheapest are use
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from collections.abc import Iterator, Sequence
 
-from bolivia.cards import RANKS, SUITS, Card
-from bolivia.engine.going_out import meets_requirement, requirement_for
+from bolivia.cards import SUITS, Card
+from bolivia.engine.going_out import meets_requirement
 from bolivia.engine.initial_meld import counted_points
 from bolivia.engine.melds import (
     Meld,
@@ -56,6 +54,7 @@ from bolivia.engine.melds import (
 )
 from bolivia.errors import Illegal
 from bolivia.play.actions import GoOut
+from bolivia.play.bounds import could_meet, stranded
 from bolivia.rules.ruleset import Ruleset
 
 __all__ = ["can_go_out", "mixes", "sub_multisets", "ways_out", "wild_ranks"]
@@ -78,8 +77,7 @@ def ways_out(
     must count this much. ``bounded=False`` searches without the quick bounds (for tests: the
     bounds must never change the answer)."""
     if bounded and (
-        len(_stranded(ruleset, counts, table)) > 1
-        or not _could_meet(ruleset, counts, table, players)
+        len(stranded(ruleset, counts, table)) > 1 or not could_meet(ruleset, counts, table, players)
     ):
         return []
     search = _Search(ruleset, table, counts, players, first_minimum, limit)
@@ -98,141 +96,6 @@ def can_go_out(
 ) -> bool:
     """Whether any way out exists (:func:`ways_out` with a limit of one)."""
     return bool(ways_out(ruleset, table, counts, players=players, first_minimum=first_minimum))
-
-
-def _stranded(ruleset: Ruleset, counts: Sequence[int], table: Sequence[Meld]) -> list[int]:
-    """The cards of the hand (by index; two at most, two meaning more) that surely have
-    nowhere to go -- no meld of the side to join, no card to meld with. Going out allows one
-    (the discard). Every test is generous: a hand that can go out is never refused here."""
-    rules = ruleset.rules
-    wild = ruleset.wild
-    wilds = sum(counts[i] for i in ruleset.wild_indices)
-    group_ranks = {m.rank for m in table if m.kind in ("group", "threes")}
-    run_suits = {m.suit for m in table if m.kind == "sequence"}
-    min_natural = rules.melds.group.min_natural
-    sequence = rules.melds.sequence
-    threes = rules.melds.black_threes
-    low, high = ruleset.sequence_span
-    # how far a card of a run may be from another card of its suit: one rank between them
-    # without wild cards, more with them
-    reach = 2 + min(wilds, sequence.max_wild)
-    alone = sequence.allowed and min(wilds, sequence.max_wild) >= sequence.min_size - 1
-    stranded: list[int] = []
-    for r in range(13):
-        base = r * 4
-        same = counts[base] + counts[base + 1] + counts[base + 2] + counts[base + 3]
-        if not same or wild[base]:  # wild cards go anywhere
-            continue
-        if r == 1:  # black threes: only as a meld of their own
-            black = counts[4] + counts[7]
-            if (
-                black
-                and "3" not in group_ranks
-                and (
-                    threes.when == "never" or black + min(wilds, threes.max_wild) < threes.min_size
-                )
-            ):
-                stranded += [4] * counts[4] + [7] * counts[7]
-        elif RANKS[r] in group_ranks or same >= min_natural or (wilds and min_natural <= 1):
-            continue
-        elif not sequence.allowed or r < low or r > high:
-            stranded += [i for i in range(base, base + 4) for _ in range(counts[i])]
-        elif not alone:
-            for s in range(4):
-                n = counts[base + s]
-                if not n or SUITS[s] in run_suits:
-                    continue
-                if not any(
-                    0 <= r + d < 13 and counts[(r + d) * 4 + s]
-                    for d in range(-reach, reach + 1)
-                    if d
-                ):
-                    stranded += [base + s] * n
-        if len(stranded) > 1:
-            return stranded[:2]
-    return stranded
-
-
-def _could_meet(
-    ruleset: Ruleset, counts: Sequence[int], table: Sequence[Meld], players: int
-) -> bool:
-    """A quick upper bound: could the side's melds, with every card of the hand put to use,
-    meet the going-out requirement? Generous like :func:`_stranded`: each canasta the cards
-    might make counts once toward the number needed and toward every kind it might be."""
-    req = requirement_for(ruleset, players)
-    rules = ruleset.rules
-    canastas = rules.canastas
-    wild = ruleset.wild
-    made: Counter[str] = Counter()  # canastas on the table
-    might: Counter[str] = Counter()  # canastas the hand might still make, by kind
-    total = 0
-    open_groups: Counter[int] = Counter()  # cards in the groups not yet canastas, by rank
-    open_wild: list[int] = []
-    wilds = sum(counts[i] for i in ruleset.wild_indices)
-    low, high = ruleset.sequence_span
-    group_canasta = min(canastas.natural.size, canastas.mixed.size)
-    max_wild = rules.melds.group.max_wild
-    room = wilds if max_wild is None else min(wilds, max_wild)
-    for meld in table:
-        kind = canasta_of(ruleset, meld)
-        if kind is not None:
-            made[kind] += 1
-        elif meld.kind == "group" and meld.rank is not None:
-            open_groups[RANKS.index(meld.rank)] += meld.size
-        elif meld.kind == "sequence" and meld.suit is not None:
-            s = SUITS.index(meld.suit)
-            ranks = [c.index >> 2 for c in meld.cards if not wild[c.index]]
-            below, above, addable = min(ranks) - 1, max(ranks) + 1, 0
-            while below >= low and counts[below * 4 + s]:
-                addable, below = addable + 1, below - 1
-            while above <= high and counts[above * 4 + s]:
-                addable, above = addable + 1, above + 1
-            extra = min(wilds, rules.melds.sequence.max_wild)
-            if meld.size + addable + extra >= canastas.escalera.size:
-                total += 1
-                might["escalera"] += 1
-        elif meld.kind == "wild":
-            open_wild.append(meld.size)
-    if _enough(sum(made.values()), made, req.count, req.including):
-        return True
-    for r in range(13):
-        base = r * 4
-        if r == 1 or wild[base]:
-            continue
-        same = counts[base] + counts[base + 1] + counts[base + 2] + counts[base + 3]
-        n = (open_groups[r] + same + room) // group_canasta
-        if n:
-            total += n
-            might["natural"] += n
-            might["mixed"] += n
-    for size in open_wild:
-        if size + wilds >= canastas.bolivia.size:
-            total += 1
-            might["bolivia"] += 1
-    if rules.melds.sequence.allowed:
-        span = ((1 << (high + 1)) - 1) & ~((1 << low) - 1)
-        for s in range(4):
-            mask = 0
-            for r in range(low, high + 1):
-                if counts[r * 4 + s]:
-                    mask |= 1 << r
-            mask &= span
-            best = 0  # the longest run of ranks held
-            while mask:
-                mask &= mask >> 1
-                best += 1
-            if best + rules.melds.sequence.max_wild >= canastas.escalera.size:
-                total += 1 + ruleset.rules.pack.decks  # generous: a run per copy of the suit
-                might["escalera"] += 1 + ruleset.rules.pack.decks
-    if rules.melds.wild.allowed and wilds >= canastas.bolivia.size:
-        n = wilds // canastas.bolivia.size
-        total += n
-        might["bolivia"] += n
-    return _enough(sum(made.values()) + total, made + might, req.count, req.including)
-
-
-def _enough(total: int, have: Counter[str], count: int, including: Mapping[Any, int]) -> bool:
-    return total >= count and all(have[k] >= n for k, n in including.items())
 
 
 def _signature(meld: Meld, wild: Sequence[bool]) -> tuple[object, ...]:
@@ -271,6 +134,14 @@ class _Search:
         self.bounded = True
         self.naturals = [i for i in range(53) if not self.wild[i]]
         self.one_per_rank = not self.rules.melds.group.duplicate_ranks
+        low, high = ruleset.sequence_span
+        # the naturals a sequence may hold: in the span, not threes, not wild
+        self.run_naturals = [
+            r * 4 + s
+            for r in range(max(low, 0), high + 1)
+            if r != 1 and not self.wild[r * 4]
+            for s in range(4)
+        ]
         self.wilds = list(ruleset.wild_indices)  # the cheaper first
         self.wild_kinds = wild_ranks(ruleset)
 
@@ -359,24 +230,32 @@ class _Search:
 
     # ------------------------------------------------------------------ placing cards
 
-    def capable(self, index: int) -> bool:
-        """Whether the natural card could be part of a sequence (generous: a card said not to
-        be can only go into a group of its rank or be the discard, so its suit is moot)."""
+    def capable_masks(self) -> list[int]:
+        """Per suit, a bit for each rank whose cards could be part of a sequence (generous: a
+        card said not to be can only go into a group of its rank or be the discard, so its
+        suit is moot): a sequence of the suit on the table, or another rank of the suit held
+        within reach."""
         rule = self.rules.melds.sequence
         if not rule.allowed:
-            return False
-        r, s = index >> 2, index & 3
-        low, high = self.ruleset.sequence_span
-        if r < low or r > high or r == 1:
-            return False
-        suit = SUITS[s]
-        if any(m.kind == "sequence" and m.suit == suit for m in self.table):
-            return True
-        wilds = sum(self.counts[i] for i in self.wilds)
+            return [0, 0, 0, 0]
+        counts = self.counts
+        held = [0, 0, 0, 0]
+        for i in self.run_naturals:
+            if counts[i]:
+                held[i & 3] |= 1 << (i >> 2)
+        wilds = sum(counts[i] for i in self.wilds)
         reach = 1 + max(1, rule.min_size - 1) + min(wilds, rule.max_wild)
-        return any(
-            0 <= r + d < 13 and self.counts[(r + d) * 4 + s] for d in range(-reach, reach + 1) if d
-        )
+        laid = {SUITS.index(m.suit) for m in self.table if m.kind == "sequence" and m.suit}
+        out = []
+        for s, mask in enumerate(held):
+            if s in laid:
+                out.append(mask)
+                continue
+            near = 0
+            for d in range(1, reach + 1):
+                near |= (mask << d) | (mask >> d)
+            out.append(mask & near)
+        return out
 
     def key(self) -> tuple[object, ...]:
         """The state, with the naturals that cannot be in a sequence counted by rank only
@@ -386,16 +265,18 @@ class _Search:
             points = counted_points(self.ruleset, self.table[self.old :])
         counts = self.counts
         if self.rules.melds.sequence.allowed:
+            capable = self.capable_masks()
             cells: list[int] = []
             for r in range(13):
-                base = r * 4
                 loose = 0
-                for i in range(base, min(base + 4, 53)):
-                    if counts[i] and not self.wild[i] and i < 52 and not self.capable(i):
-                        loose += counts[i]
+                for s in range(4):
+                    i = r * 4 + s
+                    n = counts[i]
+                    if n and not self.wild[i] and not (capable[s] >> r) & 1:
+                        loose += n
                         cells.append(0)
                     else:
-                        cells.append(counts[i])
+                        cells.append(n)
                 cells.append(loose)
             cells.append(counts[52])
             state: tuple[int, ...] = tuple(cells)
@@ -417,15 +298,15 @@ class _Search:
         if key in self.failed:
             return
         before = len(self.found)
-        stranded = _stranded(self.ruleset, self.counts, self.table) if self.bounded else []
+        lost = stranded(self.ruleset, self.counts, self.table) if self.bounded else []
         if self.bounded and (
-            len(stranded) > (1 if self.discard is None else 0)
-            or not _could_meet(self.ruleset, self.counts, self.table, self.players)
+            len(lost) > (1 if self.discard is None else 0)
+            or not could_meet(self.ruleset, self.counts, self.table, self.players)
         ):
             self.failed.add(key)
             return
-        if stranded:  # the one card with nowhere to go can only be the discard
-            self.discard_card(stranded[0])
+        if lost:  # the one card with nowhere to go can only be the discard
+            self.discard_card(lost[0])
         else:
             index = next((i for i in self.naturals if self.counts[i]), None)
             if index is None:
@@ -563,8 +444,9 @@ class _Search:
     def _naturals_choices(self, others: list[int], k: int) -> Iterator[list[int]]:
         """Each choice of ``k`` of these naturals of one rank, those that cannot be in a
         sequence taken as interchangeable (the lowest first)."""
-        free = [i for i in others if self.capable(i)]
-        loose = [i for i in others if not self.capable(i)]
+        capable = self.capable_masks()
+        free = [i for i in others if (capable[i & 3] >> (i >> 2)) & 1]
+        loose = [i for i in others if not (capable[i & 3] >> (i >> 2)) & 1]
         for j in range(min(k, len(loose)) + 1):
             for chosen in sub_multisets(free, k - j):
                 yield [*chosen, *loose[:j]]
