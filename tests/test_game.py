@@ -470,3 +470,33 @@ def test_the_move_generator_lists_every_lay_of_its_policy(rid: str) -> None:
                 checked += 1
             hand.apply(bot.choose(hand, actions, rng))
     assert checked
+
+
+def test_a_hand_cut_by_a_cap_is_named_and_strict_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hand stopped by the step cap is not a hand that ended by a rule: the summary counts
+    it, a warning names it, and --strict exits 1 (here with the cap lowered to force it)."""
+    from click.testing import CliRunner
+
+    from bolivia.cli import cli
+    from bolivia.play import simulate
+
+    args = ["simulate", "--ruleset", "canasta", "--hands", "3", "--bots", "random", "--json"]
+    fine = CliRunner().invoke(cli, [*args, "--strict"])
+    assert fine.exit_code == 0, fine.output
+    assert json.loads(fine.stdout)["not_ended_by_a_rule"] == 0
+    monkeypatch.setattr(simulate, "STEP_LIMIT", 5)
+    cut = CliRunner().invoke(cli, [*args, "--strict"])
+    assert cut.exit_code == 1
+    assert json.loads(cut.stdout)["ended_by"] == {"step_limit": 3}
+    assert "warning: 3 hands did not end by a rule (step_limit: 3)" in cut.stderr
+    assert CliRunner().invoke(cli, args).exit_code == 0  # counted and said, not fatal
+
+
+def test_a_game_stopped_by_the_hand_cap_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bolivia.play import simulate
+
+    monkeypatch.setattr(simulate, "GAME_HAND_LIMIT", 1)
+    spec = RunSpec("bolivia-da", (), 4, ("greedy",) * 4, 3, games=2, check=False)
+    summary = run(spec)
+    assert summary["games_stopped"] == {"hand_limit": 2}
+    assert summary["game_hand_limit"] == 1

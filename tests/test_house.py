@@ -154,6 +154,24 @@ BROKEN = [
         ("melds.group.max_size", "canastas.natural.size"),
         "no group canasta",
     ),
+    (
+        "first-meld-out-of-reach",
+        "initial_meld:\n  bands: [{from: null, minimum: 99999}]\n",
+        "error",
+        ("initial_meld.bands",),
+        "nobody can ever meld",
+    ),
+    (
+        "nothing-scores",
+        "scoring:\n  card_points: {JK: 0, '2': 0, A: 0, K: 0, Q: 0, J: 0, '10': 0, '9': 0, "
+        "'8': 0, '7': 0, '6': 0, '5': 0, '4': 0, '3': 0}\n"
+        "going_out:\n  bonus: 0\nred_threes:\n  value: 0\n"
+        "canastas:\n  natural: {bonus: 0}\n  mixed: {bonus: 0}\n  escalera: {bonus: 0}\n"
+        "  bolivia: {bonus: 0}\n",
+        "error",
+        ("game.target", "game.hand_cap"),
+        "no side can reach",
+    ),
 ]
 
 

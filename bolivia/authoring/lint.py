@@ -2,8 +2,9 @@
 
 A ruleset that loads is coherent (:mod:`bolivia.rules.coherence` refuses the impossible). The linter
 looks further: limits the other rules make unreachable, bands nobody can be in, going-out
-requirements no side can meet with the cards the pack and the seats give it, values no source
-uses, and the rules a ruleset takes on assumption. Each finding names the keys involved and
+requirements no side can meet with the cards the pack and the seats give it, first melds no
+cards reach and games no side can finish, values no source uses, and the rules a ruleset takes
+on assumption. Each finding names the keys involved and
 why. Errors make a ruleset unplayable as written; warnings are worth a look.
 
 >>> from bolivia.rules.library import shipped_library
@@ -19,6 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from bolivia.engine.initial_meld import minimum
 from bolivia.engine.melds import group_fault
 from bolivia.rules.coherence import achievable_canastas, wild_cards_in_pack
 from bolivia.rules.library import shipped_library
@@ -155,6 +157,38 @@ def _going_out(ruleset: Ruleset) -> Iterator[Finding]:
             )
 
 
+def _game_end(ruleset: Ruleset) -> Iterator[Finding]:
+    """Hands nobody can go out of, games nobody can finish: a first meld no cards reach, or
+    no way to score toward the target where no cap ends the game."""
+    rules = ruleset.rules
+    pack_points = sum(max(0, ruleset.points[c.index]) for c in ruleset.pack.cards())
+    first = minimum(ruleset, 0)
+    if first > pack_points:
+        yield Finding(
+            "error",
+            ("initial_meld.bands", "scoring.card_points"),
+            f"a side's first meld must count {first}, but every card of the pack counts only "
+            f"{pack_points}: nobody can ever meld, nor go out",
+        )
+    canastas = rules.canastas
+    gains = [
+        ("scoring.card_points", max(ruleset.points)),
+        ("going_out.bonus", rules.going_out.bonus),
+        ("red_threes.value", rules.red_threes.value),
+        *((f"canastas.{k}.bonus", getattr(canastas, k).bonus) for k in _CANASTA_KINDS),
+    ]
+    if rules.game.hand_cap is None and all(value <= 0 for _, value in gains):
+        yield Finding(
+            "error",
+            ("game.target", "game.hand_cap", *(key for key, _ in gains)),
+            f"no card, canasta, red three or going out scores anything, and no cap on hands "
+            f"ends the game: no side can reach {rules.game.target}",
+        )
+
+
+_CANASTA_KINDS = ("natural", "mixed", "escalera", "bolivia")
+
+
 def _keep(ruleset: Ruleset) -> Iterator[Finding]:
     keep = ruleset.rules.going_out.keep_cards
     if keep < 2:
@@ -242,6 +276,7 @@ def lint(ruleset: Ruleset, sources: Sources | None = None) -> list[Finding]:
     sources = sources if sources is not None else shipped_sources()
     found = [
         *_going_out(ruleset),
+        *_game_end(ruleset),
         *_unreachable_limits(ruleset),
         *_bands(ruleset),
         *_keep(ruleset),
