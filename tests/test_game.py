@@ -392,7 +392,7 @@ def test_the_quick_bounds_never_hide_a_way_out(rid: str) -> None:
                 args = (ruleset, team, hand.hands[hand.current])
                 kwargs: dict[str, Any] = {
                     "players": 4,
-                    "first_minimum": hand._first_minimum(team),
+                    "first_minimum": hand.first_minimum_for(team),
                 }
                 found = bool(ways_out(*args, **kwargs))
                 assert found == bool(ways_out(*args, **kwargs, bounded=False))

@@ -99,7 +99,7 @@ def _check_ways_out(ruleset: Ruleset, seed: int, steps: int, size: int) -> None:
     small = _small(ruleset, position, random.Random(seed), size)
     team = small.melds[small.team]
     counts = small.hands[small.current]
-    minimum = small._first_minimum(team)
+    minimum = small.first_minimum_for(team)
     found = can_go_out(ruleset, team, counts, players=small.players, first_minimum=minimum)
     cards = small.hand_cards()
     assert found == brute.way_out_exists(

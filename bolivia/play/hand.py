@@ -86,7 +86,7 @@ class Hand(HandState):
                 raise Illegal("not-in-hand", f"player {self.current} does not hold {n} x {card!r}")
         return hand
 
-    def _first_minimum(self, melds: Sequence[Meld]) -> int | None:
+    def first_minimum_for(self, melds: Sequence[Meld]) -> int | None:
         """The first meld's minimum for a side with these melds, None once it has melded."""
         return None if melds else minimum(self.ruleset, self.team_scores[self.team])
 
@@ -117,7 +117,7 @@ class Hand(HandState):
             table,
             counts,
             players=self.players,
-            first_minimum=self._first_minimum(table),
+            first_minimum=self.first_minimum_for(table),
         ):
             self._no_way_out(remaining, below, threes)
         if not self.committed and self.must_ask():

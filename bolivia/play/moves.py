@@ -258,7 +258,7 @@ class Moves:
         which can be left out) that, with the pickup's meld where there is one, may reach the
         minimum; for a pickup, the empty set first (the pile's meld alone)."""
         h = self.hand
-        minimum = h._first_minimum(())
+        minimum = h.first_minimum_for(())
         assert minimum is not None
         melds: list[tuple[tuple[Card, ...], Meld, int]] = []
         for cards in self.single_melds(counts):
@@ -365,7 +365,7 @@ class Moves:
             team,
             h.hands[h.current],
             players=h.players,
-            first_minimum=h._first_minimum(team),
+            first_minimum=h.first_minimum_for(team),
             limit=limit,
         ):
             try:
