@@ -8,21 +8,31 @@ suite files; and a broken file in a folder of rulesets.
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import re
 import textwrap
+import typing
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 from click.testing import CliRunner
+from pydantic import BaseModel
+from pydantic.fields import FieldInfo
 
+from bolivia.authoring.lint import lint
 from bolivia.cli import cli
 from bolivia.errors import Problem, RulesetError
+from bolivia.rules import coherence
 from bolivia.rules.library import Library
 from bolivia.rules.loading import MAX_NUMBER_DIGITS, load_yaml_text
 from bolivia.rules.model import Rules, leaf_paths
+from bolivia.rules.ruleset import Ruleset
+from bolivia.rules.schema import ruleset_schema
 from bolivia.verify.conformance import load_suite
+from bolivia.verify.oracle import Oracle
 from tests.limits import within
 
 HOUSE = """\
@@ -104,6 +114,214 @@ def test_a_400_digit_bonus_is_refused_not_left_to_crash_the_simulator(tmp_path: 
     path = house(tmp_path, f"going_out:\n  bonus: {'9' * 400}\n")
     [problem] = problems_of(path)
     assert (problem.line, problem.path) == (4, "going_out.bonus")
+
+
+@pytest.mark.parametrize(
+    ("body", "key", "line"),
+    [
+        ("going_out:\n  bonus: 1000000000000000000000000000000\n", "going_out.bonus", 4),
+        ("canastas:\n  natural: {bonus: 1000001}\n", "canastas.natural.bonus", 4),
+        ("scoring:\n  card_points: {JK: -1000001}\n", "scoring.card_points.JK", 4),
+        ("game:\n  target: 10000001\n", "game.target", 4),
+        ("game:\n  target_options: [5000, 100000000]\n", "game.target_options[1]", 4),
+        ("game:\n  hand_cap: {hands: 10001, outcome: draw}\n", "game.hand_cap.hands", 4),
+        ("melds:\n  group:\n    max_wild: 441\n", "melds.group.max_wild", 5),
+        ("going_out:\n  keep_cards: 441\n", "going_out.keep_cards", 4),
+        (
+            "initial_meld:\n  bands:\n    - {from: null, minimum: 50}\n"
+            "    - {from: 100000000, minimum: 90}\n",
+            "initial_meld.bands[1].from",
+            6,
+        ),
+        (
+            "going_out:\n  requirement: {rule: canastas, count: 221}\n",
+            "going_out.requirement.count",
+            4,
+        ),
+    ],
+)
+def test_a_value_past_its_range_is_refused_with_file_line_and_key(
+    tmp_path: Path, body: str, key: str, line: int
+) -> None:
+    path = house(tmp_path, body)
+    problems = problems_of(path)
+    assert [(p.file, p.line, p.path) for p in problems] == [(str(path), line, key)], problems
+    assert "less than or equal" in problems[0].message or "greater than" in problems[0].message
+
+
+def _int_bounds(annotation: Any, metadata: list[Any], where: str) -> list[str]:
+    """Every whole number inside a field's type that lacks a lower or an upper bound."""
+    if annotation is int:
+        inner = [m for item in metadata if isinstance(item, FieldInfo) for m in item.metadata]
+        bounds = [*metadata, *inner]
+        has_low = any(getattr(b, "ge", None) is not None for b in bounds)
+        has_high = any(getattr(b, "le", None) is not None for b in bounds)
+        return [] if has_low and has_high else [where]
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        missing = []
+        for name, info in annotation.model_fields.items():
+            missing += _int_bounds(info.annotation, list(info.metadata), f"{where}.{name}")
+        return missing
+    if typing.get_origin(annotation) is typing.Annotated:
+        first, *rest = typing.get_args(annotation)
+        return _int_bounds(first, rest, where)
+    return [m for arg in typing.get_args(annotation) for m in _int_bounds(arg, [], where)]
+
+
+def test_every_number_of_the_rule_tree_has_a_range_and_the_schema_says_it() -> None:
+    assert _int_bounds(Rules, [], "rules") == []
+    text = json.dumps(ruleset_schema())
+    assert '"maximum": 440' in text and '"maximum": 10000000' in text
+
+
+def test_the_largest_values_play_whole_games(tmp_path: Path) -> None:
+    path = house(
+        tmp_path,
+        "going_out: {bonus: 1000000, concealed_bonus: 1000000}\n"
+        "red_threes: {value: 1000000, all_value: 1000000}\n"
+        "canastas:\n  mixed: {bonus: 1000000}\n  natural: {bonus: 1000000}\n"
+        "game: {target: 10000000}\n",
+    )
+    code, out, err = invoke("simulate", "--ruleset", str(path), "--games", "2", "--json")
+    assert code == 0, err
+    assert json.loads(out)["games"] == 2
+
+
+# --------------------------------------------------------------------------- 2. huge counts
+
+
+@pytest.mark.parametrize(
+    ("body", "key"),
+    [
+        ("melds:\n  group:\n    min_size: 1000000000000\n", "melds.group.min_size"),
+        ("melds:\n  group:\n    max_wild: 1000000000000\n", "melds.group.max_wild"),
+        ("canastas:\n  mixed: {size: 1000000000000}\n", "canastas.mixed.size"),
+    ],
+)
+def test_a_huge_count_is_refused_at_once(tmp_path: Path, body: str, key: str) -> None:
+    path = house(tmp_path, body)
+    with within(10):
+        problems = problems_of(path)
+    assert [p.path for p in problems] == [key]
+
+
+def test_a_huge_count_in_a_folder_does_not_hang_the_list_or_the_oracle(tmp_path: Path) -> None:
+    house(tmp_path, "melds:\n  group:\n    min_size: 1000000000000\n")
+    with within(30):
+        code, _, err = invoke("rulesets", "--rulesets", str(tmp_path))
+        oracle = Oracle(Library([tmp_path]))
+        answer = json.loads(oracle.handle_line('{"op": "info", "ruleset": "hostile"}'))
+    assert code == 1 and "melds.group.min_size" in err
+    assert answer["ok"] is False and "melds.group.min_size" in answer["error"]["message"]
+
+
+def _with_rules(ruleset: Ruleset, **sections: dict[str, Any]) -> Ruleset:
+    """The ruleset with values set past validation (as a bug elsewhere could)."""
+    rules = ruleset.rules
+    for section, values in sections.items():
+        part: BaseModel = getattr(rules, section)
+        for dotted, value in values.items():
+            *inner, name = dotted.split(".")
+            if inner:
+                record = getattr(part, inner[0])
+                part = part.model_copy(update={inner[0]: record.model_copy(update={name: value})})
+            else:
+                part = part.model_copy(update={name: value})
+        rules = rules.model_copy(update={section: part})
+    return dataclasses.replace(ruleset, rules=rules)
+
+
+def test_coherence_and_lint_do_not_loop_in_proportion_to_a_rule_value() -> None:
+    base = Library().load("bolivia-da")
+    huge = 10**12
+    ruleset = _with_rules(
+        base,
+        melds={"group.min_size": huge, "group.max_wild": huge},
+        canastas={"mixed.size": huge},
+    )
+    with within(10):
+        coherence.check(ruleset.rules)
+        lint(ruleset)
+
+
+def test_the_range_limits_still_lint_quickly(tmp_path: Path) -> None:
+    path = house(
+        tmp_path,
+        "pack: {decks: 8, jokers: 24}\n"
+        "melds:\n  group: {max_wild: 440, min_size: 440, max_size: 440}\n",
+    )
+    with within(20):
+        try:
+            ruleset = Library().load(path)
+        except RulesetError:
+            return  # refused as incoherent: what matters is the time
+        lint(ruleset)
+
+
+def test_a_wild_rank_given_twice_is_refused(tmp_path: Path) -> None:
+    path = house(tmp_path, "pack:\n  wild_ranks: ['2', '2', '2']\n")
+    [problem] = problems_of(path)
+    assert (problem.line, problem.path) == (4, "pack.wild_ranks")
+    assert "more than once: 2" in problem.message
+
+
+# --------------------------------------------------------------------------- 4. number keys
+
+
+@pytest.mark.parametrize("key", ["'04'", "'\u0664'", "04", "0x4", "+4", "'\uff14'", "4_"])
+def test_a_seat_key_not_in_plain_digits_is_refused(tmp_path: Path, key: str) -> None:
+    path = house(tmp_path, f"players:\n  seats:\n    {key}: {{teams: 2, hand_size: 11, draw: 2}}\n")
+    problems = problems_of(path)
+    assert [p.line for p in problems] == [5], problems
+    assert "plain ASCII digits" in problems[0].message
+
+
+@pytest.mark.parametrize(
+    ("body", "line"),
+    [
+        ("going_out:\n  requirement_by_players:\n    '04': {rule: canastas, count: 2}\n", 5),
+        ("game:\n  target_by_players: {'\u0664': 5000}\n", 4),
+    ],
+)
+def test_other_tables_by_players_refuse_odd_digits_too(
+    tmp_path: Path, body: str, line: int
+) -> None:
+    problems = problems_of(house(tmp_path, body))
+    assert [p.line for p in problems] == [line] and "plain ASCII digits" in problems[0].message
+
+
+def test_card_points_refuse_a_rank_spelt_as_an_octal_number(tmp_path: Path) -> None:
+    problems = problems_of(house(tmp_path, "scoring:\n  card_points: {04: 5}\n"))
+    assert [p.path for p in problems] == ["scoring.card_points.04"], problems
+
+
+@pytest.mark.parametrize(
+    ("body", "key"),
+    [
+        (
+            "players:\n  seats:\n    4: {teams: 2, hand_size: 11, draw: 2}\n"
+            "    '4': {teams: 2, hand_size: 13, draw: 2}\n",
+            "players.seats",
+        ),
+        ("scoring:\n  card_points: {10: 10, T: 20}\n", "scoring.card_points"),
+    ],
+)
+def test_two_spellings_of_one_key_are_a_key_given_twice(
+    tmp_path: Path, body: str, key: str
+) -> None:
+    problems = problems_of(house(tmp_path, body))
+    assert [p.path for p in problems] == [key] and "given twice" in problems[0].message
+
+
+def test_plain_number_keys_still_load(tmp_path: Path) -> None:
+    path = house(
+        tmp_path,
+        "players:\n  seats:\n    4: {teams: 2, hand_size: 11, draw: 2}\n"
+        "    '6': {teams: 3, hand_size: 11, draw: 2}\n  usual: 4\n"
+        "game:\n  target_by_players: {}\n"
+        "going_out:\n  requirement_by_players: {}\n",
+    )
+    assert sorted(Library().load(path).rules.players.seats) == [4, 6]
 
 
 # --------------------------------------------------------------------------- 5. suite files

@@ -65,8 +65,8 @@ def achievable_canastas(rules: Rules) -> dict[str, str | None]:
     )
     size = canastas.mixed.size
     mixed_possible = any(
-        _group_allows(rules, size - w, w) and size - w <= copies and w <= wilds
-        for w in range(1, size)
+        _group_allows(rules, size - w, w) and size - w <= copies
+        for w in range(1, min(size, wilds + 1))
     )
     out["mixed"] = (
         None
@@ -163,12 +163,8 @@ def check(rules: Rules) -> list[tuple[tuple[str, ...], str]]:
         )
     if group.max_size is not None and group.max_size < group.min_size:
         bad("melds.group.max_size", f"smaller than melds.group.min_size ({group.min_size})")
-    if not any(
-        _group_allows(rules, n, w)
-        for n in range(1, copies + 1)
-        for w in range(0, group.min_size + 1)
-        if n + w >= group.min_size
-    ):
+    # the fewest wild cards that make n naturals a new group: more wilds never help a group
+    if not any(_group_allows(rules, n, max(0, group.min_size - n)) for n in range(1, copies + 1)):
         bad("melds.group", "no group at all meets these limits")
 
     seq = rules.melds.sequence
