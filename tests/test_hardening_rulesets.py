@@ -26,7 +26,7 @@ from bolivia.authoring.lint import lint
 from bolivia.cli import cli
 from bolivia.errors import Problem, RulesetError
 from bolivia.rules import coherence
-from bolivia.rules.library import Library
+from bolivia.rules.library import MAX_CHAIN, Library
 from bolivia.rules.loading import MAX_NUMBER_DIGITS, load_yaml_text
 from bolivia.rules.model import Rules, leaf_paths
 from bolivia.rules.ruleset import Ruleset
@@ -265,6 +265,77 @@ def test_a_wild_rank_given_twice_is_refused(tmp_path: Path) -> None:
     assert "more than once: 2" in problem.message
 
 
+# --------------------------------------------------------------------------- 3. extends
+
+
+@pytest.mark.parametrize(
+    ("extends", "words"),
+    [
+        ('"a\\0b.yaml"', "control character"),
+        ('"a\\x1bb.yaml"', "control character"),
+        ("a" * 300 + ".yaml", "305 characters"),
+        ('""', "name the base"),
+    ],
+)
+def test_an_extends_that_cannot_be_a_path_is_refused(
+    tmp_path: Path, extends: str, words: str
+) -> None:
+    path = house(tmp_path, "", base=extends)
+    problems = problems_of(path)
+    assert [(p.line, p.path) for p in problems] == [(2, "extends")], problems
+    assert words in problems[0].message
+
+
+def test_an_extends_too_long_for_the_file_system_is_a_problem(tmp_path: Path) -> None:
+    name = "é" * 200 + ".yaml"  # 205 characters, 405 bytes: too long for a file name
+    path = house(tmp_path, "", base=name)
+    problems = problems_of(path)
+    assert [(p.line, p.path) for p in problems] == [(2, "extends")], problems
+    assert "too long" in problems[0].message
+
+
+def _chain(folder: Path, length: int) -> Path:
+    """``length`` files, each extending the next by a relative path, the last bolivia-da."""
+    for i in range(length):
+        base = f"r{i + 1}.yaml" if i + 1 < length else "bolivia-da"
+        house(folder, "", rid=f"r{i}", base=base)
+    return folder / "r0.yaml"
+
+
+def test_a_thousand_file_chain_is_refused_naming_the_chain(tmp_path: Path) -> None:
+    problems = problems_of(_chain(tmp_path, 1000))
+    deepest = [p for p in problems if "longer than" in p.message]
+    assert len(deepest) == 1
+    assert f"longer than {MAX_CHAIN} files: r0 -> r1 -> " in deepest[0].message
+    assert deepest[0].path == "extends" and deepest[0].line == 2
+
+
+def test_a_chain_of_the_limit_loads_and_one_more_is_refused(tmp_path: Path) -> None:
+    shipped = len(Library().load("bolivia-da").chain)  # canasta -> samba -> bolivia-da
+    ok = tmp_path / "ok"
+    ok.mkdir()
+    assert len(Library().load(_chain(ok, MAX_CHAIN - shipped)).chain) == MAX_CHAIN
+    over = tmp_path / "over"
+    over.mkdir()
+    assert any(
+        "longer than" in p.message for p in problems_of(_chain(over, MAX_CHAIN - shipped + 1))
+    )
+
+
+@pytest.mark.parametrize(
+    "ref", ["a\x00b.yaml", "x" * 300 + ".yaml", "a/" * 3000 + "x.yaml", "\u00e9" * 200 + ".yaml"]
+)
+def test_a_path_that_cannot_be_opened_is_a_problem(ref: str) -> None:
+    [problem] = problems_of(ref)
+    assert problem.message and len(problem.file) <= 400
+
+
+@pytest.mark.parametrize("folder", ["a\x00b", "x" * 300, "a/" * 3000])
+def test_a_rulesets_folder_that_cannot_be_opened_is_a_problem(folder: str) -> None:
+    with pytest.raises(RulesetError, match="not a folder of rulesets"):
+        Library([folder])
+
+
 # --------------------------------------------------------------------------- 4. number keys
 
 
@@ -363,3 +434,54 @@ def test_a_suite_over_four_mebibytes_is_refused_unread(tmp_path: Path) -> None:
     path.write_text(_suite(1) + "# " + "x" * (4 * 1024 * 1024) + "\n", encoding="utf-8")
     with pytest.raises(RulesetError, match="bytes"):
         load_suite(path)
+
+
+# --------------------------------------------------------------------------- a broken file
+
+
+@pytest.fixture
+def broken_folder(tmp_path: Path) -> Path:
+    house(tmp_path, f"going_out:\n  bonus: {'9' * 5000}\n", rid="broken")
+    house(tmp_path, "going_out:\n  bonus: 150\n", rid="fine")
+    return tmp_path
+
+
+def test_a_broken_file_is_listed_as_a_problem_and_the_rest_as_rulesets(broken_folder: Path) -> None:
+    code, out, err = invoke("rulesets", "--rulesets", str(broken_folder))
+    assert code == 1
+    assert "fine" in out and "bolivia-da" in out
+    assert "broken.yaml:4: going_out.bonus:" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("show", "fine"),
+        ("show", "bolivia-da"),
+        ("validate", "fine", "bolivia-da"),
+        ("lint", "fine"),
+    ],
+)
+def test_a_broken_file_leaves_commands_about_other_rulesets_working(
+    broken_folder: Path, args: tuple[str, ...]
+) -> None:
+    code, _, err = invoke(*args, "--rulesets", str(broken_folder))
+    assert code == 0, err
+
+
+@pytest.mark.parametrize("args", [("validate", "broken"), ("show", "broken"), ("lint", "broken")])
+def test_asking_for_the_broken_file_names_its_problem(
+    broken_folder: Path, args: tuple[str, ...]
+) -> None:
+    code, _, err = invoke(*args, "--rulesets", str(broken_folder))
+    assert code == 1
+    assert "could not be read" in err and "broken.yaml:4: going_out.bonus:" in err
+
+
+def test_the_oracle_says_hello_beside_a_broken_file(broken_folder: Path) -> None:
+    oracle = Oracle(Library([broken_folder]))
+    hello = json.loads(oracle.handle_line('{"op": "hello"}'))
+    assert hello["ok"] and "fine" in hello["result"]["rulesets"]
+    answer = json.loads(oracle.handle_line('{"op": "info", "ruleset": "broken"}'))
+    assert answer["error"]["code"] == "unknown-ruleset"
+    assert "broken.yaml" in answer["error"]["message"]

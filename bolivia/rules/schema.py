@@ -30,6 +30,7 @@ from bolivia.rules.model import (
     leaf_paths,
 )
 from bolivia.rules.provenance import Entry
+from bolivia.rules.ruleset import MAX_BASE_NAME
 
 __all__ = ["fields_markdown", "ruleset_schema", "schema_text"]
 
@@ -67,7 +68,10 @@ def ruleset_schema() -> dict[str, Any]:
         "name": {"type": "string", "description": "A name for people."},
         "extends": {
             "type": "string",
-            "description": "The base ruleset: an id, or a relative path to a file.",
+            "minLength": 1,
+            "maxLength": MAX_BASE_NAME,
+            "description": "The base ruleset: an id, or a relative path to a file "
+            f"(at most {MAX_BASE_NAME} characters).",
         },
         "family": {"type": "string", "description": "The game: canasta, samba, bolivia."},
         "sources": {
