@@ -217,11 +217,15 @@ def check(rules: Rules) -> list[tuple[tuple[str, ...], str]]:
         bad("initial_meld.bands", "only the first band has 'from: null'")
     else:
         numbers = [s for s in starts if s is not None]
-        if any(b <= a for a, b in itertools.pairwise(numbers)):
+        # the first band out of order is named: the list itself may be long
+        wrong = next(
+            (i for i, (a, b) in enumerate(itertools.pairwise(numbers), start=1) if b <= a), None
+        )
+        if wrong is not None:
             bad(
                 "initial_meld.bands",
-                f"bands out of order: they start at {numbers}; each "
-                "band starts above the one before",
+                f"bands out of order: bands[{wrong + 1}] starts at {numbers[wrong]}, not above "
+                f"bands[{wrong}] ({numbers[wrong - 1]}); each band starts above the one before",
             )
 
     pile = rules.pile

@@ -33,12 +33,14 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_FILE_BYTES",
     "MAX_NUMBER_DIGITS",
+    "MAX_PROBLEMS",
     "Loaded",
     "Location",
     "did_you_mean",
     "format_path",
     "load_yaml",
     "load_yaml_text",
+    "more_problems",
     "number_key",
     "plain",
     "plain_digits",
@@ -49,6 +51,15 @@ MAX_FILE_BYTES = 256 * 1024
 MAX_ALIASED_VALUES = 20_000  # values an alias may repeat, in all, per document
 MAX_DEPTH = 32
 MAX_NUMBER_DIGITS = 40  # more than any 128-bit number; the rule tree's own bounds are far lower
+MAX_PROBLEMS = 100  # problems told per file and stage; the rest are counted, not listed
+
+
+def more_problems(file: str, count: int | None = None) -> Problem:
+    """The problem standing for the problems past :data:`MAX_PROBLEMS` (``count`` of them, or
+    an unknown number when checking stopped there)."""
+    what = f"and {count} more problems" if count is not None else "and maybe more problems"
+    return Problem(file, None, "", f"{what} (only the first {MAX_PROBLEMS} are listed)")
+
 
 Location = tuple[str | int, ...]
 
@@ -134,9 +145,13 @@ class _Converter:
         self.seen: set[int] = set()  # the nodes converted once: an alias meets one again
         self.aliased = 0
         self.exhausted = False
+        self.untold = 0  # problems past MAX_PROBLEMS
         self.constructor = yaml.constructor.SafeConstructor()
 
     def fail(self, node: yaml.Node, location: Location, message: str) -> None:
+        if len(self.loaded.problems) >= MAX_PROBLEMS:
+            self.untold += 1
+            return
         self.loaded.problems.append(
             Problem(self.loaded.file, node.start_mark.line + 1, format_path(location), message)
         )
@@ -248,7 +263,10 @@ def load_yaml_text(text: str, file: str) -> Loaded:
         loaded.problems.append(Problem(file, 1, "", "the file is empty"))
         return loaded
     loaded.lines[()] = node.start_mark.line + 1
-    loaded.data = _Converter(loaded).convert(node, (), 0, aliased=False)
+    converter = _Converter(loaded)
+    loaded.data = converter.convert(node, (), 0, aliased=False)
+    if converter.untold:
+        loaded.problems.append(more_problems(file, converter.untold))
     return loaded
 
 
@@ -448,11 +466,15 @@ def validation_problems(
     data: Any,
     where: typing.Callable[[Location], tuple[str, int | None]],
 ) -> list[Problem]:
-    """Every pydantic error as a :class:`Problem`; ``where`` maps a data location to file, line."""
-    problems = []
+    """Every pydantic error as a :class:`Problem` (the first :data:`MAX_PROBLEMS`, then a count
+    of the rest); ``where`` maps a data location to file, line."""
+    problems: list[Problem] = []
     seen = set()
     errors = exc.errors()
-    for error in errors:
+    for told, error in enumerate(errors):
+        if len(problems) >= MAX_PROBLEMS:
+            problems.append(more_problems(problems[0].file, len(errors) - told))
+            break
         loc = tuple(error["loc"])
         if error["type"] == "too_short" and any(
             len(other["loc"]) > len(loc) and tuple(other["loc"][: len(loc)]) == loc
