@@ -186,6 +186,13 @@ def test_the_largest_values_play_whole_games(tmp_path: Path) -> None:
     code, out, err = invoke("simulate", "--ruleset", str(path), "--games", "2", "--json")
     assert code == 0, err
     assert json.loads(out)["games"] == 2
+    report = tmp_path / "report"
+    code, _, err = invoke(
+        "compare", str(path), "--hands", "10", "--workers", "1", "--format", "json",
+        "--out", str(report),
+    )  # fmt: skip
+    assert code == 0, err
+    assert json.loads((report / "comparison.json").read_text(encoding="utf-8"))
 
 
 # --------------------------------------------------------------------------- 2. huge counts
