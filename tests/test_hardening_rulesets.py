@@ -344,6 +344,11 @@ def test_a_rulesets_folder_that_cannot_be_opened_is_a_problem(folder: str) -> No
         Library([folder])
 
 
+def test_an_unknown_id_of_thousands_of_characters_is_not_echoed_whole() -> None:
+    code, _, err = invoke("show", "a" * 5000)
+    assert code == 1 and "no ruleset has the id 'aaaa" in err and len(err) < 1000
+
+
 # --------------------------------------------------------------------------- 4. number keys
 
 

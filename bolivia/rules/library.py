@@ -159,7 +159,8 @@ class Library:
     def unknown_message(self, ruleset_id: str) -> str:
         """No such id, what was meant, and which files of the folders could not be read (one
         of them may be the ruleset asked for)."""
-        message = f"no ruleset has the id {ruleset_id!r}" + (
+        asked = ruleset_id if len(ruleset_id) <= 80 else ruleset_id[:77] + "..."
+        message = f"no ruleset has the id {asked!r}" + (
             did_you_mean(ruleset_id, self._build_index()) or f"; known: {', '.join(self.ids())}"
         )
         unreadable = list(dict.fromkeys(problem.file for problem in self._index_problems))
