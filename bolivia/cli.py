@@ -64,7 +64,8 @@ def cli() -> None:
 @click.option("--json", "as_json", is_flag=True, help="A JSON list instead of a table.")
 @_rulesets_option
 def rulesets_command(as_json: bool, folders: tuple[Path, ...]) -> None:
-    """List the rulesets: id, name, base, sources."""
+    """List the rulesets: id, name, base, sources. A file that cannot be read is named with
+    its problem and the rest are listed; exit 1 when any file is broken."""
     library = _library(folders)
     loaded: list[Ruleset] = []
     problems: list[Problem] = list(library.index_problems())

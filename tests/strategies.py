@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import yaml
 from hypothesis import strategies as st
 
 from bolivia.cards import RANKS, SUITS, Card, Pack
@@ -267,3 +268,277 @@ def load_house(house: tuple[str, dict[str, Any]]) -> Ruleset | None:
             return Library().load(path)
         except RulesetError:
             return None
+
+
+# --------------------------------------------------------------------------- hostile ruleset files
+
+
+class YamlNumber:
+    """A whole number as YAML text, however long (PyYAML cannot dump one of 4,300 digits)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+class _HostileDumper(yaml.SafeDumper):
+    pass
+
+
+_HostileDumper.add_representer(
+    YamlNumber, lambda dumper, n: dumper.represent_scalar("tag:yaml.org,2002:int", n.text)
+)
+
+huge_numbers: st.SearchStrategy[Any] = st.one_of(
+    st.integers(),
+    st.integers(-(10**60), 10**60),
+    st.sampled_from([10**7 + 1, 441, 2**31, 2**63, -(2**63) - 1, 10**12, 10**39, 10**41]),
+    st.integers(4_290, 4_400).map(lambda n: YamlNumber("9" * n)),
+    st.integers(38, 45).map(lambda n: YamlNumber("1" + "0" * n)),
+    st.sampled_from(
+        [
+            YamlNumber("0x" + "f" * 100),
+            YamlNumber("0b" + "1" * 200),
+            YamlNumber(":".join(["59"] * 40)),
+            YamlNumber("1_000_000_000_000"),
+            YamlNumber("-0"),
+        ]
+    ),
+)
+number_spellings = st.sampled_from(
+    # 04, Arabic-Indic four, full-width four, superscript four, Roman numeral four, ...
+    [
+        "04",
+        "\u0664",
+        "\uff14",
+        "\u2074",
+        "\u2163",
+        "+4",
+        "0x4",
+        "4_0",
+        "1e3",
+        "-0",
+        "00",
+        "4.0",
+        " 4",
+    ]
+)
+odd_texts: st.SearchStrategy[Any] = st.one_of(
+    st.text(max_size=20),
+    number_spellings,
+    st.sampled_from(["a\x00b", "x" * 300, "é" * 200, "\u202e", "null", "~", "yes", "<<", "&a"]),
+)
+odd_keys: st.SearchStrategy[Any] = st.one_of(
+    odd_texts,
+    st.integers(-5, 20),
+    huge_numbers,
+    st.booleans(),
+    st.none(),
+    st.floats(),
+)
+
+
+def _nest(depth: int, mapping: bool) -> Any:
+    value: Any = 0
+    for _ in range(depth):
+        value = {"a": value} if mapping else [value]
+    return value
+
+
+deep_values = st.builds(_nest, st.integers(20, 200) | st.integers(28, 36), st.booleans())
+_bounds = [0, 1, 2, 439, 440, 441, 220, 221, 10**6, 10**6 + 1, 10**7, 10**7 + 1, -(10**7), -1]
+_scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.floats(),
+    st.integers(-3, 500),
+    st.integers(-3, 500),
+    st.sampled_from(_bounds),
+    st.sampled_from(_bounds),
+    odd_texts,
+    huge_numbers,
+)
+yaml_values: st.SearchStrategy[Any] = st.one_of(
+    _scalars,
+    st.recursive(
+        _scalars,
+        lambda children: (
+            st.lists(children, max_size=4) | st.dictionaries(odd_keys, children, max_size=4)
+        ),
+        max_leaves=8,
+    ),
+    deep_values,
+)
+odd_extends: st.SearchStrategy[Any] = st.one_of(
+    st.sampled_from(
+        [
+            "a\x00b.yaml",
+            "x" * 300 + ".yaml",
+            "é" * 130 + ".yaml",
+            "a/" * 200 + "x.yaml",
+            "../" * 40 + "x.yaml",
+            "/etc/passwd",
+            ".",
+            "..",
+            "",
+            "./",
+            "fuzz.yaml",
+            "./fuzz.yaml",
+            "bolivia-da",
+            "BOLIVIA-DA",
+            "bolivia-da ",
+            "nope",
+            "x.yml",
+            "~/x.yaml",
+            "C:\\x.yaml",
+            "a" * 64,
+            "a" * 65,
+            "\n",
+            "bolivia-da\n",
+            "%2e%2e/x.yaml",
+        ]
+    ),
+    odd_texts,
+    yaml_values,
+)
+
+_META = ("id", "name", "extends", "family", "sources", "notes")
+_TABLE_ENTRIES = [
+    ("players", "seats", 4),
+    ("players", "seats", 4, "hand_size"),
+    ("players", "seats", 6, "teams"),
+    ("scoring", "card_points", "JK"),
+    ("scoring", "card_points", 10),
+    ("initial_meld", "bands", 0),
+    ("going_out", "requirement", "count"),
+    ("going_out", "requirement_by_players", 6),
+    ("game", "target_by_players", 4),
+    ("red_threes", "plus_when", "count"),
+]
+key_paths: st.SearchStrategy[tuple[Any, ...]] = st.one_of(
+    st.sampled_from([tuple(path.split(".")) for path in leaf_paths()]),
+    st.sampled_from([tuple(path.split(".")[:-1]) for path in leaf_paths() if "." in path]),
+    st.sampled_from(_TABLE_ENTRIES),
+    st.sampled_from([(key,) for key in _META]),
+    st.sampled_from([("provenance", path) for path in ("extends", *leaf_paths())]),
+    st.lists(odd_keys, min_size=1, max_size=3).map(tuple),
+    st.tuples(st.sampled_from([tuple(p.split(".")) for p in leaf_paths()]), odd_keys).map(
+        lambda pair: (*pair[0][:-1], pair[1])
+    ),
+)
+raw_snippets = st.sampled_from(
+    [
+        "\t",
+        ":",
+        "- ",
+        "&a ",
+        "*a",
+        "*nope",
+        "!!python/object/apply:os.system ['true'] ",
+        "!!binary aGk= ",
+        "<<: {x: 1}\n",
+        "\x00",
+        "\x07",
+        "\ufeff",
+        "%YAML 1.1\n",
+        "---\n",
+        "...\n",
+        "{",
+        "[",
+        "'",
+        '"',
+        "\\",
+        "[" * 1200,
+        "x: " + "9" * 5000 + "\n",
+        "y: &b [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n"
+        + "".join(
+            f"y{i}: &b{i} [" + ", ".join([f"*b{i - 1}" if i > 1 else "*b"] * 10) + "]\n"
+            for i in range(1, 7)
+        ),
+    ]
+)
+
+
+def _document(base: str) -> dict[str, Any]:
+    """A valid ruleset file to mutate: a house ruleset on a shipped one, or one standing alone
+    (its provenance is added once the mutations are done)."""
+    if base == "standalone":
+        data: dict[str, Any] = {"id": "fuzz", "name": "fuzz"}
+        data.update(yaml_value(shipped_library().load("canasta").json))
+        return data
+    return {
+        "id": "fuzz",
+        "extends": base,
+        "going_out": {"bonus": 200},
+        "players": {"seats": {4: {"teams": 2, "hand_size": 11, "draw": 2}}},
+    }
+
+
+def _with_provenance(data: dict[str, Any], standalone: bool) -> None:
+    """A house (or assumed) entry for every section the file sets, beside any entries the
+    mutations wrote, so that the values themselves are what gets checked."""
+    entries = data.get("provenance")
+    if "provenance" in data and not isinstance(entries, dict):
+        return  # a mutation set provenance itself to something else: leave it so
+    entry = {"assumed": "fuzz"} if standalone else {"house": "fuzz"}
+    written = dict(entries or {})
+    data["provenance"] = {
+        **({} if standalone else {"extends": entry}),
+        **{key: entry for key in data if key in POOL_SECTIONS},
+        **written,
+    }
+
+
+POOL_SECTIONS = frozenset(path.split(".")[0] for path in leaf_paths())
+
+
+def _set(data: Any, path: tuple[Any, ...], value: Any) -> None:
+    for key in path[:-1]:
+        if not isinstance(data.get(key), dict):
+            data[key] = {}
+        data = data[key]
+    data[path[-1]] = value
+
+
+def _pop(data: Any, path: tuple[Any, ...]) -> Any:
+    for key in path[:-1]:
+        data = data.get(key) if isinstance(data, dict) else None
+    return data.pop(path[-1], None) if isinstance(data, dict) else None
+
+
+@st.composite
+def hostile_ruleset_texts(draw: st.DrawFn) -> str:
+    """A ruleset file mutated: arbitrary YAML values at arbitrary key paths (huge numbers, deep
+    nesting, odd keys, shared values that become aliases, odd paths in ``extends``), and now
+    and then the text itself broken."""
+    base = draw(st.sampled_from(["bolivia-da", "samba", "standalone"]))
+    data = _document(base)
+    kinds = ["known", "known", "known", "set", "set", "extends", "delete", "rename", "share"]
+    for _ in range(draw(st.integers(1, 3))):
+        kind = draw(st.sampled_from(kinds))
+        if kind == "known":  # a value some shipped ruleset uses: the file may well load
+            leaf = draw(st.sampled_from(sorted(POOL)))
+            _set(data, tuple(leaf.split(".")), draw(st.sampled_from(POOL[leaf])))
+            continue
+        path = draw(key_paths)
+        if kind == "set":
+            _set(data, path, draw(yaml_values))
+        elif kind == "extends":
+            data["extends"] = draw(odd_extends)
+        elif kind == "delete":
+            _pop(data, path)
+        elif kind == "rename":
+            moved = _pop(data, path)
+            _set(data, (*path[:-1], draw(odd_keys)), moved)
+        else:  # the same list or mapping at two places: the dumper writes an anchor and an alias
+            shared = draw(st.lists(yaml_values, min_size=1, max_size=3))
+            _set(data, path, shared)
+            _set(data, draw(key_paths), shared)
+    _with_provenance(data, base == "standalone")
+    text = yaml.dump(data, Dumper=_HostileDumper, allow_unicode=True, sort_keys=False)
+    if draw(st.integers(0, 3)) == 0:
+        at = draw(st.integers(0, len(text)))
+        text = text[:at] + draw(raw_snippets) + text[at:]
+    return text
+
+
+__all__ += ["YamlNumber", "hostile_ruleset_texts", "huge_numbers", "number_spellings"]

@@ -50,9 +50,8 @@ def _unreachable_limits(ruleset: Ruleset) -> Iterator[Finding]:
     if group.max_wild is not None and group.max_wild > 0:
         reachable = [
             w
-            for w in range(group.max_wild + 1)
-            if w <= wilds
-            and any(group_fault(group, n, w, new=False) is None for n in range(1, copies + 1))
+            for w in range(min(group.max_wild, wilds) + 1)
+            if any(group_fault(group, n, w, new=False) is None for n in range(1, copies + 1))
         ]
         top = max(reachable, default=0)
         if top < group.max_wild:

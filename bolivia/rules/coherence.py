@@ -65,8 +65,8 @@ def achievable_canastas(rules: Rules) -> dict[str, str | None]:
     )
     size = canastas.mixed.size
     mixed_possible = any(
-        _group_allows(rules, size - w, w) and size - w <= copies and w <= wilds
-        for w in range(1, size)
+        _group_allows(rules, size - w, w) and size - w <= copies
+        for w in range(1, min(size, wilds + 1))
     )
     out["mixed"] = (
         None
@@ -163,12 +163,8 @@ def check(rules: Rules) -> list[tuple[tuple[str, ...], str]]:
         )
     if group.max_size is not None and group.max_size < group.min_size:
         bad("melds.group.max_size", f"smaller than melds.group.min_size ({group.min_size})")
-    if not any(
-        _group_allows(rules, n, w)
-        for n in range(1, copies + 1)
-        for w in range(0, group.min_size + 1)
-        if n + w >= group.min_size
-    ):
+    # the fewest wild cards that make n naturals a new group: more wilds never help a group
+    if not any(_group_allows(rules, n, max(0, group.min_size - n)) for n in range(1, copies + 1)):
         bad("melds.group", "no group at all meets these limits")
 
     seq = rules.melds.sequence
@@ -221,11 +217,15 @@ def check(rules: Rules) -> list[tuple[tuple[str, ...], str]]:
         bad("initial_meld.bands", "only the first band has 'from: null'")
     else:
         numbers = [s for s in starts if s is not None]
-        if any(b <= a for a, b in itertools.pairwise(numbers)):
+        # the first band out of order is named: the list itself may be long
+        wrong = next(
+            (i for i, (a, b) in enumerate(itertools.pairwise(numbers), start=1) if b <= a), None
+        )
+        if wrong is not None:
             bad(
                 "initial_meld.bands",
-                f"bands out of order: they start at {numbers}; each "
-                "band starts above the one before",
+                f"bands out of order: bands[{wrong + 1}] starts at {numbers[wrong]}, not above "
+                f"bands[{wrong}] ({numbers[wrong - 1]}); each band starts above the one before",
             )
 
     pile = rules.pile

@@ -16,7 +16,15 @@ from typing import Any
 from pydantic import ValidationError
 
 from bolivia.errors import Problem
-from bolivia.rules.loading import Loaded, Location, did_you_mean, load_yaml, validation_problems
+from bolivia.rules.loading import (
+    MAX_PROBLEMS,
+    Loaded,
+    Location,
+    did_you_mean,
+    load_yaml,
+    more_problems,
+    validation_problems,
+)
 from bolivia.rules.model import field_at
 from bolivia.rules.provenance import Entry, parse_entry
 from bolivia.rules.ruleset import LEAVES, META_KEYS, SECTION_KEYS, TOP_KEYS, Meta
@@ -66,7 +74,7 @@ def read_layer(path: Path, sources: Sources) -> Layer:
             meta_raw[key] = value
         elif key in SECTION_KEYS:
             layer.sections[key] = value
-        elif key != "provenance":
+        elif key != "provenance" and len(layer.problems) <= MAX_PROBLEMS:
             layer.problems.append(
                 loaded.problem(
                     (key,),
@@ -103,6 +111,9 @@ def _read_entries(layer: Layer, raw: Any, sources: Sources) -> None:
         )
         return
     for key, value in raw.items():
+        if len(layer.problems) >= MAX_PROBLEMS:
+            layer.problems.append(more_problems(loaded.file))
+            return
         where: Location = ("provenance", key)
         key = str(key)
         try:

@@ -1,6 +1,10 @@
 """The ruleset library: where rulesets are found (the shipped folder and any extra folders),
 each by its id or by the path of its file, with ``extends`` chains followed inside the allowed
-folders only, and each resolved ruleset kept (rulesets are immutable).
+folders only and at most ``MAX_CHAIN`` files long, and each resolved ruleset kept (rulesets
+are immutable). A file in a folder that cannot be read is an index problem: it is reported
+(by ``index_problems`` and by any question for an id the library does not know) and the other
+rulesets load as ever. A path that is not one (a NUL byte, a name too long for the file system)
+is a problem too, never an exception.
 
 >>> shipped_library().load("bolivia-da").chain
 ('canasta', 'samba', 'bolivia-da')
@@ -18,10 +22,29 @@ from bolivia.resources import rulesets_dir
 from bolivia.rules.files import Layer, read_layer
 from bolivia.rules.loading import Location, did_you_mean, load_yaml
 from bolivia.rules.resolution import build
-from bolivia.rules.ruleset import ID_PATTERN, Ruleset
+from bolivia.rules.ruleset import ID_PATTERN, Ruleset, base_name_fault
 from bolivia.rules.sources import Sources, shipped_sources
 
-__all__ = ["Library", "load_ruleset", "shipped_library"]
+__all__ = ["MAX_CHAIN", "MAX_PATH", "Library", "load_ruleset", "shipped_library"]
+
+MAX_CHAIN = 32  # files in an extends chain, the ruleset's own included
+MAX_PATH = 4096  # characters of a path given to the library (the usual PATH_MAX)
+
+
+def _checked(given: Path | str, *, folder: bool) -> Path | str:
+    """The path resolved, if it is there (a folder, or anything), else why not: a NUL byte, a
+    path too long, what the file system says, or "" for simply not there."""
+    text = str(given)
+    if "\x00" in text:
+        return "a path cannot hold a NUL byte"
+    if len(text) > MAX_PATH:
+        return f"a path of {len(text)} characters; at most {MAX_PATH}"
+    try:
+        path = Path(text).resolve()
+        there = path.is_dir() if folder else path.exists()
+    except (OSError, ValueError) as exc:
+        return _os_reason(exc)
+    return path if there else ""
 
 
 class Library:
@@ -42,9 +65,10 @@ class Library:
         self._shipped_dir = rulesets_dir().resolve() if shipped else None
         dirs = [self._shipped_dir] if self._shipped_dir else []
         for folder in folders:
-            path = Path(folder).resolve()
-            if not path.is_dir():
-                raise RulesetError([Problem(str(folder), None, "", "not a folder of rulesets")])
+            path = _checked(folder, folder=True)
+            if isinstance(path, str):
+                why = f"not a folder of rulesets ({path})" if path else "not a folder of rulesets"
+                raise RulesetError([Problem(_shown_path(folder), None, "", why)])
             if path not in dirs:
                 dirs.append(path)
         self.folders: tuple[Path, ...] = tuple(dirs)
@@ -61,13 +85,30 @@ class Library:
             return self._index
         index: dict[str, Path] = {}
         for folder in self.folders:
-            for path in sorted(folder.rglob("*.yaml")):
+            try:
+                paths = sorted(folder.rglob("*.yaml"))
+            except OSError as exc:
+                self._index_problems.append(
+                    Problem(str(folder), None, "", f"cannot list the folder: {_os_reason(exc)}")
+                )
+                continue
+            for path in paths:
                 loaded = load_yaml(path)
                 rid = loaded.data.get("id") if isinstance(loaded.data, Mapping) else None
                 if loaded.problems or not isinstance(rid, str):
                     self._index_problems.extend(
                         loaded.problems
                         or [Problem(str(path), 1, "id", "a ruleset file needs an id")]
+                    )
+                    continue
+                if not re.fullmatch(ID_PATTERN, rid):
+                    self._index_problems.append(
+                        Problem(
+                            str(path),
+                            loaded.line(("id",)),
+                            "id",
+                            f"{rid[:80]!r} is not an id: lower-case letters, digits, - . _",
+                        )
                     )
                     continue
                 if rid in index and index[rid] != path:
@@ -116,9 +157,23 @@ class Library:
         return index[ruleset_id]
 
     def unknown_message(self, ruleset_id: str) -> str:
-        return f"no ruleset has the id {ruleset_id!r}" + (
+        """No such id, what was meant, and which files of the folders could not be read (one
+        of them may be the ruleset asked for)."""
+        asked = ruleset_id if len(ruleset_id) <= 80 else ruleset_id[:77] + "..."
+        message = f"no ruleset has the id {asked!r}" + (
             did_you_mean(ruleset_id, self._build_index()) or f"; known: {', '.join(self.ids())}"
         )
+        unreadable = list(dict.fromkeys(problem.file for problem in self._index_problems))
+        if unreadable:
+            many = len(unreadable) > 1
+            shown = ", ".join(unreadable[:3]) + (
+                f" and {len(unreadable) - 3} more" * (len(unreadable) > 3)
+            )
+            message += (
+                f"; {len(unreadable)} file{'s' if many else ''} in the ruleset folders "
+                f"could not be read: {shown}"
+            )
+        return message
 
     # ---- loading
 
@@ -126,16 +181,21 @@ class Library:
         """A ruleset by id, or by the path of a file (anything with a / or ending in .yaml)."""
         text = str(ref)
         if isinstance(ref, Path) or "/" in text or text.endswith((".yaml", ".yml")):
-            path = Path(text)
-            if not path.exists():
-                raise RulesetError([Problem(text, None, "", "no such file")])
-            return self._resolve(path.resolve(), (), allowed_extra=path.resolve().parent)
+            path = _checked(text, folder=False)
+            if isinstance(path, str):
+                raise RulesetError([Problem(_shown_path(text), None, "", path or "no such file")])
+            return self._resolve(path, (), allowed_extra=path.parent)
         found = self._by_id.get(text)
         if found is not None:
             return found
         index = self._build_index()
         if text not in index:
-            raise RulesetError([Problem("<command line>", None, "", self.unknown_message(text))])
+            raise RulesetError(
+                [
+                    Problem("<command line>", None, "", self.unknown_message(text)),
+                    *self._index_problems,
+                ]
+            )
         ruleset = self._resolve(index[text].resolve(), (), allowed_extra=None)
         self._by_id[text] = ruleset
         return ruleset
@@ -150,22 +210,28 @@ class Library:
             if ref in index:
                 return index[ref].resolve()
             return layer.loaded.problem(where, self.unknown_message(ref))
+        fault = base_name_fault(ref)  # Meta refuses these; a Layer built by hand may not
+        if fault is not None:
+            return layer.loaded.problem(where, fault)
         candidate = Path(ref)
         if candidate.is_absolute():
             return layer.loaded.problem(
                 where,
                 f"{ref!r}: a base is named by id or by a relative path, never an absolute one",
             )
-        target = (layer.path.parent / candidate).resolve()
-        allowed = [*self.folders, *([allowed_extra] if allowed_extra else [])]
-        if not any(target.is_relative_to(folder) for folder in allowed):
-            return layer.loaded.problem(
-                where,
-                f"{ref!r} leads outside the ruleset folders "
-                f"({', '.join(str(f) for f in allowed)}); refusing to read it",
-            )
-        if not target.is_file():
-            return layer.loaded.problem(where, f"{ref!r}: no such file")
+        try:
+            target = (layer.path.parent / candidate).resolve()
+            allowed = [*self.folders, *([allowed_extra] if allowed_extra else [])]
+            if not any(target.is_relative_to(folder) for folder in allowed):
+                return layer.loaded.problem(
+                    where,
+                    f"{ref!r} leads outside the ruleset folders "
+                    f"({', '.join(str(f) for f in allowed)}); refusing to read it",
+                )
+            if not target.is_file():
+                return layer.loaded.problem(where, f"{ref!r}: no such file")
+        except (OSError, ValueError) as exc:
+            return layer.loaded.problem(where, f"{ref!r}: {_os_reason(exc)}")
         return target
 
     def _resolve(self, path: Path, stack: tuple[Path, ...], allowed_extra: Path | None) -> Ruleset:
@@ -185,6 +251,14 @@ class Library:
                 problems.append(
                     layer.loaded.problem(("extends",), f"extends goes round in a cycle: {cycle}")
                 )
+            elif len(stack) + 1 >= MAX_CHAIN:
+                chain = " -> ".join(p.stem for p in (*stack, path, located))
+                problems.append(
+                    layer.loaded.problem(
+                        ("extends",),
+                        f"the extends chain is longer than {MAX_CHAIN} files: {chain}",
+                    )
+                )
             else:
                 try:
                     base = self._resolve(located, (*stack, path), allowed_extra)
@@ -200,6 +274,19 @@ class Library:
         ruleset = build(layer, base, self.sources, shipped=self.is_shipped(path))
         self._cache[path] = ruleset
         return ruleset
+
+
+def _os_reason(exc: OSError | ValueError) -> str:
+    """What the file system said, without the path (the problem names it already)."""
+    if isinstance(exc, OSError):
+        return str(exc.strerror or exc).lower()
+    return str(exc)
+
+
+def _shown_path(path: object) -> str:
+    """A path as a problem names it: a very long one cut short."""
+    text = str(path)
+    return text if len(text) <= 300 else f"{text[:140]}...{text[-140:]} ({len(text)} characters)"
 
 
 @functools.cache

@@ -2,15 +2,20 @@
 
 YAML is composed into nodes by PyYAML's safe loader and converted here by hand, so that:
 no tag outside YAML's plain types is ever constructed; the file's size, its nesting depth and
-the number of nodes reached through aliases are bounded (an alias "bomb" stops at the bound);
-a key given twice is an error instead of a silent overwrite; and every key and list item keeps
-the line it was written on, for error messages (``rulesets/x.yaml:12: melds.group.max_wild: ...``).
-Sequences become tuples, so validated records are immutable all the way down.
+the number of values reached through aliases are bounded (an alias "bomb" stops at the bound;
+values written out are bounded by the file's size alone); a number written with more than
+``MAX_NUMBER_DIGITS`` digits is refused before it is converted; a key given twice is an error
+instead of a silent overwrite; a key YAML reads as a number but that is not written the plain
+way (``04``, ``0x4``, ``+4``) is kept as the text written, so that a table keyed by numbers can
+refuse it; and every key and list item keeps the line it was written on, for error messages
+(``rulesets/x.yaml:12: melds.group.max_wild: ...``). Sequences become tuples, so validated
+records are immutable all the way down.
 """
 
 from __future__ import annotations
 
 import difflib
+import functools
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping
@@ -24,23 +29,37 @@ from pydantic import BaseModel, ValidationError
 from bolivia.errors import Problem
 
 __all__ = [
+    "MAX_ALIASED_VALUES",
     "MAX_DEPTH",
     "MAX_FILE_BYTES",
-    "MAX_NODES",
+    "MAX_NUMBER_DIGITS",
+    "MAX_PROBLEMS",
     "Loaded",
     "Location",
     "did_you_mean",
     "format_path",
     "load_yaml",
     "load_yaml_text",
+    "more_problems",
     "number_key",
     "plain",
+    "plain_digits",
     "validation_problems",
 ]
 
 MAX_FILE_BYTES = 256 * 1024
-MAX_NODES = 20_000
+MAX_ALIASED_VALUES = 20_000  # values an alias may repeat, in all, per document
 MAX_DEPTH = 32
+MAX_NUMBER_DIGITS = 40  # more than any 128-bit number; the rule tree's own bounds are far lower
+MAX_PROBLEMS = 100  # problems told per file and stage; the rest are counted, not listed
+
+
+def more_problems(file: str, count: int | None = None) -> Problem:
+    """The problem standing for the problems past :data:`MAX_PROBLEMS` (``count`` of them, or
+    an unknown number when checking stopped there)."""
+    what = f"and {count} more problems" if count is not None else "and maybe more problems"
+    return Problem(file, None, "", f"{what} (only the first {MAX_PROBLEMS} are listed)")
+
 
 Location = tuple[str | int, ...]
 
@@ -66,9 +85,21 @@ def plain(value: Any, key: Callable[[Any], Any] = str) -> Any:
     return value
 
 
+def plain_digits(value: Any) -> bool:
+    """Whether ``value`` is a number written the plain way: ASCII digits, no sign, no leading
+    zero (``4``, ``10``), as a table keyed by numbers wants its keys (not ``04``, ``٤``, ``+4``).
+    """
+    return (
+        isinstance(value, str)
+        and value.isascii()
+        and value.isdigit()
+        and (value == "0" or not value.startswith("0"))
+    )
+
+
 def number_key(value: Any) -> Any:
     """A table key written as digits (as JSON writes it) read as the number it is."""
-    return int(value) if isinstance(value, str) and value.isdigit() else value
+    return int(value) if plain_digits(value) else value
 
 
 def format_path(location: Iterable[str | int]) -> str:
@@ -109,30 +140,37 @@ class Loaded:
 
 
 class _Converter:
-    def __init__(self, loaded: Loaded, max_nodes: int) -> None:
+    def __init__(self, loaded: Loaded) -> None:
         self.loaded = loaded
-        self.nodes = 0
-        self.max_nodes = max_nodes
+        self.seen: set[int] = set()  # the nodes converted once: an alias meets one again
+        self.aliased = 0
         self.exhausted = False
+        self.untold = 0  # problems past MAX_PROBLEMS
         self.constructor = yaml.constructor.SafeConstructor()
 
     def fail(self, node: yaml.Node, location: Location, message: str) -> None:
+        if len(self.loaded.problems) >= MAX_PROBLEMS:
+            self.untold += 1
+            return
         self.loaded.problems.append(
             Problem(self.loaded.file, node.start_mark.line + 1, format_path(location), message)
         )
 
-    def convert(self, node: yaml.Node, location: Location, depth: int) -> Any:
-        self.nodes += 1
-        if self.nodes > self.max_nodes:
-            if not self.exhausted:
-                self.exhausted = True
-                self.fail(
-                    node,
-                    location,
-                    f"the document expands to more than {self.max_nodes} values "
-                    "(through aliases?); refusing to read further",
-                )
-            return None
+    def convert(self, node: yaml.Node, location: Location, depth: int, *, aliased: bool) -> Any:
+        aliased = aliased or id(node) in self.seen
+        self.seen.add(id(node))
+        if aliased:
+            self.aliased += 1
+            if self.aliased > MAX_ALIASED_VALUES:
+                if not self.exhausted:
+                    self.exhausted = True
+                    self.fail(
+                        node,
+                        location,
+                        "through its aliases the document expands to more than "
+                        f"{MAX_ALIASED_VALUES} repeated values; refusing to read further",
+                    )
+                return None
         if depth > MAX_DEPTH:
             self.fail(node, location, f"nested more than {MAX_DEPTH} levels deep")
             return None
@@ -143,24 +181,40 @@ class _Converter:
             self.fail(node, location, f"the YAML tag {node.tag!r} is not allowed here")
             return None
         if isinstance(node, yaml.MappingNode):
-            return self.mapping(node, location, depth)
+            return self.mapping(node, location, depth, aliased=aliased)
         if isinstance(node, yaml.SequenceNode):
             items = []
             for i, child in enumerate(node.value):
                 self.loaded.lines.setdefault((*location, i), child.start_mark.line + 1)
-                items.append(self.convert(child, (*location, i), depth + 1))
+                items.append(self.convert(child, (*location, i), depth + 1, aliased=aliased))
             return tuple(items)
         assert isinstance(node, yaml.ScalarNode)
         if node.tag not in _PLAIN_TAGS:
             self.fail(node, location, f"the YAML tag {node.tag!r} is not allowed here")
             return None
+        return self.scalar(node, location)
+
+    def scalar(self, node: yaml.ScalarNode, location: Location) -> Any:
+        """A plain value; a number with too many digits is refused before it is converted."""
+        if node.tag == "tag:yaml.org,2002:int":
+            digits = sum(ch.isalnum() for ch in node.value)
+            if digits > MAX_NUMBER_DIGITS:
+                self.fail(
+                    node,
+                    location,
+                    f"a number of {digits} digits; numbers of more than {MAX_NUMBER_DIGITS} "
+                    "digits are refused",
+                )
+                return None
         try:
             return self.constructor.construct_object(node, deep=True)
-        except yaml.YAMLError as exc:
+        except (yaml.YAMLError, ValueError) as exc:
             self.fail(node, location, f"unreadable value: {exc}")
             return None
 
-    def mapping(self, node: yaml.MappingNode, location: Location, depth: int) -> dict[Any, Any]:
+    def mapping(
+        self, node: yaml.MappingNode, location: Location, depth: int, *, aliased: bool
+    ) -> dict[Any, Any]:
         out: dict[Any, Any] = {}
         for key_node, value_node in node.value:
             if key_node.tag == "tag:yaml.org,2002:merge":
@@ -169,38 +223,50 @@ class _Converter:
             if not isinstance(key_node, yaml.ScalarNode) or key_node.tag not in _PLAIN_TAGS:
                 self.fail(key_node, location, "a key must be a plain word or number")
                 continue
-            key = self.constructor.construct_object(key_node)
+            key = self.scalar(key_node, location)
+            if key is None and key_node.tag == "tag:yaml.org,2002:int":
+                continue  # refused (too many digits)
             if isinstance(key, float) or key is None or isinstance(key, bool):
                 key = key_node.value
+            elif isinstance(key, int) and str(key) != key_node.value:
+                key = key_node.value  # 04, 0x4, +4: kept as written, for tables to refuse
             here = (*location, key)
             if key in out:
                 first = self.loaded.lines.get(here)
                 self.fail(key_node, here, f"key given twice (first on line {first})")
                 continue
             self.loaded.lines[here] = key_node.start_mark.line + 1
-            out[key] = self.convert(value_node, here, depth + 1)
+            out[key] = self.convert(value_node, here, depth + 1, aliased=aliased)
         return out
 
 
-def load_yaml_text(text: str, file: str, *, max_nodes: int = MAX_NODES) -> Loaded:
+def load_yaml_text(text: str, file: str) -> Loaded:
     """Read one YAML document from text; syntax errors become problems, not exceptions."""
     loaded = Loaded(file=file, data=None)
     try:
         node = yaml.compose(text, Loader=_COMPOSER)
+    except RecursionError:  # PyYAML's own composer, without libyaml, recurses per level
+        loaded.problems.append(
+            Problem(file, None, "", f"nested too deep to read (more than {MAX_DEPTH} levels)")
+        )
+        return loaded
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
         what = exc.problem or "not valid YAML"
         loaded.problems.append(Problem(file, line, "", f"not valid YAML: {what}"))
         return loaded
-    except yaml.YAMLError as exc:  # pragma: no cover - composer errors are all marked
+    except yaml.YAMLError as exc:  # a reader's error (a character YAML refuses) has no mark
         loaded.problems.append(Problem(file, None, "", f"not valid YAML: {exc}"))
         return loaded
     if node is None:
         loaded.problems.append(Problem(file, 1, "", "the file is empty"))
         return loaded
     loaded.lines[()] = node.start_mark.line + 1
-    loaded.data = _Converter(loaded, max_nodes).convert(node, (), 0)
+    converter = _Converter(loaded)
+    loaded.data = converter.convert(node, (), 0, aliased=False)
+    if converter.untold:
+        loaded.problems.append(more_problems(file, converter.untold))
     return loaded
 
 
@@ -260,8 +326,13 @@ def _load_yaml(path: Path, max_bytes: int) -> Loaded:
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """`` (did you mean 'max_wild'?)`` or nothing, click's way."""
-    options = sorted({str(c) for c in choices})
-    close = difflib.get_close_matches(str(word), options, n=3, cutoff=0.6)
+    return _did_you_mean(str(word), tuple(sorted({str(c) for c in choices})))
+
+
+@functools.lru_cache(maxsize=1024)
+def _did_you_mean(word: str, options: tuple[str, ...]) -> str:
+    # cached: a file repeating one wrong value thousands of times is answered once
+    close = difflib.get_close_matches(word, options, n=3, cutoff=0.6)
     if not close:
         return ""
     if len(close) == 1:
@@ -395,11 +466,15 @@ def validation_problems(
     data: Any,
     where: typing.Callable[[Location], tuple[str, int | None]],
 ) -> list[Problem]:
-    """Every pydantic error as a :class:`Problem`; ``where`` maps a data location to file, line."""
-    problems = []
+    """Every pydantic error as a :class:`Problem` (the first :data:`MAX_PROBLEMS`, then a count
+    of the rest); ``where`` maps a data location to file, line."""
+    problems: list[Problem] = []
     seen = set()
     errors = exc.errors()
-    for error in errors:
+    for told, error in enumerate(errors):
+        if len(problems) >= MAX_PROBLEMS:
+            problems.append(more_problems(problems[0].file, len(errors) - told))
+            break
         loc = tuple(error["loc"])
         if error["type"] == "too_short" and any(
             len(other["loc"]) > len(loc) and tuple(other["loc"][: len(loc)]) == loc

@@ -8,20 +8,35 @@ Merging follows the shape of the tree: a section (a record) merges key by key wi
 anything else -- a number, a choice, a list, a table keyed by data, a named choice such as
 ``red_threes.plus_when`` -- is a *leaf*, replaced whole. Leaves are also the unit of provenance:
 each resolved leaf knows the claim it encodes or why it is assumed.
+
+Every number has a range (the JSON Schema and ``rulesets/FIELDS.md`` show it): a count of cards
+at most what the largest pack holds (``MAX_CARDS``), a count of canastas at most what those
+cards make (``MAX_CANASTAS``), points and bonuses within ``MAX_POINTS``, scores and targets
+within ``MAX_SCORE``, a cap on hands at most ``MAX_HANDS``. No table or loop built from a rule
+grows past these, and no sum of scores leaves the range a float can hold.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
 from typing import Annotated, Any, Literal, TypeGuard, get_args
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
 from bolivia.cards import RANKS, normalize_rank
+from bolivia.rules.loading import plain_digits
 
 __all__ = [
     "CANASTA_KINDS",
     "CARD_CLASSES",
+    "MAX_CANASTAS",
+    "MAX_CARDS",
+    "MAX_DECKS",
+    "MAX_HANDS",
+    "MAX_JOKERS",
+    "MAX_POINTS",
+    "MAX_SCORE",
     "MELD_KINDS",
     "POINT_KEYS",
     "Band",
@@ -88,16 +103,82 @@ MELD_KINDS: tuple[str, ...] = ("group", "sequence", "wild", "threes")
 CanastaKindName = Literal["natural", "mixed", "escalera", "bolivia"]
 CANASTA_KINDS: tuple[str, ...] = get_args(CanastaKindName)
 
-NonNegative = Annotated[int, Field(ge=0)]
-Positive = Annotated[int, Field(ge=1)]
+MAX_DECKS = 8
+MAX_JOKERS = 24
+MAX_CARDS = 52 * MAX_DECKS + MAX_JOKERS  # 440: the largest pack pack.decks and pack.jokers allow
+MAX_CANASTAS = MAX_CARDS // 2  # a canasta holds two cards at the least
+MAX_POINTS = 1_000_000  # a card's points, a bonus, a first meld's minimum
+MAX_SCORE = 10_000_000  # a side's score: where a band starts, a target
+MAX_HANDS = 10_000  # a cap on the hands of a game
+
+CardCount = Annotated[int, Field(ge=0, le=MAX_CARDS)]
+PositiveCardCount = Annotated[int, Field(ge=1, le=MAX_CARDS)]
+MeldSize = Annotated[int, Field(ge=2, le=MAX_CARDS)]
+CanastaCount = Annotated[int, Field(ge=0, le=MAX_CANASTAS)]
+PositiveCanastaCount = Annotated[int, Field(ge=1, le=MAX_CANASTAS)]
+Points = Annotated[int, Field(ge=0, le=MAX_POINTS)]
+CardPoints = Annotated[int, Field(ge=-MAX_POINTS, le=MAX_POINTS)]
+Score = Annotated[int, Field(ge=-MAX_SCORE, le=MAX_SCORE)]
+Target = Annotated[int, Field(ge=1, le=MAX_SCORE)]
+
+
+def _reads_as_number(text: str) -> bool:
+    """Whether Python or YAML would read the text as a whole number (``04``, ``+4``, ``٤``,
+    ``0x4``, ``4_``)."""
+    for base in (10, 0):
+        try:
+            int(text.replace("_", ""), base)
+        except ValueError:
+            continue
+        return True
+    return False
 
 
 def _count_key(value: Any) -> Any:
-    """A number of players written as a quoted key (``"4":``, as JSON writes it) is a number."""
-    return int(value) if isinstance(value, str) and value.isdigit() else value
+    """A number of players written as a quoted key (``"4":``, as JSON writes it) is a number;
+    any other spelling of a number (``04``, ``٤``, ``+4``) is refused, not read as 4."""
+    if isinstance(value, str) and plain_digits(value):
+        return int(value)
+    if isinstance(value, str) and _reads_as_number(value):
+        raise ValueError(
+            f"write a number of players in plain ASCII digits (such as 4), not {value!r}"
+        )
+    return value
 
 
 PlayerCount = Annotated[int, BeforeValidator(_count_key), Field(ge=2, le=8)]
+
+
+def _distinct_keys(key: Callable[[Any], Any]) -> BeforeValidator:
+    """A table whose keys, read as ``key`` reads them, are all different: ``4`` and ``"4"``,
+    or ``T`` and ``10``, are one key given twice, not a silent overwrite."""
+
+    def check(table: Any) -> Any:
+        if not isinstance(table, Mapping):
+            return table
+        seen: dict[Any, Any] = {}
+        for written in table:
+            try:
+                read = key(written)
+            except ValueError:
+                continue  # the key's own check says what is wrong with it
+            if read in seen:
+                raise ValueError(f"{seen[read]!r} and {written!r} are the same key, given twice")
+            seen[read] = written
+        return table
+
+    return BeforeValidator(check)
+
+
+ByPlayers = _distinct_keys(_count_key)
+
+
+def _no_repeats(items: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A list that is a set: an item given twice is refused (it would count twice)."""
+    repeated = sorted(str(item) for item, n in Counter(items).items() if n > 1)
+    if repeated:
+        raise ValueError(f"given more than once: {', '.join(repeated)}")
+    return items
 
 
 # --------------------------------------------------------------------------- pack and deal
@@ -106,12 +187,16 @@ PlayerCount = Annotated[int, BeforeValidator(_count_key), Field(ge=2, le=8)]
 class Pack(Record):
     """The cards played with."""
 
-    decks: Annotated[int, Field(ge=1, le=8)] = Field(
+    decks: Annotated[int, Field(ge=1, le=MAX_DECKS)] = Field(
         description="Standard 52-card decks shuffled together; each card exists this many times."
     )
-    jokers: Annotated[int, Field(ge=0, le=24)] = Field(description="Jokers in the whole pack.")
-    wild_ranks: tuple[Rank, ...] = Field(
-        description="Ranks that are wild besides the jokers (jokers are always wild)."
+    jokers: Annotated[int, Field(ge=0, le=MAX_JOKERS)] = Field(
+        description="Jokers in the whole pack."
+    )
+    wild_ranks: Annotated[tuple[Rank, ...], AfterValidator(_no_repeats)] = Field(
+        description="Ranks that are wild besides the jokers (jokers are always wild); "
+        "each rank at most once.",
+        json_schema_extra={"uniqueItems": True},
     )
 
 
@@ -122,13 +207,13 @@ class Seating(Record):
         description="Sides scoring separately; players sit alternately, seat i plays for side "
         "i mod teams. Fewer teams than players means partnerships."
     )
-    hand_size: Positive = Field(description="Cards dealt to each player.")
-    draw: Positive = Field(description="Cards drawn from the stock in a normal turn.")
+    hand_size: PositiveCardCount = Field(description="Cards dealt to each player.")
+    draw: PositiveCardCount = Field(description="Cards drawn from the stock in a normal turn.")
 
 
 class Players(Record):
     usual: PlayerCount = Field(description="The number of players the rulebook is written for.")
-    seats: dict[PlayerCount, Seating] = Field(
+    seats: Annotated[dict[PlayerCount, Seating], ByPlayers] = Field(
         description="One entry per number of players allowed (a table, replaced whole)."
     )
 
@@ -146,16 +231,16 @@ class Deal(Record):
 class GroupMelds(Record):
     """Melds of one rank, natural cards with wild cards."""
 
-    min_size: Annotated[int, Field(ge=2)] = Field(description="Fewest cards in a new group.")
-    min_natural: Positive = Field(description="Fewest natural cards a group holds.")
-    max_wild: NonNegative | None = Field(
+    min_size: MeldSize = Field(description="Fewest cards in a new group.")
+    min_natural: PositiveCardCount = Field(description="Fewest natural cards a group holds.")
+    max_wild: CardCount | None = Field(
         description="Most wild cards in a group; null for no fixed limit."
     )
     ratio: Literal["any", "naturals_exceed_wilds", "naturals_twice_wilds"] = Field(
         description="How naturals must relate to wilds: any; naturals outnumber wilds; naturals "
         "at least twice the wilds."
     )
-    max_size: Positive | None = Field(
+    max_size: PositiveCardCount | None = Field(
         description="Most cards in a group (null: it may grow past a canasta without limit)."
     )
     wild_onto_canasta: bool = Field(
@@ -174,28 +259,34 @@ class SequenceMelds(Record):
     """Melds of one suit in unbroken rank order (a seven-card one is an escalera)."""
 
     allowed: bool = Field(description="Whether sequences may be melded at all.")
-    min_size: Annotated[int, Field(ge=2)] = Field(description="Fewest cards in a new sequence.")
-    max_size: Positive | None = Field(description="Most cards in a sequence (null: no limit).")
+    min_size: MeldSize = Field(description="Fewest cards in a new sequence.")
+    max_size: PositiveCardCount | None = Field(
+        description="Most cards in a sequence (null: no limit)."
+    )
     lowest: Rank = Field(description="Lowest rank a sequence may hold.")
     highest: Rank = Field(description="Highest rank a sequence may hold (A: aces high).")
-    max_wild: NonNegative = Field(description="Most wild cards in a sequence.")
+    max_wild: CardCount = Field(description="Most wild cards in a sequence.")
 
 
 class WildMelds(Record):
     """Melds of wild cards only (seven of them are a bolivia)."""
 
     allowed: bool = Field(description="Whether wild cards may be melded on their own.")
-    min_size: Annotated[int, Field(ge=2)] = Field(description="Fewest cards in a new wild meld.")
-    max_size: Positive | None = Field(description="Most cards in a wild meld (null: no limit).")
+    min_size: MeldSize = Field(description="Fewest cards in a new wild meld.")
+    max_size: PositiveCardCount | None = Field(
+        description="Most cards in a wild meld (null: no limit)."
+    )
 
 
 class BlackThreeMelds(Record):
     when: Literal["never", "going_out", "always"] = Field(
         description="When black threes may be melded as a group of their own."
     )
-    min_size: Annotated[int, Field(ge=2)] = Field(description="Fewest black threes in the meld.")
-    max_size: Positive | None = Field(description="Most black threes in the meld (null: any).")
-    max_wild: NonNegative = Field(description="Most wild cards in a black-three meld.")
+    min_size: MeldSize = Field(description="Fewest black threes in the meld.")
+    max_size: PositiveCardCount | None = Field(
+        description="Most black threes in the meld (null: any)."
+    )
+    max_wild: CardCount = Field(description="Most wild cards in a black-three meld.")
 
 
 class Melds(Record):
@@ -207,8 +298,8 @@ class Melds(Record):
 
 class CanastaKind(Record):
     name: str = Field(min_length=1, max_length=40, description="What the ruleset calls it.")
-    size: Annotated[int, Field(ge=2)] = Field(description="Cards that make the meld a canasta.")
-    bonus: NonNegative = Field(description="Points the canasta scores on top of its cards.")
+    size: MeldSize = Field(description="Cards that make the meld a canasta.")
+    bonus: Points = Field(description="Points the canasta scores on top of its cards.")
 
 
 class Canastas(Record):
@@ -224,12 +315,12 @@ class Canastas(Record):
 
 
 class Band(Record):
-    from_score: int | None = Field(
+    from_score: Score | None = Field(
         alias="from",
         description="The side's total score at which this band starts (null: the first band, "
         "every score below the next band).",
     )
-    minimum: NonNegative = Field(description="Points the side's first meld of a hand must reach.")
+    minimum: Points = Field(description="Points the side's first meld of a hand must reach.")
 
 
 class InitialMeld(Record):
@@ -308,7 +399,9 @@ class PlusWhenSideMelded(Choice):
 
 class PlusWhenCanastas(Choice):
     condition: Literal["canastas"]
-    count: Positive = Field(description="Canastas the side needs for its red threes to count plus.")
+    count: PositiveCanastaCount = Field(
+        description="Canastas the side needs for its red threes to count plus."
+    )
 
 
 class PlusWhenGoingOut(Choice):
@@ -326,8 +419,8 @@ PlusWhen = Annotated[
 
 
 class RedThrees(Record):
-    value: NonNegative = Field(description="Points for each red three.")
-    all_value: NonNegative = Field(
+    value: Points = Field(description="Points for each red three.")
+    all_value: Points = Field(
         description="Points for all the pack's red threes held by one side (instead of each)."
     )
     plus_when: PlusWhen = Field(
@@ -344,8 +437,8 @@ class RedThrees(Record):
 
 class CanastaRequirement(Choice):
     rule: Literal["canastas"]
-    count: NonNegative = Field(description="Canastas the side must have.")
-    including: dict[CanastaKindName, Positive] = Field(
+    count: CanastaCount = Field(description="Canastas the side must have.")
+    including: dict[CanastaKindName, PositiveCanastaCount] = Field(
         default_factory=dict, description="Canastas of given kinds that must be among them."
     )
 
@@ -355,18 +448,18 @@ Requirement = Annotated[CanastaRequirement, Field(discriminator="rule")]
 
 class GoingOut(Record):
     requirement: Requirement = Field(description="What the side's melds must include to go out.")
-    requirement_by_players: dict[PlayerCount, Requirement] = Field(
+    requirement_by_players: Annotated[dict[PlayerCount, Requirement], ByPlayers] = Field(
         description="A different requirement for some numbers of players."
     )
-    keep_cards: NonNegative = Field(
+    keep_cards: CardCount = Field(
         description="Cards a player must keep in hand after melding while the side may not go out."
     )
     discard_required: bool = Field(description="Whether going out needs a final discard.")
     ask_partner: Literal["never", "optional", "required"] = Field(
         description="Whether a player asks the partner before going out (the answer binds)."
     )
-    bonus: NonNegative = Field(description="Bonus for going out.")
-    concealed_bonus: NonNegative = Field(
+    bonus: Points = Field(description="Bonus for going out.")
+    concealed_bonus: Points = Field(
         description="Bonus for going out concealed (instead of the plain bonus)."
     )
     concealed_when: Literal["player_not_melded", "side_not_melded"] = Field(
@@ -405,26 +498,28 @@ class Stock(Record):
 
 
 class Scoring(Record):
-    card_points: dict[PointKey, int] = Field(
+    card_points: Annotated[dict[PointKey, CardPoints], _distinct_keys(_rank_or_key)] = Field(
         description="Points of each card melded, by rank (3: a black three; JK: a joker); "
         "left in hand, the same points count minus."
     )
-    black_three_in_hand: NonNegative = Field(
+    black_three_in_hand: Points = Field(
         description="Points lost for each black three left in hand."
     )
 
 
 class HandCap(Record):
-    hands: Positive = Field(description="Hands after which the game stops.")
+    hands: Annotated[int, Field(ge=1, le=MAX_HANDS)] = Field(
+        description="Hands after which the game stops."
+    )
     outcome: Literal["draw", "leader_wins"] = Field(description="The result when it stops.")
 
 
 class Game(Record):
-    target: Positive = Field(description="The score that ends the game.")
-    target_options: tuple[Positive, ...] = Field(
+    target: Target = Field(description="The score that ends the game.")
+    target_options: tuple[Target, ...] = Field(
         description="Other targets the rulebook allows a table to choose."
     )
-    target_by_players: dict[PlayerCount, Positive] = Field(
+    target_by_players: Annotated[dict[PlayerCount, Target], ByPlayers] = Field(
         description="A different target for some numbers of players."
     )
     hand_cap: HandCap | None = Field(description="A limit on the number of hands, or null.")

@@ -23,9 +23,9 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from bolivia.cards import RANKS, Card, Pack
 from bolivia.rules.model import Rules, is_section, leaf_paths
@@ -34,6 +34,7 @@ from bolivia.rules.provenance import ValueProvenance, json_at
 __all__ = [
     "ID_PATTERN",
     "LEAVES",
+    "MAX_BASE_NAME",
     "META_KEYS",
     "SECTION_KEYS",
     "TOP_KEYS",
@@ -47,6 +48,26 @@ META_KEYS = ("id", "name", "extends", "family", "sources", "notes")
 SECTION_KEYS = tuple(info.alias or name for name, info in Rules.model_fields.items())
 TOP_KEYS = (*META_KEYS, *SECTION_KEYS, "provenance")
 LEAVES = tuple(leaf_paths())
+MAX_BASE_NAME = 255  # characters of an extends: an id, or a relative path (a file name's limit)
+
+
+def base_name_fault(ref: str) -> str | None:
+    """Why ``ref`` cannot name a base ruleset (an id or a relative path), or None."""
+    if not ref:
+        return "name the base: an id, or a relative path to a .yaml file"
+    if len(ref) > MAX_BASE_NAME:
+        return f"{len(ref)} characters; a base's id or path has at most {MAX_BASE_NAME}"
+    control = next((ch for ch in ref if ord(ch) < 32 or 127 <= ord(ch) < 160), None)
+    if control is not None:
+        return f"holds the control character {control!r}; a base is named by an id or a path"
+    return None
+
+
+def _base_name(ref: str) -> str:
+    fault = base_name_fault(ref)
+    if fault is not None:
+        raise ValueError(fault)
+    return ref
 
 
 class Meta(BaseModel):
@@ -56,8 +77,10 @@ class Meta(BaseModel):
 
     id: str = Field(pattern=ID_PATTERN, description="Lower-case id: letters, digits, - . _")
     name: str | None = Field(default=None, min_length=1, max_length=200)
-    extends: str | None = Field(
-        default=None, description="The base ruleset: an id, or a relative path to a .yaml file."
+    extends: Annotated[str, AfterValidator(_base_name)] | None = Field(
+        default=None,
+        description="The base ruleset: an id, or a relative path to a .yaml file "
+        f"(at most {MAX_BASE_NAME} characters).",
     )
     family: str | None = Field(
         default=None,
