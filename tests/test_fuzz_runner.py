@@ -21,11 +21,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bolivia.text import terminal
-from bolivia.verify.conformance import Outcome
+from bolivia.verify.conformance import (
+    Outcome,
+    Planned,
+    conforms,
+    load_suite,
+    plan,
+    run_plan,
+    shipped_suites,
+    summary,
+    unchecked,
+)
 from bolivia.verify.engines import (
     MAX_DEPTH,
     MAX_LINE,
+    Engine,
     EngineFailure,
+    InProcessEngine,
     Lines,
     ProcessEngine,
     decode_answer,
@@ -218,3 +230,93 @@ def test_a_process_engine_answers_or_fails_within_its_time(
                 assert read is not None and read[0]["id"] == WIRE
         finally:
             engine.close()
+
+
+# the runner in-process: an engine that answers, fails, or sends strays as drawn, request by
+# request, over a sample of the shipped suites' requests (the real oracle for right answers)
+SHIPPED = plan([load_suite(path) for path in shipped_suites()])
+ORACLE = InProcessEngine()
+KINDS = ("timeout", "deadline", "exit", "overflow", "answer")
+STATUSES = {"passed", "failed", "skipped", "not-run"}
+
+behaviours = st.one_of(
+    st.just("right"),
+    st.just("right"),
+    st.tuples(st.just("value"), st.dictionaries(st.sampled_from(["id", "ok", "result"]), values)),
+    st.tuples(st.just("fail"), st.sampled_from(KINDS), hostile_text, values),
+    st.tuples(st.just("stray"), hostile_text),
+)
+
+
+class Scripted(Engine):
+    """Answers each request as the next drawn behaviour says (the right answer when they run
+    out); records what it was asked."""
+
+    def __init__(self, script: list[Any], rulesets: set[str], protocol: int) -> None:
+        self.script = script
+        self.rulesets = rulesets
+        self.protocol = protocol
+        self.asked: list[tuple[str, Any]] = []
+
+    def exchange(
+        self, request: dict[str, Any], budget: float | None = None
+    ) -> tuple[dict[str, Any], str]:
+        what = self.script.pop(0) if self.script else "right"
+        self.asked.append((request["id"], what))
+        if what == "right":
+            return ORACLE.ask(request), ""
+        if what[0] == "value":
+            return what[1], ""
+        if what[0] == "fail":
+            raise EngineFailure(what[1], what[2], what[3])
+        return ORACLE.ask(request), what[1] or "a stray"
+
+
+@given(
+    st.lists(st.sampled_from(SHIPPED), max_size=30),
+    st.lists(behaviours, max_size=30),
+    st.sets(st.sampled_from(["samba", "canasta", "bolivia-fr", "bolivia-da", "other"])),
+    st.integers(1, 2),
+    st.none() | st.integers(1, 4),
+)
+def test_the_runner_gives_one_verdict_per_case_whatever_the_engine_does(
+    planned: list[Planned],
+    script: list[Any],
+    rulesets: set[str],
+    protocol: int,
+    give_up: int | None,
+) -> None:
+    engine = Scripted(list(script), rulesets, protocol)
+    outcomes = list(run_plan(planned, engine, give_up=give_up))
+    assert [o.name for o in outcomes] == [f"{s.suite}:{c.id}:{r}" for s, c, r, _ in planned]
+    assert {o.status for o in outcomes} <= STATUSES
+    statuses = [o.status for o in outcomes]
+    if "not-run" in statuses:  # the rest of the run, once the runner stopped
+        first = statuses.index("not-run")
+        assert set(statuses[first:]) == {"not-run"}
+        assert give_up is not None or any(w[0] == "fail" for _, w in engine.asked)
+    # a pass is an answer the engine gave to that very request, with nothing before it
+    behaved = dict(engine.asked)
+    for outcome in outcomes:
+        if outcome.status == "passed":
+            what = behaved[outcome.request["id"]]
+            assert what == "right" or what[0] == "value"
+        if outcome.request["id"] not in behaved:
+            assert outcome.status in ("skipped", "not-run")
+    # lost cases in a row (skips between them do not count) never exceed give_up
+    run, longest = 0, 0
+    for outcome in outcomes:
+        if outcome.lost:
+            run += 1
+        elif outcome.status not in ("skipped", "not-run"):
+            run = 0
+        longest = max(longest, run)
+    assert give_up is None or longest <= give_up
+    for outcome in outcomes:
+        assert not ACTIVE - {"\n"} & set(outcome.report())
+    assert conforms(outcomes) == (
+        "passed" in statuses and "failed" not in statuses and "not-run" not in statuses
+    )
+    summary(outcomes)
+    for line in unchecked(outcomes):
+        assert not ACTIVE & set(line)

@@ -306,7 +306,11 @@ def run_plan(
     have passed, or the engine stopped answering or died on ``give_up`` cases in a row, the
     rest are not run, saying why."""
     end = None if deadline is None else time.monotonic() + deadline
-    late = f"the deadline of {deadline:g} s passed"
+    late = (
+        "the run's deadline passed"
+        if deadline is None
+        else f"the deadline of {deadline:g} s passed"
+    )
     lost = 0
     for done, (suite, case, ruleset, request) in enumerate(planned):
         budget = None if end is None else end - time.monotonic()
