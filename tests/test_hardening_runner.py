@@ -18,6 +18,9 @@ import time
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
+
+from bolivia.cli import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -96,6 +99,14 @@ def conform(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]
         env=ENV,
         cwd=ROOT,
     )
+
+
+def conform_here(*args: str) -> subprocess.CompletedProcess[str]:
+    """``conform`` in this process (for what fails before an engine runs: fast)."""
+    result = CliRunner().invoke(cli, ["conform", *args])
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return subprocess.CompletedProcess(["conform"], result.exit_code, result.stdout, result.stderr)
 
 
 def last_line(done: subprocess.CompletedProcess[str]) -> str:
@@ -339,14 +350,14 @@ def test_the_deadline_stops_the_run_and_says_so(tmp_path: Path) -> None:
 @pytest.mark.parametrize("option", ["--timeout", "--deadline"])
 @pytest.mark.parametrize("value", ["nan", "inf", "-inf", "0", "-1", "1e9", "ten"])
 def test_seconds_must_be_finite_positive_and_sane(option: str, value: str, tmp_path: Path) -> None:
-    done = conform(str(suite(tmp_path, 3)), "--engine", ORACLE, option, value, timeout=20)
+    done = conform_here(str(suite(tmp_path, 3)), "--engine", ORACLE, option, value)
     assert done.returncode == 2
     assert_clean(done)
     assert f"Invalid value for '{option}'" in done.stderr
 
 
 def test_give_up_must_be_a_positive_count(tmp_path: Path) -> None:
-    done = conform(str(suite(tmp_path, 3)), "--give-up", "0")
+    done = conform_here(str(suite(tmp_path, 3)), "--give-up", "0")
     assert done.returncode == 2 and "'--give-up'" in done.stderr
 
 
@@ -419,7 +430,7 @@ def test_when_every_case_is_skipped_nothing_was_checked(tmp_path: Path) -> None:
 
 
 def test_a_ruleset_no_case_is_for_is_a_usage_error(tmp_path: Path) -> None:
-    done = conform(str(suite(tmp_path, 3)), "--ruleset", "nosuch", "--ruleset", "samba")
+    done = conform_here(str(suite(tmp_path, 3)), "--ruleset", "nosuch", "--ruleset", "samba")
     assert done.returncode == 2
     assert "'--ruleset': no case of the suites is for nosuch" in done.stderr
     assert_clean(done)
@@ -472,7 +483,7 @@ def test_a_broken_hello_is_one_escaped_line(tmp_path: Path) -> None:
 def test_an_engine_command_that_cannot_run_is_a_usage_error(
     tmp_path: Path, command: str, says: str
 ) -> None:
-    done = conform(str(suite(tmp_path, 3)), "--engine", command)
+    done = conform_here(str(suite(tmp_path, 3)), "--engine", command)
     assert done.returncode == 2, done.stdout + done.stderr
     assert_clean(done)
     assert "Invalid value for '--engine'" in done.stderr and says in done.stderr

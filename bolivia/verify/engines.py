@@ -244,7 +244,8 @@ class ProcessEngine(Engine):
             )
         version = result.get("protocol")
         protocol = version if isinstance(version, int) and not isinstance(version, bool) else 1
-        return {str(r) for r in result["rulesets"]}, str(result.get("engine", "?")), protocol
+        name = terminal(str(result.get("engine", "?"))[:200])  # for display: escaped, short
+        return {str(r) for r in result["rulesets"]}, name, protocol
 
     def _start(self) -> subprocess.Popen[bytes]:
         if os.name != "posix":
