@@ -245,7 +245,7 @@ class _Seconds(click.FloatRange):
     default=10.0,
     show_default=True,
     type=_Seconds(min=0.1, max=3600),
-    help="Seconds the engine may take to answer one request.",
+    help="Seconds the engine may take to answer one request (its first, hello, at least 10).",
 )
 @click.option(
     "--deadline",

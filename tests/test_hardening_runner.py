@@ -347,6 +347,14 @@ def test_the_deadline_stops_the_run_and_says_so(tmp_path: Path) -> None:
     assert "not run: the deadline of 2.5 s passed" in done.stderr
 
 
+def test_an_engine_slow_to_start_is_given_time_for_hello(tmp_path: Path) -> None:
+    """Starting a program takes longer than answering: hello may take 10 s whatever the
+    timeout, the cases then only the timeout."""
+    command = engine(tmp_path, "send(right(request))", before="time.sleep(1)\n")
+    done = conform(str(suite(tmp_path, 3)), "--engine", command, "--timeout", "0.5")
+    assert last_line(done) == "1 passed, 0 failed", done.stderr
+
+
 @pytest.mark.parametrize("option", ["--timeout", "--deadline"])
 @pytest.mark.parametrize("value", ["nan", "inf", "-inf", "0", "-1", "1e9", "ten"])
 def test_seconds_must_be_finite_positive_and_sane(option: str, value: str, tmp_path: Path) -> None:

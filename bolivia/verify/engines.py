@@ -42,6 +42,7 @@ __all__ = [
 MAX_DEPTH = 64  # nesting of an answer; the protocol's deepest (moves) is under 10
 CHUNK = 64 * 1024
 GRACE = 2.0  # seconds an engine has to exit by itself at the end of its input
+STARTUP = 10.0  # seconds at least for the first answer (hello): starting a program takes time
 
 # what went wrong: the program could not be started (a usage error); gave no answer in its
 # time; had its wait cut by the run's deadline; died; sent a line longer than the bound; or
@@ -226,11 +227,14 @@ class ProcessEngine(Engine):
         self._lines = Lines()
         self._sent: set[str] = set()
         self._start()
+        self.timeout = max(timeout, STARTUP)  # for hello only
         try:
             self.rulesets, self.engine_name, self.protocol = self._hello()
         except BaseException:
             self.close()
             raise
+        finally:
+            self.timeout = timeout
 
     def _hello(self) -> tuple[set[str], str, int]:
         try:
