@@ -8,6 +8,7 @@ DIR`` adds a folder of ruleset files to look in by id. Bad input prints one line
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -219,6 +220,16 @@ def oracle_command(folders: tuple[Path, ...]) -> None:
     serve(sys.stdin.buffer, sys.stdout.buffer, oracle)
 
 
+class _Seconds(click.FloatRange):
+    """Seconds: a finite number in the range (``nan`` is in no range, but FloatRange lets it by)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        seconds = super().convert(value, param, ctx)
+        if math.isnan(seconds):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        return seconds
+
+
 @cli.command("conform")
 @click.argument("suites", nargs=-1)
 @click.option(
@@ -234,8 +245,23 @@ def oracle_command(folders: tuple[Path, ...]) -> None:
     "--timeout",
     default=10.0,
     show_default=True,
-    type=click.FloatRange(min=0.1),
-    help="Seconds the engine may take to answer one request.",
+    type=_Seconds(min=0.1, max=3600),
+    help="Seconds the engine may take to answer one request (its first, hello, at least 10).",
+)
+@click.option(
+    "--deadline",
+    default=600.0,
+    show_default=True,
+    type=_Seconds(min=0.1, max=86400),
+    help="Seconds the whole run may take; the cases left then are reported as not run.",
+)
+@click.option(
+    "--give-up",
+    default=3,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Stop after the engine gave no answer or died on this many cases in a row; "
+    "the cases left are reported as not run.",
 )
 @_rulesets_option
 def conform_command(
@@ -243,17 +269,30 @@ def conform_command(
     only: tuple[str, ...],
     command: str | None,
     timeout: float,
+    deadline: float,
+    give_up: int,
     folders: tuple[Path, ...],
 ) -> None:
-    """Run conformance suites (names or files; default: all shipped) against an engine."""
+    """Run conformance suites (names or files; default: all shipped) against an engine.
+
+    Exit 0 when every case run passed, 1 when one failed, was not run, or nothing was checked.
+    """
+    from bolivia.text import terminal
     from bolivia.verify.conformance import (
+        Engine,
+        EngineFailure,
         InProcessEngine,
+        Outcome,
         ProcessEngine,
+        conforms,
         find_suite,
         load_suite,
-        run_suites,
+        not_run,
+        plan,
+        run_plan,
         shipped_suites,
         summary,
+        unchecked,
     )
     from bolivia.verify.oracle import Oracle
 
@@ -267,20 +306,47 @@ def conform_command(
             problems.extend(exc.problems)
     if problems:
         raise RulesetError(problems)
-    engine = (
-        ProcessEngine(command, timeout=timeout)
-        if command
-        else InProcessEngine(Oracle(_library(folders)))
-    )
+    known = {ruleset for suite in loaded for case in suite.cases for ruleset in case.expect}
+    unknown = [ruleset for ruleset in only if ruleset not in known]
+    if unknown:
+        raise click.BadParameter(
+            terminal(
+                f"no case of the suites is for {', '.join(unknown)} "
+                f"(they have cases for {', '.join(sorted(known))})"
+            ),
+            param_hint="'--ruleset'",
+        )
+    planned = plan(loaded, only or None)
+    outcomes: list[Outcome] = []
+    interrupted = False
+    engine: Engine | None = None
     try:
-        outcomes = run_suites(loaded, engine, only or None)
+        if command is None:
+            engine = InProcessEngine(Oracle(_library(folders)))
+        else:
+            try:
+                engine = ProcessEngine(command, timeout=timeout)
+            except EngineFailure as exc:
+                if exc.kind == "start":
+                    raise click.BadParameter(str(exc), param_hint="'--engine'") from None
+                raise
+        for outcome in run_plan(planned, engine, deadline=deadline, give_up=give_up):
+            outcomes.append(outcome)
+    except KeyboardInterrupt:
+        interrupted = True
+        outcomes.extend(not_run(planned[len(outcomes) :], "interrupted"))
     finally:
-        engine.close()
+        if engine is not None:
+            engine.close()
     for outcome in outcomes:
         if outcome.status == "failed":
             click.echo(outcome.report())
+    for line in unchecked(outcomes):
+        click.echo(line, err=True)
     click.echo(summary(outcomes))
-    if any(outcome.status == "failed" for outcome in outcomes):
+    if interrupted:
+        sys.exit(130)
+    if not conforms(outcomes):
         sys.exit(1)
 
 

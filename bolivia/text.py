@@ -1,7 +1,7 @@
-r"""Text for people: user-written strings made safe for Markdown and HTML, and the jinja2
-environment every template of the toolkit is rendered with (``StrictUndefined``; HTML
+r"""Text for people: user-written strings made safe for Markdown, HTML and the terminal, and
+the jinja2 environment every template of the toolkit is rendered with (``StrictUndefined``; HTML
 autoescaped; the ``md``, ``code`` and ``json`` filters). The ground floor: it knows nothing of
-rules, so the report and the rulebook share it.
+rules, so the report, the rulebook and the command line share it.
 
 >>> md("a *bold* | claim")
 'a \\*bold\\* \\| claim'
@@ -16,7 +16,18 @@ import json
 
 import jinja2
 
-__all__ = ["code", "environment", "md"]
+__all__ = ["code", "environment", "md", "terminal"]
+
+# C0 controls, DEL, C1 controls, and the marks, embeddings, overrides and isolates that reorder
+# text (the Unicode bidirectional algorithm): shown as escapes, never acted on
+_TERMINAL = {
+    **{c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0))},
+    **{ord("\t"): "\\t", ord("\n"): "\\n", ord("\r"): "\\r"},
+    **{
+        c: f"\\u{c:04x}"
+        for c in (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+    },
+}
 
 
 def md(text: object) -> str:
@@ -31,6 +42,19 @@ def md(text: object) -> str:
         .replace("[", "\\[")
         .replace("]", "\\]")
     )
+
+
+def terminal(text: str) -> str:
+    r"""Untrusted text made safe to print on a terminal, on one line: control characters (C0,
+    DEL, C1: newlines and escape sequences included) and bidirectional controls are shown as
+    escapes. Backslashes are kept, so escaping twice changes nothing.
+
+    >>> terminal("ok\x1b[2J\n\x9b\u202egnp.exe")
+    'ok\\x1b[2J\\n\\x9b\\u202egnp.exe'
+    >>> terminal(terminal("\x07")) == terminal("\x07")
+    True
+    """
+    return text.translate(_TERMINAL)
 
 
 def code(value: object) -> str:

@@ -144,5 +144,5 @@ def test_a_broken_suite_file_is_a_clear_error(tmp_path: Path) -> None:
 def test_an_engine_that_cannot_start(files: tuple[Path, Path]) -> None:
     suite, _ = files
     done = conform(str(suite), "--engine", "/no/such/engine")
-    assert done.returncode == 1
+    assert done.returncode == 2  # a usage error
     assert "cannot start" in done.stderr and "Traceback" not in done.stderr

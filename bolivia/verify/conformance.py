@@ -3,35 +3,40 @@ engine against them -- the built-in one in-process, or any program speaking the 
 
 A case names an op, its input, and for each ruleset what the result must contain (or the error
 code expected). The runner sends the request once per ruleset, compares only the keys the case
-names, and reports each failure with the request, the expectation and the answer.
+names, and reports each failure with the request, the expectation and the answer (escaped for the
+terminal). A run may have a deadline, and gives up on an engine that stops answering or dies on
+several cases in a row; the cases it did not get to are reported as not run, never as passed.
+The engines themselves are in :mod:`bolivia.verify.engines`.
 """
 
 from __future__ import annotations
 
 import json
-import queue
-import shlex
-import subprocess
-import threading
+import time
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from bolivia.errors import BoliviaError, Problem, RulesetError
+from bolivia.errors import Problem, RulesetError
 from bolivia.rules.loading import load_yaml, plain, validation_problems
-from bolivia.verify.oracle import OPERATIONS, PROTOCOL, RESULT_FIELDS, Oracle
+from bolivia.text import terminal
+from bolivia.verify.engines import Engine, EngineFailure, InProcessEngine, ProcessEngine
+from bolivia.verify.oracle import OPERATIONS, PROTOCOL, RESULT_FIELDS
 
 __all__ = [
     "Case",
     "Engine",
+    "EngineFailure",
     "InProcessEngine",
     "Outcome",
     "ProcessEngine",
     "Suite",
     "load_suite",
+    "run_plan",
     "run_suites",
     "shipped_suites",
     "suites_dir",
@@ -132,137 +137,10 @@ def find_suite(ref: str) -> Path:
     )
 
 
-# --------------------------------------------------------------------------- engines
-
-
-class Engine:
-    """Something that answers protocol requests."""
-
-    rulesets: set[str]
-    protocol: int = PROTOCOL
-
-    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
-        raise NotImplementedError
-
-    def close(self) -> None:
-        """Release what the engine holds."""
-
-
-class InProcessEngine(Engine):
-    """The built-in oracle, through the same JSON encoding as over the pipe."""
-
-    def __init__(self, oracle: Oracle | None = None) -> None:
-        self.oracle = oracle if oracle is not None else Oracle()
-        self.rulesets = set(self.oracle.library.ids())
-
-    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
-        answer: dict[str, Any] = json.loads(self.oracle.handle_line(json.dumps(request)))
-        return answer
-
-
-class EngineFailure(BoliviaError):
-    """The engine crashed, hung or answered something that is not a response."""
-
-
-class ProcessEngine(Engine):
-    """Another program speaking the protocol on its standard input and output."""
-
-    def __init__(self, command: str, timeout: float = 10.0) -> None:
-        self.command = shlex.split(command)
-        if not self.command:
-            raise RulesetError([Problem("--engine", None, "", "the engine command is empty")])
-        self.timeout = timeout
-        self._process: subprocess.Popen[bytes] | None = None
-        self._lines: queue.Queue[bytes | None] = queue.Queue()
-        self._start()
-        hello = self.ask({"op": "hello", "id": "hello"})
-        result = hello.get("result") if hello.get("ok") else None
-        if not isinstance(result, dict) or not isinstance(result.get("rulesets"), list):
-            raise EngineFailure(f"the engine's answer to hello holds no ruleset list: {hello}")
-        self.rulesets = {str(r) for r in result["rulesets"]}
-        self.engine_name = str(result.get("engine", "?"))
-        version = result.get("protocol")
-        self.protocol = version if isinstance(version, int) and not isinstance(version, bool) else 1
-
-    def _start(self) -> None:
-        try:
-            self._process = subprocess.Popen(
-                self.command,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-            )
-        except OSError as exc:
-            raise RulesetError(
-                [Problem("--engine", None, "", f"cannot start {self.command[0]!r}: {exc}")]
-            ) from None
-        self._lines = queue.Queue()
-        stdout = self._process.stdout
-        assert stdout is not None
-
-        def pump(lines: queue.Queue[bytes | None] = self._lines) -> None:
-            try:
-                for line in iter(stdout.readline, b""):
-                    lines.put(line)
-            except (OSError, ValueError):  # the pipe was closed under the reader
-                pass
-            lines.put(None)
-
-        threading.Thread(target=pump, daemon=True).start()
-
-    def _restart(self) -> None:
-        self.close()
-        self._start()
-
-    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
-        process = self._process
-        assert process is not None and process.stdin is not None
-        try:
-            process.stdin.write(json.dumps(request).encode() + b"\n")
-            process.stdin.flush()
-        except (BrokenPipeError, OSError):
-            self._restart()
-            raise EngineFailure("the engine had exited (its input pipe was closed)") from None
-        try:
-            line = self._lines.get(timeout=self.timeout)
-        except queue.Empty:
-            self._restart()
-            raise EngineFailure(
-                f"the engine gave no answer within {self.timeout:g} s (restarted)"
-            ) from None
-        if line is None:
-            code = process.wait()
-            self._restart()
-            raise EngineFailure(
-                f"the engine exited (status {code}) instead of answering (restarted)"
-            )
-        try:
-            answer = json.loads(line)
-        except ValueError:
-            raise EngineFailure(
-                f"the engine answered a line that is not JSON: {line[:200]!r}"
-            ) from None
-        if not isinstance(answer, dict):
-            raise EngineFailure(f"the engine answered {answer!r}, not a response object")
-        return answer
-
-    def close(self) -> None:
-        process = self._process
-        if process is None:
-            return
-        try:
-            if process.stdin is not None:
-                process.stdin.close()
-            process.wait(timeout=2)
-        except (OSError, subprocess.TimeoutExpired):
-            process.kill()
-            process.wait()
-        if process.stdout is not None:
-            process.stdout.close()
-        self._process = None
-
-
 # --------------------------------------------------------------------------- running
+
+
+SHOWN = 10_000  # characters of a report line; the rest is cut, saying how much
 
 
 @dataclass(frozen=True)
@@ -270,24 +148,32 @@ class Outcome:
     suite: str
     case: str
     ruleset: str
-    status: str  # passed | failed | skipped
+    status: str  # passed | failed | skipped | not-run
     request: dict[str, Any] = field(default_factory=dict)
     expected: dict[str, Any] = field(default_factory=dict)
     actual: Any = None
     note: str = ""
+    lost: bool = False  # the engine stopped answering or died on this case
 
     @property
     def name(self) -> str:
         return f"{self.suite}:{self.case}:{self.ruleset}"
 
     def report(self) -> str:
+        """The failure as lines for a terminal: each escaped, and cut if very long."""
         lines = [f"FAILED {self.name}"]
         if self.note:
             lines.append(f"  {self.note}")
         lines.append(f"  request:  {json.dumps(self.request, ensure_ascii=False)}")
         lines.append(f"  expected: {json.dumps(self.expected, ensure_ascii=False)}")
         lines.append(f"  actual:   {json.dumps(self.actual, ensure_ascii=False)}")
-        return "\n".join(lines)
+        return "\n".join(terminal(_cut(line)) for line in lines)
+
+
+def _cut(line: str) -> str:
+    if len(line) <= SHOWN:
+        return line
+    return f"{line[:SHOWN]}... ({len(line) - SHOWN} more characters not shown)"
 
 
 POSITION_OPS = frozenset({"act", "moves"})  # protocol 2
@@ -345,24 +231,38 @@ def case_requests(
 
 
 def run_case(
-    engine: Engine, suite: Suite, case: Case, ruleset: str, request: dict[str, Any]
+    engine: Engine,
+    suite: Suite,
+    case: Case,
+    ruleset: str,
+    request: dict[str, Any],
+    budget: float | None = None,
 ) -> Outcome:
+    """One case for one ruleset; ``budget``: the seconds left to the run, if it has a
+    deadline (a case it cuts short is not run)."""
     expected = case.expect[ruleset]
 
     def outcome(status: str, actual: Any = None, note: str = "") -> Outcome:
         return Outcome(suite.suite, case.id, ruleset, status, request, expected, actual, note)
 
     if ruleset not in engine.rulesets:
-        return outcome("skipped", note="the engine has no such ruleset")
+        return outcome("skipped", note=f"the engine has no ruleset {ruleset}")
     if case.op in POSITION_OPS and engine.protocol < 2:
         return outcome(
             "skipped",
             note=f"the engine speaks protocol {engine.protocol}; {case.op} is protocol 2",
         )
     try:
-        response = engine.ask(request)
+        response, strays = engine.exchange(request, budget)
     except EngineFailure as exc:
-        return outcome("failed", note=str(exc))
+        if exc.kind == "deadline":
+            return outcome("not-run", note=str(exc))
+        note = f"{exc} (restarted)" if exc.restarts else str(exc)
+        return replace(outcome("failed", exc.actual, note), lost=exc.lost)
+    if strays:  # a protocol fault of the engine, whatever it answered to this request
+        return outcome(
+            "failed", response, "; ".join(filter(None, [strays, compare(expected, response)]))
+        )
     result = response.get("result")
     beyond = sorted(
         set(expected) - RESULT_FIELDS.get(case.op, frozenset()) - {"error"} - MOVE_CHECKS
@@ -381,21 +281,96 @@ def run_case(
     return outcome("failed" if why else "passed", response, why)
 
 
-def run_suites(
-    suites: Sequence[Suite], engine: Engine, rulesets: Iterable[str] | None = None
-) -> list[Outcome]:
+Planned = tuple[Suite, Case, str, dict[str, Any]]  # a case, a ruleset, and the request
+
+
+def plan(suites: Sequence[Suite], rulesets: Iterable[str] | None = None) -> list[Planned]:
+    """Every request of the suites, in order (only for ``rulesets``, when given)."""
     rulesets = list(rulesets) if rulesets is not None else None
     return [
-        run_case(engine, suite, case, ruleset, request)
+        (suite, case, ruleset, request)
         for suite in suites
         for case in suite.cases
         for ruleset, request in case_requests(suite, case, rulesets)
     ]
 
 
+def run_plan(
+    planned: Sequence[Planned],
+    engine: Engine,
+    *,
+    deadline: float | None = None,
+    give_up: int | None = None,
+) -> Iterator[Outcome]:
+    """The outcome of each planned request, in order, one by one. When ``deadline`` seconds
+    have passed, or the engine stopped answering or died on ``give_up`` cases in a row, the
+    rest are not run, saying why."""
+    end = None if deadline is None else time.monotonic() + deadline
+    late = (
+        "the run's deadline passed"
+        if deadline is None
+        else f"the deadline of {deadline:g} s passed"
+    )
+    lost = 0
+    for done, (suite, case, ruleset, request) in enumerate(planned):
+        budget = None if end is None else end - time.monotonic()
+        if budget is not None and budget <= 0:
+            yield from not_run(planned[done:], late)
+            return
+        if give_up is not None and lost >= give_up:
+            why = f"gave up on the engine: it gave no answer or died on {lost} cases in a row"
+            yield from not_run(planned[done:], why)
+            return
+        outcome = run_case(engine, suite, case, ruleset, request, budget)
+        if outcome.status == "not-run":  # the deadline passed while it was asked
+            yield from not_run(planned[done:], late)
+            return
+        if outcome.lost:
+            lost += 1
+        elif outcome.status != "skipped":  # it answered
+            lost = 0
+        yield outcome
+
+
+def not_run(planned: Iterable[Planned], why: str) -> Iterator[Outcome]:
+    for suite, case, ruleset, request in planned:
+        yield Outcome(
+            suite.suite, case.id, ruleset, "not-run", request, case.expect[ruleset], note=why
+        )
+
+
+def run_suites(
+    suites: Sequence[Suite],
+    engine: Engine,
+    rulesets: Iterable[str] | None = None,
+    *,
+    deadline: float | None = None,
+    give_up: int | None = None,
+) -> list[Outcome]:
+    return list(run_plan(plan(suites, rulesets), engine, deadline=deadline, give_up=give_up))
+
+
 def summary(outcomes: Sequence[Outcome]) -> str:
-    passed = sum(1 for o in outcomes if o.status == "passed")
-    failed = sum(1 for o in outcomes if o.status == "failed")
-    skipped = sum(1 for o in outcomes if o.status == "skipped")
-    line = f"{passed} passed, {failed} failed"
-    return line + (f", {skipped} skipped" if skipped else "")
+    """``N passed, N failed``, then ``, N skipped`` and ``, N not run`` where there are any."""
+    counts = Counter(o.status for o in outcomes)
+    line = f"{counts['passed']} passed, {counts['failed']} failed"
+    line += f", {counts['skipped']} skipped" if counts["skipped"] else ""
+    return line + (f", {counts['not-run']} not run" if counts["not-run"] else "")
+
+
+def unchecked(outcomes: Sequence[Outcome]) -> list[str]:
+    """Lines for a terminal saying what was not checked and why: the skipped and the not run
+    cases by reason, and that nothing was checked when no case passed or failed."""
+    lines = []
+    for status, said in (("skipped", "skipped"), ("not-run", "not run")):
+        reasons = Counter(o.note for o in outcomes if o.status == status)
+        lines += [f"{n} {said}: {terminal(why)}" for why, n in reasons.items()]
+    if not any(o.status in ("passed", "failed") for o in outcomes):
+        lines.append("nothing was checked: no case passed or failed")
+    return lines
+
+
+def conforms(outcomes: Sequence[Outcome]) -> bool:
+    """Something was checked, and nothing failed or was left not run."""
+    statuses = {o.status for o in outcomes}
+    return "passed" in statuses and not statuses & {"failed", "not-run"}
