@@ -7,7 +7,9 @@ DIR`` adds a folder of ruleset files to look in by id. Bad input prints one line
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -213,9 +215,29 @@ def sources_command(with_claims: bool, as_json: bool) -> None:
 def oracle_command(folders: tuple[Path, ...]) -> None:
     """Answer rules-oracle requests (JSON Lines) on standard input, until its end."""
     from bolivia.verify.oracle import Oracle, serve
+    from bolivia.verify.wire import TransportError
 
     oracle = Oracle(_library(folders))
-    serve(sys.stdin.buffer, sys.stdout.buffer, oracle)
+    for name, stream in (("input", sys.stdin), ("output", sys.stdout)):
+        if stream is None:
+            click.echo(f"bolivia oracle: standard {name} is closed", err=True)
+            sys.exit(1)
+    try:
+        serve(sys.stdin.buffer, sys.stdout.buffer, oracle)
+    except TransportError as exc:
+        _output_lost()
+        click.echo(f"bolivia oracle: {exc}", err=True)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        _output_lost()
+        sys.exit(130)
+
+
+def _output_lost() -> None:
+    """Point standard output at the null device, once it failed or the user stopped the
+    command: Python's last flush of what it holds then cannot fail a second time."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):  # no stdout: nothing held
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 @cli.command("conform")
