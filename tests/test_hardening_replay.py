@@ -148,6 +148,25 @@ def test_a_field_more_on_any_line_is_refused(
     assert refused(path).startswith(f"{path}:{index + 1}: note: ")
 
 
+@pytest.mark.parametrize("kind", ["hand", "action", "end"])
+def test_a_field_name_holding_control_characters_is_shown_escaped(
+    tmp_path: Path, hand_records: Records, kind: str
+) -> None:  # found by test_fuzz_replay under the thorough profile
+    index = next(i for i, r in enumerate(hand_records) if r["type"] == kind)
+    path = write(tmp_path, changed(hand_records, index, **{"\n\x1b[31m": 1}))
+    message = refused(path)  # one line, no escape sequence
+    assert "\x1b" not in message and message.startswith(f"{path}:{index + 1}: '\\n\\x1b[31m': ")
+
+
+def test_an_action_field_name_holding_control_characters_is_shown_escaped() -> None:
+    from bolivia.errors import BadRequest
+
+    with pytest.raises(BadRequest) as info:  # found by test_fuzz_replay (thorough)
+        parse_action({"type": "ask", "\n\x1b[31m": 0})
+    assert "\n" not in str(info.value) and "\x1b" not in str(info.value)
+    assert str(info.value).startswith("unknown field '\\n\\x1b[31m' of an ask action")
+
+
 @pytest.mark.parametrize(("field", "value"), [("step", True), ("player", True), ("step", 1.0)])
 def test_a_true_or_a_float_is_not_a_whole_number_in_an_action_line(
     tmp_path: Path, hand_records: Records, field: str, value: Any

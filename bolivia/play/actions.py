@@ -259,8 +259,9 @@ def _type(data: Any) -> str:
     unknown = sorted(str(key) for key in data if key != "type" and key not in FIELDS[kind])
     if unknown:
         takes = ", ".join(FIELDS[kind]) or "no other"
+        article = "an" if kind[0] in "aeiou" else "a"
         raise BadRequest(
-            f"unknown field '{unknown[0][:40]}' of a {kind} action (it takes: {takes})"
+            f"unknown field {unknown[0][:40]!r} of {article} {kind} action (it takes: {takes})"
         )
     return kind
 

@@ -35,6 +35,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import stat
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -261,11 +262,17 @@ def _check_fields(record: dict[str, Any], kind: str, reader: _Reader) -> None:
     unknown = sorted(key for key in record if key != "type" and key not in fields)
     if unknown:
         raise reader.fail(
-            f"{unknown[0][:40]}: not a field of a {kind} line (it has: {', '.join(fields)})"
+            f"{_key(unknown[0])}: not a field of a {kind} line (it has: {', '.join(fields)})"
         )
     for name in fields:
         if name not in record and name not in _OPTIONAL:
             raise reader.fail(f"{name}: missing")
+
+
+def _key(name: str) -> str:
+    """A field's name as a message shows it: as written where it is a plain word, else quoted
+    with its control characters escaped (a name holding a newline stays on one line)."""
+    return name if re.fullmatch(r"[A-Za-z0-9_]{1,40}", name) else repr(name[:40])
 
 
 def _whole(value: Any, low: int | None = None, high: int | None = None) -> bool:
