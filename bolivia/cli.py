@@ -7,8 +7,10 @@ DIR`` adds a folder of ruleset files to look in by id. Bad input prints one line
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -215,9 +217,29 @@ def sources_command(with_claims: bool, as_json: bool) -> None:
 def oracle_command(folders: tuple[Path, ...]) -> None:
     """Answer rules-oracle requests (JSON Lines) on standard input, until its end."""
     from bolivia.verify.oracle import Oracle, serve
+    from bolivia.verify.wire import TransportError
 
     oracle = Oracle(_library(folders))
-    serve(sys.stdin.buffer, sys.stdout.buffer, oracle)
+    for name, stream in (("input", sys.stdin), ("output", sys.stdout)):
+        if stream is None:
+            click.echo(f"bolivia oracle: standard {name} is closed", err=True)
+            sys.exit(1)
+    try:
+        serve(sys.stdin.buffer, sys.stdout.buffer, oracle)
+    except TransportError as exc:
+        _output_lost()
+        click.echo(f"bolivia oracle: {exc}", err=True)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        _output_lost()
+        sys.exit(130)
+
+
+def _output_lost() -> None:
+    """Point standard output at the null device, once it failed or the user stopped the
+    command: Python's last flush of what it holds then cannot fail a second time."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):  # no stdout: nothing held
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 class _Seconds(click.FloatRange):
@@ -489,17 +511,46 @@ def replay_command(files: tuple[Path, ...], folders: tuple[Path, ...]) -> None:
     from bolivia.play.replay import ReplayError, verify_replay
 
     library = _library(folders)
+    if sys.stdout is None:
+        click.echo("bolivia replay: standard output is closed", err=True)
+        sys.exit(1)
     failed = 0
-    for path in files:
-        try:
-            hands = verify_replay(path, library)
-        except ReplayError as exc:
-            failed += 1
-            click.echo(str(exc), err=True)
-            continue
-        click.echo(f"{path}: {hands} hand{'s' if hands != 1 else ''} verified")
+    try:
+        for path in files:
+            try:
+                hands = verify_replay(path, library)
+            except ReplayError as exc:
+                failed += 1
+                click.echo(str(exc), err=True)
+                continue
+            _write_line(f"{path}: {hands} hand{'s' if hands != 1 else ''} verified")
+    except _OutputError as exc:
+        _output_lost()
+        click.echo(f"bolivia replay: {exc}", err=True)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        _output_lost()
+        sys.exit(130)
     if failed:
         sys.exit(1)
+
+
+class _OutputError(Exception):
+    """Standard output cannot be written (the reader went away, the disk is full)."""
+
+
+def _write_line(text: str) -> None:
+    """One line on standard output, flushed, so that a result is never lost unsaid:
+    :class:`_OutputError` names why it cannot be written."""
+    try:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise _OutputError("cannot write to standard output: the reader closed the pipe") from None
+    except (OSError, ValueError) as exc:  # ValueError: the stream was closed
+        raise _OutputError(
+            f"cannot write to standard output: {getattr(exc, 'strerror', None) or exc}"
+        ) from None
 
 
 @cli.command("compare")

@@ -5,6 +5,7 @@ Tests import these and never define their own versions of them.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -542,3 +543,295 @@ def hostile_ruleset_texts(draw: st.DrawFn) -> str:
 
 
 __all__ += ["YamlNumber", "hostile_ruleset_texts", "huge_numbers", "number_spellings"]
+
+
+# --------------------------------------------------------------------------- hostile wire input
+
+# JSON written as text, so that a test controls what a JSON library would not write: numbers
+# of any size and spelling, escapes of half a surrogate pair, nesting deeper than a reader goes
+_digits = st.text(alphabet="0123456789", min_size=1, max_size=40) | st.text(
+    alphabet="0123456789", min_size=4000, max_size=5000
+)
+number_tokens = st.one_of(
+    st.integers(-(10**20), 10**20).map(str),
+    st.builds(
+        lambda sign, whole, fraction, exponent: (
+            sign + (whole.lstrip("0") or "0") + fraction + exponent
+        ),
+        st.sampled_from(["", "-"]),
+        _digits,
+        st.sampled_from(["", ".5", ".0", ".1000000000000000000001", ".50"]),
+        st.sampled_from(["", "e400", "E-400", "e+99999", "e0", "e-1"]),
+    ),
+)
+_odd_characters = st.characters() | st.sampled_from("\x00\u2028\x85\ufeff")
+odd_texts = st.text(_odd_characters, max_size=12) | st.text(
+    _odd_characters | st.characters(categories=["Cs"]), max_size=12
+)  # half of them with lone surrogates
+string_tokens = st.builds(
+    lambda text, ascii_only: json.dumps(text, ensure_ascii=ascii_only), odd_texts, st.booleans()
+) | st.sampled_from(['"\\ud800"', '"\\udfff\\ud800"', '"\\ud83d\\ude00"', '"\\u0000"'])
+deep_texts = st.integers(0, 1500).map(lambda depth: "[" * depth + "]" * depth) | st.integers(
+    0, 1500
+).map(lambda depth: '{"a":' * depth + "1" + "}" * depth)
+json_texts: st.SearchStrategy[str] = st.recursive(
+    number_tokens
+    | string_tokens
+    | st.sampled_from(["true", "false", "null", "NaN", "Infinity", "-Infinity", "1.", "01"]),
+    lambda children: (
+        st.lists(children, max_size=4).map(lambda items: "[" + ",".join(items) + "]")
+        | st.lists(st.tuples(string_tokens, children), max_size=4).map(
+            lambda pairs: "{" + ",".join(f"{key}:{value}" for key, value in pairs) + "}"
+        )
+    ),
+    max_leaves=12,
+)
+__all__ += ["deep_texts", "hostile_lines", "json_texts", "number_tokens", "odd_texts"]
+
+_CARD_TOKENS = [json.dumps(repr(c)) for c in Card.all()]
+
+
+def _array(items: list[str]) -> str:
+    return "[" + ",".join(items) + "]"
+
+
+_card_lists = st.lists(st.sampled_from(_CARD_TOKENS), max_size=8).map(_array)
+_meld_lists = st.lists(_card_lists, max_size=3).map(_array)
+_small = st.integers(-2, 30).map(str)
+_bools = st.sampled_from(["true", "false"])
+Plain = dict[str, st.SearchStrategy[str]]
+# the shapes the protocol reads, by the kind of field (see OPERATIONS) or position field
+_PLAIN: Plain = {
+    "cards": _card_lists,
+    "melds": _meld_lists,
+    "int": _small,
+    "bool": _bools,
+    "ints": st.lists(_small, max_size=3).map(_array),
+    "hands": st.lists(_card_lists, min_size=4, max_size=4).map(_array),
+    "sides": st.lists(_meld_lists, min_size=2, max_size=2).map(_array),
+    "phase": st.sampled_from(['"draw"', '"play"', '"answer"']),
+    "asked": st.sampled_from(["null", '"pending"', '"yes"', '"no"']),
+    "type": st.sampled_from(
+        [json.dumps(kind) for kind in ("draw", "take_pile", "take_top", "stop", "lay")]
+        + [json.dumps(kind) for kind in ("extend", "combine", "discard", "go_out", "ask")]
+        + ['"answer"']
+    ),
+    "card": st.sampled_from(_CARD_TOKENS),
+    "bools": st.lists(_bools, max_size=4).map(_array),
+    "pairs": st.lists(st.tuples(_small, _small).map(_array), max_size=2).map(_array),
+    "extends": st.lists(st.tuples(_small, _card_lists).map(_array), max_size=2).map(_array),
+}
+_POSITION_KINDS = {
+    "hands": "hands",
+    "players": "int",
+    "turn": "int",
+    "phase": "phase",
+    "melds": "sides",
+    "red_threes": "ints",
+    "pile": "cards",
+    "stock": "int",
+    "scores": "ints",
+    "melded": "bools",
+    "asked": "asked",
+    "going_out": "bool",
+    "picked_up": "bool",
+}
+_ACTION_KINDS = {
+    "type": "type",
+    "with": "cards",
+    "onto": "int",
+    "also": "melds",
+    "melds": "melds",
+    "target": "int",
+    "cards": "cards",
+    "other": "int",
+    "card": "card",
+    "extends": "extends",
+    "discard": "card",
+    "combine": "pairs",
+    "yes": "bool",
+}
+
+
+def _value(draw: st.DrawFn, kind: str, plain: Plain, depth: int = 0) -> str:
+    """A field's value: mostly of the shape the protocol reads, sometimes any JSON (less
+    often inside a position or an action, so that most reach the engine)."""
+    roll = draw(st.integers(0, 19 if depth or kind in ("op", "ruleset") else 7))
+    if roll == 0:
+        return draw(json_texts if draw(st.integers(0, 3)) else deep_texts)
+    if kind == "teams":
+        team = {"melds": "melds", "red_threes": "int", "hands": "melds", "went_out": "bool"}
+        teams = [_object(draw, team, plain, depth=1) for _ in range(draw(st.integers(0, 3)))]
+        return _array(teams)
+    return draw(plain[kind] if kind in plain else _PLAIN[kind])
+
+
+def _object(
+    draw: st.DrawFn, kinds: dict[str, str], plain: Plain, required: Any = (), depth: int = 0
+) -> str:
+    """An object of these fields (each there or not, the required mostly there), now and then
+    one field more of any name."""
+    chosen = [name for name in kinds if draw(st.integers(0, 9)) < (9 if name in required else 4)]
+    pairs = [(json.dumps(name), _value(draw, kinds[name], plain, depth)) for name in chosen]
+    if draw(st.integers(0, 9)) == 0:
+        pairs.append((json.dumps(draw(odd_texts)), _value(draw, "int", plain)))
+    order = draw(st.permutations(range(len(pairs))))
+    return "{" + ",".join(f"{pairs[i][0]}:{pairs[i][1]}" for i in order) + "}"
+
+
+_NO_RED_THREES = [json.dumps(repr(c)) for c in Card.all() if repr(c) not in ("3H", "3D")]
+
+
+def _position(draw: st.DrawFn, plain: Plain) -> str:
+    """A position of four hands that can be real (cards of one deck, no red three in a hand),
+    a phase and a turn, or, a third of the time, an object of position fields of any value."""
+    if draw(st.integers(0, 2)) == 0:
+        return _object(draw, _POSITION_KINDS, plain, {"hands"}, depth=1)
+    cards = draw(st.permutations(_NO_RED_THREES))
+    sizes = [draw(st.integers(0, 6)) for _ in range(5)]
+    starts = [sum(sizes[:i]) for i in range(6)]
+    hands = [_array(cards[starts[i] : starts[i + 1]]) for i in range(4)]
+    fields = {
+        "hands": _array(hands),
+        "pile": _array(cards[starts[4] : starts[5]]),
+        "phase": draw(st.sampled_from(['"draw"', '"play"'])),
+        "turn": str(draw(st.integers(0, 3))),
+    }
+    if draw(st.booleans()):
+        name = draw(st.sampled_from(sorted(_POSITION_KINDS)))
+        fields[name] = _value(draw, _POSITION_KINDS[name], plain)
+    return "{" + ",".join(f"{json.dumps(key)}:{value}" for key, value in fields.items()) + "}"
+
+
+_ACTION_TYPES = {
+    "draw": (),
+    "take_pile": ("with", "onto", "also"),
+    "take_top": ("onto",),
+    "stop": (),
+    "lay": ("melds",),
+    "extend": ("target", "cards"),
+    "combine": ("target", "other"),
+    "discard": ("card",),
+    "go_out": ("melds", "extends", "discard", "combine"),
+    "ask": (),
+    "answer": ("yes",),
+}
+
+
+def _action(draw: st.DrawFn, plain: Plain) -> str:
+    """An action of some type with (mostly) its own fields, or any object of action fields."""
+    if draw(st.integers(0, 3)) == 0:
+        return _object(draw, _ACTION_KINDS, plain, {"type"}, depth=1)
+    kind = draw(st.sampled_from(sorted(_ACTION_TYPES)))
+    own = {name: _ACTION_KINDS[name] for name in _ACTION_TYPES[kind]}
+    body = _object(draw, own, plain, set(own), depth=1)
+    return '{"type":' + json.dumps(kind) + ("," + body[1:] if body != "{}" else "}")
+
+
+@st.composite
+def hostile_lines(draw: st.DrawFn) -> bytes:
+    """One request line: mostly a request of the protocol's shape for some op, any of whose
+    op, id, ruleset, fields, position and action fields may hold anything JSON can write;
+    sometimes any JSON text at all. As bytes: a lone surrogate written raw is not UTF-8."""
+    from bolivia.verify.oracle import OPERATIONS
+
+    if draw(st.integers(0, 9)) == 0:
+        return draw(json_texts | deep_texts).encode("utf-8", "surrogatepass")
+    op = draw(st.sampled_from(sorted(OPERATIONS)))
+    spec = OPERATIONS[op]
+    kinds = {"op": "op", "ruleset": "ruleset", "id": "id"}  # the id is there 4 times in 10
+    kinds |= {name: name if kind == "object" else kind for name, (kind, _) in spec.items()}
+    required = {"op", "ruleset", *(name for name, (_, needed) in spec.items() if needed)}
+    plain: Plain = {
+        "op": st.just(json.dumps(op)),
+        "ruleset": st.sampled_from(['"samba"', '"bolivia-da"', '"canasta"', '"bolivia-zh"', '"x"']),
+        "id": draw(st.sampled_from([_small, number_tokens, string_tokens, json_texts])),
+    }
+    plain["position"] = st.just(_position(draw, plain))
+    plain["action"] = st.just(_action(draw, plain))
+    return _object(draw, kinds, plain, required).encode("utf-8", "surrogatepass")
+
+
+# --------------------------------------------------------------------------- tampered replays
+
+__all__ += ["tampered_replays"]
+
+
+def _line_text(pairs: list[tuple[str, str]]) -> str:
+    return "{" + ",".join(f"{json.dumps(key)}:{value}" for key, value in pairs) + "}"
+
+
+def _near(draw: st.DrawFn, value: Any) -> str:
+    """A value a tamperer would try in place of ``value``: one off, of another type that
+    Python holds equal (``true`` for 1, ``1.0`` for 1), or any JSON at all."""
+    choices = [draw(json_texts), "null", "true", "false", "[]", "{}", '""']
+    if isinstance(value, int) and not isinstance(value, bool):
+        choices += [str(value + 1), str(value - 1), f"{value}.0", str(-value), "9" * 30]
+    if isinstance(value, list) and value:
+        items = [json.dumps(item) for item in value]
+        choices += [_array(items[:-1]), _array(items[::-1]), _array([*items, items[0]])]
+    if isinstance(value, str):
+        choices += [json.dumps(value + "x"), json.dumps(value.upper()), json.dumps("../" + value)]
+    return draw(st.sampled_from(choices))
+
+
+def _tamper_line(draw: st.DrawFn, record: dict[str, Any]) -> str:
+    """A line with one field's value changed, a field dropped, one added, or (for an action
+    line) the action replaced by another of any fields."""
+    pairs = [(key, json.dumps(value)) for key, value in record.items()]
+    how = draw(st.sampled_from(["value", "value", "drop", "add", "action"]))
+    at = draw(st.integers(0, len(pairs) - 1))
+    key = pairs[at][0]
+    if how == "value":
+        pairs[at] = (key, _near(draw, record[key]))
+    elif how == "drop":
+        del pairs[at]
+    elif how == "add":
+        name = draw(st.sampled_from(["note", "type", key]) | odd_texts)
+        pairs.insert(at, (name, draw(st.sampled_from(["1", "null", '"x"']))))
+    elif "action" in record:
+        pairs = [(k, _action(draw, {}) if k == "action" else v) for k, v in pairs]
+    else:
+        pairs[at] = (key, draw(deep_texts))
+    return _line_text(pairs)
+
+
+@st.composite
+def tampered_replays(draw: st.DrawFn, lines: list[str]) -> bytes:
+    """A replay (``lines``, each a JSON object) with one to three tamperings: a field's value,
+    a field dropped or added, a line dropped, doubled, moved or cut short, or a line of any
+    bytes put in."""
+    out: list[bytes] = [line.encode("utf-8") for line in lines]
+    for _ in range(draw(st.integers(1, 3))):
+        at = draw(st.integers(0, len(out) - 1))
+        how = draw(
+            st.sampled_from(["line", "line", "line", "drop", "double", "move", "cut", "raw"])
+        )
+        if how == "line":
+            try:
+                record = json.loads(out[at])
+            except ValueError:
+                continue  # a line tampered with already
+            if isinstance(record, dict) and record:
+                out[at] = _tamper_line(draw, record).encode("utf-8", "surrogatepass")
+        elif how == "drop" and len(out) > 1:
+            del out[at]
+        elif how == "double":
+            out.insert(at, out[at])
+        elif how == "move":
+            out.insert(draw(st.integers(0, len(out) - 1)), out.pop(at))
+        elif how == "cut":
+            out[at] = out[at][: draw(st.integers(0, len(out[at])))]
+        elif how == "raw":
+            out.insert(at, draw(st.binary(max_size=40)).replace(b"\n", b" "))
+    return b"".join(line + b"\n" for line in out)
+
+
+@st.composite
+def hostile_actions(draw: st.DrawFn) -> str:
+    """An action as JSON text: of some type with (mostly) its own fields, or any object of
+    action fields; any value may be any JSON."""
+    return _action(draw, {})
+
+
+__all__ += ["hostile_actions"]

@@ -25,6 +25,7 @@ __all__ = [
     "ASK",
     "DISCARDS",
     "DRAW",
+    "FIELDS",
     "NO",
     "STOP",
     "YES",
@@ -188,44 +189,87 @@ YES, NO = Answer(True), Answer(False)
 DISCARDS = tuple(Discard(card) for card in Card.all())
 
 
-def _card_list(data: Mapping[str, Any], key: str) -> tuple[Card, ...]:
-    value = data.get(key)
+# the fields each type of action takes beside its ``type``; any other field is refused
+FIELDS: dict[str, tuple[str, ...]] = {
+    "draw": (),
+    "take_pile": ("with", "onto", "also"),
+    "take_top": ("onto",),
+    "lay": ("melds",),
+    "extend": ("target", "cards"),
+    "combine": ("target", "other"),
+    "discard": ("card",),
+    "go_out": ("melds", "extends", "discard", "combine"),
+    "ask": (),
+    "answer": ("yes",),
+    "stop": (),
+}
+
+
+def _cards_of(value: Any, where: str) -> tuple[Card, ...]:
     if not isinstance(value, list):
-        raise BadRequest(f"'{key}' is a list of cards")
+        raise BadRequest(f"'{where}' is a list of cards")
     try:
         return parse_cards(value)
     except CardError as exc:
-        raise BadRequest(str(exc)) from None
+        raise BadRequest(f"'{where}': {exc}") from None
+
+
+def _card_of(value: Any, where: str) -> Card:
+    return _cards_of([value], where)[0]
+
+
+def _card_list(data: Mapping[str, Any], key: str) -> tuple[Card, ...]:
+    return _cards_of(data.get(key), key)
 
 
 def _meld_lists(data: Mapping[str, Any], key: str) -> tuple[tuple[Card, ...], ...]:
     value = data.get(key, [])
     if not isinstance(value, list):
         raise BadRequest(f"'{key}' is a list of card lists")
-    return tuple(_card_list({"x": item}, "x") for item in value)
+    return tuple(_cards_of(item, f"{key}[{i}]") for i, item in enumerate(value))
 
 
-def _int(data: Mapping[str, Any], key: str) -> int:
-    value = data.get(key)
+def _whole(value: Any, where: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise BadRequest(f"'{key}' is a whole number")
+        raise BadRequest(f"'{where}' is a whole number")
     return value
 
 
-def _pairs(data: Mapping[str, Any], key: str) -> tuple[tuple[int, int], ...]:
+def _int(data: Mapping[str, Any], key: str) -> int:
+    return _whole(data.get(key), key)
+
+
+def _pairs(data: Mapping[str, Any], key: str, shape: str) -> list[tuple[Any, Any]]:
     value = data.get(key, [])
     if not isinstance(value, list) or not all(
         isinstance(pair, list) and len(pair) == 2 for pair in value
     ):
-        raise BadRequest(f"'{key}' is a list of [target, other] pairs")
-    return tuple((_int({"t": a}, "t"), _int({"o": b}, "o")) for a, b in value)
+        raise BadRequest(f"'{key}' is a list of {shape} pairs")
+    return [(a, b) for a, b in value]
 
 
-def parse_action(data: Any) -> Action:
-    """An action from its JSON form; :class:`BadRequest` names what is wrong."""
+def _type(data: Any) -> str:
+    """The action's type, once its fields are the type's own."""
     if not isinstance(data, Mapping):
         raise BadRequest("an action is an object with a 'type'")
     kind = data.get("type")
+    if not isinstance(kind, str) or kind not in FIELDS:
+        shown = repr(kind) if len(repr(kind)) <= 40 else repr(kind)[:40] + "..."
+        raise BadRequest(f"{shown} is not an action type (the types: {', '.join(FIELDS)})")
+    unknown = sorted(str(key) for key in data if key != "type" and key not in FIELDS[kind])
+    if unknown:
+        takes = ", ".join(FIELDS[kind]) or "no other"
+        article = "an" if kind[0] in "aeiou" else "a"
+        raise BadRequest(
+            f"unknown field {unknown[0][:40]!r} of {article} {kind} action (it takes: {takes})"
+        )
+    return kind
+
+
+def parse_action(data: Any) -> Action:
+    """An action from its JSON form; :class:`BadRequest` names what is wrong (a field that
+    the action's type does not take too)."""
+    kind = _type(data)
     if kind == "draw":
         return Draw()
     if kind == "take_pile":
@@ -241,27 +285,28 @@ def parse_action(data: Any) -> Action:
     if kind == "combine":
         return Combine(_int(data, "target"), _int(data, "other"))
     if kind == "discard":
-        return Discard(_card_list({"c": [data.get("card")]}, "c")[0])
+        return Discard(_card_of(data.get("card"), "card"))
     if kind == "go_out":
-        extends = data.get("extends", [])
-        if not isinstance(extends, list) or not all(
-            isinstance(e, list) and len(e) == 2 for e in extends
-        ):
-            raise BadRequest("'extends' is a list of [target, cards] pairs")
+        extends = _pairs(data, "extends", "[target, cards]")
+        combine = _pairs(data, "combine", "[target, other]")
         discard = data.get("discard")
         return GoOut(
             _meld_lists(data, "melds"),
-            tuple((_int({"t": t}, "t"), _card_list({"c": c}, "c")) for t, c in extends),
-            None if discard is None else _card_list({"c": [discard]}, "c")[0],
-            _pairs(data, "combine"),
+            tuple(
+                (_whole(t, f"extends[{i}][0]"), _cards_of(c, f"extends[{i}][1]"))
+                for i, (t, c) in enumerate(extends)
+            ),
+            None if discard is None else _card_of(discard, "discard"),
+            tuple(
+                (_whole(t, f"combine[{i}][0]"), _whole(o, f"combine[{i}][1]"))
+                for i, (t, o) in enumerate(combine)
+            ),
         )
-    if kind == "ask":
-        return Ask()
     if kind == "answer":
         yes = data.get("yes")
         if not isinstance(yes, bool):
             raise BadRequest("'yes' is true or false")
         return Answer(yes)
-    if kind == "stop":
-        return Stop()
-    raise BadRequest(f"{kind!r} is not an action type")
+    if kind == "ask":
+        return Ask()
+    return Stop()

@@ -20,7 +20,7 @@ from pathlib import Path
 from bolivia.errors import Problem, RulesetError
 from bolivia.resources import rulesets_dir
 from bolivia.rules.files import Layer, read_layer
-from bolivia.rules.loading import Location, did_you_mean, load_yaml
+from bolivia.rules.loading import did_you_mean, load_yaml
 from bolivia.rules.resolution import build
 from bolivia.rules.ruleset import ID_PATTERN, Ruleset, base_name_fault
 from bolivia.rules.sources import Sources, shipped_sources
@@ -203,36 +203,40 @@ class Library:
     def all(self) -> list[Ruleset]:
         return [self.load(rid) for rid in self.ids()]
 
-    def _locate_base(self, layer: Layer, ref: str, allowed_extra: Path | None) -> Path | Problem:
-        where: Location = ("extends",)
+    def locate(
+        self, ref: str, relative_to: Path, allowed_extra: Path | None, what: str = "a base"
+    ) -> Path | str:
+        """The file that ``ref`` names -- an id, or a relative path from the folder
+        ``relative_to`` that stays inside the library's folders or ``allowed_extra`` -- or why
+        it names none. Nothing outside those folders is read, or even looked for."""
         if re.fullmatch(ID_PATTERN, ref) and not ref.endswith((".yaml", ".yml")):
             index = self._build_index()
             if ref in index:
                 return index[ref].resolve()
-            return layer.loaded.problem(where, self.unknown_message(ref))
+            return self.unknown_message(ref)
         fault = base_name_fault(ref)  # Meta refuses these; a Layer built by hand may not
         if fault is not None:
-            return layer.loaded.problem(where, fault)
+            return fault
         candidate = Path(ref)
         if candidate.is_absolute():
-            return layer.loaded.problem(
-                where,
-                f"{ref!r}: a base is named by id or by a relative path, never an absolute one",
-            )
+            return f"{ref!r}: {what} is named by id or by a relative path, never an absolute one"
         try:
-            target = (layer.path.parent / candidate).resolve()
+            target = (relative_to / candidate).resolve()
             allowed = [*self.folders, *([allowed_extra] if allowed_extra else [])]
             if not any(target.is_relative_to(folder) for folder in allowed):
-                return layer.loaded.problem(
-                    where,
+                return (
                     f"{ref!r} leads outside the ruleset folders "
-                    f"({', '.join(str(f) for f in allowed)}); refusing to read it",
+                    f"({', '.join(str(f) for f in allowed)}); refusing to read it"
                 )
             if not target.is_file():
-                return layer.loaded.problem(where, f"{ref!r}: no such file")
+                return f"{ref!r}: no such file"
         except (OSError, ValueError) as exc:
-            return layer.loaded.problem(where, f"{ref!r}: {_os_reason(exc)}")
+            return f"{ref!r}: {_os_reason(exc)}"
         return target
+
+    def _locate_base(self, layer: Layer, ref: str, allowed_extra: Path | None) -> Path | Problem:
+        located = self.locate(ref, layer.path.parent, allowed_extra)
+        return located if isinstance(located, Path) else layer.loaded.problem(("extends",), located)
 
     def _resolve(self, path: Path, stack: tuple[Path, ...], allowed_extra: Path | None) -> Ruleset:
         if path in self._cache:

@@ -1,5 +1,6 @@
 """Verification of engines: the rules oracle (``oracle``: JSON Lines requests answered by
-:mod:`bolivia.engine`, the protocol any engine can speak) and the conformance runner
+:mod:`bolivia.engine`, the protocol any engine can speak; ``wire``: a line read as JSON and an
+answer written as JSON, both held to RFC 8259) and the conformance runner
 (``conformance``) with its case files (``suites/``), run in-process or against another
 engine's process.
 

@@ -2,7 +2,8 @@
 
 One JSON request a line in, one JSON response a line out. :class:`Oracle` answers a request
 (``handle``) with the same rule modules the rest of the toolkit uses; :func:`serve` runs it over
-a pair of streams, never dying on bad input.
+a pair of streams, never dying on bad input (how a line is read and an answer written:
+:mod:`bolivia.verify.wire`).
 
 >>> oracle = Oracle()
 >>> oracle.handle({"op": "meld", "ruleset": "bolivia-zh", "cards": ["8H", "8S", "2C", "JK"]})["ok"]
@@ -30,6 +31,15 @@ from bolivia.play.actions import parse_action
 from bolivia.play.position import hand_at
 from bolivia.rules.library import Library, shipped_library
 from bolivia.rules.ruleset import Ruleset
+from bolivia.verify.wire import (
+    MAX_LINE,
+    Number,
+    OracleError,
+    TransportError,
+    decode,
+    encode,
+    error_answer,
+)
 from bolivia.version import __version__
 
 __all__ = [
@@ -44,19 +54,9 @@ __all__ = [
 ]
 
 PROTOCOL = 2
-MAX_LINE = 1024 * 1024
 MAX_CARDS = 1000
 MAX_INT = 10**9
 _RED_THREES = (Card.parse("3H"), Card.parse("3D"))
-
-
-class OracleError(Exception):
-    """An error response: a protocol code and a message a person can act on."""
-
-    def __init__(self, code: str, message: str) -> None:
-        self.code = code
-        self.message = message
-        super().__init__(message)
 
 
 # field kinds: cards, melds, int, bool, ints, teams
@@ -129,28 +129,6 @@ _PHYSICAL = {
 }
 
 
-class _Huge:
-    """A JSON integer too long to be a count or a score (kept as text, to echo an id back)."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-
-def _parse_int(text: str) -> int | _Huge:
-    return int(text) if len(text) <= 18 else _Huge(text)
-
-
-def _echo(value: Any) -> Any:
-    """How a long integer inside an id is written back: as the number, when Python can."""
-    if isinstance(value, _Huge):
-        return int(value.text) if len(value.text) <= 4000 else value.text
-    raise TypeError(type(value).__name__)
-
-
-def _refuse_constant(text: str) -> Any:
-    raise ValueError(f"{text} is not JSON")
-
-
 def _cards(value: Any, name: str) -> list[Card]:
     if not isinstance(value, list):
         raise OracleError("bad-request", f'\'{name}\' is a list of cards such as ["8H", "JK"]')
@@ -177,7 +155,7 @@ def _convert(kind: str, value: Any, name: str) -> Any:
             )
         return [_cards(item, f"{name}[{i}]") for i, item in enumerate(value)]
     if kind == "int":
-        if isinstance(value, _Huge) or (
+        if (isinstance(value, Number) and value.integer) or (
             isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT
         ):
             raise OracleError("bad-request", f"'{name}' is out of range (at most {MAX_INT})")
@@ -290,40 +268,12 @@ class Oracle:
     # ---- transport
 
     def handle_line(self, line: bytes | str) -> str:
-        """One request line to one response line (without the newline)."""
-        if isinstance(line, bytes):
-            if len(line) > MAX_LINE:
-                return self._encode(
-                    None, error=("too-large", f"the request line is over {MAX_LINE} bytes")
-                )
-            try:
-                line = line.decode("utf-8")
-            except UnicodeDecodeError:
-                return self._encode(None, error=("bad-json", "the line is not UTF-8 text"))
-        elif len(line.encode("utf-8")) > MAX_LINE:
-            return self._encode(
-                None, error=("too-large", f"the request line is over {MAX_LINE} bytes")
-            )
+        """One request line to one response line (without the newline): always JSON."""
         try:
-            request = json.loads(line, parse_int=_parse_int, parse_constant=_refuse_constant)
-        except RecursionError:
-            return self._encode(None, error=("bad-json", "the JSON is nested too deeply to read"))
-        except ValueError as exc:
-            return self._encode(None, error=("bad-json", f"not valid JSON: {exc}"))
-        response = self.handle(request)
-        try:
-            return json.dumps(response, ensure_ascii=False, separators=(",", ":"), default=_echo)
-        except (RecursionError, ValueError, TypeError):
-            # an id too deep to echo back
-            return self._encode(None, error=("bad-request", "the id is nested too deeply"))
-
-    @staticmethod
-    def _encode(request_id: Any, error: tuple[str, str]) -> str:
-        return json.dumps(
-            {"id": request_id, "ok": False, "error": {"code": error[0], "message": error[1]}},
-            ensure_ascii=False,
-            separators=(",", ":"),
-        )
+            request = decode(line)
+        except OracleError as exc:
+            return error_answer(exc.code, exc.message)
+        return encode(self.handle(request))
 
     def handle(self, request: Any) -> dict[str, Any]:
         """One decoded request to one response object."""
@@ -597,23 +547,42 @@ class Oracle:
 
 
 def serve(source: IO[bytes], sink: IO[bytes], oracle: Oracle | None = None) -> int:
-    """Answer every line of ``source`` on ``sink`` until the end of input; exit status 0."""
+    """Answer every line of ``source`` on ``sink`` until the end of input; exit status 0.
+    :class:`TransportError` when a line cannot be read or its answer cannot be written."""
     oracle = oracle if oracle is not None else Oracle()
+    number = 0
     while True:
-        line = source.readline(MAX_LINE + 1)
+        number += 1
+        line = _read(source, number)
         if not line:
             return 0
         if len(line) > MAX_LINE and not line.endswith(b"\n"):
             # an over-long line: answer once, then skip the rest of it
             while line and not line.endswith(b"\n"):
-                line = source.readline(MAX_LINE + 1)
-            answer = Oracle._encode(
-                None, error=("too-large", f"the request line is over {MAX_LINE} bytes")
-            )
+                line = _read(source, number)
+            answer = error_answer("too-large", f"the request line is over {MAX_LINE} bytes")
         else:
             stripped = line.rstrip(b"\r\n")
             if not stripped.strip():
                 continue
             answer = oracle.handle_line(stripped)
-        sink.write(answer.encode("utf-8") + b"\n")
-        sink.flush()
+        try:
+            sink.write(answer.encode("utf-8") + b"\n")
+            sink.flush()
+        except OSError as exc:
+            raise TransportError(
+                f"cannot write the answer to line {number}: {_reason(exc)}"
+            ) from None
+
+
+def _read(source: IO[bytes], number: int) -> bytes:
+    try:
+        return source.readline(MAX_LINE + 1)
+    except OSError as exc:
+        raise TransportError(f"cannot read line {number} of the requests: {_reason(exc)}") from None
+
+
+def _reason(exc: OSError) -> str:
+    if isinstance(exc, BrokenPipeError):
+        return "the reader closed the pipe"
+    return exc.strerror or str(exc)
