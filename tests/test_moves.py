@@ -13,11 +13,13 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from bolivia.cards import RANKS, Card, parse_cards
+from bolivia.engine.melds import Meld, verify_meld
 from bolivia.play.bots import GreedyBot, RandomBot
 from bolivia.play.hand import Hand
 from bolivia.play.position import hand_at, position_of
 from bolivia.play.simulate import RULE_ENDINGS, play_hand
-from bolivia.play.ways_out import can_go_out
+from bolivia.play.ways_out import can_go_out, ways_out
 from bolivia.rules.library import shipped_library
 from bolivia.rules.ruleset import Ruleset
 
@@ -181,3 +183,66 @@ def test_house_rules_play_to_an_end_by_a_rule(house: tuple[str, dict[str, Any]],
         stats, _ = play_hand(ruleset, players, seed, [bot] * players, check=True)
         assert stats.ended_by in RULE_ENDINGS, (house, stats.ended_by)
         assert stats.conserved
+
+
+# --------------------------------------------------------------------------- runs on the table
+
+_RUN_RULESETS = {
+    "bolivia-da": LIBRARY.load("bolivia-da"),
+    "samba": LIBRARY.load("samba"),
+    "bolivia-da, a wild card in a run": load_house(("bolivia-da", {"melds.sequence.max_wild": 1})),
+}
+
+
+@st.composite
+def _run_positions(draw: st.DrawFn) -> tuple[Ruleset, list[Meld], list[Card]]:
+    """A side with a run or two on the table (and a natural canasta, so that an escalera
+    decides), and a hand of a few cards of those suits near the runs' ends, with a gap to
+    bridge, and a wild card or an odd card now and then."""
+    ruleset = _RUN_RULESETS[draw(st.sampled_from(sorted(_RUN_RULESETS)))]
+    assert ruleset is not None
+    low, high = ruleset.sequence_span
+    table: list[Meld] = [verify_meld(ruleset, parse_cards(["9C", "9D", "9H", "9S"] * 2)[:7])]
+    suits = draw(st.lists(st.sampled_from("CDHS"), min_size=1, max_size=2))
+    hand: list[str] = []
+    for suit in suits:
+        size = draw(st.integers(3, 5))
+        start = draw(st.integers(low, high - size + 1))
+        ranks = [RANKS[r] for r in range(start, start + size)]
+        table.append(verify_meld(ruleset, parse_cards([f"{r}{suit}" for r in ranks])))
+        near = [RANKS[r] for r in range(max(low, start - 4), min(high, start + size + 3) + 1)]
+        hand += draw(st.lists(st.sampled_from([f"{r}{suit}" for r in near]), max_size=4))
+    hand += draw(st.lists(st.sampled_from(["2C", "JK", "5D", "KS"]), max_size=2))
+    assume(1 <= len(hand) <= 5)
+    return ruleset, table, parse_cards(hand)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=_run_positions())
+def test_the_search_bridges_gaps_to_the_sides_runs(
+    position: tuple[Ruleset, list[Meld], list[Card]],
+) -> None:
+    """Cards joining a run of the side at either end, several at once or across a gap a wild
+    card fills (``8H 9H 10H`` onto ``JH QH KH AH``): the search agrees with the brute force."""
+    ruleset, table, cards = position
+    counts = [0] * 53
+    for card in cards:
+        counts[card.index] += 1
+    expected = brute.way_out_exists(ruleset, table, cards, players=4, first_minimum=None)
+    assert can_go_out(ruleset, table, counts, players=4) == expected, (cards, table)
+    assert bool(ways_out(ruleset, table, counts, players=4, bounded=False)) == expected
+
+
+def test_three_cards_onto_the_low_end_of_a_run_go_out() -> None:
+    """The reproducer: an escalera made by ``8H 9H 10H`` below ``JH QH KH AH`` (a bolivia-da
+    side with a natural canasta of nines), ``5C`` the discard."""
+    da = LIBRARY.load("bolivia-da")
+    table = [
+        verify_meld(da, parse_cards(["JH", "QH", "KH", "AH"])),
+        verify_meld(da, parse_cards(["9C", "9H", "9D", "9H", "9C", "9D", "9S"])),
+    ]
+    counts = [0] * 53
+    for card in parse_cards(["8H", "9H", "10H", "5C"]):
+        counts[card.index] += 1
+    (way,) = ways_out(da, table, counts, players=4)
+    assert way.extends == ((0, tuple(parse_cards(["8H", "9H", "10H"]))),)

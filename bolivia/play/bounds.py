@@ -26,15 +26,13 @@ def stranded(ruleset: Ruleset, counts: Sequence[int], table: Sequence[Meld]) -> 
     wild = ruleset.wild
     wilds = sum(counts[i] for i in ruleset.wild_indices)
     group_ranks = {m.rank for m in table if m.kind in ("group", "threes")}
-    run_suits = {m.suit for m in table if m.kind == "sequence"}
-    min_natural = rules.melds.group.min_natural
     sequence = rules.melds.sequence
+    runs = [m for m in table if m.kind == "sequence" and m.suit]
+    min_natural = rules.melds.group.min_natural
     threes = rules.melds.black_threes
     low, high = ruleset.sequence_span
-    # how far a card of a run may be from another card of its suit: one rank between them
-    # without wild cards, more with them
-    reach = 2 + min(wilds, sequence.max_wild)
-    alone = sequence.allowed and min(wilds, sequence.max_wild) >= sequence.min_size - 1
+    budget = min(wilds, sequence.max_wild)  # the wild cards one run may take from the hand
+    alone = sequence.allowed and budget >= sequence.min_size - 1
     stranded: list[int] = []
     for r in range(13):
         base = r * 4
@@ -58,17 +56,44 @@ def stranded(ruleset: Ruleset, counts: Sequence[int], table: Sequence[Meld]) -> 
         elif not alone:
             for s in range(4):
                 n = counts[base + s]
-                if not n or SUITS[s] in run_suits:
-                    continue
-                if not any(
-                    0 <= r + d < 13 and counts[(r + d) * 4 + s]
-                    for d in range(-reach, reach + 1)
-                    if d
-                ):
+                if n and not _could_run(ruleset, counts, runs, r, s, budget):
                     stranded += [base + s] * n
         if len(stranded) > 1:
             return stranded[:2]
     return stranded
+
+
+def _could_run(
+    ruleset: Ruleset, counts: Sequence[int], runs: Sequence[Meld], r: int, s: int, budget: int
+) -> bool:
+    """Whether the natural of rank ``r`` and suit ``s`` might be in a run: a new one (some
+    window of the smallest size, within the span, whose other ranks the hand holds in the
+    suit or ``budget`` wild cards fill), or one of the side's runs of the suit that has not
+    the rank and has room (the ranks between held or filled, its own wild cards counted as
+    if they could move)."""
+    sequence = ruleset.rules.melds.sequence
+    wild = ruleset.wild
+    low, high = ruleset.sequence_span
+    size = sequence.min_size
+    for start in range(max(low, r - size + 1), min(r, high - size + 1) + 1):
+        missing = sum(1 for q in range(start, start + size) if q != r and not counts[q * 4 + s])
+        if missing <= budget:
+            return True
+    suit = SUITS[s]
+    for m in runs:
+        if m.suit != suit:
+            continue
+        ranks = [c.index >> 2 for c in m.cards if not wild[c.index]]
+        if r in ranks:
+            continue
+        lo, hi = min(ranks), max(ranks)
+        gap = range(r + 1, lo) if r < lo else range(hi + 1, r)
+        if sequence.max_size is not None and m.size + 1 + len(gap) > sequence.max_size:
+            continue
+        missing = sum(1 for q in gap if not counts[q * 4 + s])
+        if missing <= min(budget, sequence.max_wild - m.wilds) + m.wilds:
+            return True
+    return False
 
 
 def could_meet(

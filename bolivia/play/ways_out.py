@@ -6,18 +6,25 @@ goes out), the side's melds then meet the going-out requirement, and, for a side
 melded, the new melds reach the first meld's minimum. The search is exact for any hand size:
 it answers "no" only when no such placement exists, and it has no budget.
 
-It places the cards one at a time, the lowest natural card first and the wild cards last, and
-tries every place for each: the discard; each meld on the table that can take it; a new group
-of its rank (with the fewest other naturals that make it legal, and any number of wild
-cards); a new sequence with it as the lowest natural (the fewest naturals above it that make
-it legal, and any number of wild cards); a new meld of black threes; for a wild card, a new
-meld of wild cards. Cards placed later may join the melds made earlier, so every legal final
-meld is reached: a group grows by naturals without breaking its limits once legal, a sequence
-grows upward. Before the first card, the side's groups of one rank may be joined (where the
-ruleset allows it) and wild cards may go onto a group that more naturals will then make a
-canasta (where no wild card may go onto a finished one). Failed states (the cards left, the
-melds on the table, whether the discard is used) are remembered, so the same state is never
-searched twice.
+It places the natural cards one at a time, and tries every place for each: the discard; each
+meld on the table that can take it (a run also with the naturals held between it and the card,
+or wild cards in their place: ``8H 9H 10H`` onto ``JH QH KH AH``); a new group of its rank
+(with the fewest other naturals that make it legal, and any number of wild cards); a new
+sequence holding it (the fewest other naturals of its suit, below or above it, that make it
+legal, and any number of wild cards); a new meld of black threes. Cards placed later join the
+melds made earlier, so every legal final meld is reached in any order of the cards: a group
+grows by naturals without breaking its limits once legal, a run at either end. The wild cards
+come last: the discard, how many onto each meld, new melds of wild cards. Before the first card,
+the side's groups of one rank may be joined (where the ruleset allows it) and wild cards may go
+onto a group that more naturals will then make a canasta (where no wild card may go onto a
+finished one).
+
+The order is chosen once, before the first card: every card held is tried at each of its places
+one step ahead through the quick bounds of :mod:`bolivia.play.bounds`; a card with no place left
+open means there is no way out, and the cards with the fewest open places go first, so that a
+conflict (the ten of hearts both the escalera's and the only partner of the jack of hearts) is
+met before choices elsewhere multiply it. Failed states (the cards left, the melds on the table,
+whether the discard is used) are remembered, so the same state is never searched twice.
 
 Wild cards of one rank are interchangeable (the same points, the same rules), so where the
 points of the new melds do not matter (the side has melded) the cheapest are used first.
@@ -133,6 +140,8 @@ class _Search:
         self.failed: set[tuple[object, ...]] = set()
         self.bounded = True
         self.naturals = [i for i in range(53) if not self.wild[i]]
+        self.order = self.naturals  # the order the naturals are placed in (see probe)
+        self.placed = 0  # naturals placed (or discarded) so far
         self.one_per_rank = not self.rules.melds.group.duplicate_ranks
         low, high = ruleset.sequence_span
         # the naturals a sequence may hold: in the span, not threes, not wild
@@ -305,34 +314,41 @@ class _Search:
         ):
             self.failed.add(key)
             return
+        if self.bounded and not self.placed and not self.probe():
+            self.failed.add(key)
+            return
         if lost:  # the one card with nowhere to go can only be the discard
             self.discard_card(lost[0])
         else:
-            index = next((i for i in self.naturals if self.counts[i]), None)
-            if index is None:
+            chosen = self.choose()
+            if chosen is None:
                 self.wild_phase()
             else:
-                self.options(index)
+                self.options(*chosen)
         if len(self.found) == before:
             self.failed.add(key)
 
     def discard_card(self, index: int) -> None:
         self.counts[index] -= 1
         self.discard = CARDS[index]
+        self.placed += 1
         self.place()
+        self.placed -= 1
         self.discard = None
         self.counts[index] += 1
 
-    def options(self, index: int) -> None:
-        """Every place for the card: onto a meld on the table, into a new meld, the discard.
+    def plan(self, index: int) -> list[tuple[int, list[int], Meld]]:
+        """Every place for the card on the table or in a new meld, as ``(t, cards, meld)``:
+        meld ``t`` of the table (-1: a new meld) becomes ``meld`` with ``cards`` of the hand.
         Runs come first (a sequence is what a requirement most often lacks and what a wrong
-        early choice most often spoils), the discard last (one spent early is seldom the way)."""
+        early choice most often spoils); the discard, tried last, is not listed."""
         card = CARDS[index]
-        found = self.found
+        wild = self.wild
         melds = list(self.new_melds(index))
-        runs = [m for m in melds if len({i >> 2 for i in m if not self.wild[i]}) > 1]
-        rest = [m for m in melds if len({i >> 2 for i in m if not self.wild[i]}) <= 1]
+        runs = [m for m in melds if len({i >> 2 for i in m if not wild[i]}) > 1]
+        rest = [m for m in melds if len({i >> 2 for i in m if not wild[i]}) <= 1]
         order = sorted(range(len(self.table)), key=lambda t: self.table[t].kind != "sequence")
+        out: list[tuple[int, list[int], Meld]] = []
         for step in ("runs", "melds"):
             for t in order:
                 meld = self.table[t]
@@ -340,19 +356,14 @@ class _Search:
                     continue
                 if not could_join(self.ruleset, meld, card):
                     continue
-                try:
-                    grown = verify_extend(self.ruleset, meld, [card], going_out=True)
-                except Illegal:
-                    continue
-                self.counts[index] -= 1
-                self.set_meld(t, grown)
-                self.extends.append((t, (card,)))
-                self.place()
-                self.extends.pop()
-                self.set_meld(t, meld)
-                self.counts[index] += 1
-                if len(found) >= self.limit:
-                    return
+                for cards in self.joins(index, meld):
+                    try:
+                        grown = verify_extend(
+                            self.ruleset, meld, [CARDS[i] for i in cards], going_out=True
+                        )
+                    except Illegal:
+                        continue
+                    out.append((t, cards, grown))
             for cards in runs if step == "runs" else rest:
                 try:
                     meld = verify_meld(self.ruleset, [CARDS[i] for i in cards], going_out=True)
@@ -364,15 +375,124 @@ class _Search:
                     and any(m.kind == "group" and m.rank == meld.rank for m in self.table)
                 ):
                     continue
-                self.take(cards)
+                out.append((-1, cards, meld))
+        return out
+
+    def options(self, index: int, plan: list[tuple[int, list[int], Meld]]) -> None:
+        """The card to each place of its ``plan`` in turn, then to the discard (one spent
+        early is seldom the way)."""
+        found = self.found
+        self.placed += 1
+        for t, cards, meld in plan:
+            self.take(cards)
+            if t < 0:
                 self.push(meld)
                 self.place()
                 self.pop()
-                self.give(cards)
-                if len(found) >= self.limit:
-                    return
-        if self.discard is None:
+            else:
+                before = self.table[t]
+                self.set_meld(t, meld)
+                self.extends.append((t, tuple(CARDS[i] for i in cards)))
+                self.place()
+                self.extends.pop()
+                self.set_meld(t, before)
+            self.give(cards)
+            if len(found) >= self.limit:
+                break
+        self.placed -= 1
+        if self.discard is None and len(found) < self.limit:
             self.discard_card(index)
+
+    def choose(self) -> tuple[int, list[tuple[int, list[int], Meld]]] | None:
+        """The next natural card to place and its plan: the first held in :attr:`order`."""
+        counts = self.counts
+        index = next((i for i in self.order if counts[i]), None)
+        return None if index is None else (index, self.plan(index))
+
+    def viable(self) -> bool:
+        """Whether the quick bounds leave the state open (see :mod:`bolivia.play.bounds`)."""
+        lost = stranded(self.ruleset, self.counts, self.table)
+        return len(lost) <= (1 if self.discard is None else 0) and could_meet(
+            self.ruleset, self.counts, self.table, self.players
+        )
+
+    def probe(self) -> bool:
+        """Before the first card is placed: each natural held tried at each of its places (and
+        the discard) one step ahead through the bounds. False when some card has no place the
+        bounds leave open (no way out); else :attr:`order` puts the cards with the fewest open
+        places first, so a conflict is met before choices elsewhere multiply it."""
+        scored: list[tuple[int, int]] = []
+        for index in self.naturals:
+            if not self.counts[index]:
+                continue
+            open_places = 0
+            for t, cards, meld in self.plan(index):
+                self.take(cards)
+                if t < 0:
+                    self.push(meld)
+                else:
+                    before = self.table[t]
+                    self.set_meld(t, meld)
+                open_places += self.viable()
+                if t < 0:
+                    self.pop()
+                else:
+                    self.set_meld(t, before)
+                self.give(cards)
+            if self.discard is None:
+                self.counts[index] -= 1
+                self.discard = CARDS[index]
+                open_places += self.viable()
+                self.discard = None
+                self.counts[index] += 1
+            if not open_places:
+                return False
+            scored.append((open_places, index))
+        self.order = [index for _, index in sorted(scored)]
+        return True
+
+    def joins(self, index: int, meld: Meld) -> Iterator[list[int]]:
+        """The ways the natural card may join the meld: alone; and, for a sequence it does not
+        touch, with what bridges the gap -- the naturals of its suit held between it and the
+        sequence (any of them may be left for elsewhere with a wild card in its place) and the
+        fewest wild cards that make it legal (more may join in the wild phase). Without the
+        bridge a sequence could only grow by cards next to it, one at a time, and
+        ``8H 9H 10H`` onto ``JH QH KH AH`` would be missed when ``8H`` is placed first."""
+        yield [index]
+        if meld.kind != "sequence":
+            return
+        rule = self.rules.melds.sequence
+        rank, suit = index >> 2, index & 3
+        ranks = [c.index >> 2 for c in meld.cards if not self.wild[c.index]]
+        lo, hi = min(ranks), max(ranks)
+        if rank in ranks or lo - 1 <= rank <= hi + 1:
+            return  # a duplicate, or next to it (alone is the way, wild cards come later)
+        available = sum(self.counts[i] for i in self.wilds)
+        slack = min(available, rule.max_wild - meld.wilds)
+        gap = range(rank + 1, lo) if rank < lo else range(hi + 1, rank)
+        between = [r * 4 + suit for r in gap if self.counts[r * 4 + suit] > 0]
+        for left_out in range(min(len(between), slack) + 1):
+            for kept in sub_multisets(between, len(between) - left_out):
+                for w in range(slack + 1):
+                    cards = [index, *kept]
+                    extension = next(iter(self.wild_choices(w)), None)
+                    if extension is None:
+                        break
+                    try:
+                        verify_extend(
+                            self.ruleset,
+                            meld,
+                            [CARDS[i] for i in cards + extension],
+                            going_out=True,
+                        )
+                    except Illegal:
+                        continue
+                    if w and self.first_minimum is not None:
+                        for mix in self.wild_choices(w):  # the points of the mix count
+                            yield cards + mix
+                    else:
+                        yield cards + extension
+                    break  # more wild cards may join in the wild phase
 
     def new_melds(self, index: int) -> Iterator[list[int]]:
         """The new melds (card indices) that hold the natural card, by the rules above."""
@@ -452,18 +572,22 @@ class _Search:
                 yield [*chosen, *loose[:j]]
 
     def _sequences(self, index: int, rank: int, suit: int) -> Iterator[list[int]]:
-        """A sequence with the card as its lowest natural and at least one natural above it:
-        for each number of wild cards, the fewest naturals that make it legal, each choice of
-        ranks within reach (more naturals join upward as they are placed)."""
+        """A sequence holding the card and at least one other natural of its suit: for each
+        number of wild cards, the fewest naturals that make it legal, each choice of ranks
+        within reach below or above it (more naturals join at either end as they are
+        placed)."""
         rule = self.rules.melds.sequence
         low, high = self.ruleset.sequence_span
         if rank < low or rank > high:
             return
         available = sum(self.counts[i] for i in self.wilds)
         for w in range(min(available, rule.max_wild) + 1):
-            k = max(1, rule.min_size - 1 - w)  # naturals above the card
-            top = min(high, rank + k + w)
-            reach = [r for r in range(rank + 1, top + 1) if self.counts[r * 4 + suit]]
+            k = max(1, rule.min_size - 1 - w)  # naturals beside the card
+            reach = [
+                r
+                for r in range(max(low, rank - k - w), min(high, rank + k + w) + 1)
+                if r != rank and self.counts[r * 4 + suit]
+            ]
             for ranks in sub_multisets(reach, k):
                 for wilds in self.wild_choices(w):
                     yield [index, *(r * 4 + suit for r in ranks), *wilds]
