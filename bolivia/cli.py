@@ -83,7 +83,7 @@ class _Terminal(io.TextIOBase):
         self.stream = stream
 
     def write(self, text: str) -> int:
-        self.stream.write(terminal(text))
+        self.stream.write(terminal(text, lines=True))
         return len(text)
 
     def flush(self) -> None:
@@ -96,7 +96,7 @@ class _Terminal(io.TextIOBase):
 def _echo(text: str, *, nl: bool = True) -> None:
     """Print ruleset data or user text on standard output, escaped for the terminal."""
     try:
-        click.echo(terminal(text), nl=nl)
+        click.echo(terminal(text, lines=True), nl=nl)
     except BrokenPipeError:
         raise
     except OSError as exc:

@@ -1,7 +1,8 @@
-r"""Text for people: user-written strings made safe for a terminal, Markdown and HTML, and the
-jinja2 environment every template of the toolkit is rendered with (``StrictUndefined``; HTML
+r"""Text for people: user-written strings made safe for the terminal, Markdown and HTML, and
+the jinja2 environment every template of the toolkit is rendered with (``StrictUndefined``; HTML
 autoescaped; the ``md``, ``code`` and ``json`` filters; no raw control character in any
-output). The ground floor: it knows nothing of rules, so the report and the rulebook share it.
+output). The ground floor: it knows nothing of rules, so the report, the rulebook and the
+command line share it.
 
 >>> terminal("name\x1b]0;owned\x07 \u202eevil")
 'name\\x1b]0;owned\\x07 \\u202eevil'
@@ -28,18 +29,33 @@ from markupsafe import Markup
 
 __all__ = ["code", "environment", "json_for_terminal", "md", "safe_html", "terminal"]
 
-_CONTROLS = [*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F, *range(0x80, 0xA0)]
-_BIDI = [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]
-_TERMINAL = {c: f"\\x{c:02x}" for c in _CONTROLS} | {c: f"\\u{c:04x}" for c in _BIDI}
+# C0 controls, DEL, C1 controls, and the marks, embeddings, overrides and isolates that reorder
+# text (the Unicode bidirectional algorithm): shown as escapes, never acted on
+_BIDI = (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+_TERMINAL = {
+    **{c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0))},
+    **{ord("\t"): "\\t", ord("\n"): "\\n", ord("\r"): "\\r"},
+    **{c: f"\\u{c:04x}" for c in _BIDI},
+}
+_TERMINAL_LINES = {c: shown for c, shown in _TERMINAL.items() if c not in (0x09, 0x0A)}
 # the same characters as JSON escapes (json.dumps already escapes C0, but not DEL, C1, bidi)
-_JSON = {c: f"\\u{c:04x}" for c in [*_CONTROLS, *_BIDI]}
+_JSON = {c: f"\\u{c:04x}" for c in _TERMINAL if c not in (0x09, 0x0A)}
 
 
-def terminal(text: str) -> str:
-    """Text safe to print on a terminal: C0 controls but newline and tab, DEL, C1 controls and
-    the bidi overrides and isolates (U+202A-U+202E, U+2066-U+2069) shown as ``\\xNN`` /
-    ``\\uNNNN``, so that no escape sequence in ruleset data reaches the terminal."""
-    return text.translate(_TERMINAL)
+def terminal(text: str, *, lines: bool = False) -> str:
+    r"""Untrusted text made safe to print on a terminal, on one line: control characters (C0,
+    DEL, C1: newlines and escape sequences included) and bidirectional controls are shown as
+    escapes. Backslashes are kept, so escaping twice changes nothing. With ``lines``, newline
+    and tab are kept (a document of several lines, such as ``bolivia show``'s).
+
+    >>> terminal("ok\x1b[2J\n\x9b\u202egnp.exe")
+    'ok\\x1b[2J\\n\\x9b\\u202egnp.exe'
+    >>> terminal(terminal("\x07")) == terminal("\x07")
+    True
+    >>> terminal("a:\n\tb\r\x1b[2J", lines=True)
+    'a:\n\tb\\r\\x1b[2J'
+    """
+    return text.translate(_TERMINAL_LINES if lines else _TERMINAL)
 
 
 def json_for_terminal(value: Any, *, indent: int | None = 2) -> str:
@@ -51,7 +67,7 @@ def json_for_terminal(value: Any, *, indent: int | None = 2) -> str:
 def _one_line(text: object) -> str:
     """Visible (see :func:`terminal`) and on one line: a line break would end a table row or
     start a block."""
-    return re.sub("[\n\u2028\u2029]", " ", terminal(str(text)))
+    return re.sub("[\n\u2028\u2029]", " ", terminal(str(text), lines=True))
 
 
 # punctuation that means something anywhere in a line (CommonMark and Python-Markdown both
@@ -105,7 +121,7 @@ class _Sanitizer(HTMLParser):
 
     def _tag(self, tag: str, attrs: list[tuple[str, str | None]], close: str) -> None:
         if tag not in SAFE_TAGS or any(name not in SAFE_ATTRIBUTES for name, _ in attrs):
-            self.out.append(html.escape(terminal(self.get_starttag_text() or "")))
+            self.out.append(html.escape(terminal(self.get_starttag_text() or "", lines=True)))
             return
         shown = "".join(f' {name}="{html.escape(value or "")}"' for name, value in attrs)
         self.out.append(f"<{tag}{shown}{close}>")
@@ -120,7 +136,7 @@ class _Sanitizer(HTMLParser):
         self.out.append(f"</{tag}>" if tag in SAFE_TAGS else html.escape(f"</{tag}>"))
 
     def handle_data(self, data: str) -> None:
-        self.out.append(html.escape(terminal(data), quote=False))
+        self.out.append(html.escape(terminal(data, lines=True), quote=False))
 
     def handle_comment(self, data: str) -> None:
         self.out.append(html.escape(f"<!--{data}-->"))
@@ -152,7 +168,7 @@ def _visible(value: Any) -> Any:
     """Every value a template writes, its control characters made visible (trusted markup,
     such as a plot's SVG, is left alone)."""
     if isinstance(value, str) and not isinstance(value, Markup):
-        return terminal(value)
+        return terminal(value, lines=True)
     return value
 
 

@@ -37,7 +37,7 @@ from bolivia.verify.oracle import Oracle
 from .strategies import hostile_texts
 
 # what no output may hold raw: C0 controls but newline and tab, DEL, C1, bidi controls
-RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 UNSAFE_URL = re.compile(r"(?i)^\s*(javascript|data|vbscript):")
 
 
@@ -73,7 +73,7 @@ def _words(text: str) -> str:
 
 def _shown(text: str) -> str:
     """How a text should read once escaped and rendered: visible, on one line."""
-    return _words(re.sub("[\n\u2028\u2029]", " ", terminal(text)))
+    return _words(re.sub("[\n\u2028\u2029]", " ", terminal(text, lines=True)))
 
 
 def _no_live_link(page: str, *, own: tuple[str, ...] = ("#",)) -> list[tuple[str, dict[str, str]]]:
@@ -96,8 +96,11 @@ def _no_live_link(page: str, *, own: tuple[str, ...] = ("#",)) -> list[tuple[str
 @given(hostile_texts(max_size=300))
 def test_terminal_and_json_for_terminal_leave_no_raw_control(text: str) -> None:
     shown = terminal(text)
-    assert not RAW.search(shown)
-    assert shown.count("\n") == text.count("\n")
+    assert not RAW.search(shown) and "\n" not in shown and "\t" not in shown  # one line
+    assert terminal(shown) == shown  # escaping twice changes nothing
+    lines = terminal(text, lines=True)
+    assert not RAW.search(lines)
+    assert lines.count("\n") == text.count("\n") and lines.count("\t") == text.count("\t")
     data = json_for_terminal({"name": text})
     assert not RAW.search(data)
     assert json.loads(data) == {"name": text}  # the same data, only written safely
@@ -196,7 +199,7 @@ def test_the_rulebook_of_any_text(
     page = book.html()
     tags = _no_live_link(page, own=())
     assert not {"a", "img", "iframe", "object", "form"} & {tag for tag, _ in tags}
-    assert str(escape(terminal(name))) in page  # the name is shown, escaped, in the title
+    assert str(escape(terminal(name, lines=True))) in page  # the name, escaped, in the title
 
 
 @pytest.fixture(scope="module")
@@ -235,7 +238,7 @@ def test_the_report_of_any_text(
     _no_live_link(rendered, own=("#", "plots/"))
     page = render_html(changed, {})
     _no_live_link(page)
-    assert str(escape(terminal(name))) in page
+    assert str(escape(terminal(name, lines=True))) in page
 
 
 @_fraction(20)

@@ -32,7 +32,7 @@ def _escaped(text: str) -> bool:
     """Whether the terminal shows ``text`` escaped (``bolivia show`` prints through
     :func:`bolivia.text.terminal`): such a string is written in double quotes, where the
     escape (``\\x1b``, ``\\u202e``) reads back as the character."""
-    return terminal(text) != text
+    return terminal(text, lines=True) != text
 
 
 class _Dumper(yaml.SafeDumper):
