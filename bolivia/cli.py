@@ -5,14 +5,15 @@ DIR`` adds a folder of ruleset files to look in by id. Bad input prints one line
 (``FILE:LINE: key.path: message``) on stderr and exits 1; a traceback would be a bug.
 
 Exit status: 0 done, 1 a finding or an error (invalid rulesets, a file that cannot be written),
-2 a usage error, 130 interrupted (Ctrl-C), 141 standard output closed by its reader
-(``bolivia show x | head``); the last two end quietly. Everything printed that comes from
+2 a usage error, 130 interrupted (Ctrl-C; one line, ``interrupted``), 141 standard output closed
+by its reader (``bolivia show x | head``; quietly). Everything printed that comes from
 ruleset data or the user passes through :func:`bolivia.text.terminal`, so no escape sequence
 reaches the terminal, even through a pipe.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -709,6 +710,13 @@ def rulebook_command(ruleset: str, fmt: str, out: Path | None, folders: tuple[Pa
         _echo(str(out))
 
 
+def _interrupted() -> int:
+    """Ctrl-C: one line, no traceback, and the status a shell gives a program SIGINT ended."""
+    with contextlib.suppress(OSError, KeyboardInterrupt):  # a second Ctrl-C, no stderr
+        click.echo("interrupted", err=True)
+    return INTERRUPTED
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script: the exit status (see the module's docstring)."""
     try:
@@ -725,13 +733,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return exc.exit_code
         except click.Abort as exc:
             if isinstance(exc.__cause__, KeyboardInterrupt):
-                return INTERRUPTED
+                return _interrupted()  # click has ended the line the terminal shows ^C on
             click.echo("Aborted!", err=True)
             return 1
         except SystemExit as exc:
             return int(exc.code or 0) if not isinstance(exc.code, str) else 1
     except KeyboardInterrupt:
-        return INTERRUPTED
+        return _interrupted()
     return status if isinstance(status, int) else 0
 
 

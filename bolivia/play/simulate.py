@@ -264,8 +264,15 @@ def _ignore_interrupt() -> None:
 
 def worker_pool(workers: int) -> multiprocessing.pool.Pool:
     """Spawned worker processes that leave Ctrl-C to the parent, which stops them (so an
-    interrupted run ends quietly, not with a traceback from every worker)."""
-    return multiprocessing.get_context("spawn").Pool(workers, initializer=_ignore_interrupt)
+    interrupted run ends quietly, not with a traceback from every worker). The workers are
+    started with Ctrl-C ignored, which a new interpreter keeps, so even one still starting up
+    ignores it; the initializer keeps it so. (A Ctrl-C in the instant the parent starts them
+    is ignored too.)"""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return multiprocessing.get_context("spawn").Pool(workers, initializer=_ignore_interrupt)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def job_results(spec: RunSpec, workers: int = 1) -> Iterator[dict[str, Any]]:
