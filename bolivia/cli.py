@@ -520,9 +520,9 @@ def replay_command(files: tuple[Path, ...], folders: tuple[Path, ...]) -> None:
             hands = verify_replay(path, library)
         except ReplayError as exc:
             failed += 1
-            click.echo(str(exc), err=True)
+            click.echo(terminal(str(exc)), err=True)  # a replay file's text, escaped
             continue
-        click.echo(f"{path}: {hands} hand{'s' if hands != 1 else ''} verified")
+        _echo(f"{path}: {hands} hand{'s' if hands != 1 else ''} verified")
     if failed:
         sys.exit(1)
 

@@ -560,3 +560,11 @@ def test_a_closed_standard_output_exits_141_quietly(command: list[str]) -> None:
     process.stderr.close()
     assert process.wait(timeout=120) == 141
     assert stderr == ""
+
+
+def test_replay_prints_a_hostile_file_name_escaped(tmp_path: Path) -> None:
+    path = tmp_path / f"hand{OSC}.jsonl"
+    path.write_text('{"not": "a replay"}\n', encoding="utf-8")
+    result = invoke("replay", str(path))
+    assert result.exit_code == 1
+    assert_escaped(result.stdout + result.stderr)
