@@ -568,3 +568,17 @@ def test_replay_prints_a_hostile_file_name_escaped(tmp_path: Path) -> None:
     result = invoke("replay", str(path))
     assert result.exit_code == 1
     assert_escaped(result.stdout + result.stderr)
+
+
+@pytest.mark.parametrize("notes", ["\u2028\\", "a  b " * 30, " lead", "x\u2029y\x85z"])
+def test_show_standalone_reads_back_any_notes(tmp_path: Path, notes: str) -> None:
+    """Found by the fuzz file (thorough): a line break YAML knows but ``textwrap`` does not
+    (U+2028) broke the folded block of the notes; spaces a fold loses changed them."""
+    import dataclasses as dc
+
+    from bolivia.rules.rendering import standalone_yaml
+
+    original = dc.replace(Library().load("bolivia-da"), name=f"n{OSC}", notes=notes)
+    (tmp_path / "flat.yaml").write_text(standalone_yaml(original), encoding="utf-8")
+    again = Library([tmp_path]).load(tmp_path / "flat.yaml")
+    assert (again.name, again.notes) == (original.name, notes)

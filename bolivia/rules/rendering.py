@@ -52,8 +52,21 @@ def _dump(value: Any, **options: Any) -> str:
 
 
 def _one_line(text: str) -> str:
-    """Text for a comment line: a line break in a name would end the comment."""
-    return " ".join(text.splitlines())
+    """Text for a comment line: a line break in a name would end the comment, and YAML takes
+    no control character even in a comment (so they are shown as escapes)."""
+    return " ".join(terminal(text).splitlines())
+
+
+def _folded(text: str) -> list[str] | None:
+    """``text`` as the lines of a folded block (``>-``), or None where such a block would not
+    read back as ``text`` (a line break YAML knows but ``textwrap`` does not, such as U+2028;
+    spaces a fold would lose)."""
+    lines = textwrap.wrap(text, _WIDTH - 2, initial_indent="  ", subsequent_indent="  ")
+    try:
+        again = yaml.safe_load("\n".join(["notes: >-", *lines]))
+    except yaml.YAMLError:
+        return None
+    return lines if isinstance(again, dict) and again.get("notes") == text else None
 
 
 def _flow(value: Any) -> str:
@@ -158,13 +171,11 @@ def _meta_lines(ruleset: Ruleset, *, standalone: bool) -> list[str]:
     meta["family"] = ruleset.family
     meta["sources"] = list(ruleset.sources)
     lines = [f"{key}: {_flow(value)}" for key, value in meta.items()]
-    if _escaped(ruleset.notes):
-        lines.append(f"notes: {_flow(ruleset.notes)}")
+    folded = None if _escaped(ruleset.notes) else _folded(ruleset.notes)
+    if folded:
+        lines.extend(["notes: >-", *folded])
     elif ruleset.notes:
-        lines.append("notes: >-")
-        lines.extend(
-            textwrap.wrap(ruleset.notes, _WIDTH - 2, initial_indent="  ", subsequent_indent="  ")
-        )
+        lines.append(f"notes: {_flow(ruleset.notes)}")
     return lines
 
 
