@@ -3,44 +3,111 @@
 Every command that takes a ruleset takes an id (``bolivia-da``) or a file path; ``--rulesets
 DIR`` adds a folder of ruleset files to look in by id. Bad input prints one line per problem
 (``FILE:LINE: key.path: message``) on stderr and exits 1; a traceback would be a bug.
+
+Exit status: 0 done, 1 a finding or an error (invalid rulesets, a file that cannot be written),
+2 a usage error, 130 interrupted (Ctrl-C; one line, ``interrupted``), 141 standard output closed
+by its reader (``bolivia show x | head``; quietly). Everything printed that comes from
+ruleset data or the user passes through :func:`bolivia.text.terminal`, so no escape sequence
+reaches the terminal, even through a pipe.
 """
 
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import math
 import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar, cast
 
 import click
 
 from bolivia.errors import BoliviaError, Problem, RulesetError
+from bolivia.output import OutputError, prepare_folder, write_text
 from bolivia.rules.library import Library
 from bolivia.rules.rendering import ruleset_json, show_yaml, standalone_yaml
 from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.schema import fields_markdown, schema_text
 from bolivia.rules.sources import shipped_sources
+from bolivia.text import json_for_terminal, terminal
 from bolivia.version import __version__
 
-__all__ = ["main"]
+__all__ = ["BROKEN_PIPE", "INTERRUPTED", "MAX_COMPARE_HANDS", "MAX_RUN", "main"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a program Ctrl-C ended
+BROKEN_PIPE = 141  # 128 + SIGPIPE: the reader of standard output has gone
+MAX_RUN = 10_000_000  # the most hands (or games) one simulate run plays
+MAX_COMPARE_HANDS = 100_000  # per ruleset: compare keeps every hand's figures for its intervals
+
+
+def _silence(stream: IO[str]) -> None:
+    """Point a failed output stream at the null device, so that the interpreter's last flush
+    has nowhere to fail (a test's in-memory stream is left alone)."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, ValueError, io.UnsupportedOperation):
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, fd)
+    os.close(null)
+
 
 class _Group(click.Group):
-    """Turns the toolkit's errors into clear lines and exit status 1."""
+    """Turns the toolkit's errors into clear lines and exit status 1, and a closed standard
+    output into a quiet exit."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except BoliviaError as exc:
             for line in exc.lines():
-                click.echo(line, err=True)
+                click.echo(terminal(line), err=True)
             ctx.exit(1)
+        except BrokenPipeError:
+            _silence(sys.stdout)
+            ctx.exit(BROKEN_PIPE)
+        except OSError as exc:  # an output stream that fails, a file gone while read
+            _silence(sys.stdout)
+            where = f": {exc.filename}" if exc.filename else ""
+            click.echo(terminal(f"error: {exc.strerror or exc}{where}"), err=True)
+            ctx.exit(1)
+
+
+class _Terminal(io.TextIOBase):
+    """A text stream writing to another, escaped for the terminal."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        self.stream.write(terminal(text, lines=True))
+        return len(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def isatty(self) -> bool:
+        return self.stream.isatty()
+
+
+def _echo(text: str, *, nl: bool = True) -> None:
+    """Print ruleset data or user text on standard output, escaped for the terminal."""
+    try:
+        click.echo(terminal(text, lines=True), nl=nl)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        _silence(sys.stdout)
+        raise OutputError(f"cannot write standard output: {exc.strerror or exc}") from None
+
+
+def _echo_json(data: Any) -> None:
+    _echo(json_for_terminal(data, indent=2))
 
 
 def _rulesets_option(func: F) -> F:
@@ -91,22 +158,25 @@ def rulesets_command(as_json: bool, folders: tuple[Path, ...]) -> None:
             }
             for r in loaded
         ]
-        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        _echo_json(rows)
     else:
         from tabulate import tabulate
 
         table = [
             [
-                r.id,
-                r.name,
-                r.extends or "-",
-                r.family,
-                ", ".join(r.sources),
-                "{stated}/{assumed}/{house}".format(**r.counts()),
+                terminal(cell)
+                for cell in (
+                    r.id,
+                    r.name,
+                    r.extends or "-",
+                    r.family,
+                    ", ".join(r.sources),
+                    "{stated}/{assumed}/{house}".format(**r.counts()),
+                )
             ]
             for r in loaded
         ]
-        click.echo(
+        _echo(
             tabulate(
                 table,
                 headers=["id", "name", "extends", "family", "sources", "stated/assumed/house"],
@@ -136,11 +206,11 @@ def show_command(ruleset: str, fmt: str, standalone: bool, folders: tuple[Path, 
     """Show a resolved ruleset (ID or FILE), each value with its provenance."""
     resolved = _library(folders).load(ruleset)
     if fmt == "json":
-        click.echo(json.dumps(ruleset_json(resolved), indent=2, ensure_ascii=False))
+        _echo_json(ruleset_json(resolved))
     elif standalone:
-        click.echo(standalone_yaml(resolved), nl=False)
+        _echo(standalone_yaml(resolved), nl=False)
     else:
-        click.echo(show_yaml(resolved), nl=False)
+        _echo(show_yaml(resolved), nl=False)
 
 
 @cli.command("validate")
@@ -157,7 +227,7 @@ def validate_command(files: tuple[str, ...], folders: tuple[Path, ...]) -> None:
             problems.extend(exc.problems)
             continue
         counts = ruleset.counts()
-        click.echo(
+        _echo(
             f"{ref}: valid ({ruleset.id}; {sum(counts.values())} values: "
             f"{counts['stated']} stated, {counts['assumed']} assumed, "
             f"{counts['house']} house rules)"
@@ -179,7 +249,7 @@ def schema_command(out: Path | None, fields: bool) -> None:
     if out is None:
         click.echo(text, nl=False)
     else:
-        out.write_text(text, encoding="utf-8")
+        write_text(out, text)
 
 
 @cli.command("sources")
@@ -374,8 +444,16 @@ def conform_command(
 
 @cli.command("simulate")
 @click.option("--ruleset", "ruleset_ref", required=True, help="A ruleset id or file.")
-@click.option("--hands", type=click.IntRange(min=1), help="Play this many hands (default 100).")
-@click.option("--games", type=click.IntRange(min=1), help="Play this many whole games instead.")
+@click.option(
+    "--hands",
+    type=click.IntRange(min=1, max=MAX_RUN),
+    help=f"Play this many hands (default 100, at most {MAX_RUN:,}).",
+)
+@click.option(
+    "--games",
+    type=click.IntRange(min=1, max=MAX_RUN),
+    help=f"Play this many whole games instead (at most {MAX_RUN:,}).",
+)
 @click.option(
     "--seed",
     default=0,
@@ -405,7 +483,8 @@ def conform_command(
 @click.option(
     "--replays",
     type=click.Path(file_okay=False, path_type=Path),
-    help="Write every hand's replay (JSON Lines) into this folder.",
+    help="Write every hand's replay (JSON Lines) into this folder: a new or empty one, or "
+    "one holding only the replays of an earlier run, which are replaced.",
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object instead of a table.")
 @click.option(
@@ -433,7 +512,7 @@ def simulate_command(
 ) -> None:
     """Let bots play hands or games under a ruleset, and count what happened."""
     from bolivia.play.bots import BOTS
-    from bolivia.play.simulate import RunSpec, run
+    from bolivia.play.simulate import RunSpec, prepare_replays, run
 
     if hands and games:
         raise click.UsageError("give --hands or --games, not both")
@@ -452,6 +531,16 @@ def simulate_command(
             f"--bots takes {', '.join(BOTS)}: one name, or one per seat ({count} seats)"
         )
     ref = str(ruleset.path) if ruleset.path and not ruleset.shipped else ruleset.id
+    if replays is not None:
+        try:
+            removed = prepare_replays(replays)
+        except OutputError as exc:
+            raise click.BadParameter(str(exc), param_hint="--replays") from None
+        if removed:
+            click.echo(
+                terminal(f"note: {replays}: replacing the {removed} files of an earlier run"),
+                err=True,
+            )
     spec = RunSpec(
         ref,
         tuple(str(f) for f in folders),
@@ -468,7 +557,7 @@ def simulate_command(
     with click.progressbar(length=total, label=label, file=sys.stderr) as bar:
         summary = run(spec, workers, progress=bar.update)
     if as_json:
-        click.echo(json.dumps(summary, indent=2))
+        _echo_json(summary)
     else:
         from tabulate import tabulate
 
@@ -476,11 +565,11 @@ def simulate_command(
             [key, json.dumps(value) if isinstance(value, dict | list) else value]
             for key, value in summary.items()
         ]
-        click.echo(tabulate(rows, tablefmt="plain"))
-    _report_unruled(summary, strict)
+        _echo(tabulate(rows, tablefmt="plain"))
+    _report_unruled(summary, strict, replays is not None)
 
 
-def _report_unruled(summary: dict[str, Any], strict: bool) -> None:
+def _report_unruled(summary: dict[str, Any], strict: bool, replays: bool = False) -> None:
     """Say so when a hand or a game did not end by a rule; with --strict, exit 1."""
     problems = []
     if summary["not_ended_by_a_rule"]:
@@ -489,6 +578,7 @@ def _report_unruled(summary: dict[str, Any], strict: bool) -> None:
         problems.append(
             f"{summary['not_ended_by_a_rule']} hands did not end by a rule "
             f"({', '.join(f'{k}: {v}' for k, v in other.items())})"
+            + ("; no replay is written of such a hand" if replays else "")
         )
     for reason, n in summary.get("games_stopped", {}).items():
         why = (
@@ -498,7 +588,7 @@ def _report_unruled(summary: dict[str, Any], strict: bool) -> None:
         )
         problems.append(f"{n} games {why}")
     for problem in problems:
-        click.echo(f"warning: {problem}", err=True)
+        click.echo(terminal(f"warning: {problem}"), err=True)
     if strict and problems:
         raise SystemExit(1)
 
@@ -521,7 +611,7 @@ def replay_command(files: tuple[Path, ...], folders: tuple[Path, ...]) -> None:
                 hands = verify_replay(path, library)
             except ReplayError as exc:
                 failed += 1
-                click.echo(str(exc), err=True)
+                click.echo(terminal(str(exc)), err=True)  # a replay file's text, escaped
                 continue
             _write_line(f"{path}: {hands} hand{'s' if hands != 1 else ''} verified")
     except _OutputError as exc:
@@ -566,8 +656,8 @@ def _write_line(text: str) -> None:
     "--hands",
     default=300,
     show_default=True,
-    type=click.IntRange(min=10),
-    help="Simulated hands per ruleset (greedy bots).",
+    type=click.IntRange(min=10, max=MAX_COMPARE_HANDS),
+    help=f"Simulated hands per ruleset (greedy bots; at most {MAX_COMPARE_HANDS:,}).",
 )
 @click.option("--seed", default=1, show_default=True, type=click.IntRange(min=0))
 @click.option(
@@ -627,6 +717,9 @@ def compare_command(
     ids = [r.id for r in rulesets]
     if len(set(ids)) != len(ids):
         raise click.UsageError("a ruleset is named twice")
+    prepare_folder(out)  # before a minute of work, not after it
+    if suite is not None:
+        prepare_folder(suite.parent)
     total = hands * len(rulesets)
     with click.progressbar(length=total, label="simulating", file=sys.stderr) as bar:
         seen: dict[str, int] = {}
@@ -644,10 +737,10 @@ def compare_command(
             progress=progress,
         )
     for path in write_report(comparison, out, chosen):
-        click.echo(str(path))
+        _echo(str(path))
     if suite is not None:
-        suite.write_text(witness_suite(comparison), encoding="utf-8")
-        click.echo(str(suite))
+        write_text(suite, witness_suite(comparison))
+        _echo(str(suite))
 
 
 @cli.command("new")
@@ -688,7 +781,7 @@ def new_command(
         name, base_ref, settings, target, _library(folders), why=why, title=title, force=force
     )
     changed = ", ".join(ruleset.own_leaves) or "nothing yet"
-    click.echo(f"{target}: {ruleset.id} extends {ruleset.extends}; changes {changed}")
+    _echo(f"{target}: {ruleset.id} extends {ruleset.extends}; changes {changed}")
 
 
 @cli.command("lint")
@@ -701,10 +794,10 @@ def lint_command(ruleset: str, folders: tuple[Path, ...]) -> None:
     resolved = _library(folders).load(ruleset)
     findings = lint(resolved)
     for finding in findings:
-        click.echo(str(finding))
+        _echo(str(finding))
     errors = sum(1 for f in findings if f.level == "error")
     warnings = len(findings) - errors
-    click.echo(
+    _echo(
         f"{resolved.id}: {errors} error{'s' if errors != 1 else ''}, {warnings} "
         f"warning{'s' if warnings != 1 else ''}"
     )
@@ -727,21 +820,43 @@ def rulebook_command(ruleset: str, fmt: str, out: Path | None, folders: tuple[Pa
 
     text = render_rulebook(_library(folders).load(ruleset), fmt)
     if out is None:
-        click.echo(text, nl=False)
+        _echo(text, nl=False)
     else:
-        out.write_text(text, encoding="utf-8")
-        click.echo(str(out))
+        write_text(out, text)
+        _echo(str(out))
+
+
+def _interrupted() -> int:
+    """Ctrl-C: one line, no traceback, and the status a shell gives a program SIGINT ended."""
+    with contextlib.suppress(OSError, KeyboardInterrupt):  # a second Ctrl-C, no stderr
+        click.echo("interrupted", err=True)
+    return INTERRUPTED
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the console script."""
+    """Entry point of the console script: the exit status (see the module's docstring)."""
     try:
-        cli.main(
-            args=list(argv) if argv is not None else None, prog_name="bolivia", standalone_mode=True
-        )
-    except SystemExit as exc:
-        return int(exc.code or 0) if not isinstance(exc.code, str) else 1
-    return 0
+        try:
+            status = cli.main(
+                args=list(argv) if argv is not None else None,
+                prog_name="bolivia",
+                standalone_mode=False,
+            )
+        except click.ClickException as exc:
+            exc.show(
+                file=cast(IO[str], _Terminal(sys.stderr))
+            )  # a usage error quotes the command line
+            return exc.exit_code
+        except click.Abort as exc:
+            if isinstance(exc.__cause__, KeyboardInterrupt):
+                return _interrupted()  # click has ended the line the terminal shows ^C on
+            click.echo("Aborted!", err=True)
+            return 1
+        except SystemExit as exc:
+            return int(exc.code or 0) if not isinstance(exc.code, str) else 1
+    except KeyboardInterrupt:
+        return _interrupted()
+    return status if isinstance(status, int) else 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,10 +1,17 @@
-r"""Text for people: user-written strings made safe for Markdown, HTML and the terminal, and
+r"""Text for people: user-written strings made safe for the terminal, Markdown and HTML, and
 the jinja2 environment every template of the toolkit is rendered with (``StrictUndefined``; HTML
-autoescaped; the ``md``, ``code`` and ``json`` filters). The ground floor: it knows nothing of
-rules, so the report, the rulebook and the command line share it.
+autoescaped; the ``md``, ``code`` and ``json`` filters; no raw control character in any
+output). The ground floor: it knows nothing of rules, so the report, the rulebook and the
+command line share it.
 
+>>> terminal("name\x1b]0;owned\x07 \u202eevil")
+'name\\x1b]0;owned\\x07 \\u202eevil'
 >>> md("a *bold* | claim")
 'a \\*bold\\* \\| claim'
+>>> md(r"\[x\](javascript:alert(1))")
+'\\\\\\[x\\\\\\](javascript:alert(1))'
+>>> md("# not a heading, see www.example.com <b>")
+'\\# not a heading, see www\\.example.com &lt;b&gt;'
 >>> code("melds.group.max_wild")
 '`melds.group.max_wild`'
 """
@@ -13,54 +20,156 @@ from __future__ import annotations
 
 import html
 import json
+import re
+from html.parser import HTMLParser
+from typing import Any
 
 import jinja2
+from markupsafe import Markup
 
-__all__ = ["code", "environment", "md", "terminal"]
+__all__ = ["code", "environment", "json_for_terminal", "md", "safe_html", "terminal"]
 
 # C0 controls, DEL, C1 controls, and the marks, embeddings, overrides and isolates that reorder
 # text (the Unicode bidirectional algorithm): shown as escapes, never acted on
+_BIDI = (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
 _TERMINAL = {
     **{c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0))},
     **{ord("\t"): "\\t", ord("\n"): "\\n", ord("\r"): "\\r"},
-    **{
-        c: f"\\u{c:04x}"
-        for c in (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
-    },
+    **{c: f"\\u{c:04x}" for c in _BIDI},
 }
+_TERMINAL_LINES = {c: shown for c, shown in _TERMINAL.items() if c not in (0x09, 0x0A)}
+# the same characters as JSON escapes (json.dumps already escapes C0, but not DEL, C1, bidi)
+_JSON = {c: f"\\u{c:04x}" for c in _TERMINAL if c not in (0x09, 0x0A)}
 
 
-def md(text: object) -> str:
-    """User-written text made safe inside Markdown (and the HTML a Markdown renderer allows)."""
-    escaped = html.escape(str(text), quote=False)
-    return (
-        escaped.replace("|", "\\|")
-        .replace("\n", " ")
-        .replace("`", "\\`")
-        .replace("*", "\\*")
-        .replace("_", "\\_")
-        .replace("[", "\\[")
-        .replace("]", "\\]")
-    )
-
-
-def terminal(text: str) -> str:
+def terminal(text: str, *, lines: bool = False) -> str:
     r"""Untrusted text made safe to print on a terminal, on one line: control characters (C0,
     DEL, C1: newlines and escape sequences included) and bidirectional controls are shown as
-    escapes. Backslashes are kept, so escaping twice changes nothing.
+    escapes. Backslashes are kept, so escaping twice changes nothing. With ``lines``, newline
+    and tab are kept (a document of several lines, such as ``bolivia show``'s).
 
     >>> terminal("ok\x1b[2J\n\x9b\u202egnp.exe")
     'ok\\x1b[2J\\n\\x9b\\u202egnp.exe'
     >>> terminal(terminal("\x07")) == terminal("\x07")
     True
+    >>> terminal("a:\n\tb\r\x1b[2J", lines=True)
+    'a:\n\tb\\r\\x1b[2J'
     """
-    return text.translate(_TERMINAL)
+    return text.translate(_TERMINAL_LINES if lines else _TERMINAL)
+
+
+def json_for_terminal(value: Any, *, indent: int | None = 2) -> str:
+    """JSON as ``json.dumps(..., ensure_ascii=False)`` writes it, with the characters
+    :func:`terminal` escapes written as JSON ``\\uNNNN`` escapes (the same data)."""
+    return json.dumps(value, indent=indent, ensure_ascii=False).translate(_JSON)
+
+
+def _one_line(text: object) -> str:
+    """Visible (see :func:`terminal`) and on one line: a line break would end a table row or
+    start a block."""
+    return re.sub("[\n\u2028\u2029]", " ", terminal(str(text), lines=True))
+
+
+# punctuation that means something anywhere in a line (CommonMark and Python-Markdown both
+# take a backslash before each); ``~`` and ``@`` are written as character references, which
+# both read, since Python-Markdown takes no backslash before them
+_INLINE = re.compile(r"[`*_\[\]|#]")
+_BLOCK_START = re.compile(r"^(?:[-+]|\d+[.)])")  # a list item when it starts a line
+_AUTOLINK = re.compile(r"(?i):(?=//)|(?<=www)\.")  # GFM links bare URLs and www. names
+
+
+def md(text: object) -> str:
+    """User-written text made safe inside Markdown: it reads as the same characters and never
+    as markup (no link, heading, list, emphasis, table cell, HTML or control character).
+
+    The backslash first, then ``&<>`` as HTML, then the inline punctuation, the bare URLs GFM
+    would link, and a list marker or ``=`` at the start (the text is one line; a template may
+    put it at the start of one)."""
+    escaped = _one_line(text).lstrip().replace("\\", "\\\\")
+    escaped = html.escape(escaped, quote=False)
+    escaped = _INLINE.sub(r"\\\g<0>", escaped)
+    escaped = escaped.replace("~", "&#126;").replace("@", "&#64;")
+    escaped = _AUTOLINK.sub(lambda m: "&#58;" if m.group() == ":" else "\\.", escaped)
+    if escaped.startswith("="):  # a setext heading's underline
+        return "&#61;" + escaped[1:]
+    return _BLOCK_START.sub(lambda m: m.group()[:-1] + "\\" + m.group()[-1], escaped, count=1)
 
 
 def code(value: object) -> str:
     """A value shown as code in Markdown (backticks inside are not possible in our values)."""
-    text = str(value).replace("`", "'").replace("|", "\\|")
+    text = _one_line(value).replace("`", "'").replace("|", "\\|")
     return f"`{text}`"
+
+
+# --------------------------------------------------------------------------- HTML
+
+SAFE_TAGS = frozenset(
+    {"p", "br", "hr", "ul", "ol", "li", "blockquote", "pre", "em", "strong", "code", "sub"}
+    | {"sup", "table", "thead", "tbody", "tr", "th", "td"}
+    | {f"h{level}" for level in range(1, 7)}
+)
+SAFE_ATTRIBUTES = frozenset({"id"})  # the headings' anchors
+
+
+class _Sanitizer(HTMLParser):
+    """Writes the HTML again, keeping only tags of :data:`SAFE_TAGS` with attributes of
+    :data:`SAFE_ATTRIBUTES`; anything else is shown as text, never dropped."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.out: list[str] = []
+
+    def _tag(self, tag: str, attrs: list[tuple[str, str | None]], close: str) -> None:
+        if tag not in SAFE_TAGS or any(name not in SAFE_ATTRIBUTES for name, _ in attrs):
+            self.out.append(html.escape(terminal(self.get_starttag_text() or "", lines=True)))
+            return
+        shown = "".join(f' {name}="{html.escape(value or "")}"' for name, value in attrs)
+        self.out.append(f"<{tag}{shown}{close}>")
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._tag(tag, attrs, "")
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._tag(tag, attrs, " /")
+
+    def handle_endtag(self, tag: str) -> None:
+        self.out.append(f"</{tag}>" if tag in SAFE_TAGS else html.escape(f"</{tag}>"))
+
+    def handle_data(self, data: str) -> None:
+        self.out.append(html.escape(terminal(data, lines=True), quote=False))
+
+    def handle_comment(self, data: str) -> None:
+        self.out.append(html.escape(f"<!--{data}-->"))
+
+    def handle_decl(self, decl: str) -> None:
+        self.out.append(html.escape(f"<!{decl}>"))
+
+    def unknown_decl(self, data: str) -> None:
+        self.out.append(html.escape(f"<![{data}]>"))
+
+    def handle_pi(self, data: str) -> None:
+        self.out.append(html.escape(f"<?{data}>"))
+
+
+def safe_html(fragment: str) -> Markup:
+    """An HTML fragment (a Markdown renderer's) kept to plain text markup: headings,
+    paragraphs, lists, quotes, tables, emphasis and code; no link, image, script, style,
+    event handler or URL of any scheme survives as markup (each is shown as text)."""
+    sanitizer = _Sanitizer()
+    sanitizer.feed(fragment)
+    sanitizer.close()
+    return Markup("".join(sanitizer.out))
+
+
+# --------------------------------------------------------------------------- templates
+
+
+def _visible(value: Any) -> Any:
+    """Every value a template writes, its control characters made visible (trusted markup,
+    such as a plot's SVG, is left alone)."""
+    if isinstance(value, str) and not isinstance(value, Markup):
+        return terminal(value, lines=True)
+    return value
 
 
 def environment(package: str, *, autoescape: bool) -> jinja2.Environment:
@@ -69,11 +178,14 @@ def environment(package: str, *, autoescape: bool) -> jinja2.Environment:
         loader=jinja2.PackageLoader(package, "templates"),
         undefined=jinja2.StrictUndefined,
         autoescape=autoescape,
+        finalize=_visible,
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
     )
     env.filters["md"] = md
     env.filters["code"] = code
-    env.filters["json"] = lambda v: json.dumps(v, ensure_ascii=False, sort_keys=True)
+    env.filters["json"] = lambda v: json.dumps(v, ensure_ascii=False, sort_keys=True).translate(
+        _JSON
+    )
     return env

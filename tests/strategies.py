@@ -835,3 +835,32 @@ def hostile_actions(draw: st.DrawFn) -> str:
 
 
 __all__ += ["hostile_actions"]
+
+
+# --------------------------------------------------------------------------- hostile text
+
+# pieces of text that mean something to a Markdown renderer, a browser or a terminal
+HOSTILE_PIECES = [
+    *("\\", "\\\\", "[", "]", "(", ")", "![", "](", "|", "\\|", "`", "*", "_", "~~", "#", "# "),
+    *("- ", "+ ", "1. ", "2) ", "> ", "    ", "\t", "\n", "\n\n", "\r\n", "===", "---", "[TOC]"),
+    *("javascript:alert(1)", "JaVaScRiPt:", "data:text/html,x", "vbscript:x", "http://x.org"),
+    *("https://x.org/a_b", "www.x.org", "a@b.org", "mailto:a@b.org", "<https://x.org>"),
+    *("<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "<a href='javascript:x'>"),
+    *("<!--", "-->", "<![CDATA[", "&", "&amp;", "&#106;", "&lt;", "{#id}", '"', "'"),
+    *("\x1b]0;owned\x07", "\x1b]8;;http://x.org\x1b\\", "\x1b[31m", "\x9b31m", "\x00", "\x7f"),
+    *("\x85", "\u2028", "\u2029", "\u202e", "\u2066", "\ufeff", "\u200b"),
+]
+
+
+def hostile_texts(max_size: int = 200, min_size: int = 0) -> st.SearchStrategy[str]:
+    """Text a ruleset's author could write as a name, notes or a reason: any characters,
+    mostly pieces that mean something to Markdown, HTML or a terminal."""
+    piece = st.one_of(st.sampled_from(HOSTILE_PIECES), st.text(max_size=6))
+    return (
+        st.lists(piece, min_size=1 if min_size else 0, max_size=8)
+        .map(lambda pieces: "".join(pieces)[:max_size])
+        .filter(lambda text: len(text) >= min_size)
+    )
+
+
+__all__ += ["HOSTILE_PIECES", "hostile_texts"]

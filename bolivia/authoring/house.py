@@ -5,7 +5,8 @@ values, each with provenance ``house`` (and the club's reason). Values are given
 ``key.path=value`` with the value in YAML (``100``, ``naturals_exceed_wilds``,
 ``[wild, black_three]``, ``{hands: 40, outcome: draw}``); a path into a table
 (``players.seats.4.hand_size=13``) changes that entry of the base's table. The result is
-validated exactly as ``bolivia validate`` would, before anything is written.
+validated exactly as ``bolivia validate`` would, before anything is written, and written whole
+(``bolivia.output``) or not at all.
 
 >>> from bolivia.rules.library import shipped_library
 >>> text = derive_text("our-club", shipped_library().load("bolivia-da"), "bolivia-da",
@@ -16,6 +17,7 @@ validated exactly as ``bolivia validate`` would, before anything is written.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import re
 from collections.abc import Sequence
@@ -25,6 +27,7 @@ from typing import Any
 import yaml
 
 from bolivia.errors import Problem, RulesetError
+from bolivia.output import prepare_folder, write_text
 from bolivia.rules.library import Library
 from bolivia.rules.loading import did_you_mean, load_yaml_text, number_key, plain
 from bolivia.rules.model import field_at, is_section, leaf_paths
@@ -180,21 +183,24 @@ def derive(
         raise RulesetError(
             [Problem(str(out), None, "", "exists already (give --force to replace it)")]
         )
-    out.parent.mkdir(parents=True, exist_ok=True)
+    prepare_folder(out.parent)
     staged = out.with_name(f".{out.name}.new")
-    staged.write_text(text, encoding="utf-8")
     checker = Library([*list(library.folders[1:]), out.resolve().parent])
     try:
-        checker.load(staged)
-    except RulesetError as exc:
-        staged.unlink()
-        raise RulesetError(
-            [
-                Problem(str(out), p.line, p.path, p.message)
-                if p.file == str(staged.resolve())
-                else p
-                for p in exc.problems
-            ]
-        ) from None
-    staged.replace(out)
+        write_text(staged, text)
+        try:
+            checker.load(staged)
+        except RulesetError as exc:
+            raise RulesetError(
+                [
+                    Problem(str(out), p.line, p.path, p.message)
+                    if p.file == str(staged.resolve())
+                    else p
+                    for p in exc.problems
+                ]
+            ) from None
+        write_text(out, text)
+    finally:
+        with contextlib.suppress(OSError):
+            staged.unlink(missing_ok=True)
     return Library([*list(library.folders[1:]), out.resolve().parent]).load(out)

@@ -3,8 +3,10 @@
 One jinja2 template (``templates/rulebook.md.j2``) writes the rules in prose from the data;
 every rule value it uses goes through ``v(path)``, which records it, so a test can prove that
 every field of the format appears (where a rule is moot under the others, the text says so and
-still names it). The HTML page is the same Markdown turned into HTML, in a self-contained page.
-A ruleset built on another gets a box listing what it changes.
+still names it). The HTML page is the same Markdown turned into HTML, in a self-contained page;
+user-written text is escaped for Markdown (``bolivia.text.md``), and the HTML is kept to plain
+text markup (``bolivia.text.safe_html``: no link, image or script can come of any text). A
+ruleset built on another gets a box listing what it changes.
 """
 
 from __future__ import annotations
@@ -13,12 +15,11 @@ import json
 from typing import Any
 
 import markdown as markdown_lib
-from markupsafe import Markup
 
 from bolivia.rules.model import leaf_paths
 from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.wording import humanize
-from bolivia.text import environment, md
+from bolivia.text import environment, md, safe_html
 
 __all__ = ["Rulebook", "render_rulebook"]
 
@@ -140,7 +141,7 @@ class Rulebook:
         )
         env = environment("bolivia.authoring", autoescape=True)
         return env.get_template("rulebook.html.j2").render(
-            title=f"{self.ruleset.name}: rules", body=Markup(body)
+            title=f"{self.ruleset.name}: rules", body=safe_html(body)
         )
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from bolivia.compare.differences import area_of
 from bolivia.compare.statistics import Estimate, mean_ci, proportion_ci
 from bolivia.compare.witnesses import AREA_OPS, Finding, Witness, find_witnesses
-from bolivia.play.simulate import HandStats, RunSpec, derive_seed, hand_job
+from bolivia.play.simulate import HandStats, RunSpec, derive_seed, hand_job, worker_pool
 from bolivia.rules.model import leaf_paths
 from bolivia.rules.provenance import value_text
 from bolivia.rules.ruleset import Ruleset
@@ -292,9 +292,7 @@ def _play(
             if progress:
                 progress(1)
     else:
-        import multiprocessing
-
-        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        with worker_pool(workers) as pool:
             for done in pool.imap(hand_job, jobs, chunksize=max(1, hands // (workers * 8))):
                 results.append(done)
                 if progress:

@@ -3,8 +3,9 @@
 
 Templates (``bolivia/compare/templates``) use ``StrictUndefined``; the HTML one autoescapes, and the
 Markdown one passes every user-written text (names, notes, reasons) through a filter that
-escapes HTML and table syntax. Plots are drawn by matplotlib as SVG with fixed ids and no
-dates, so the same comparison gives the same bytes.
+escapes HTML and Markdown (``bolivia.text.md``); neither writes a raw control character.
+Plots are drawn by matplotlib as SVG with fixed ids and no dates, so the same comparison gives
+the same bytes. The files are written together, atomically (``bolivia.output``).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from tabulate import tabulate
 from bolivia.compare.findings import Comparison
 from bolivia.compare.statistics import Estimate
 from bolivia.compare.witnesses import AREA_OPS, Witness, compared_keys
+from bolivia.output import prepare_folder, write_files
 from bolivia.rules.wording import humanize
 from bolivia.text import code, environment, md
 
@@ -474,29 +476,22 @@ def witness_suite(comparison: Comparison) -> str:
 
 
 def write_report(comparison: Comparison, out: Path, formats: Iterable[str]) -> list[Path]:
-    """Write the chosen formats into ``out``; the paths written."""
+    """Write the chosen formats into ``out``; the paths written. All are staged before any
+    older file is replaced (:mod:`bolivia.output`): a failure leaves the older report whole."""
     formats = list(formats)
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
+    prepare_folder(out)
+    files: dict[Path, str] = {}
     svgs = plots(comparison) if {"md", "html"} & set(formats) else {}
     if "md" in formats:
-        plot_dir = out / "plots"
-        plot_dir.mkdir(exist_ok=True)
-        files = {}
+        prepare_folder(out / "plots")
+        names = {}
         for name, svg in svgs.items():
-            path = plot_dir / f"{name}.svg"
-            path.write_text(svg, encoding="utf-8")
-            files[name] = f"plots/{name}.svg"
-            written.append(path)
-        path = out / f"{REPORT_NAME}.md"
-        path.write_text(render_markdown(comparison, files), encoding="utf-8")
-        written.append(path)
+            files[out / "plots" / f"{name}.svg"] = svg
+            names[name] = f"plots/{name}.svg"
+        files[out / f"{REPORT_NAME}.md"] = render_markdown(comparison, names)
     if "html" in formats:
-        path = out / f"{REPORT_NAME}.html"
-        path.write_text(render_html(comparison, svgs), encoding="utf-8")
-        written.append(path)
+        files[out / f"{REPORT_NAME}.html"] = render_html(comparison, svgs)
     if "json" in formats:
-        path = out / f"{REPORT_NAME}.json"
-        path.write_text(render_json(comparison), encoding="utf-8")
-        written.append(path)
-    return written
+        files[out / f"{REPORT_NAME}.json"] = render_json(comparison)
+    write_files(files)
+    return list(files)

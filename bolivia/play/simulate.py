@@ -3,13 +3,20 @@ several, and the toolkit counts what happened.
 
 Every hand has its own seed, derived from the run's seed and the hand's number, so a run gives
 the same hands, the same choices and the same figures whatever the number of worker processes.
+The jobs are made one at a time and their results tallied as they come, so a run of ten
+million hands needs no more memory than a run of ten; replays are written whole, each
+to its own file, into a folder that holds nothing else (:func:`prepare_replays`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import multiprocessing
+import multiprocessing.pool
+import os
 import random
+import re
+import signal
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -20,6 +27,7 @@ from typing import Any
 from bolivia.engine.game_end import game_over
 from bolivia.engine.melds import canasta_of
 from bolivia.errors import BoliviaError
+from bolivia.output import OutputError, prepare_folder, temporary_of, write_text
 from bolivia.play.actions import Action
 from bolivia.play.bots import Bot, make_bot
 from bolivia.play.hand import Hand
@@ -33,13 +41,19 @@ __all__ = [
     "STEP_LIMIT",
     "HandStats",
     "RunSpec",
+    "Tally",
     "derive_seed",
     "hand_job",
+    "job_results",
     "play_hand",
+    "prepare_replays",
     "run",
     "summarize",
+    "worker_pool",
 ]
 
+CHUNK_LIMIT = 64  # jobs handed to a worker at once
+REPLAY_NAME = re.compile(r"(hand-\d{6,}|game-\d{5,})\.jsonl")  # the files a run writes
 STEP_LIMIT = 20_000  # a hand this long is an engine bug, reported, never silently cut
 GAME_HAND_LIMIT = 10_000  # a game this long never ends by its rules: reported as stopped
 RULE_ENDINGS = frozenset({"went_out", "stock_exhausted"})  # how a hand ends by a rule
@@ -170,8 +184,7 @@ def _setup(spec: RunSpec) -> tuple[Ruleset, list[Bot]]:
 def _write_replay(spec: RunSpec, name: str, lines: Sequence[str]) -> None:
     if spec.replays is None or not lines:
         return
-    path = Path(spec.replays) / name
-    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    write_text(Path(spec.replays) / name, "".join(line + "\n" for line in lines))
 
 
 def hand_job(args: tuple[RunSpec, int]) -> dict[str, Any]:
@@ -240,82 +253,184 @@ def _game_job(args: tuple[RunSpec, int]) -> dict[str, Any]:
     return {"hands": hands, "game": game}
 
 
+def _jobs(spec: RunSpec) -> Iterator[tuple[RunSpec, int]]:
+    """The run's jobs, one at a time: never a list of every job."""
+    return ((spec, index) for index in range(spec.games or spec.hands))
+
+
+def _ignore_interrupt() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def worker_pool(workers: int) -> multiprocessing.pool.Pool:
+    """Spawned worker processes that leave Ctrl-C to the parent, which stops them (so an
+    interrupted run ends quietly, not with a traceback from every worker). The workers are
+    started with Ctrl-C ignored, which a new interpreter keeps, so even one still starting up
+    ignores it; the initializer keeps it so. (A Ctrl-C in the instant the parent starts them
+    is ignored too.)"""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return multiprocessing.get_context("spawn").Pool(workers, initializer=_ignore_interrupt)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def job_results(spec: RunSpec, workers: int = 1) -> Iterator[dict[str, Any]]:
+    """Every job's result, in the order of the jobs, as the workers finish them."""
+    job = _game_job if spec.games else hand_job
+    if workers <= 1:
+        _setup(spec)
+        yield from map(job, _jobs(spec))
+        return
+    count = spec.games or spec.hands
+    chunk = max(1, min(count // (workers * 8), CHUNK_LIMIT))
+    with worker_pool(workers) as pool:
+        # imap feeds the workers through a pipe, so the jobs are made as they are taken
+        yield from pool.imap(job, _jobs(spec), chunksize=chunk)
+
+
+def prepare_replays(folder: Path) -> int:
+    """Make the replay folder, or empty one holding only replays (and temporary files) of an
+    earlier run, which this run replaces; the number of old files removed. A folder holding
+    anything else is refused (:class:`OutputError`), so that no stale replay stays beside the
+    new ones and nothing else is touched."""
+    prepare_folder(folder)
+    try:
+        names = sorted(entry.name for entry in os.scandir(folder))
+    except OSError as exc:
+        raise OutputError(f"cannot read the folder {folder}: {exc.strerror}") from None
+    other = [
+        name
+        for name in names
+        if not REPLAY_NAME.fullmatch(temporary_of(name) or name) or not (folder / name).is_file()
+    ]
+    if other:
+        shown = ", ".join(other[:3]) + (f" and {len(other) - 3} more" if len(other) > 3 else "")
+        raise OutputError(
+            f"{folder} holds files that are not replays ({shown}): give a new or empty "
+            "folder, or one holding only replays (hand-*.jsonl, game-*.jsonl) of an earlier "
+            "run, which the run replaces"
+        )
+    try:
+        for name in names:
+            (folder / name).unlink()
+    except OSError as exc:
+        raise OutputError(f"cannot remove the old replays in {folder}: {exc.strerror}") from None
+    return len(names)
+
+
 def run(
     spec: RunSpec, workers: int = 1, progress: Callable[[int], None] | None = None
 ) -> dict[str, Any]:
-    """Run the simulation; the summary dict of :func:`summarize`."""
+    """Run the simulation; the summary dict of :func:`summarize`. Results are tallied as they
+    come, so a run's memory does not grow with its number of hands or games."""
     if spec.replays is not None:
-        Path(spec.replays).mkdir(parents=True, exist_ok=True)
-    job = _game_job if spec.games else hand_job
-    count = spec.games or spec.hands
-    jobs = [(spec, index) for index in range(count)]
+        prepare_replays(Path(spec.replays))
     start = time.perf_counter()
-    results: list[dict[str, Any]] = []
-    if workers <= 1:
-        _setup(spec)
-        for item in jobs:
-            results.append(job(item))
-            if progress:
-                progress(1)
-    else:
-        context = multiprocessing.get_context("spawn")
-        with context.Pool(workers) as pool:
-            for done in pool.imap(job, jobs, chunksize=max(1, count // (workers * 8))):
-                results.append(done)
-                if progress:
-                    progress(1)
-    seconds = time.perf_counter() - start
-    return summarize(spec, results, seconds)
-
-
-def _mean(values: Sequence[float]) -> float:
-    return round(sum(values) / len(values), 3) if values else 0.0
+    tally = Tally(spec)
+    for result in job_results(spec, workers):
+        tally.add(result)
+        if progress:
+            progress(1)
+    return tally.summary(time.perf_counter() - start)
 
 
 def summarize(spec: RunSpec, results: Sequence[dict[str, Any]], seconds: float) -> dict[str, Any]:
-    hands: list[HandStats] = [h for r in results for h in r["hands"]]
-    teams = max((len(h.points) for h in hands), default=0)
-    ended = Counter(h.ended_by.split(":")[0] for h in hands)
-    canastas: Counter[str] = Counter()
-    for h in hands:
-        canastas.update(h.canastas)
-    done = [h for h in hands if h.completed]
-    actions = sum(h.actions for h in hands)
-    not_by_rule = [h for h in hands if h.ended_by not in RULE_ENDINGS]
-    summary: dict[str, Any] = {
-        "ruleset": spec.ruleset,
-        "players": spec.players,
-        "bots": list(spec.bots),
-        "seed": spec.seed,
-        "hands": len(hands),
-        "completed": len(done),
-        "ended_by": dict(sorted(ended.items())),
-        "not_ended_by_a_rule": len(not_by_rule),
-        "actions": actions,
-        "turns_mean": _mean([h.turns for h in done]),
-        "conservation_failures": sum(1 for h in hands if not h.conserved),
-        "canastas": {
-            kind: canastas.get(kind, 0) for kind in ("natural", "mixed", "escalera", "bolivia")
-        },
-        "points_mean": [_mean([h.points[t] for h in done]) for t in range(teams)],
-        "pile_taken_mean": _mean([n for h in done for n in h.pile_taken]),
-        "seconds": round(seconds, 3),
-        "hands_per_second": round(len(hands) / seconds, 1) if seconds else 0.0,
-        "actions_per_second": round(actions / seconds, 1) if seconds else 0.0,
-    }
-    games = [r["game"] for r in results if r["game"] is not None]
-    if games:
-        wins = Counter(g["winner"] for g in games if g["winner"] is not None)
-        summary["games"] = len(games)
-        summary["games_over"] = sum(1 for g in games if g["over"])
-        summary["wins"] = [wins.get(t, 0) for t in range(teams)]
-        summary["draws"] = sum(1 for g in games if g["draw"])
-        summary["hands_per_game_mean"] = _mean([g["hands"] for g in games])
-        stopped = Counter(g["stopped"] for g in games if g["stopped"])
-        summary["games_stopped"] = dict(sorted(stopped.items()))
-        if stopped["hand_limit"]:
-            summary["game_hand_limit"] = GAME_HAND_LIMIT
-    return summary
+    """The figures of a run from its jobs' results."""
+    tally = Tally(spec)
+    for result in results:
+        tally.add(result)
+    return tally.summary(seconds)
+
+
+def _mean(total: float, count: int) -> float:
+    return round(total / count, 3) if count else 0.0
+
+
+class Tally:
+    """Running totals of a run's results: what :func:`summarize` reports, kept without the
+    results themselves."""
+
+    def __init__(self, spec: RunSpec) -> None:
+        self.spec = spec
+        self.hands = self.completed = self.actions = self.not_by_rule = 0
+        self.teams = self.turns = self.conservation_failures = 0
+        self.ended: Counter[str] = Counter()
+        self.canastas: Counter[str] = Counter()
+        self.points: list[int] = []
+        self.pile_taken = self.pile_takes = 0
+        self.games = self.games_over = self.draws = self.game_hands = 0
+        self.wins: Counter[int] = Counter()
+        self.stopped: Counter[str] = Counter()
+
+    def add(self, result: dict[str, Any]) -> None:
+        for h in result["hands"]:
+            self._hand(h)
+        game = result["game"]
+        if game is not None:
+            self.games += 1
+            self.games_over += game["over"]
+            self.draws += game["draw"]
+            self.game_hands += game["hands"]
+            if game["winner"] is not None:
+                self.wins[game["winner"]] += 1
+            if game["stopped"]:
+                self.stopped[game["stopped"]] += 1
+
+    def _hand(self, h: HandStats) -> None:
+        self.hands += 1
+        self.teams = max(self.teams, len(h.points))
+        self.ended[h.ended_by.split(":")[0]] += 1
+        self.canastas.update(h.canastas)
+        self.actions += h.actions
+        self.not_by_rule += h.ended_by not in RULE_ENDINGS
+        self.conservation_failures += not h.conserved
+        if h.completed:
+            self.completed += 1
+            self.turns += h.turns
+            self.points += [0] * (len(h.points) - len(self.points))
+            for team, points in enumerate(h.points):
+                self.points[team] += points
+            self.pile_taken += sum(h.pile_taken)
+            self.pile_takes += len(h.pile_taken)
+
+    def summary(self, seconds: float) -> dict[str, Any]:
+        spec, done = self.spec, self.completed
+        summary: dict[str, Any] = {
+            "ruleset": spec.ruleset,
+            "players": spec.players,
+            "bots": list(spec.bots),
+            "seed": spec.seed,
+            "hands": self.hands,
+            "completed": done,
+            "ended_by": dict(sorted(self.ended.items())),
+            "not_ended_by_a_rule": self.not_by_rule,
+            "actions": self.actions,
+            "turns_mean": _mean(self.turns, done),
+            "conservation_failures": self.conservation_failures,
+            "canastas": {
+                kind: self.canastas.get(kind, 0)
+                for kind in ("natural", "mixed", "escalera", "bolivia")
+            },
+            "points_mean": [
+                _mean(self.points[t] if t < len(self.points) else 0, done)
+                for t in range(self.teams)
+            ],
+            "pile_taken_mean": _mean(self.pile_taken, self.pile_takes),
+            "seconds": round(seconds, 3),
+            "hands_per_second": round(self.hands / seconds, 1) if seconds else 0.0,
+            "actions_per_second": round(self.actions / seconds, 1) if seconds else 0.0,
+        }
+        if self.games:
+            summary["games"] = self.games
+            summary["games_over"] = self.games_over
+            summary["wins"] = [self.wins.get(t, 0) for t in range(self.teams)]
+            summary["draws"] = self.draws
+            summary["hands_per_game_mean"] = _mean(self.game_hands, self.games)
+            summary["games_stopped"] = dict(sorted(self.stopped.items()))
+            if self.stopped["hand_limit"]:
+                summary["game_hand_limit"] = GAME_HAND_LIMIT
+        return summary
 
 
 def hand_stats(results: Sequence[dict[str, Any]]) -> Iterator[HandStats]:

@@ -21,21 +21,57 @@ from bolivia.rules.loading import number_key, plain
 from bolivia.rules.model import Rules, is_section
 from bolivia.rules.provenance import ValueProvenance
 from bolivia.rules.ruleset import Ruleset
+from bolivia.text import terminal
 
 __all__ = ["ruleset_json", "show_yaml", "standalone_yaml"]
 
 _WIDTH = 96
 
 
+def _escaped(text: str) -> bool:
+    """Whether the terminal shows ``text`` escaped (``bolivia show`` prints through
+    :func:`bolivia.text.terminal`): such a string is written in double quotes, where the
+    escape (``\\x1b``, ``\\u202e``) reads back as the character."""
+    return terminal(text, lines=True) != text
+
+
+class _Dumper(yaml.SafeDumper):
+    """The safe dumper, writing in double quotes a string that holds a control character."""
+
+
+def _string(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
+    style = '"' if _escaped(text) else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
+
+
+_Dumper.add_representer(str, _string)
+
+
+def _dump(value: Any, **options: Any) -> str:
+    return str(yaml.dump(value, Dumper=_Dumper, sort_keys=False, allow_unicode=True, **options))
+
+
+def _one_line(text: str) -> str:
+    """Text for a comment line: a line break in a name would end the comment, and YAML takes
+    no control character even in a comment (so they are shown as escapes)."""
+    return " ".join(terminal(text).splitlines())
+
+
+def _folded(text: str) -> list[str] | None:
+    """``text`` as the lines of a folded block (``>-``), or None where such a block would not
+    read back as ``text`` (a line break YAML knows but ``textwrap`` does not, such as U+2028;
+    spaces a fold would lose)."""
+    lines = textwrap.wrap(text, _WIDTH - 2, initial_indent="  ", subsequent_indent="  ")
+    try:
+        again = yaml.safe_load("\n".join(["notes: >-", *lines]))
+    except yaml.YAMLError:
+        return None
+    return lines if isinstance(again, dict) and again.get("notes") == text else None
+
+
 def _flow(value: Any) -> str:
     """One-line YAML for a value."""
-    text = yaml.safe_dump(
-        plain(value, key=number_key),
-        default_flow_style=True,
-        width=math.inf,
-        sort_keys=False,
-        allow_unicode=True,
-    )
+    text = _dump(plain(value, key=number_key), default_flow_style=True, width=math.inf)
     return text.removesuffix("\n...\n").strip()
 
 
@@ -135,11 +171,11 @@ def _meta_lines(ruleset: Ruleset, *, standalone: bool) -> list[str]:
     meta["family"] = ruleset.family
     meta["sources"] = list(ruleset.sources)
     lines = [f"{key}: {_flow(value)}" for key, value in meta.items()]
-    if ruleset.notes:
-        lines.append("notes: >-")
-        lines.extend(
-            textwrap.wrap(ruleset.notes, _WIDTH - 2, initial_indent="  ", subsequent_indent="  ")
-        )
+    folded = None if _escaped(ruleset.notes) else _folded(ruleset.notes)
+    if folded:
+        lines.extend(["notes: >-", *folded])
+    elif ruleset.notes:
+        lines.append(f"notes: {_flow(ruleset.notes)}")
     return lines
 
 
@@ -147,7 +183,7 @@ def show_yaml(ruleset: Ruleset) -> str:
     """The resolved ruleset for a reader: every value with where it comes from."""
     counts = ruleset.counts()
     head = [
-        f"# {ruleset.name} ({ruleset.id}), resolved: {' -> '.join(ruleset.chain)}",
+        f"# {_one_line(ruleset.name)} ({ruleset.id}), resolved: {' -> '.join(ruleset.chain)}",
         f"# {sum(counts.values())} values: {counts['stated']} stated by a source, "
         f"{counts['assumed']} assumed, {counts['house']} house rules.",
         "# After each value: the claims it encodes, or 'assumed' (reason above it);",
@@ -193,14 +229,10 @@ def standalone_yaml(ruleset: Ruleset) -> str:
     """A ruleset file with no ``extends`` that loads back to the same rules and provenance."""
     body = _rules_lines(ruleset, ruleset.json, Rules, "", 0, comments=False)
     prov = {path: _entry(path, p) for path, p in ruleset.provenance.items()}
-    provenance = yaml.safe_dump(
-        {"provenance": plain(prov, key=number_key)},
-        sort_keys=False,
-        allow_unicode=True,
-        width=_WIDTH,
-    )
+    provenance = _dump({"provenance": plain(prov, key=number_key)}, width=_WIDTH)
     head = [
-        f"# {ruleset.name}: {' -> '.join(ruleset.chain)}, flattened by `bolivia show --standalone`."
+        f"# {_one_line(ruleset.name)}: {' -> '.join(ruleset.chain)}, flattened by "
+        "`bolivia show --standalone`."
     ]
     return (
         "\n".join(
