@@ -13,11 +13,8 @@ reaches the terminal, even through a pipe.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import math
-import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -25,89 +22,32 @@ from typing import IO, Any, TypeVar, cast
 
 import click
 
-from bolivia.errors import BoliviaError, Problem, RulesetError
+from bolivia.console import (
+    BROKEN_PIPE,
+    INTERRUPTED,
+    Group,
+    Terminal,
+    echo,
+    echo_json,
+    interrupted,
+    silence,
+)
+from bolivia.errors import Problem, RulesetError
 from bolivia.output import OutputError, prepare_folder, write_text
 from bolivia.rules.library import Library
 from bolivia.rules.rendering import ruleset_json, show_yaml, standalone_yaml
 from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.schema import fields_markdown, schema_text
 from bolivia.rules.sources import shipped_sources
-from bolivia.text import json_for_terminal, terminal
+from bolivia.text import terminal
 from bolivia.version import __version__
 
 __all__ = ["BROKEN_PIPE", "INTERRUPTED", "MAX_COMPARE_HANDS", "MAX_RUN", "main"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a program Ctrl-C ended
-BROKEN_PIPE = 141  # 128 + SIGPIPE: the reader of standard output has gone
 MAX_RUN = 10_000_000  # the most hands (or games) one simulate run plays
 MAX_COMPARE_HANDS = 100_000  # per ruleset: compare keeps every hand's figures for its intervals
-
-
-def _silence(stream: IO[str]) -> None:
-    """Point a failed output stream at the null device, so that the interpreter's last flush
-    has nowhere to fail (a test's in-memory stream is left alone)."""
-    try:
-        fd = stream.fileno()
-    except (AttributeError, ValueError, io.UnsupportedOperation):
-        return
-    null = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(null, fd)
-    os.close(null)
-
-
-class _Group(click.Group):
-    """Turns the toolkit's errors into clear lines and exit status 1, and a closed standard
-    output into a quiet exit."""
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except BoliviaError as exc:
-            for line in exc.lines():
-                click.echo(terminal(line), err=True)
-            ctx.exit(1)
-        except BrokenPipeError:
-            _silence(sys.stdout)
-            ctx.exit(BROKEN_PIPE)
-        except OSError as exc:  # an output stream that fails, a file gone while read
-            _silence(sys.stdout)
-            where = f": {exc.filename}" if exc.filename else ""
-            click.echo(terminal(f"error: {exc.strerror or exc}{where}"), err=True)
-            ctx.exit(1)
-
-
-class _Terminal(io.TextIOBase):
-    """A text stream writing to another, escaped for the terminal."""
-
-    def __init__(self, stream: IO[str]) -> None:
-        self.stream = stream
-
-    def write(self, text: str) -> int:
-        self.stream.write(terminal(text, lines=True))
-        return len(text)
-
-    def flush(self) -> None:
-        self.stream.flush()
-
-    def isatty(self) -> bool:
-        return self.stream.isatty()
-
-
-def _echo(text: str, *, nl: bool = True) -> None:
-    """Print ruleset data or user text on standard output, escaped for the terminal."""
-    try:
-        click.echo(terminal(text, lines=True), nl=nl)
-    except BrokenPipeError:
-        raise
-    except OSError as exc:
-        _silence(sys.stdout)
-        raise OutputError(f"cannot write standard output: {exc.strerror or exc}") from None
-
-
-def _echo_json(data: Any) -> None:
-    _echo(json_for_terminal(data, indent=2))
 
 
 def _rulesets_option(func: F) -> F:
@@ -124,7 +64,7 @@ def _library(folders: Sequence[Path]) -> Library:
     return Library(folders)
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="bolivia")
 def cli() -> None:
     """Verify and compare rulebooks of Bolivia (Bolivian Canasta), Samba and Canasta."""
@@ -158,7 +98,7 @@ def rulesets_command(as_json: bool, folders: tuple[Path, ...]) -> None:
             }
             for r in loaded
         ]
-        _echo_json(rows)
+        echo_json(rows)
     else:
         from tabulate import tabulate
 
@@ -176,7 +116,7 @@ def rulesets_command(as_json: bool, folders: tuple[Path, ...]) -> None:
             ]
             for r in loaded
         ]
-        _echo(
+        echo(
             tabulate(
                 table,
                 headers=["id", "name", "extends", "family", "sources", "stated/assumed/house"],
@@ -206,11 +146,11 @@ def show_command(ruleset: str, fmt: str, standalone: bool, folders: tuple[Path, 
     """Show a resolved ruleset (ID or FILE), each value with its provenance."""
     resolved = _library(folders).load(ruleset)
     if fmt == "json":
-        _echo_json(ruleset_json(resolved))
+        echo_json(ruleset_json(resolved))
     elif standalone:
-        _echo(standalone_yaml(resolved), nl=False)
+        echo(standalone_yaml(resolved), nl=False)
     else:
-        _echo(show_yaml(resolved), nl=False)
+        echo(show_yaml(resolved), nl=False)
 
 
 @cli.command("validate")
@@ -227,7 +167,7 @@ def validate_command(files: tuple[str, ...], folders: tuple[Path, ...]) -> None:
             problems.extend(exc.problems)
             continue
         counts = ruleset.counts()
-        _echo(
+        echo(
             f"{ref}: valid ({ruleset.id}; {sum(counts.values())} values: "
             f"{counts['stated']} stated, {counts['assumed']} assumed, "
             f"{counts['house']} house rules)"
@@ -297,19 +237,12 @@ def oracle_command(folders: tuple[Path, ...]) -> None:
     try:
         serve(sys.stdin.buffer, sys.stdout.buffer, oracle)
     except TransportError as exc:
-        _output_lost()
+        silence(sys.stdout)
         click.echo(f"bolivia oracle: {exc}", err=True)
         sys.exit(1)
     except KeyboardInterrupt:
-        _output_lost()
+        silence(sys.stdout)
         sys.exit(130)
-
-
-def _output_lost() -> None:
-    """Point standard output at the null device, once it failed or the user stopped the
-    command: Python's last flush of what it holds then cannot fail a second time."""
-    with contextlib.suppress(OSError, ValueError, AttributeError):  # no stdout: nothing held
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 class _Seconds(click.FloatRange):
@@ -557,7 +490,7 @@ def simulate_command(
     with click.progressbar(length=total, label=label, file=sys.stderr) as bar:
         summary = run(spec, workers, progress=bar.update)
     if as_json:
-        _echo_json(summary)
+        echo_json(summary)
     else:
         from tabulate import tabulate
 
@@ -565,7 +498,7 @@ def simulate_command(
             [key, json.dumps(value) if isinstance(value, dict | list) else value]
             for key, value in summary.items()
         ]
-        _echo(tabulate(rows, tablefmt="plain"))
+        echo(tabulate(rows, tablefmt="plain"))
     _report_unruled(summary, strict, replays is not None)
 
 
@@ -605,42 +538,16 @@ def replay_command(files: tuple[Path, ...], folders: tuple[Path, ...]) -> None:
         click.echo("bolivia replay: standard output is closed", err=True)
         sys.exit(1)
     failed = 0
-    try:
-        for path in files:
-            try:
-                hands = verify_replay(path, library)
-            except ReplayError as exc:
-                failed += 1
-                click.echo(terminal(str(exc)), err=True)  # a replay file's text, escaped
-                continue
-            _write_line(f"{path}: {hands} hand{'s' if hands != 1 else ''} verified")
-    except _OutputError as exc:
-        _output_lost()
-        click.echo(f"bolivia replay: {exc}", err=True)
-        sys.exit(1)
-    except KeyboardInterrupt:
-        _output_lost()
-        sys.exit(130)
+    for path in files:
+        try:
+            hands = verify_replay(path, library)
+        except ReplayError as exc:
+            failed += 1
+            click.echo(terminal(str(exc)), err=True)  # a replay file's text, escaped
+            continue
+        echo(f"{path}: {hands} hand{'s' if hands != 1 else ''} verified")
     if failed:
         sys.exit(1)
-
-
-class _OutputError(Exception):
-    """Standard output cannot be written (the reader went away, the disk is full)."""
-
-
-def _write_line(text: str) -> None:
-    """One line on standard output, flushed, so that a result is never lost unsaid:
-    :class:`_OutputError` names why it cannot be written."""
-    try:
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
-    except BrokenPipeError:
-        raise _OutputError("cannot write to standard output: the reader closed the pipe") from None
-    except (OSError, ValueError) as exc:  # ValueError: the stream was closed
-        raise _OutputError(
-            f"cannot write to standard output: {getattr(exc, 'strerror', None) or exc}"
-        ) from None
 
 
 @cli.command("compare")
@@ -737,10 +644,10 @@ def compare_command(
             progress=progress,
         )
     for path in write_report(comparison, out, chosen):
-        _echo(str(path))
+        echo(str(path))
     if suite is not None:
         write_text(suite, witness_suite(comparison))
-        _echo(str(suite))
+        echo(str(suite))
 
 
 @cli.command("new")
@@ -781,7 +688,7 @@ def new_command(
         name, base_ref, settings, target, _library(folders), why=why, title=title, force=force
     )
     changed = ", ".join(ruleset.own_leaves) or "nothing yet"
-    _echo(f"{target}: {ruleset.id} extends {ruleset.extends}; changes {changed}")
+    echo(f"{target}: {ruleset.id} extends {ruleset.extends}; changes {changed}")
 
 
 @cli.command("lint")
@@ -794,10 +701,10 @@ def lint_command(ruleset: str, folders: tuple[Path, ...]) -> None:
     resolved = _library(folders).load(ruleset)
     findings = lint(resolved)
     for finding in findings:
-        _echo(str(finding))
+        echo(str(finding))
     errors = sum(1 for f in findings if f.level == "error")
     warnings = len(findings) - errors
-    _echo(
+    echo(
         f"{resolved.id}: {errors} error{'s' if errors != 1 else ''}, {warnings} "
         f"warning{'s' if warnings != 1 else ''}"
     )
@@ -820,17 +727,10 @@ def rulebook_command(ruleset: str, fmt: str, out: Path | None, folders: tuple[Pa
 
     text = render_rulebook(_library(folders).load(ruleset), fmt)
     if out is None:
-        _echo(text, nl=False)
+        echo(text, nl=False)
     else:
         write_text(out, text)
-        _echo(str(out))
-
-
-def _interrupted() -> int:
-    """Ctrl-C: one line, no traceback, and the status a shell gives a program SIGINT ended."""
-    with contextlib.suppress(OSError, KeyboardInterrupt):  # a second Ctrl-C, no stderr
-        click.echo("interrupted", err=True)
-    return INTERRUPTED
+        echo(str(out))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -844,18 +744,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         except click.ClickException as exc:
             exc.show(
-                file=cast(IO[str], _Terminal(sys.stderr))
+                file=cast(IO[str], Terminal(sys.stderr))
             )  # a usage error quotes the command line
             return exc.exit_code
         except click.Abort as exc:
             if isinstance(exc.__cause__, KeyboardInterrupt):
-                return _interrupted()  # click has ended the line the terminal shows ^C on
+                return interrupted()  # click has ended the line the terminal shows ^C on
             click.echo("Aborted!", err=True)
             return 1
         except SystemExit as exc:
             return int(exc.code or 0) if not isinstance(exc.code, str) else 1
     except KeyboardInterrupt:
-        return _interrupted()
+        return interrupted()
     return status if isinstance(status, int) else 0
 
 

@@ -469,17 +469,16 @@ def test_ctrl_c_exits_130_quietly(tmp_path: Path, hand_records: Records) -> None
     process = _popen(*[path] * 400)
     err = _after_first_line(process, lambda: process.send_signal(signal.SIGINT))
     assert process.returncode == 130
-    assert err == b""
+    assert err.decode().split() == ["interrupted"]  # one line, as every command says it
 
 
-def test_a_reader_that_goes_away_is_one_line(tmp_path: Path, hand_records: Records) -> None:
+def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path: Path, hand_records: Records) -> None:
     path = str(write(tmp_path, hand_records))
     process = _popen(*[path] * 400)
     assert process.stdout is not None
     err = _after_first_line(process, process.stdout.close)
-    assert process.returncode == 1
-    (line,) = err.decode().splitlines()
-    assert "cannot write" in line and "Traceback" not in line
+    assert process.returncode == 141  # 128 + SIGPIPE, as for every command (bolivia.console)
+    assert err == b""
 
 
 def test_a_full_disk_is_one_line(tmp_path: Path, hand_records: Records) -> None:

@@ -1,5 +1,5 @@
 """The package's layers: every import runs down them (rules <- engine <- play <- verify <-
-compare <- authoring <- cli), and modules stay small enough to read."""
+compare <- authoring <- console <- cli), and modules stay small enough to read."""
 
 from __future__ import annotations
 
@@ -24,9 +24,10 @@ LAYERS = {
     "verify": 4,  # the oracle answers positions through the hand of play
     "compare": 5,
     "authoring": 6,
-    "cli": 7,
-    "__init__": 7,
-    "__main__": 8,  # python -m bolivia: runs the cli
+    "console": 7,  # the command line's terminal plumbing
+    "cli": 8,
+    "__init__": 8,
+    "__main__": 9,  # python -m bolivia: runs the cli
 }
 MAX_LINES = 800
 
