@@ -472,7 +472,9 @@ def test_ctrl_c_exits_130_quietly(tmp_path: Path, hand_records: Records) -> None
     assert err.decode().split() == ["interrupted"]  # one line, as every command says it
 
 
-def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path: Path, hand_records: Records) -> None:
+def test_a_reader_that_goes_away_ends_the_command_quietly(
+    tmp_path: Path, hand_records: Records
+) -> None:
     path = str(write(tmp_path, hand_records))
     process = _popen(*[path] * 400)
     assert process.stdout is not None
