@@ -48,7 +48,13 @@ def shipped(args: argparse.Namespace) -> int:
             if not hands:
                 continue
             spec = RunSpec(
-                rid, (), players, (bots,) * players, args.seed, hands=hands, check=not args.no_check
+                rid,
+                (),
+                players,
+                (bots,) * players,
+                args.seed,
+                hands=hands,
+                check="none" if args.no_check else "every",
             )
             summary = run(spec, args.workers)
             unruled = summary["not_ended_by_a_rule"]
@@ -109,7 +115,11 @@ def house(args: argparse.Namespace) -> int:
                 seed = derive_seed(args.seed, n, k)
                 try:
                     stats, _ = play_hand(
-                        ruleset, players, seed, [bot] * players, check=not args.no_check
+                        ruleset,
+                        players,
+                        seed,
+                        [bot] * players,
+                        check="none" if args.no_check else "every",
                     )
                 except Exception:  # a crash is what this looks for: name it and go on
                     failures.append(

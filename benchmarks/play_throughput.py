@@ -1,11 +1,12 @@
 """Hands and actions per second: every ruleset, random and greedy bots, one process.
 
-    python benchmarks/play_throughput.py [--hands N] [--repeat R] [--rulesets ID,...] [--check]
+    python benchmarks/play_throughput.py [--hands N] [--repeat R] [--rulesets ID,...]
+        [--check every|sampled|end|none]
 
 Each hand is dealt from its own seed and played to its end by four bots of one kind (the
 ruleset's usual number of players); legal-action generation, the bots' choices and the
 verification of every applied action are all counted. With --check, the card-conservation
-check runs after every action too (as `bolivia simulate` does by default). Each measurement
+check runs as `bolivia simulate --check` says (its default: sampled). Each measurement
 is repeated (--repeat, default 3) and the median printed, with the slowest and fastest run's
 actions per second beside it: the spread says how much to trust the figure on a shared
 machine.
@@ -24,7 +25,7 @@ from bolivia.rules.library import shipped_library
 SIX = ["canasta", "samba", "bolivia-fr", "bolivia-da", "bolivia-zh", "bolivia-ko"]
 
 
-def measure(rid: str, bot: str, hands: int, check: bool) -> tuple[float, float, float]:
+def measure(rid: str, bot: str, hands: int, check: str) -> tuple[float, float, float]:
     ruleset = shipped_library().load(rid)
     players = ruleset.rules.players.usual
     bots = [RandomBot() if bot == "random" else GreedyBot()] * players
@@ -44,7 +45,7 @@ def main() -> None:
     parser.add_argument("--rulesets", default=",".join(SIX))
     parser.add_argument("--bots", default="random,greedy")
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--check", action="store_true")
+    parser.add_argument("--check", choices=["every", "sampled", "end", "none"], default="none")
     args = parser.parse_args()
     print(
         f"{'ruleset':12} {'bots':7} {'hands/s':>9} {'actions/s':>10} {'actions/hand':>13} "

@@ -421,8 +421,14 @@ def conform_command(
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object instead of a table.")
 @click.option(
-    "--no-check", is_flag=True, help="Skip the card-conservation check after every action (faster)."
+    "--check",
+    type=click.Choice(["every", "sampled", "end", "none"]),
+    default="sampled",
+    show_default=True,
+    help="The card-conservation check: after every action; after every action of one hand in "
+    "16 and at the end of every hand; at the end of every hand; never.",
 )
+@click.option("--no-check", is_flag=True, help="The same as --check none.")
 @click.option(
     "--strict",
     is_flag=True,
@@ -439,6 +445,7 @@ def simulate_command(
     workers: int,
     replays: Path | None,
     as_json: bool,
+    check: str,
     no_check: bool,
     strict: bool,
     folders: tuple[Path, ...],
@@ -482,7 +489,7 @@ def simulate_command(
         seed,
         hands=0 if games else (hands or 100),
         games=games or 0,
-        check=not no_check,
+        check="none" if no_check else check,
         replays=str(replays) if replays else None,
     )
     total = spec.games or spec.hands

@@ -238,7 +238,7 @@ def _sampled_positions(
                 players,
                 derive_seed(seed, 7919, index),
                 [GreedyBot()] * players,
-                check=False,
+                check="none",
             )
             if hand.went_out is None:
                 continue
@@ -282,7 +282,13 @@ def _play(
     players = ruleset.rules.players.usual
     ref = str(ruleset.path) if ruleset.path is not None and not ruleset.shipped else ruleset.id
     spec = RunSpec(
-        ref, tuple(library_folders), players, ("greedy",) * players, seed, hands=hands, check=True
+        ref,
+        tuple(library_folders),
+        players,
+        ("greedy",) * players,
+        seed,
+        hands=hands,
+        check="sampled",
     )
     jobs = [(spec, index) for index in range(hands)]
     results: list[dict[str, Any]] = []

@@ -197,7 +197,10 @@ def _play_table(comparison: Comparison) -> str:
             for kind in ("natural", "mixed", "escalera", "bolivia")
         ],
         ["cards in the pile when taken", *[p.pile_taken.text(1) for p in comparison.play]],
-        ["conservation failures", *[str(p.conservation_failures) for p in comparison.play]],
+        [
+            "conservation failures (every hand at its end; one in 16 after every action)",
+            *[str(p.conservation_failures) for p in comparison.play],
+        ],
     ]
     return tabulate(lines, headers=head, tablefmt="pipe", disable_numparse=True)
 

@@ -36,12 +36,15 @@ from bolivia.rules.library import Library
 from bolivia.rules.ruleset import Ruleset
 
 __all__ = [
+    "CHECKS",
+    "CHECK_SAMPLE",
     "GAME_HAND_LIMIT",
     "RULE_ENDINGS",
     "STEP_LIMIT",
     "HandStats",
     "RunSpec",
     "Tally",
+    "checks_every_action",
     "derive_seed",
     "hand_job",
     "job_results",
@@ -57,6 +60,19 @@ REPLAY_NAME = re.compile(r"(hand-\d{6,}|game-\d{5,})\.jsonl")  # the files a run
 STEP_LIMIT = 20_000  # a hand this long is an engine bug, reported, never silently cut
 GAME_HAND_LIMIT = 10_000  # a game this long never ends by its rules: reported as stopped
 RULE_ENDINGS = frozenset({"went_out", "stock_exhausted"})  # how a hand ends by a rule
+# the card-conservation check (every card of the pack accounted for, once; the figures kept
+# beside the hands in step): after every action; after every action of one hand in
+# CHECK_SAMPLE (chosen by the hand's seed, so the same hands whatever the workers) and at the
+# deal and the end of every other; at the deal and the end only; never
+CHECKS = ("every", "sampled", "end", "none")
+CHECK_SAMPLE = 16
+
+
+def checks_every_action(check: str, seed: int) -> bool:
+    """Whether a hand of this seed is checked after every action under the mode ``check``."""
+    if check not in CHECKS:
+        raise ValueError(f"check is one of {', '.join(CHECKS)}, not {check!r}")
+    return check == "every" or (check == "sampled" and seed % CHECK_SAMPLE == 0)
 
 
 def derive_seed(seed: int, *path: int) -> int:
@@ -91,15 +107,17 @@ def play_hand(
     *,
     first: int = 0,
     team_scores: Sequence[int] | None = None,
-    check: bool = True,
+    check: str = "every",
     record: bool = False,
     index: int = 0,
 ) -> tuple[HandStats, Hand]:
-    """Deal and play one hand to its end."""
+    """Deal and play one hand to its end, checking that the cards are conserved as ``check``
+    says (one of :data:`CHECKS`)."""
+    each = checks_every_action(check, seed)
     hand = Hand.deal(ruleset, players, random.Random(seed), first, team_scores)
     choices = random.Random(derive_seed(seed, 1))
     log: list[tuple[int, Action]] = []
-    conserved = hand.conserved() if check else True
+    conserved = hand.conserved() if check != "none" else True
     pile_taken: list[int] = []
     ended_by = ""
     try:
@@ -118,10 +136,12 @@ def play_hand(
             hand.apply(action)
             if record:
                 log.append((player, action))
-            if check and conserved and not hand.conserved():
+            if each and conserved and not hand.conserved():
                 conserved = False
     except BoliviaError as exc:
         ended_by = f"engine_error: {exc}"
+    if check != "none" and not each and conserved:
+        conserved = hand.conserved()
     completed = hand.over and not ended_by
     canastas: Counter[str] = Counter()
     points = [0] * hand.teams
@@ -162,7 +182,7 @@ class RunSpec:
     seed: int
     hands: int = 0
     games: int = 0
-    check: bool = True
+    check: str = "sampled"
     replays: str | None = None
 
     def library(self) -> Library:
@@ -401,6 +421,7 @@ class Tally:
             "players": spec.players,
             "bots": list(spec.bots),
             "seed": spec.seed,
+            "check": spec.check,
             "hands": self.hands,
             "completed": done,
             "ended_by": dict(sorted(self.ended.items())),
