@@ -357,7 +357,7 @@ def test_greedy_bots_go_out_under_every_ruleset(rid: str) -> None:
     requires it (bolivia-fr)."""
     ruleset = LIBRARY.load(rid)
     ended = [
-        play_hand(ruleset, 4, derive_seed(9, i), [GreedyBot()] * 4, check=False)[1]
+        play_hand(ruleset, 4, derive_seed(9, i), [GreedyBot()] * 4, check="none")[1]
         for i in range(12)
     ]
     assert any(hand.ended_by == "went_out" for hand in ended)
@@ -496,7 +496,7 @@ def test_a_game_stopped_by_the_hand_cap_is_named(monkeypatch: pytest.MonkeyPatch
     from bolivia.play import simulate
 
     monkeypatch.setattr(simulate, "GAME_HAND_LIMIT", 1)
-    spec = RunSpec("bolivia-da", (), 4, ("greedy",) * 4, 3, games=2, check=False)
+    spec = RunSpec("bolivia-da", (), 4, ("greedy",) * 4, 3, games=2, check="none")
     summary = run(spec)
     assert summary["games_stopped"] == {"hand_limit": 2}
     assert summary["game_hand_limit"] == 1
