@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from bolivia.cards import RANKS, Card, parse_cards
 from bolivia.engine.melds import Meld, verify_meld
+from bolivia.play import ways_out as ways_out_module
 from bolivia.play.bots import GreedyBot, RandomBot
 from bolivia.play.hand import Hand
 from bolivia.play.position import hand_at, position_of
@@ -246,3 +247,24 @@ def test_three_cards_onto_the_low_end_of_a_run_go_out() -> None:
         counts[card.index] += 1
     (way,) = ways_out(da, table, counts, players=4)
     assert way.extends == ((0, tuple(parse_cards(["8H", "9H", "10H"]))),)
+
+
+@pytest.mark.parametrize("quick", [0, 1, 5])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=_run_positions())
+def test_the_search_is_exact_when_its_first_try_runs_out(
+    quick: int, position: tuple[Ruleset, list[Meld], list[Card]]
+) -> None:
+    """The first try in the plain order stops after a few states and the probed search takes
+    over, keeping what the first try found to fail: the answer is the brute force's."""
+    ruleset, table, cards = position
+    counts = [0] * 53
+    for card in cards:
+        counts[card.index] += 1
+    expected = brute.way_out_exists(ruleset, table, cards, players=4, first_minimum=None)
+    saved = ways_out_module.QUICK_TRY
+    ways_out_module.QUICK_TRY = quick
+    try:
+        assert can_go_out(ruleset, table, counts, players=4) == expected, (cards, table)
+    finally:
+        ways_out_module.QUICK_TRY = saved

@@ -19,7 +19,9 @@ the side's groups of one rank may be joined (where the ruleset allows it) and wi
 onto a group that more naturals will then make a canasta (where no wild card may go onto a
 finished one).
 
-The order is chosen once, before the first card: every card held is tried at each of its places
+Most hands are settled by a first try in the plain order (the lowest card first) within a few
+dozen states; past those, the search starts again with an order chosen once, before the first
+card (what the first try found to fail stays known): every card held is tried at each of its places
 one step ahead through the quick bounds of :mod:`bolivia.play.bounds`; a card with no place left
 open means there is no way out, and the cards with the fewest open places go first, so that a
 conflict (the ten of hearts both the escalera's and the only partner of the jack of hearts) is
@@ -89,7 +91,7 @@ def ways_out(
         return []
     search = _Search(ruleset, table, counts, players, first_minimum, limit)
     search.bounded = bounded
-    search.root()
+    search.run()
     return search.found
 
 
@@ -103,6 +105,13 @@ def can_go_out(
 ) -> bool:
     """Whether any way out exists (:func:`ways_out` with a limit of one)."""
     return bool(ways_out(ruleset, table, counts, players=players, first_minimum=first_minimum))
+
+
+QUICK_TRY = 48  # states the first try in the plain order may visit
+
+
+class _Spent(Exception):
+    """The first try's states are spent (see :meth:`_Search.run`)."""
 
 
 def _signature(meld: Meld, wild: Sequence[bool]) -> tuple[object, ...]:
@@ -142,6 +151,8 @@ class _Search:
         self.naturals = [i for i in range(53) if not self.wild[i]]
         self.order = self.naturals  # the order the naturals are placed in (see probe)
         self.placed = 0  # naturals placed (or discarded) so far
+        self.budget: int | None = None  # states left to the first try (see run)
+        self.probing = False
         self.one_per_rank = not self.rules.melds.group.duplicate_ranks
         low, high = ruleset.sequence_span
         # the naturals a sequence may hold: in the span, not threes, not wild
@@ -169,6 +180,27 @@ class _Search:
         self.sigs.pop()
 
     # ------------------------------------------------------------------ the root
+
+    def run(self) -> None:
+        """A first try in the plain order (lowest card first) for a few states, which settles
+        most hands at once; then, if it has not, the search with the order of :meth:`probe`.
+        What the first try found to fail stays known (a failure does not depend on the order)."""
+        if not self.bounded:
+            self.root()
+            return
+        saved = (list(self.counts), list(self.table), list(self.sigs), self.old)
+        self.budget = QUICK_TRY
+        try:
+            self.root()
+            return
+        except _Spent:
+            self.old = saved[3]
+            self.counts, self.table, self.sigs = (list(saved[0]), list(saved[1]), list(saved[2]))
+            self.combines, self.extends, self.discard, self.placed = [], [], None, 0
+            self.found = []
+        self.budget = None
+        self.probing = True
+        self.root()
 
     def root(self) -> None:
         """Joins of the side's groups, then wild cards onto its groups, before the first card."""
@@ -303,6 +335,10 @@ class _Search:
     def place(self) -> None:
         if len(self.found) >= self.limit:
             return
+        if self.budget is not None:
+            self.budget -= 1
+            if self.budget < 0:
+                raise _Spent
         key = self.key()
         if key in self.failed:
             return
@@ -314,7 +350,7 @@ class _Search:
         ):
             self.failed.add(key)
             return
-        if self.bounded and not self.placed and not self.probe():
+        if self.probing and not self.placed and not self.probe():
             self.failed.add(key)
             return
         if lost:  # the one card with nowhere to go can only be the discard
