@@ -53,7 +53,8 @@ from bolivia.play.actions import (
     TakePile,
     TakeTop,
 )
-from bolivia.play.ways_out import can_go_out, mixes, sub_multisets, ways_out, wild_ranks
+from bolivia.play.multisets import mixes, sub_multisets, wild_ranks
+from bolivia.play.ways_out import can_go_out, ways_out
 from bolivia.rules.ruleset import Ruleset
 
 if TYPE_CHECKING:
