@@ -77,16 +77,17 @@ class Card:
     rank: str
     suit: str
 
-    def __new__(cls, rank: str, suit: str = "") -> Card:
-        if rank.upper() == "JK" and not suit:
-            return cls._by_index[JOKER_INDEX]
-        try:
-            return cls._by_text[normalize_rank(rank) + _suit(suit)]
-        except (ValueError, KeyError):
-            raise CardError(f"{rank}{suit}") from None
-
-    @classmethod
-    def _make(cls, index: int, rank: str, suit: str) -> Card:
+    def __new__(cls, rank: str, suit: str = "", index: int = -1) -> Card:
+        """The interned card of ``rank`` and ``suit``; ``index`` only builds the 53 at import."""
+        if index < 0:
+            if rank.upper() == "JK" and not suit:
+                return cls._by_index[JOKER_INDEX]
+            try:
+                return cls._by_text[normalize_rank(rank) + _suit(suit)]
+            except (ValueError, KeyError):
+                raise CardError(f"{rank}{suit}") from None
+        # object.__new__ inside __new__ itself, and only there: the one way both CPython and
+        # mypyc (which refuses it elsewhere for a compiled class) make a bare instance
         card = object.__new__(cls)
         object.__setattr__(card, "index", index)
         object.__setattr__(card, "rank", rank)
@@ -140,10 +141,11 @@ class Card:
     def __repr__(self) -> str:
         return "JK" if self.index == JOKER_INDEX else self.rank + self.suit
 
-    __str__ = __repr__
+    def __str__(self) -> str:
+        return self.__repr__()
 
-    def __reduce__(self) -> tuple[Any, tuple[str]]:
-        return (Card.parse, (repr(self),))
+    def __reduce__(self) -> tuple[Any, tuple[str, str]]:
+        return (Card, (self.rank, self.suit))
 
     def __lt__(self, other: Card) -> bool:
         return self.index < other.index
@@ -177,10 +179,10 @@ def _canonical(key: str) -> str:
 def _build() -> None:
     for r, rank in enumerate(RANKS):
         for s, suit in enumerate(SUITS):
-            card = Card._make(r * 4 + s, rank, suit)
+            card = Card(rank, suit, r * 4 + s)
             Card._by_index.append(card)
             Card._by_text[rank + suit] = card
-    joker = Card._make(JOKER_INDEX, "JK", "")
+    joker = Card("JK", "", JOKER_INDEX)
     Card._by_index.append(joker)
     Card._by_text["JK"] = joker
 
@@ -235,6 +237,10 @@ class Pack:
             ((card, n) for card, n in counts.items() if n > self.copies(card)),
             key=lambda item: item[0].index,
         )
+
+    def __reduce__(self) -> tuple[type[Pack], tuple[int, int]]:
+        # compiled, the default would call __init__ without arguments
+        return (Pack, (self.decks, self.jokers))
 
     def __repr__(self) -> str:
         return f"Pack(decks={self.decks}, jokers={self.jokers})"

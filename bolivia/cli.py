@@ -40,7 +40,7 @@ from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.schema import fields_markdown, schema_text
 from bolivia.rules.sources import shipped_sources
 from bolivia.text import terminal
-from bolivia.version import __version__
+from bolivia.version import __version__, compiled
 
 __all__ = ["BROKEN_PIPE", "INTERRUPTED", "MAX_COMPARE_HANDS", "MAX_RUN", "main"]
 
@@ -65,7 +65,11 @@ def _library(folders: Sequence[Path]) -> Library:
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="bolivia")
+@click.version_option(
+    __version__,
+    prog_name="bolivia",
+    message=f"%(prog)s, version %(version)s, {'compiled' if compiled() else 'pure Python'}",
+)
 def cli() -> None:
     """Verify and compare rulebooks of Bolivia (Bolivian Canasta), Samba and Canasta."""
 

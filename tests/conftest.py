@@ -1,9 +1,12 @@
-"""Hypothesis profiles, chosen by HYPOTHESIS_PROFILE: dev (default), ci, thorough."""
+"""Hypothesis profiles, chosen by HYPOTHESIS_PROFILE: dev (default), ci, thorough; and which
+build of the package the tests run (the header says it)."""
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("dev", max_examples=100)
@@ -17,3 +20,29 @@ settings.register_profile(
 )
 settings.register_profile("thorough", max_examples=2_000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+def pytest_report_header() -> str:
+    import bolivia
+    from bolivia.version import compiled
+
+    build = "compiled" if compiled() else "pure Python"
+    return f"bolivia: {build}, from {Path(bolivia.__file__).parent}"
+
+
+class _CompiledModules:
+    """Leave out the doctests of modules that run compiled: the doctest finder sees nothing in a
+    compiled module, and pytest would refuse its ``.py`` beside the ``.so``. The pure build runs
+    them (``.ci/run``)."""
+
+    def pytest_ignore_collect(self, collection_path: Path) -> bool | None:
+        if collection_path.suffix == ".py" and any(
+            collection_path.parent.glob(f"{collection_path.stem}.*.so")
+        ):
+            return True
+        return None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # registered as a plugin, not a conftest hook: the installed package lies outside tests/
+    config.pluginmanager.register(_CompiledModules(), "bolivia-compiled-modules")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -196,7 +197,7 @@ def test_simulation_is_the_same_for_any_number_of_workers(tmp_path: Path) -> Non
         "bolivia-da", (), 4, ("greedy",) * 4, seed=3, hands=6, replays=str(tmp_path / "one")
     )
     one = run(spec, workers=1)
-    two = run(RunSpec(**{**spec.__dict__, "replays": str(tmp_path / "two")}), workers=2)
+    two = run(replace(spec, replays=str(tmp_path / "two")), workers=2)
     for summary in (one, two):
         for key in ("seconds", "hands_per_second", "actions_per_second"):
             summary.pop(key)

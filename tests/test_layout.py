@@ -17,6 +17,7 @@ LAYERS = {
     "output": 0,
     "resources": 0,
     "text": 0,
+    "values": 0,
     "version": 0,
     "rules": 1,
     "engine": 2,

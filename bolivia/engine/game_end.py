@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bolivia.errors import BadRequest
 from bolivia.rules.ruleset import Ruleset
+from bolivia.values import reduce_fields
 
 __all__ = ["GameResult", "game_over", "target_for"]
 
@@ -25,6 +27,9 @@ class GameResult:
     over: bool
     winner: int | None
     draw: bool
+
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        return reduce_fields(self)
 
 
 def target_for(ruleset: Ruleset, players: int | None = None) -> int:

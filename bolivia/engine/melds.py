@@ -23,11 +23,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bolivia.cards import RANKS, SUITS, Card
 from bolivia.errors import Illegal
 from bolivia.rules.model import BlackThreeMelds, GroupMelds, WildMelds
 from bolivia.rules.ruleset import Ruleset
+from bolivia.values import reduce_fields
 
 __all__ = [
     "Meld",
@@ -65,6 +67,9 @@ class Meld:
     @property
     def size(self) -> int:
         return len(self.cards)
+
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        return reduce_fields(self)
 
 
 def _plural(n: int, word: str) -> str:

@@ -13,12 +13,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from bolivia.cards import Card
 from bolivia.engine.initial_meld import counted_points, minimum
 from bolivia.engine.melds import Meld, describe, is_canasta, verify_extend, verify_meld
 from bolivia.errors import BadRequest, Illegal
 from bolivia.rules.ruleset import Ruleset
+from bolivia.values import reduce_fields
 
 __all__ = [
     "Pickup",
@@ -50,6 +52,9 @@ class Pickup:
             f"{cards} with the top card ({self.way.replace('_', ' ')}){where}: "
             f"{describe(self.meld)}"
         )
+
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        return reduce_fields(self)
 
 
 def card_class(ruleset: Ruleset, card: Card) -> str | None:

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bolivia.cards import Card
 from bolivia.engine.going_out import canastas, meets_requirement
 from bolivia.engine.melds import Meld, canasta_of
 from bolivia.errors import BadRequest
 from bolivia.rules.ruleset import Ruleset
+from bolivia.values import reduce_fields
 
 __all__ = ["TeamHand", "TeamScore", "card_points", "red_three_score", "score_hand", "score_team"]
 
@@ -31,6 +33,9 @@ class TeamHand:
     hands: tuple[tuple[Card, ...], ...] = ()
     went_out: bool = False
     concealed: bool = False
+
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        return reduce_fields(self)
 
 
 @dataclass(frozen=True)
@@ -54,6 +59,9 @@ class TeamScore:
             "hands": self.hands,
             "total": self.total,
         }
+
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        return reduce_fields(self)
 
 
 def card_points(ruleset: Ruleset, cards: Sequence[Card], *, in_hand: bool = False) -> int:

@@ -20,6 +20,7 @@ from typing import Any
 
 from bolivia.cards import Card, parse_cards
 from bolivia.errors import BadRequest, CardError
+from bolivia.values import reduce_fields
 
 __all__ = [
     "ASK",
@@ -56,6 +57,9 @@ class Draw:
     def to_json(self) -> dict[str, Any]:
         return {"type": "draw"}
 
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        return reduce_fields(self)
+
 
 @dataclass(frozen=True, slots=True)
 class TakePile:
@@ -76,6 +80,9 @@ class TakePile:
             out["also"] = [_cards(meld) for meld in self.also]
         return out
 
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        return reduce_fields(self)
+
 
 @dataclass(frozen=True, slots=True)
 class TakeTop:
@@ -85,6 +92,9 @@ class TakeTop:
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "take_top", "onto": self.onto}
+
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        return reduce_fields(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +106,9 @@ class Lay:
     def to_json(self) -> dict[str, Any]:
         return {"type": "lay", "melds": [_cards(meld) for meld in self.melds]}
 
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        return reduce_fields(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Extend:
@@ -106,6 +119,9 @@ class Extend:
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "extend", "target": self.target, "cards": _cards(self.cards)}
+
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        return reduce_fields(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +135,9 @@ class Combine:
     def to_json(self) -> dict[str, Any]:
         return {"type": "combine", "target": self.target, "other": self.other}
 
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        return reduce_fields(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Discard:
@@ -128,6 +147,9 @@ class Discard:
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "discard", "card": repr(self.card)}
+
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        return reduce_fields(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +175,9 @@ class GoOut:
             out["combine"] = [[t, o] for t, o in self.combine]
         return out
 
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        return reduce_fields(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Ask:
@@ -160,6 +185,9 @@ class Ask:
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "ask"}
+
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        return reduce_fields(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +199,9 @@ class Answer:
     def to_json(self) -> dict[str, Any]:
         return {"type": "answer", "yes": self.yes}
 
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        return reduce_fields(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Stop:
@@ -178,6 +209,9 @@ class Stop:
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "stop"}
+
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        return reduce_fields(self)
 
 
 Action = Draw | TakePile | TakeTop | Lay | Extend | Combine | Discard | GoOut | Ask | Answer | Stop

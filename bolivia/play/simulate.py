@@ -34,6 +34,7 @@ from bolivia.play.hand import Hand
 from bolivia.play.replay import hand_lines
 from bolivia.rules.library import Library
 from bolivia.rules.ruleset import Ruleset
+from bolivia.values import reduce_fields
 
 __all__ = [
     "CHECKS",
@@ -187,6 +188,9 @@ class RunSpec:
 
     def library(self) -> Library:
         return Library([Path(f) for f in self.folders])
+
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        return reduce_fields(self)
 
 
 _WORKER: dict[str, Any] = {}

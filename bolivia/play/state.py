@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import compress
-from typing import Self, overload
+from typing import Any, Self, overload
 
 from bolivia.cards import Card
 from bolivia.engine.going_out import requirement_for, verify_go_out
@@ -29,6 +29,7 @@ from bolivia.engine.pile import card_class
 from bolivia.engine.scoring import TeamHand, TeamScore, score_hand
 from bolivia.errors import BadRequest, Illegal
 from bolivia.rules.ruleset import Ruleset
+from bolivia.values import reduce_fields
 
 __all__ = ["BLACK_THREES", "CARDS", "RED_THREES", "HandResult", "HandState"]
 
@@ -46,6 +47,9 @@ class HandResult:
     went_out: int | None  # the player who went out
     concealed: bool
     scores: tuple[TeamScore, ...]
+
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        return reduce_fields(self)
 
 
 def _cards_of(counts: Sequence[int]) -> list[Card]:

@@ -1,0 +1,65 @@
+"""The wheel's build hook: the hot modules compiled with mypyc, or pure Python with BOLIVIA_PURE=1.
+
+hatch-mypyc does the compiling; this hook only decides whether it runs, because hatchling can
+switch a hook on by an environment variable but not off (short of ``HATCH_BUILD_NO_HOOKS``,
+which would switch off every hook). A pure build asks for neither hatch-mypyc nor mypy, and a
+compiled build leaves no extension modules in the source tree, so that tests run from the
+checkout import the Python source and a later pure build cannot pick them up.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from typing import Any
+
+from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+
+#: build-time requirements of the compiled build (the pure build needs none): the compiler, and
+#: what mypy needs to type the modules the compiled ones import
+COMPILER = ["hatch-mypyc>=0.16", "mypy>=1.10", "pydantic>=2.6", "types-PyYAML"]
+
+
+def pure() -> bool:
+    """``BOLIVIA_PURE`` set to anything but ``""`` or ``0`` builds pure Python."""
+    return os.environ.get("BOLIVIA_PURE", "") not in ("", "0")
+
+
+class MypycUnlessPure(BuildHookInterface):  # type: ignore[type-arg]
+    PLUGIN_NAME = "custom"
+
+    def dependencies(self) -> list[str]:
+        return [] if pure() else list(COMPILER)
+
+    def _compiled_files(self) -> list[str]:
+        """Extension modules in the source tree, left by this build or an earlier one."""
+        found: list[str] = []
+        for ext in ("so", "pyd"):
+            found += glob.glob(os.path.join(self.root, f"*__mypyc*.{ext}"))
+            found += glob.glob(os.path.join(self.root, "bolivia", "**", f"*.{ext}"), recursive=True)
+        return found
+
+    def initialize(self, version: str, build_data: dict[str, Any]) -> None:
+        if self.target_name != "wheel":
+            return
+        if pure():
+            for path in self._compiled_files():
+                os.remove(path)
+            return
+        from hatch_mypyc.plugin import MypycBuildHook  # type: ignore[import-untyped]
+
+        self._mypyc = MypycBuildHook(
+            self.root,
+            self.config,
+            self.build_config,
+            self.metadata,
+            self.directory,
+            self.target_name,
+            self.app,
+        )
+        self._mypyc.initialize(version, build_data)
+
+    def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
+        if self.target_name == "wheel" and not pure():
+            for path in self._compiled_files():
+                os.remove(path)
