@@ -2,11 +2,14 @@
 the machine's load, for comparing two builds of the engine.
 
     python benchmarks/play_instructions.py [--hands N] [--rulesets ID,...] [--bots random,greedy]
+        [--check every|sampled|end|none] [--python VENV/bin/python]
 
 For each ruleset and bot kind, the same seeded hands are played twice under
 ``valgrind --tool=callgrind``: once with no hands (start-up: imports, loading the ruleset,
 building the bots) and once with N; the difference divided by N is printed, in millions of
-instructions a hand. Needs valgrind on the PATH (Debian's ``valgrind`` package).
+instructions a hand, and divided by the actions played, in thousands an action. ``--python``
+runs it under another interpreter, and so measures the build installed there (``-P``: never a
+checkout); the build is printed. Needs valgrind on the PATH (Debian's ``valgrind`` package).
 """
 
 from __future__ import annotations
@@ -22,22 +25,27 @@ import tempfile
 SIX = ["canasta", "samba", "bolivia-fr", "bolivia-da", "bolivia-zh", "bolivia-ko"]
 
 
-def play(rid: str, bot: str, hands: int) -> None:
-    """The measured work: ``hands`` seeded hands of four bots of one kind."""
+def play(rid: str, bot: str, hands: int, check: str) -> None:
+    """The measured work: ``hands`` seeded hands of four bots of one kind; prints the number
+    of actions played and the build."""
     from bolivia.play.bots import GreedyBot, RandomBot
     from bolivia.play.simulate import derive_seed, play_hand
     from bolivia.rules.library import shipped_library
+    from bolivia.version import compiled
 
     ruleset = shipped_library().load(rid)
     players = ruleset.rules.players.usual
     bots = [RandomBot() if bot == "random" else GreedyBot()] * players
+    actions = 0
     for index in range(hands):
-        stats, _ = play_hand(ruleset, players, derive_seed(42, index), bots, check="none")
+        stats, _ = play_hand(ruleset, players, derive_seed(42, index), bots, check=check)
         assert stats.completed, stats.ended_by
+        actions += stats.actions
+    print(actions, "compiled" if compiled() else "pure")
 
 
-def instructions(rid: str, bot: str, hands: int) -> int:
-    """The instructions callgrind counts for the whole process."""
+def instructions(python: str, rid: str, bot: str, hands: int, check: str) -> tuple[int, int, str]:
+    """The instructions callgrind counts for the whole process, the actions played, the build."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "callgrind.out")
         done = subprocess.run(
@@ -45,12 +53,14 @@ def instructions(rid: str, bot: str, hands: int) -> int:
                 "valgrind",
                 "--tool=callgrind",
                 f"--callgrind-out-file={out}",
-                sys.executable,
+                python,
+                "-P",
                 __file__,
                 "--inner",
                 rid,
                 bot,
                 str(hands),
+                check,
             ],
             capture_output=True,
             text=True,
@@ -60,29 +70,41 @@ def instructions(rid: str, bot: str, hands: int) -> int:
     found = re.search(r"Collected : (\d+)", done.stderr)
     if found is None:
         raise SystemExit(f"no instruction count in valgrind's output:\n{done.stderr}")
-    return int(found.group(1))
+    actions, build = done.stdout.split()
+    return int(found.group(1)), int(actions), build
 
 
 def main() -> None:
-    if len(sys.argv) == 5 and sys.argv[1] == "--inner":
-        play(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+    if len(sys.argv) == 6 and sys.argv[1] == "--inner":
+        play(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5])
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=10)
     parser.add_argument("--rulesets", default="bolivia-da")
     parser.add_argument("--bots", default="random,greedy")
+    parser.add_argument("--check", choices=["every", "sampled", "end", "none"], default="none")
+    parser.add_argument(
+        "--python", default=sys.executable, help="The interpreter (and so the installed build)."
+    )
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not on the PATH (apt install valgrind)")
     if args.hands < 1:
         raise SystemExit("--hands must be at least 1")
-    print(f"{'ruleset':12} {'bots':7} {'hands':>5} {'M instructions/hand':>20}")
+    print(
+        f"{'ruleset':12} {'bots':7} {'build':9} {'check':8} {'hands':>5} "
+        f"{'M instructions/hand':>20} {'k instructions/action':>22}"
+    )
     for rid in args.rulesets.split(","):
         for bot in args.bots.split(","):
-            start = instructions(rid, bot, 0)
-            total = instructions(rid, bot, args.hands)
-            per = (total - start) / args.hands / 1e6
-            print(f"{rid:12} {bot:7} {args.hands:>5} {per:>20.2f}")
+            start, _, _ = instructions(args.python, rid, bot, 0, args.check)
+            total, actions, build = instructions(args.python, rid, bot, args.hands, args.check)
+            per_hand = (total - start) / args.hands / 1e6
+            per_action = (total - start) / actions / 1e3
+            print(
+                f"{rid:12} {bot:7} {build:9} {args.check:8} {args.hands:>5} "
+                f"{per_hand:>20.2f} {per_action:>22.1f}"
+            )
 
 
 if __name__ == "__main__":

@@ -38,6 +38,7 @@ def _seed(every: bool) -> int:
     )
 
 
+@pytest.mark.pure_only
 @pytest.mark.parametrize(
     ("mode", "sampled", "expected"),
     [
@@ -68,6 +69,7 @@ def test_the_sample_is_one_hand_in_sixteen_by_seed() -> None:
         checks_every_action("sometimes", 1)
 
 
+@pytest.mark.pure_only
 @pytest.mark.parametrize(("mode", "caught"), [("every", True), ("end", True), ("none", False)])
 def test_a_lost_card_is_caught_by_every_mode_that_checks(
     monkeypatch: pytest.MonkeyPatch, mode: str, caught: bool
