@@ -14,9 +14,13 @@ from bolivia.cards import Card
 from bolivia.engine.going_out import meets_requirement
 from bolivia.engine.melds import (
     can_meld,
+    combination,
     could_join,
+    extension,
     group_fault,
     group_table,
+    new_meld,
+    verify_combine,
     verify_extend,
     verify_meld,
 )
@@ -54,6 +58,32 @@ def _answer(fn: Any, *args: Any, **kwargs: Any) -> Any:
     except (Illegal, BadRequest) as exc:
         return ("refused", type(exc).__name__, getattr(exc, "code", None))
     return ("ok", repr(result))
+
+
+@settings(max_examples=300, deadline=None)
+@given(shipped, meld_cards(), meld_cards(), st.booleans())
+def test_the_move_generators_meld_checks_agree_with_the_verify_path(
+    ruleset: Ruleset, cards: list[Card], more: list[Card], going_out: bool
+) -> None:
+    """new_meld, extension and combination (no reasons, no exceptions: for move generators)
+    give what verify_meld, verify_extend and verify_combine give, or None where they refuse."""
+
+    def verified(check: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return check(*args, **kwargs)
+        except Illegal:
+            return None
+
+    meld = verified(verify_meld, ruleset, cards, going_out=going_out)
+    assert new_meld(ruleset, cards, going_out=going_out) == meld
+    other = verified(verify_meld, ruleset, more)
+    if meld is not None:
+        grown = verified(verify_extend, ruleset, meld, more, going_out=going_out)
+        assert extension(ruleset, meld, more, going_out=going_out) == grown
+        if other is not None:
+            assert combination(ruleset, meld, other) == verified(
+                verify_combine, ruleset, meld, other
+            )
 
 
 @settings(max_examples=300, deadline=None)

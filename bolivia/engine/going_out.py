@@ -50,11 +50,12 @@ def canastas(ruleset: Ruleset, melds: Sequence[Meld]) -> Counter[str]:
 
 
 def meets_requirement(ruleset: Ruleset, melds: Sequence[Meld], players: int | None = None) -> bool:
-    try:
-        verify_go_out(ruleset, melds, players)
-    except Illegal:
-        return False
-    return True
+    """Whether :func:`verify_go_out` allows going out (without building its refusal)."""
+    req = requirement_for(ruleset, players)
+    have = canastas(ruleset, melds)
+    return sum(have.values()) >= req.count and all(
+        have[kind] >= needed for kind, needed in req.including.items()
+    )
 
 
 def verify_go_out(ruleset: Ruleset, melds: Sequence[Meld], players: int | None = None) -> None:

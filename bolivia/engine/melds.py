@@ -36,11 +36,14 @@ __all__ = [
     "can_extend",
     "can_meld",
     "canasta_of",
+    "combination",
     "could_join",
     "describe",
+    "extension",
     "group_fault",
     "group_table",
     "is_canasta",
+    "new_meld",
     "sequence_fault",
     "threes_fault",
     "verify_combine",
@@ -329,6 +332,30 @@ def _refuse(ruleset: Ruleset, code: str, naturals: int, wilds: int) -> Illegal:
 # --------------------------------------------------------------------------- classifying
 
 
+# a refusal found without raising: the code (or one of _PLAIN), and the naturals and wild
+# cards of the meld it was found in; built into an Illegal only where one is raised
+_Fault = tuple[str, int, int]
+_PLAIN = {
+    "empty": ("no-meld", "a meld needs cards"),
+    "red-three": (
+        "red-three",
+        "red threes are never melded: they are laid out and scored on their own",
+    ),
+    "no-kind": (
+        "no-meld",
+        "these cards are neither of one rank nor a run of one suit, so they form no meld",
+    ),
+}
+
+
+def _illegal(ruleset: Ruleset, fault: _Fault) -> Illegal:
+    code, naturals, wilds = fault
+    plain = _PLAIN.get(code)
+    if plain is not None:
+        return Illegal(*plain)
+    return _refuse(ruleset, code, naturals, wilds)
+
+
 def _classify(
     ruleset: Ruleset,
     cards: tuple[Card, ...],
@@ -336,63 +363,62 @@ def _classify(
     going_out: bool,
     new: bool,
     kind: str | None = None,
-) -> Meld:
+) -> Meld | _Fault:
+    """The meld the cards make, or the first refusal (see :func:`_illegal`)."""
     if not cards:
-        raise Illegal("no-meld", "a meld needs cards")
+        return ("empty", 0, 0)
     wild = ruleset.wild
     naturals = [card.index for card in cards if not wild[card.index]]
     n = len(naturals)
     w = len(cards) - n
     melds = ruleset.rules.melds
     if 5 in naturals or 6 in naturals:
-        raise Illegal(
-            "red-three", "red threes are never melded: they are laid out and scored on their own"
-        )
+        return ("red-three", n, w)
     if not n:
         fault = wild_fault(melds.wild, w, new=new)
         if fault:
-            raise _refuse(ruleset, fault, 0, w)
+            return (fault, 0, w)
         return Meld("wild", cards, 0, w)
     ranks = {index >> 2 for index in naturals}
     if ranks == {1}:  # black threes (red ones were refused)
         fault = threes_fault(melds.black_threes, n + w, w, going_out=going_out, new=new)
         if fault:
-            raise _refuse(ruleset, fault, n, w)
+            return (fault, n, w)
         return Meld("threes", cards, n, w, rank="3")
-    group_error: Illegal | None = None
+    group_error: _Fault | None = None
     if len(ranks) == 1 and kind in (None, "group"):
         fault = group_fault(melds.group, n, w, new=new)
         if fault is None:
             return Meld("group", cards, n, w, rank=RANKS[naturals[0] >> 2])
-        group_error = _refuse(ruleset, fault, n, w)
+        group_error = (fault, n, w)
         if n > 1 or kind == "group":
-            raise group_error
+            return group_error
     suits = {index & 3 for index in naturals}
     if len(suits) == 1 and kind in (None, "sequence"):
         fault = sequence_fault(ruleset, [index >> 2 for index in naturals], w, new=new)
         if fault is None:
             return Meld("sequence", cards, n, w, suit=SUITS[naturals[0] & 3])
-        if group_error is not None:
-            raise group_error
-        raise _refuse(ruleset, fault, n, w)
-    if group_error is not None:
-        raise group_error
-    raise Illegal(
-        "no-meld", "these cards are neither of one rank nor a run of one suit, so they form no meld"
-    )
+        return group_error if group_error is not None else (fault, n, w)
+    return group_error if group_error is not None else ("no-kind", n, w)
 
 
 def verify_meld(ruleset: Ruleset, cards: Sequence[Card], *, going_out: bool = False) -> Meld:
     """The meld ``cards`` make when laid as a new meld, or :class:`Illegal` saying why not."""
-    return _classify(ruleset, tuple(cards), going_out=going_out, new=True)
+    found = _classify(ruleset, tuple(cards), going_out=going_out, new=True)
+    if isinstance(found, Meld):
+        return found
+    raise _illegal(ruleset, found)
+
+
+def new_meld(ruleset: Ruleset, cards: Sequence[Card], *, going_out: bool = False) -> Meld | None:
+    """:func:`verify_meld` without the reason: the meld, or None (for move generators, which
+    try many)."""
+    found = _classify(ruleset, tuple(cards), going_out=going_out, new=True)
+    return found if isinstance(found, Meld) else None
 
 
 def can_meld(ruleset: Ruleset, cards: Sequence[Card], *, going_out: bool = False) -> bool:
-    try:
-        verify_meld(ruleset, cards, going_out=going_out)
-    except Illegal:
-        return False
-    return True
+    return new_meld(ruleset, cards, going_out=going_out) is not None
 
 
 def could_join(ruleset: Ruleset, meld: Meld, card: Card) -> bool:
@@ -429,40 +455,64 @@ def wild_onto_canasta_fault(ruleset: Ruleset, meld: Meld, wilds: int) -> str | N
     return None
 
 
+def _extension(
+    ruleset: Ruleset, meld: Meld, add: tuple[Card, ...], going_out: bool
+) -> Meld | _Fault:
+    """The meld after ``add`` is laid on it, or the first refusal."""
+    if not add:
+        return ("nothing", 0, 0)
+    wild = ruleset.wild
+    if wild_onto_canasta_fault(ruleset, meld, sum(1 for card in add if wild[card.index])):
+        return ("wild-onto-canasta", 0, 0)
+    result = _classify(
+        ruleset,
+        meld.cards + add,
+        going_out=going_out,
+        new=False,
+        kind=meld.kind if meld.kind in ("group", "sequence") else None,
+    )
+    if not isinstance(result, Meld):
+        return result
+    if result.kind != meld.kind or (meld.rank, meld.suit) != (result.rank, result.suit):
+        return ("extend-kind", 0, 0)
+    return result
+
+
 def verify_extend(
     ruleset: Ruleset, meld: Meld, add: Sequence[Card], *, going_out: bool = False
 ) -> Meld:
     """The meld after ``add`` is laid on it, or :class:`Illegal` saying why not."""
     add = tuple(add)
-    if not add:
+    found = _extension(ruleset, meld, add, going_out)
+    if isinstance(found, Meld):
+        return found
+    code = found[0]
+    if code == "nothing":
         raise Illegal("no-meld", "nothing to add")
-    wild = ruleset.wild
-    if wild_onto_canasta_fault(ruleset, meld, sum(1 for card in add if wild[card.index])):
+    if code == "wild-onto-canasta":
         raise Illegal(
             "wild-onto-canasta",
             "no wild card may be added to a finished canasta "
             f"({ruleset.cite('melds.group.wild_onto_canasta')})",
             "melds.group.wild_onto_canasta",
         )
-    try:
-        result = _classify(
-            ruleset,
-            meld.cards + add,
-            going_out=going_out,
-            new=False,
-            kind=meld.kind if meld.kind in ("group", "sequence") else None,
-        )
-    except Illegal as exc:
-        raise Illegal(
-            exc.code, f"{describe(meld)} cannot take {_cards(add)}: {exc}", exc.rule
-        ) from None
-    if result.kind != meld.kind or (meld.rank, meld.suit) != (result.rank, result.suit):
+    if code == "extend-kind":
         raise Illegal(
             "extend-kind",
             f"{describe(meld)} cannot take {_cards(add)}: a meld keeps "
             "its kind (and rank or suit) as it grows",
         )
-    return result
+    exc = _illegal(ruleset, found)
+    raise Illegal(exc.code, f"{describe(meld)} cannot take {_cards(add)}: {exc}", exc.rule)
+
+
+def extension(
+    ruleset: Ruleset, meld: Meld, add: Sequence[Card], *, going_out: bool = False
+) -> Meld | None:
+    """:func:`verify_extend` without the reason: the meld grown, or None (for move
+    generators)."""
+    found = _extension(ruleset, meld, tuple(add), going_out)
+    return found if isinstance(found, Meld) else None
 
 
 def verify_combine(ruleset: Ruleset, target: Meld, other: Meld) -> Meld:
@@ -482,24 +532,34 @@ def verify_combine(ruleset: Ruleset, target: Meld, other: Meld) -> Meld:
             f"only two groups of one rank can be joined, not {describe(target)} and "
             f"{describe(other)}",
         )
-    try:
-        grown = verify_extend(ruleset, target, other.cards)
-    except Illegal as first:
-        try:
-            grown = verify_extend(ruleset, other, target.cards)
-        except Illegal:
-            raise first from None
+    joined = combination(ruleset, target, other)
+    if joined is None:
+        verify_extend(ruleset, target, other.cards)  # raises the first refusal
+        raise AssertionError("unreachable")  # pragma: no cover
+    return joined
+
+
+def combination(ruleset: Ruleset, target: Meld, other: Meld) -> Meld | None:
+    """:func:`verify_combine` without the reason: the group joined, or None."""
+    if (
+        not ruleset.rules.melds.group.combine
+        or target.kind != "group"
+        or other.kind != "group"
+        or target.rank != other.rank
+    ):
+        return None
+    grown = extension(ruleset, target, other.cards)
+    if grown is None:
+        grown = extension(ruleset, other, target.cards)
+        if grown is None:
+            return None
     return Meld("group", target.cards + other.cards, grown.naturals, grown.wilds, rank=grown.rank)
 
 
 def can_extend(
     ruleset: Ruleset, meld: Meld, add: Sequence[Card], *, going_out: bool = False
 ) -> bool:
-    try:
-        verify_extend(ruleset, meld, add, going_out=going_out)
-    except Illegal:
-        return False
-    return True
+    return extension(ruleset, meld, add, going_out=going_out) is not None
 
 
 def _cards(cards: Sequence[Card]) -> str:

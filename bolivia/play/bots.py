@@ -19,7 +19,8 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from bolivia.cards import Card
-from bolivia.engine.melds import is_canasta
+from bolivia.engine.limits import Limits, limits
+from bolivia.engine.melds import Meld
 from bolivia.play.actions import (
     Action,
     Answer,
@@ -63,6 +64,7 @@ class _View:
         "feeds",
         "hand",
         "keeps",
+        "limits",
         "melds",
         "points",
         "runs",
@@ -74,9 +76,10 @@ class _View:
     def __init__(self, hand: Hand) -> None:
         self.hand = hand
         self.counts = hand.hands[hand.current]
-        self.wild = hand.ruleset.wild
-        self.points = hand.ruleset.points
-        self.sequences = hand.rules.melds.sequence.allowed
+        lim = limits(hand.ruleset)
+        self.wild = lim.wild
+        self.points = lim.points
+        self.sequences = lim.sequence_allowed
         onto = "onto_meld" in hand.rules.pile.take_unfrozen
         self.keeps: set[str] = set()  # ranks the side has groups of
         self.feeds: set[str] = set()  # ranks an opponent could take the pile onto
@@ -89,18 +92,17 @@ class _View:
             for meld in melds:
                 if meld.kind == "group" and meld.rank is not None:
                     ranks.add(meld.rank)
-        canastas = hand.rules.canastas
+        self.limits = lim
         self.targets = {
-            "group": canastas.natural.size,
-            "sequence": canastas.escalera.size,
-            "wild": canastas.bolivia.size,
+            "group": lim.natural_size,
+            "sequence": lim.escalera_size,
+            "wild": lim.bolivia_size,
         }
         # how much runs of one suit are worth keeping: much, when the side must still make
         # the escalera going out asks for
         needs = hand.requirement.including.get("escalera", 0)
-        have = sum(
-            1 for m in self.melds if m.kind == "sequence" and m.size >= canastas.escalera.size
-        )
+        escalera = lim.escalera_size
+        have = sum(1 for m in self.melds if m.kind == "sequence" and len(m.cards) >= escalera)
         self.runs = 0.0 if not self.sequences else 24.0 if have < needs else 8.0
 
 
@@ -123,11 +125,12 @@ class GreedyBot:
     # ---------------------------------------------------------------- valuation
 
     def value(self, view: _View, action: Action) -> float:
-        if isinstance(action, Discard):
+        # the actions' classes are not subclassed: the common ones first, by their class
+        if type(action) is Discard:
             return self._discard_value(view, action.card)
-        if isinstance(action, Extend):
+        if type(action) is Extend:
             return self._extend_value(view, action)
-        if isinstance(action, Lay):
+        if type(action) is Lay:
             return self._lay_value(view, action)
         if isinstance(action, GoOut):
             return 10_000.0
@@ -161,12 +164,11 @@ class GreedyBot:
         return value
 
     def _extend_value(self, view: _View, action: Extend) -> float:
-        hand = view.hand
         meld = view.melds[action.target]
         wilds = sum(1 for c in action.cards if view.wild[c.index])
         size = meld.size + len(action.cards)
         target = view.targets.get(meld.kind, 7)
-        finished = is_canasta(hand.ruleset, meld)
+        finished = _finished(view.limits, meld)
         value = 25.0 + 5 * (len(action.cards) - wilds) - 10 * wilds
         if not finished and size >= target:
             value += 60  # completes a canasta
@@ -199,6 +201,17 @@ class GreedyBot:
         if card.rank in view.feeds:
             value -= 60  # do not feed the opponents
         return value
+
+
+def _finished(lim: Limits, meld: Meld) -> bool:
+    """:func:`~bolivia.engine.melds.is_canasta` on the values of :mod:`bolivia.engine.limits`."""
+    size = len(meld.cards)
+    kind = meld.kind
+    if kind == "group":
+        return size >= (lim.natural_size if meld.wilds == 0 else lim.mixed_size)
+    if kind == "sequence":
+        return size >= lim.escalera_size
+    return kind == "wild" and size >= lim.bolivia_size
 
 
 BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot}

@@ -6,13 +6,11 @@ them) -- and cheap: counts and bit masks, no meld is built.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from bolivia.cards import RANKS, SUITS
-from bolivia.engine.going_out import requirement_for
-from bolivia.engine.melds import Meld, canasta_of
+from bolivia.engine.limits import Limits, limits
+from bolivia.engine.melds import Meld
 from bolivia.rules.ruleset import Ruleset
 
 __all__ = ["could_meet", "stranded"]
@@ -22,22 +20,24 @@ def stranded(ruleset: Ruleset, counts: Sequence[int], table: Sequence[Meld]) -> 
     """The cards of the hand (by index; two at most, two meaning more) that surely have
     nowhere to go -- no meld of the side to join, no card to meld with. Going out allows one
     (the discard). Every test is generous: a hand that can go out is never refused here."""
-    rules = ruleset.rules
-    wild = ruleset.wild
-    wilds = sum(counts[i] for i in ruleset.wild_indices)
-    group_ranks = {m.rank for m in table if m.kind in ("group", "threes")}
-    sequence = rules.melds.sequence
-    runs = [m for m in table if m.kind == "sequence" and m.suit]
-    min_natural = rules.melds.group.min_natural
-    threes = rules.melds.black_threes
-    low, high = ruleset.sequence_span
-    budget = min(wilds, sequence.max_wild)  # the wild cards one run may take from the hand
-    alone = sequence.allowed and budget >= sequence.min_size - 1
+    lim = limits(ruleset)
+    wild = lim.wild
+    wilds = 0
+    for i in lim.wild_indices:
+        wilds += counts[i]
+    group_ranks = {m.rank for m in table if m.kind == "group" or m.kind == "threes"}
+    min_natural = lim.group_min_natural
+    low, high = lim.low, lim.high
+    allowed = lim.sequence_allowed
+    budget = min(wilds, lim.sequence_max_wild)  # the wild cards one run may take from the hand
+    alone = allowed and budget >= lim.sequence_min_size - 1
+    # a natural of a rank held meets the naturals a group needs where one is enough
+    anywhere = min_natural <= 1
+    runs: list[Meld] | None = None
     stranded: list[int] = []
     for r in range(13):
         base = r * 4
-        same = counts[base] + counts[base + 1] + counts[base + 2] + counts[base + 3]
-        if not same or wild[base]:  # wild cards go anywhere
+        if wild[base]:  # wild cards go anywhere
             continue
         if r == 1:  # black threes: only as a meld of their own
             black = counts[4] + counts[7]
@@ -45,18 +45,27 @@ def stranded(ruleset: Ruleset, counts: Sequence[int], table: Sequence[Meld]) -> 
                 black
                 and "3" not in group_ranks
                 and (
-                    threes.when == "never" or black + min(wilds, threes.max_wild) < threes.min_size
+                    lim.threes_when == "never"
+                    or black + min(wilds, lim.threes_max_wild) < lim.threes_min_size
                 )
             ):
                 stranded += [4] * counts[4] + [7] * counts[7]
-        elif RANKS[r] in group_ranks or same >= min_natural or (wilds and min_natural <= 1):
+                if len(stranded) > 1:
+                    return stranded[:2]
             continue
-        elif not sequence.allowed or r < low or r > high:
+        if anywhere:
+            continue
+        same = counts[base] + counts[base + 1] + counts[base + 2] + counts[base + 3]
+        if not same or same >= min_natural or RANKS[r] in group_ranks:
+            continue
+        if not allowed or r < low or r > high:
             stranded += [i for i in range(base, base + 4) for _ in range(counts[i])]
         elif not alone:
+            if runs is None:
+                runs = [m for m in table if m.kind == "sequence" and m.suit]
             for s in range(4):
                 n = counts[base + s]
-                if n and not _could_run(ruleset, counts, runs, r, s, budget):
+                if n and not _could_run(lim, counts, runs, r, s, budget):
                     stranded += [base + s] * n
         if len(stranded) > 1:
             return stranded[:2]
@@ -64,22 +73,25 @@ def stranded(ruleset: Ruleset, counts: Sequence[int], table: Sequence[Meld]) -> 
 
 
 def _could_run(
-    ruleset: Ruleset, counts: Sequence[int], runs: Sequence[Meld], r: int, s: int, budget: int
+    lim: Limits, counts: Sequence[int], runs: Sequence[Meld], r: int, s: int, budget: int
 ) -> bool:
     """Whether the natural of rank ``r`` and suit ``s`` might be in a run: a new one (some
     window of the smallest size, within the span, whose other ranks the hand holds in the
     suit or ``budget`` wild cards fill), or one of the side's runs of the suit that has not
     the rank and has room (the ranks between held or filled, its own wild cards counted as
     if they could move)."""
-    sequence = ruleset.rules.melds.sequence
-    wild = ruleset.wild
-    low, high = ruleset.sequence_span
-    size = sequence.min_size
+    wild = lim.wild
+    low, high = lim.low, lim.high
+    size = lim.sequence_min_size
     for start in range(max(low, r - size + 1), min(r, high - size + 1) + 1):
-        missing = sum(1 for q in range(start, start + size) if q != r and not counts[q * 4 + s])
+        missing = 0
+        for q in range(start, start + size):
+            if q != r and not counts[q * 4 + s]:
+                missing += 1
         if missing <= budget:
             return True
     suit = SUITS[s]
+    max_size = lim.sequence_max_size
     for m in runs:
         if m.suit != suit:
             continue
@@ -88,10 +100,10 @@ def _could_run(
             continue
         lo, hi = min(ranks), max(ranks)
         gap = range(r + 1, lo) if r < lo else range(hi + 1, r)
-        if sequence.max_size is not None and m.size + 1 + len(gap) > sequence.max_size:
+        if max_size is not None and m.size + 1 + len(gap) > max_size:
             continue
         missing = sum(1 for q in gap if not counts[q * 4 + s])
-        if missing <= min(budget, sequence.max_wild - m.wilds) + m.wilds:
+        if missing <= min(budget, lim.sequence_max_wild - m.wilds) + m.wilds:
             return True
     return False
 
@@ -102,77 +114,96 @@ def could_meet(
     """A quick upper bound: could the side's melds, with every card of the hand put to use,
     meet the going-out requirement? Generous like :func:`stranded`: each canasta the cards
     might make counts once toward the number needed and toward every kind it might be."""
-    req = requirement_for(ruleset, players)
-    rules = ruleset.rules
-    canastas = rules.canastas
-    wild = ruleset.wild
-    made: Counter[str] = Counter()  # canastas on the table
-    might: Counter[str] = Counter()  # canastas the hand might still make, by kind
+    lim = limits(ruleset)
+    count, including = lim.requirement(players)
+    wild = lim.wild
+    # canastas on the table, and those the hand might still make, by kind (see KINDS)
+    made = [0, 0, 0, 0]
+    might = [0, 0, 0, 0]
     total = 0
-    open_groups: Counter[int] = Counter()  # cards in the groups not yet canastas, by rank
+    open_groups = [0] * 13  # cards in the groups not yet canastas, by rank
     open_wild: list[int] = []
-    wilds = sum(counts[i] for i in ruleset.wild_indices)
-    low, high = ruleset.sequence_span
-    group_canasta = min(canastas.natural.size, canastas.mixed.size)
-    max_wild = rules.melds.group.max_wild
+    wilds = 0
+    for i in lim.wild_indices:
+        wilds += counts[i]
+    low, high = lim.low, lim.high
+    escalera = lim.escalera_size
+    max_wild = lim.group_max_wild
     room = wilds if max_wild is None else min(wilds, max_wild)
     for meld in table:
-        kind = canasta_of(ruleset, meld)
-        if kind is not None:
-            made[kind] += 1
-        elif meld.kind == "group" and meld.rank is not None:
-            open_groups[RANKS.index(meld.rank)] += meld.size
-        elif meld.kind == "sequence" and meld.suit is not None:
-            s = SUITS.index(meld.suit)
-            ranks = [c.index >> 2 for c in meld.cards if not wild[c.index]]
-            below, above, addable = min(ranks) - 1, max(ranks) + 1, 0
-            while below >= low and counts[below * 4 + s]:
-                addable, below = addable + 1, below - 1
-            while above <= high and counts[above * 4 + s]:
-                addable, above = addable + 1, above + 1
-            extra = min(wilds, rules.melds.sequence.max_wild)
-            if meld.size + addable + extra >= canastas.escalera.size:
-                total += 1
-                might["escalera"] += 1
-        elif meld.kind == "wild":
-            open_wild.append(meld.size)
-    if _enough(sum(made.values()), made, req.count, req.including):
+        kind = meld.kind
+        size = len(meld.cards)
+        if kind == "group":
+            if meld.wilds == 0:
+                if size >= lim.natural_size:
+                    made[0] += 1
+                    continue
+            elif size >= lim.mixed_size:
+                made[1] += 1
+                continue
+            if meld.rank is not None:
+                open_groups[lim.rank_index[meld.rank]] += size
+        elif kind == "sequence":
+            if size >= escalera:
+                made[2] += 1
+                continue
+            if meld.suit is not None:
+                s = SUITS.index(meld.suit)
+                ranks = [c.index >> 2 for c in meld.cards if not wild[c.index]]
+                below, above, addable = min(ranks) - 1, max(ranks) + 1, 0
+                while below >= low and counts[below * 4 + s]:
+                    addable, below = addable + 1, below - 1
+                while above <= high and counts[above * 4 + s]:
+                    addable, above = addable + 1, above + 1
+                extra = min(wilds, lim.sequence_max_wild)
+                if size + addable + extra >= escalera:
+                    total += 1
+                    might[2] += 1
+        elif kind == "wild":
+            if size >= lim.bolivia_size:
+                made[3] += 1
+                continue
+            open_wild.append(size)
+    on_table = made[0] + made[1] + made[2] + made[3]
+    if _enough(on_table, made, count, including):
         return True
-    for r in range(13):
+    group_canasta = lim.group_canasta
+    for r in lim.group_ranks:
         base = r * 4
-        if r == 1 or wild[base]:
-            continue
         same = counts[base] + counts[base + 1] + counts[base + 2] + counts[base + 3]
         n = (open_groups[r] + same + room) // group_canasta
         if n:
             total += n
-            might["natural"] += n
-            might["mixed"] += n
+            might[0] += n
+            might[1] += n
     for size in open_wild:
-        if size + wilds >= canastas.bolivia.size:
+        if size + wilds >= lim.bolivia_size:
             total += 1
-            might["bolivia"] += 1
-    if rules.melds.sequence.allowed:
-        span = ((1 << (high + 1)) - 1) & ~((1 << low) - 1)
+            might[3] += 1
+    if lim.sequence_allowed:
+        # a suit's longest run of ranks held, with the wild cards a run may take, could make
+        # an escalera: generous, a run per copy of the suit
+        need = escalera - lim.sequence_max_wild
         for s in range(4):
             mask = 0
             for r in range(low, high + 1):
                 if counts[r * 4 + s]:
                     mask |= 1 << r
-            mask &= span
-            best = 0  # the longest run of ranks held
-            while mask:
+            for _ in range(need - 1):
                 mask &= mask >> 1
-                best += 1
-            if best + rules.melds.sequence.max_wild >= canastas.escalera.size:
-                total += 1 + ruleset.rules.pack.decks  # generous: a run per copy of the suit
-                might["escalera"] += 1 + ruleset.rules.pack.decks
-    if rules.melds.wild.allowed and wilds >= canastas.bolivia.size:
-        n = wilds // canastas.bolivia.size
+            if need <= 0 or mask:
+                total += 1 + lim.decks
+                might[2] += 1 + lim.decks
+    if lim.wild_allowed and wilds >= lim.bolivia_size:
+        n = wilds // lim.bolivia_size
         total += n
-        might["bolivia"] += n
-    return _enough(sum(made.values()) + total, made + might, req.count, req.including)
+        might[3] += n
+    for k in range(4):
+        might[k] += made[k]
+    return _enough(on_table + total, might, count, including)
 
 
-def _enough(total: int, have: Counter[str], count: int, including: Mapping[Any, int]) -> bool:
-    return total >= count and all(have[k] >= n for k, n in including.items())
+def _enough(
+    total: int, have: Sequence[int], count: int, including: Sequence[tuple[int, int]]
+) -> bool:
+    return total >= count and all(have[kind] >= n for kind, n in including)

@@ -54,14 +54,13 @@ from bolivia.engine.initial_meld import counted_points
 from bolivia.engine.melds import (
     Meld,
     canasta_of,
+    combination,
     could_join,
+    extension,
     group_fault,
+    new_meld,
     threes_fault,
-    verify_combine,
-    verify_extend,
-    verify_meld,
 )
-from bolivia.errors import Illegal
 from bolivia.play.actions import GoOut
 from bolivia.play.bounds import could_meet, stranded
 from bolivia.play.multisets import mixes, sub_multisets, wild_ranks
@@ -111,10 +110,6 @@ def can_go_out(
 QUICK_TRY = 48  # states the first try in the plain order may visit
 
 
-class _Spent(Exception):
-    """The first try's states are spent (see :meth:`_Search.run`)."""
-
-
 def _signature(meld: Meld, wild: Sequence[bool]) -> tuple[object, ...]:
     """What of a meld bears on what it may still take and what it counts as."""
     if meld.kind == "sequence":
@@ -153,6 +148,7 @@ class _Search:
         self.order = self.naturals  # the order the naturals are placed in (see probe)
         self.placed = 0  # naturals placed (or discarded) so far
         self.budget: int | None = None  # states left to the first try (see run)
+        self.spent = False  # the first try's states are spent (see run)
         self.probing = False
         self.one_per_rank = not self.rules.melds.group.duplicate_ranks
         low, high = ruleset.sequence_span
@@ -189,16 +185,13 @@ class _Search:
         if not self.bounded:
             self.root()
             return
-        saved = (list(self.counts), list(self.table), list(self.sigs), self.old)
+        limit = self.limit
         self.budget = QUICK_TRY
-        try:
-            self.root()
+        self.root()
+        if not self.spent:
             return
-        except _Spent:
-            self.old = saved[3]
-            self.counts, self.table, self.sigs = (list(saved[0]), list(saved[1]), list(saved[2]))
-            self.combines, self.extends, self.discard, self.placed = [], [], None, 0
-            self.found = []
+        # spent: the search stopped as if it had found enough, and put everything back
+        self.limit, self.spent, self.found = limit, False, []
         self.budget = None
         self.probing = True
         self.root()
@@ -216,9 +209,8 @@ class _Search:
                 a, b = self.table[i], self.table[j]
                 if a.kind != "group" or b.kind != "group" or a.rank != b.rank:
                     continue
-                try:
-                    joined = verify_combine(self.ruleset, a, b)
-                except Illegal:
+                joined = combination(self.ruleset, a, b)
+                if joined is None:
                     continue
                 self.set_meld(i, joined)
                 del self.table[j]
@@ -256,9 +248,8 @@ class _Search:
             held = sum(self.counts[i] for i in range(r * 4, r * 4 + 4))
             if not held or meld.size + held + 1 < size:
                 continue
-            try:
-                grown = verify_extend(self.ruleset, meld, [CARDS[wild]])
-            except Illegal:
+            grown = extension(self.ruleset, meld, [CARDS[wild]])
+            if grown is None:
                 continue
             self.counts[wild] -= 1
             self.set_meld(t, grown)
@@ -339,7 +330,10 @@ class _Search:
         if self.budget is not None:
             self.budget -= 1
             if self.budget < 0:
-                raise _Spent
+                # the first try is spent: a limit of none found stops every loop at once
+                self.spent = True
+                self.limit = 0
+                return
         key = self.key()
         if key in self.failed:
             return
@@ -362,7 +356,7 @@ class _Search:
                 self.wild_phase()
             else:
                 self.options(*chosen)
-        if len(self.found) == before:
+        if len(self.found) == before and not self.spent:
             self.failed.add(key)
 
     def discard_card(self, index: int) -> None:
@@ -394,18 +388,14 @@ class _Search:
                 if not could_join(self.ruleset, meld, card):
                     continue
                 for cards in self.joins(index, meld):
-                    try:
-                        grown = verify_extend(
-                            self.ruleset, meld, [CARDS[i] for i in cards], going_out=True
-                        )
-                    except Illegal:
-                        continue
-                    out.append((t, cards, grown))
+                    grown = extension(self.ruleset, meld, [CARDS[i] for i in cards], going_out=True)
+                    if grown is not None:
+                        out.append((t, cards, grown))
             for cards in runs if step == "runs" else rest:
-                try:
-                    meld = verify_meld(self.ruleset, [CARDS[i] for i in cards], going_out=True)
-                except Illegal:
+                made = new_meld(self.ruleset, [CARDS[i] for i in cards], going_out=True)
+                if made is None:
                     continue
+                meld = made
                 if (
                     meld.kind == "group"
                     and self.one_per_rank
@@ -512,23 +502,21 @@ class _Search:
             for kept in sub_multisets(between, len(between) - left_out):
                 for w in range(slack + 1):
                     cards = [index, *kept]
-                    extension = next(iter(self.wild_choices(w)), None)
-                    if extension is None:
+                    fill = next(iter(self.wild_choices(w)), None)
+                    if fill is None:
                         break
-                    try:
-                        verify_extend(
-                            self.ruleset,
-                            meld,
-                            [CARDS[i] for i in cards + extension],
-                            going_out=True,
+                    if (
+                        extension(
+                            self.ruleset, meld, [CARDS[i] for i in cards + fill], going_out=True
                         )
-                    except Illegal:
+                        is None
+                    ):
                         continue
                     if w and self.first_minimum is not None:
                         for mix in self.wild_choices(w):  # the points of the mix count
                             yield cards + mix
                     else:
-                        yield cards + extension
+                        yield cards + fill
                     break  # more wild cards may join in the wild phase
 
     def new_melds(self, index: int) -> Iterator[list[int]]:
@@ -675,9 +663,8 @@ class _Search:
                 grew = False
                 for mix in self.wild_choices(k) if points else self._cheapest(k):
                     cards = [CARDS[i] for i in mix]
-                    try:
-                        grown = verify_extend(self.ruleset, meld, cards, going_out=True)
-                    except Illegal:
+                    grown = extension(self.ruleset, meld, cards, going_out=True)
+                    if grown is None:
                         continue
                     grew = True
                     self.take(mix)
@@ -719,11 +706,12 @@ class _Search:
             melds = []
             start = 0
             for n in sizes:
-                try:
-                    chosen = [CARDS[i] for i in cards[start : start + n]]
-                    melds.append(verify_meld(self.ruleset, chosen, going_out=True))
-                except Illegal:
+                made = new_meld(
+                    self.ruleset, [CARDS[i] for i in cards[start : start + n]], going_out=True
+                )
+                if made is None:
                     break
+                melds.append(made)
                 start += n
             else:
                 self.take(cards)

@@ -1,0 +1,86 @@
+"""The rule values the move generators and bounds read in their inner loops, as plain
+attributes: read once from a ruleset's records (:class:`~bolivia.rules.model.Rules`) and kept
+with the ruleset, so that a loop reads ``limits.escalera_size`` rather than a chain of
+records (``ruleset.rules.canastas.escalera.size``). Nothing here decides a rule; the rule
+modules do, from the same values.
+
+>>> from bolivia.rules.library import shipped_library
+>>> found = limits(shipped_library().load("bolivia-da"))
+>>> found.escalera_size, found.group_max_wild, found.requirement(4)
+(7, 2, (2, ((2, 1),)))
+"""
+
+from __future__ import annotations
+
+from bolivia.cards import RANKS
+from bolivia.rules.model import CanastaRequirement
+from bolivia.rules.ruleset import Ruleset
+
+__all__ = ["KINDS", "Limits", "limits"]
+
+#: the canasta kinds, in the order of the counts the bounds keep
+KINDS = ("natural", "mixed", "escalera", "bolivia")
+KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
+
+
+class Limits:
+    """A ruleset's values for the hot path (see the module); build it with :func:`limits`."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        rules = ruleset.rules
+        self.wild: tuple[bool, ...] = ruleset.wild
+        self.wild_indices: tuple[int, ...] = ruleset.wild_indices
+        self.points: tuple[int, ...] = ruleset.points
+        self.decks: int = rules.pack.decks
+        canastas = rules.canastas
+        self.natural_size: int = canastas.natural.size
+        self.mixed_size: int = canastas.mixed.size
+        self.escalera_size: int = canastas.escalera.size
+        self.bolivia_size: int = canastas.bolivia.size
+        self.group_canasta: int = min(self.natural_size, self.mixed_size)
+        group = rules.melds.group
+        self.group_max_wild: int | None = group.max_wild
+        self.group_min_natural: int = group.min_natural
+        self.duplicate_ranks: bool = group.duplicate_ranks
+        self.combine: bool = group.combine
+        self.wild_onto_canasta: bool = group.wild_onto_canasta
+        sequence = rules.melds.sequence
+        self.sequence_allowed: bool = sequence.allowed
+        self.sequence_min_size: int = sequence.min_size
+        self.sequence_max_size: int | None = sequence.max_size
+        self.sequence_max_wild: int = sequence.max_wild
+        low, high = ruleset.sequence_span
+        self.low: int = low
+        self.high: int = high
+        threes = rules.melds.black_threes
+        self.threes_when: str = threes.when
+        self.threes_max_wild: int = threes.max_wild
+        self.threes_min_size: int = threes.min_size
+        self.wild_allowed: bool = rules.melds.wild.allowed
+        # the ranks a group may be of and a canasta made of: not threes, not wild
+        self.group_ranks: tuple[int, ...] = tuple(
+            r for r in range(13) if r != 1 and not self.wild[r * 4]
+        )
+        self.rank_index: dict[str, int] = {rank: i for i, rank in enumerate(RANKS)}
+        going_out = rules.going_out
+        self._requirement = _counts(going_out.requirement)
+        self._by_players = {
+            players: _counts(req) for players, req in going_out.requirement_by_players.items()
+        }
+
+    def requirement(self, players: int) -> tuple[int, tuple[tuple[int, int], ...]]:
+        """What going out needs with this many players: the canastas, and how many of each
+        kind (by index into :data:`KINDS`) must be among them."""
+        return self._by_players.get(players, self._requirement)
+
+
+def _counts(req: CanastaRequirement) -> tuple[int, tuple[tuple[int, int], ...]]:
+    return req.count, tuple((KIND_INDEX[kind], n) for kind, n in req.including.items())
+
+
+def limits(ruleset: Ruleset) -> Limits:
+    """The ruleset's :class:`Limits`, built on first use and kept with the ruleset."""
+    found: Limits | None = ruleset.__dict__.get("_limits")
+    if found is None:
+        found = ruleset.__dict__["_limits"] = Limits(ruleset)
+    return found
