@@ -113,6 +113,11 @@ class Ruleset:
     def extends(self) -> str | None:
         return self.chain[-2] if len(self.chain) > 1 else None
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without what is kept with it for the hot path (``_limits``: a compiled
+        class in the compiled build), which is built again where it is used."""
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+
     @functools.cached_property
     def json(self) -> dict[str, Any]:
         """The rules as JSON data (keys as written in YAML)."""
