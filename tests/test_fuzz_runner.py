@@ -30,7 +30,6 @@ from bolivia.verify.conformance import (
     run_plan,
     shipped_suites,
     summary,
-    unchecked,
 )
 from bolivia.verify.engines import (
     MAX_DEPTH,
@@ -43,6 +42,7 @@ from bolivia.verify.engines import (
     decode_answer,
     read_answer,
 )
+from bolivia.verify.reporting import Run, text_report, unchecked
 
 WIRE = "suite:case:samba"  # the request being answered
 EARLIER = ("hello", "suite:before:samba")  # requests sent before it
@@ -319,5 +319,7 @@ def test_the_runner_gives_one_verdict_per_case_whatever_the_engine_does(
         "passed" in statuses and "failed" not in statuses and "not-run" not in statuses
     )
     summary(outcomes)
-    for line in unchecked(outcomes):
+    for line in unchecked(Run(outcomes, engine)):
         assert not ACTIVE & set(line)
+    for line in text_report(Run(outcomes, engine)):
+        assert not ACTIVE - {"\n"} & set(line)
