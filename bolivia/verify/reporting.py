@@ -147,11 +147,12 @@ def _skip(reason: str, subjects: Sequence[str], engine: Engine | None) -> str:
         verb = "are" if len(subjects) > 1 else "is"
         return f"the engine speaks protocol {spoken}; {_names(subjects)} {verb} protocol 2"
     assert reason == "fields"
-    return (
-        f"the engine does not answer these fields beyond protocol {PROTOCOL}: "
-        + "; ".join(terminal(subject) for subject in subjects[:LISTED])
-        + (f" and {len(subjects) - LISTED} more" if len(subjects) > LISTED else "")
-    )
+    fields: dict[str, dict[str, None]] = {}  # op -> its fields, in order
+    for subject in subjects:
+        op, _, names = subject.partition(": ")
+        fields.setdefault(op, {}).update(dict.fromkeys(names.split(", ")))
+    listed = "; ".join(f"{terminal(op)}'s {_names(names)}" for op, names in fields.items())
+    return f"the engine does not answer these fields beyond protocol {PROTOCOL}: {listed}"
 
 
 def _number(text: str) -> tuple[int, str]:
