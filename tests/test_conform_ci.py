@@ -352,6 +352,18 @@ def test_hello_may_list_ops_and_players_but_only_as_lists(tmp_path: Path) -> Non
     assert err.strip() == "hello: 'players' is a list of numbers of players, not [\"four\"]"
 
 
+def test_an_engine_that_dies_at_start_shows_its_traceback(tmp_path: Path) -> None:
+    script = tmp_path / "broken.py"
+    script.write_text("import json\nimport no_such_module_here\n")
+    code, out, err = here("conform", "cards", "--engine", f'"{sys.executable}" "{script}"')
+    assert code == 1 and out == ""
+    lines = err.strip().splitlines()
+    assert lines[0] == "hello: the engine exited (status 1) instead of answering"
+    assert lines[1] == "its last lines on stderr:"
+    assert lines[2] == "  | Traceback (most recent call last):"
+    assert lines[-1] == "  | ModuleNotFoundError: No module named 'no_such_module_here'"
+
+
 def test_seats_of_a_case() -> None:
     def case(op: str, data: dict[str, Any]) -> Case:
         return Case(id="c", about="seats", op=op, input=data, expect={"samba": {"legal": True}})
@@ -413,7 +425,7 @@ def test_extra_fields_inside_nested_results_do_not_fail_a_case() -> None:
     assert compare({"teams": [team, team]}, answer) == ""
     assert (
         compare({"teams": [team]}, answer)
-        == "different value for teams (teams is 2 items, not 1 items)"
+        == "different value for teams (teams is 2 items, not 1 item)"
     )
     wrong = {"ok": True, "result": {"teams": [{**team, "total": 31}, team]}}
     assert compare({"teams": [team, team]}, wrong) == (

@@ -252,8 +252,8 @@ def mismatch(expected: Any, actual: Any, where: str = "") -> str:
         return ""
     if isinstance(expected, list):
         if not isinstance(actual, list) or len(actual) != len(expected):
-            size = f"{len(actual)} items" if isinstance(actual, list) else shown(actual, 80)
-            return f"{where} is {size}, not {len(expected)} items"
+            size = _items(len(actual)) if isinstance(actual, list) else shown(actual, 80)
+            return f"{where} is {size}, not {_items(len(expected))}"
         for n, (e, a) in enumerate(zip(expected, actual, strict=True)):
             found = mismatch(e, a, f"{where}[{n}]")
             if found:
@@ -266,6 +266,10 @@ def mismatch(expected: Any, actual: Any, where: str = "") -> str:
     else:
         same = type(expected) is type(actual) and bool(expected == actual)
     return "" if same else f"{where} is {shown(actual, 80)}, not {shown(expected, 80)}"
+
+
+def _items(n: int) -> str:
+    return f"{n} item{'s' if n != 1 else ''}"
 
 
 def compare(expected: Mapping[str, Any], response: Mapping[str, Any]) -> str:

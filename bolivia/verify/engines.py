@@ -59,13 +59,21 @@ Kind = Literal["start", "timeout", "deadline", "exit", "overflow", "answer"]
 
 class EngineFailure(BoliviaError):
     """The engine crashed, hung or answered something that is not the response asked for.
-    ``actual`` is what it answered, when it answered something; the message is escaped for
-    the terminal."""
+    ``actual`` is what it answered, when it answered something; ``stderr``: the last lines
+    it wrote on its standard error meanwhile, shown below the message; both escaped for the
+    terminal."""
 
-    def __init__(self, kind: Kind, message: str, actual: Any = None) -> None:
+    def __init__(
+        self, kind: Kind, message: str, actual: Any = None, stderr: Sequence[str] = ()
+    ) -> None:
         self.kind: Kind = kind
         self.actual = actual
+        self.stderr = tuple(stderr)
         super().__init__(terminal(message))
+
+    def lines(self) -> list[str]:
+        said = [f"  | {terminal(line)}" for line in self.stderr]
+        return [str(self), *(["its last lines on stderr:", *said] if said else [])]
 
     @property
     def lost(self) -> bool:
@@ -286,9 +294,8 @@ class ProcessEngine(Engine):
         try:
             hello = self.ask({"op": "hello", "id": "hello"})
         except EngineFailure as exc:
-            said = "".join(f"\n  | {line}" for line in self.stderr.since(mark, 20))
-            told = f"; its last lines on stderr:{said}" if said else ""
-            raise EngineFailure("answer", f"hello: {exc}{told}", exc.actual) from None
+            said = self.stderr.since(mark, 20)
+            raise EngineFailure("answer", f"hello: {exc}", exc.actual, said) from None
         result = hello.get("result") if hello.get("ok") is True else None
         if not isinstance(result, dict) or not isinstance(result.get("rulesets"), list):
             raise EngineFailure(
