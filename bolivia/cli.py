@@ -14,7 +14,6 @@ reaches the terminal, even through a pipe.
 from __future__ import annotations
 
 import json
-import math
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -26,6 +25,7 @@ from bolivia.console import (
     BROKEN_PIPE,
     INTERRUPTED,
     Group,
+    Seconds,
     Terminal,
     echo,
     echo_json,
@@ -227,13 +227,35 @@ def sources_command(with_claims: bool, as_json: bool) -> None:
 
 
 @cli.command("oracle")
+@click.option(
+    "--serve",
+    "served",
+    multiple=True,
+    metavar="ID=FILE",
+    help="Answer for the ruleset file FILE under the id ID, in place of any ruleset of that id "
+    "(bolivia-da=house.yaml: an engine of bolivia-da with house changes); repeatable.",
+)
+@click.option("--protocol", is_flag=True, help="Print the protocol's document and exit.")
 @_rulesets_option
-def oracle_command(folders: tuple[Path, ...]) -> None:
-    """Answer rules-oracle requests (JSON Lines) on standard input, until its end."""
-    from bolivia.verify.oracle import Oracle, serve
+def oracle_command(served: tuple[str, ...], protocol: bool, folders: tuple[Path, ...]) -> None:
+    """Answer rules-oracle requests (JSON Lines) on standard input, until its end.
+
+    The protocol is oracle-protocol.md, shipped in the package's _data/docs/ folder (docs/ in
+    a source checkout); --protocol prints it. checking-your-engine.md beside it shows how to
+    check another engine with bolivia conform.
+    """
+    from bolivia.resources import docs_dir
+    from bolivia.verify.oracle import serve
+    from bolivia.verify.runner import UsageProblem, served_oracle
     from bolivia.verify.wire import TransportError
 
-    oracle = Oracle(_library(folders))
+    if protocol:
+        echo((docs_dir() / "oracle-protocol.md").read_text(encoding="utf-8"), nl=False)
+        return
+    try:
+        oracle = served_oracle(_library(folders), served)
+    except UsageProblem as exc:
+        raise click.BadParameter(str(exc), param_hint=f"'{exc.param}'") from None
     for name, stream in (("input", sys.stdin), ("output", sys.stdout)):
         if stream is None:
             click.echo(f"bolivia oracle: standard {name} is closed", err=True)
@@ -249,20 +271,18 @@ def oracle_command(folders: tuple[Path, ...]) -> None:
         sys.exit(130)
 
 
-class _Seconds(click.FloatRange):
-    """Seconds: a finite number in the range (``nan`` is in no range, but FloatRange lets it by)."""
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        seconds = super().convert(value, param, ctx)
-        if math.isnan(seconds):
-            self.fail(f"{value!r} is not a number of seconds", param, ctx)
-        return seconds
-
-
 @cli.command("conform")
 @click.argument("suites", nargs=-1)
 @click.option(
     "--ruleset", "only", multiple=True, help="Run only the cases for this ruleset (repeatable)."
+)
+@click.option(
+    "-k",
+    "patterns",
+    multiple=True,
+    metavar="PATTERN",
+    help="Run only the cases whose name SUITE:CASE:RULESET holds PATTERN, or matches it whole "
+    "as a glob when it has * ? or [...] (melds:*:bolivia-da); repeatable: any may match.",
 )
 @click.option(
     "--engine",
@@ -274,14 +294,14 @@ class _Seconds(click.FloatRange):
     "--timeout",
     default=10.0,
     show_default=True,
-    type=_Seconds(min=0.1, max=3600),
+    type=Seconds(min=0.1, max=3600),
     help="Seconds the engine may take to answer one request (its first, hello, at least 10).",
 )
 @click.option(
     "--deadline",
     default=600.0,
     show_default=True,
-    type=_Seconds(min=0.1, max=86400),
+    type=Seconds(min=0.1, max=86400),
     help="Seconds the whole run may take; the cases left then are reported as not run.",
 )
 @click.option(
@@ -292,91 +312,81 @@ class _Seconds(click.FloatRange):
     help="Stop after the engine gave no answer or died on this many cases in a row; "
     "the cases left are reported as not run.",
 )
+@click.option("-x", "--exitfirst", is_flag=True, help="Stop at the first failure.")
+@click.option(
+    "--maxfail",
+    type=click.IntRange(min=1),
+    help="Stop after this many failures; the cases left are reported as not run.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Text for people, or one JSON document of every outcome.",
+)
+@click.option(
+    "--junit",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write the outcomes as JUnit XML to this file (for CI).",
+)
+@click.option("-q", "--quiet", is_flag=True, help="Print only the last line (the counts).")
+@click.option("-v", "--verbose", is_flag=True, help="Print every outcome and every failure whole.")
 @_rulesets_option
 def conform_command(
     suites: tuple[str, ...],
     only: tuple[str, ...],
+    patterns: tuple[str, ...],
     command: str | None,
     timeout: float,
     deadline: float,
     give_up: int,
+    exitfirst: bool,
+    maxfail: int | None,
+    fmt: str,
+    junit: Path | None,
+    quiet: bool,
+    verbose: bool,
     folders: tuple[Path, ...],
 ) -> None:
     """Run conformance suites (names or files; default: all shipped) against an engine.
 
-    Exit 0 when every case run passed, 1 when one failed, was not run, or nothing was checked.
+    Text output: the first 20 failures in full, every failure on a line by suite when there
+    are more, the counts per suite, the skips and cases not run by reason, and last the line
+    "N passed, N failed[, N skipped][, N not run]". Exit 0 when something ran and nothing
+    failed, 1 when a case failed or was not run or nothing was checked, 130 on Ctrl-C. How to
+    check an engine: checking-your-engine.md, beside the protocol (bolivia oracle --help).
     """
-    from bolivia.text import terminal
-    from bolivia.verify.conformance import (
-        Engine,
-        EngineFailure,
-        InProcessEngine,
-        Outcome,
-        ProcessEngine,
-        conforms,
-        find_suite,
-        load_suite,
-        not_run,
-        plan,
-        run_plan,
-        shipped_suites,
-        summary,
-        unchecked,
-    )
-    from bolivia.verify.oracle import Oracle
+    from bolivia.verify import runner
 
-    paths = [find_suite(ref) for ref in suites] or shipped_suites()
-    problems: list[Problem] = []
-    loaded = []
-    for path in paths:
-        try:
-            loaded.append(load_suite(path))
-        except RulesetError as exc:
-            problems.extend(exc.problems)
-    if problems:
-        raise RulesetError(problems)
-    known = {ruleset for suite in loaded for case in suite.cases for ruleset in case.expect}
-    unknown = [ruleset for ruleset in only if ruleset not in known]
-    if unknown:
-        raise click.BadParameter(
-            terminal(
-                f"no case of the suites is for {', '.join(unknown)} "
-                f"(they have cases for {', '.join(sorted(known))})"
-            ),
-            param_hint="'--ruleset'",
-        )
-    planned = plan(loaded, only or None)
-    outcomes: list[Outcome] = []
-    interrupted = False
-    engine: Engine | None = None
+    if quiet and verbose:
+        raise click.UsageError("give --quiet or --verbose, not both")
     try:
-        if command is None:
-            engine = InProcessEngine(Oracle(_library(folders)))
-        else:
-            try:
-                engine = ProcessEngine(command, timeout=timeout)
-            except EngineFailure as exc:
-                if exc.kind == "start":
-                    raise click.BadParameter(str(exc), param_hint="'--engine'") from None
-                raise
-        for outcome in run_plan(planned, engine, deadline=deadline, give_up=give_up):
-            outcomes.append(outcome)
-    except KeyboardInterrupt:
-        interrupted = True
-        outcomes.extend(not_run(planned[len(outcomes) :], "interrupted"))
-    finally:
-        if engine is not None:
-            engine.close()
-    for outcome in outcomes:
-        if outcome.status == "failed":
-            click.echo(outcome.report())
-    for line in unchecked(outcomes):
+        runner.check_target(junit)
+        loaded = runner.load_suites(suites)
+        planned = runner.pick(loaded, only, patterns)
+        run = runner.run(
+            loaded,
+            planned,
+            _library(folders),
+            command=command,
+            timeout=timeout,
+            deadline=deadline,
+            give_up=give_up,
+            maxfail=1 if exitfirst else maxfail,
+        )
+    except runner.UsageProblem as exc:
+        raise click.BadParameter(str(exc), param_hint=f"'{exc.param}'") from None
+    out, warnings = runner.report(
+        run, fmt, "quiet" if quiet else "verbose" if verbose else "normal"
+    )
+    echo(out)
+    for line in warnings:
         click.echo(line, err=True)
-    click.echo(summary(outcomes))
-    if interrupted:
-        sys.exit(130)
-    if not conforms(outcomes):
-        sys.exit(1)
+    if junit is not None:
+        runner.write_junit(run, junit)
+    sys.exit(runner.status(run))
 
 
 @cli.command("simulate")

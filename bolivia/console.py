@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import math
 import os
 import sys
 from typing import IO, Any
@@ -23,6 +24,7 @@ __all__ = [
     "BROKEN_PIPE",
     "INTERRUPTED",
     "Group",
+    "Seconds",
     "Terminal",
     "echo",
     "echo_json",
@@ -65,6 +67,16 @@ class Group(click.Group):
             where = f": {exc.filename}" if exc.filename else ""
             click.echo(terminal(f"error: {exc.strerror or exc}{where}"), err=True)
             ctx.exit(1)
+
+
+class Seconds(click.FloatRange):
+    """Seconds: a finite number in the range (``nan`` is in no range, but FloatRange lets it by)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        seconds = super().convert(value, param, ctx)
+        if math.isnan(seconds):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        return seconds
 
 
 class Terminal(io.TextIOBase):

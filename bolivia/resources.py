@@ -1,11 +1,11 @@
 """Where the shipped data lives: inside the wheel (``bolivia/_data``) or, in a source checkout,
-at the top of the repository (``rulesets/``, ``seeds/``)."""
+at the top of the repository (``rulesets/``, ``seeds/``, ``docs/``)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["data_dir", "rulesets_dir", "seeds_dir"]
+__all__ = ["data_dir", "docs_dir", "rulesets_dir", "seeds_dir"]
 
 _PACKAGE = Path(__file__).resolve().parent
 
@@ -27,3 +27,8 @@ def rulesets_dir() -> Path:
 
 def seeds_dir() -> Path:
     return data_dir("seeds")
+
+
+def docs_dir() -> Path:
+    """The documents: the oracle protocol, checking an engine, how the engine reads the rules."""
+    return data_dir("docs")

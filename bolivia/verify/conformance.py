@@ -3,10 +3,13 @@ engine against them -- the built-in one in-process, or any program speaking the 
 
 A case names an op, its input, and for each ruleset what the result must contain (or the error
 code expected). The runner sends the request once per ruleset, compares only the keys the case
-names, and reports each failure with the request, the expectation and the answer (escaped for the
-terminal). A run may have a deadline, and gives up on an engine that stops answering or dies on
-several cases in a row; the cases it did not get to are reported as not run, never as passed.
-The engines themselves are in :mod:`bolivia.verify.engines`.
+names (:func:`mismatch`), and reports each failure with the request, the expectation and the
+answer (escaped for the terminal). What an engine does not claim -- a ruleset, an op or a number
+of players its hello does not list, a request it answers ``unsupported`` -- is skipped, with the
+reason, never passed. A run may have a deadline, may stop after some failures, and gives up on
+an engine that stops answering or dies on several cases in a row; the cases it did not get to
+are reported as not run, never as passed. The engines themselves are in
+:mod:`bolivia.verify.engines`; summaries, JSON and JUnit in :mod:`bolivia.verify.reporting`.
 """
 
 from __future__ import annotations
@@ -14,8 +17,8 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +27,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from bolivia.errors import Problem, RulesetError
 from bolivia.rules.loading import load_yaml, plain, validation_problems
 from bolivia.text import terminal
-from bolivia.verify.engines import Engine, EngineFailure, InProcessEngine, ProcessEngine
-from bolivia.verify.oracle import OPERATIONS, PROTOCOL, RESULT_FIELDS
+from bolivia.verify.engines import Engine, EngineFailure, InProcessEngine, ProcessEngine, shown
+from bolivia.verify.oracle import OPERATIONS, PROTOCOL, RESULT_FIELDS, UNSUPPORTED
 
 __all__ = [
     "Case",
@@ -47,13 +50,29 @@ class _Record(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
+MAX_NAME = 200  # characters of a suite's name or a case's id
+
+
+def _unicode(value: str) -> str:
+    if any("\ud800" <= c <= "\udfff" for c in value):
+        raise ValueError("holds half of a surrogate pair alone: not Unicode text")
+    return value
+
+
 class Case(_Record):
-    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", description="Unique within its suite.")
+    id: str = Field(
+        min_length=1, max_length=MAX_NAME, description="Any text, unique within its suite."
+    )
     about: str = Field(min_length=5, description="What the case checks, in words.")
     source: tuple[str, ...] = Field(default=(), description="The claims the case rests on.")
     op: str
     input: dict[str, Any] = Field(default_factory=dict)
     expect: dict[str, dict[str, Any]] = Field(min_length=1)
+
+    @field_validator("id")
+    @classmethod
+    def _text(cls, value: str) -> str:
+        return _unicode(value)
 
     @model_validator(mode="after")
     def _known_op(self) -> Case:
@@ -81,6 +100,11 @@ class Case(_Record):
         for ruleset, keys in expect.items():
             if not keys:
                 raise ValueError(f"the expectation for {ruleset} names no key")
+            if keys.get("error") == UNSUPPORTED:
+                raise ValueError(
+                    f"the expectation for {ruleset} is the error {UNSUPPORTED}, which an engine "
+                    "answers for what it does not implement: the runner counts it as a skip"
+                )
             if "error" in keys and len(keys) > 1:
                 raise ValueError(
                     f"the expectation for {ruleset} is an error code or result keys, not both"
@@ -90,7 +114,13 @@ class Case(_Record):
 
 
 class Suite(_Record):
-    suite: str = Field(min_length=1)
+    suite: str = Field(min_length=1, max_length=MAX_NAME)
+
+    @field_validator("suite")
+    @classmethod
+    def _text(cls, value: str) -> str:
+        return _unicode(value)
+
     cases: tuple[Case, ...] = Field(min_length=1)
 
     @field_validator("cases")
@@ -143,6 +173,13 @@ def find_suite(ref: str) -> Path:
 SHOWN = 10_000  # characters of a report line; the rest is cut, saying how much
 
 
+STDERR_SHOWN = 20  # lines of the engine's stderr kept with a failure
+# why a case is skipped: the engine does not claim its ruleset, its op, its number of players,
+# the op's protocol or the result fields it names, or answered unsupported; why one is not run
+SKIPS = ("ruleset", "op", "players", "protocol", "fields", "unsupported")
+NOT_RUN = ("deadline", "give-up", "maxfail", "interrupted")
+
+
 @dataclass(frozen=True)
 class Outcome:
     suite: str
@@ -154,6 +191,10 @@ class Outcome:
     actual: Any = None
     note: str = ""
     lost: bool = False  # the engine stopped answering or died on this case
+    reason: str = ""  # a skip's or a case not run's kind of reason: SKIPS, NOT_RUN
+    subject: str = ""  # what the reason is about: the ruleset, op, number, message
+    seconds: float = 0.0  # how long the engine took to answer
+    stderr: tuple[str, ...] = ()  # a failure's: what the engine wrote on stderr meanwhile
 
     @property
     def name(self) -> str:
@@ -167,6 +208,9 @@ class Outcome:
         lines.append(f"  request:  {json.dumps(self.request, ensure_ascii=False)}")
         lines.append(f"  expected: {json.dumps(self.expected, ensure_ascii=False)}")
         lines.append(f"  actual:   {json.dumps(self.actual, ensure_ascii=False)}")
+        if self.stderr:
+            lines.append("  the engine's stderr meanwhile (its last lines):")
+            lines += [f"    | {line}" for line in self.stderr]
         return "\n".join(terminal(_cut(line)) for line in lines)
 
 
@@ -185,9 +229,53 @@ def _move_key(move: Any) -> str:
     return json.dumps(move, sort_keys=True, ensure_ascii=False)
 
 
+def mismatch(expected: Any, actual: Any, where: str = "") -> str:
+    """Where an answered value fails to meet an expected one, in words ("" when it meets it):
+    an object holds every key expected, each with a matching value (any other key is left
+    alone: the protocol lets an engine answer more fields, in a result and in every object
+    inside one); a list has as many items, each matching in order; a number equals by value
+    (5 and 5.0), but true and false are not numbers; text and null equal exactly.
+
+    >>> mismatch({"teams": [{"total": 5}]}, {"teams": [{"total": 4, "extra": 1}]})
+    'teams[0].total is 4, not 5'
+    """
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            return f"{where or 'the result'} is {shown(actual, 80)}, not an object"
+        for key, value in expected.items():
+            path = f"{where}.{key}" if where else str(key)
+            if key not in actual:
+                return f"{path} is missing"
+            found = mismatch(value, actual[key], path)
+            if found:
+                return found
+        return ""
+    if isinstance(expected, list):
+        if not isinstance(actual, list) or len(actual) != len(expected):
+            size = _items(len(actual)) if isinstance(actual, list) else shown(actual, 80)
+            return f"{where} is {size}, not {_items(len(expected))}"
+        for n, (e, a) in enumerate(zip(expected, actual, strict=True)):
+            found = mismatch(e, a, f"{where}[{n}]")
+            if found:
+                return found
+        return ""
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        same = type(expected) is type(actual) and expected == actual
+    elif isinstance(expected, int | float):
+        same = isinstance(actual, int | float) and expected == actual
+    else:
+        same = type(expected) is type(actual) and bool(expected == actual)
+    return "" if same else f"{where} is {shown(actual, 80)}, not {shown(expected, 80)}"
+
+
+def _items(n: int) -> str:
+    return f"{n} item{'s' if n != 1 else ''}"
+
+
 def compare(expected: Mapping[str, Any], response: Mapping[str, Any]) -> str:
-    """Why the response does not meet the expectation ("" when it does). A list of ``moves``
-    is compared as a set; ``includes`` and ``excludes`` name moves it must and must not hold."""
+    """Why the response does not meet the expectation ("" when it does): each key expected
+    meets the result's (:func:`mismatch`). A list of ``moves`` is compared as a set of whole
+    actions; ``includes`` and ``excludes`` name moves it must and must not hold."""
     if "error" in expected:
         error = response.get("error") if response.get("ok") is False else None
         code = error.get("code") if isinstance(error, dict) else None
@@ -198,6 +286,7 @@ def compare(expected: Mapping[str, Any], response: Mapping[str, Any]) -> str:
         return "expected a result, got an error"
     result = response["result"]
     wrong = []
+    first = ""  # where the first value expected differs, when it is inside a key
     moves = result.get("moves")
     listed = {_move_key(m) for m in moves} if isinstance(moves, list) else None
     for key, value in expected.items():
@@ -208,9 +297,32 @@ def compare(expected: Mapping[str, Any], response: Mapping[str, Any]) -> str:
         elif key == "moves" and isinstance(value, list) and listed is not None:
             if {_move_key(m) for m in value} != listed or len(value) != len(moves):
                 wrong.append(key)
-        elif key not in result or result[key] != value:
+        elif key not in result:
             wrong.append(key)
-    return f"different value for {', '.join(wrong)}" if wrong else ""
+        elif found := mismatch(value, result[key], key):
+            wrong.append(key)
+            first = first or (found if isinstance(value, dict | list) else "")
+    if not wrong:
+        return ""
+    return f"different value for {', '.join(wrong)}" + (f" ({first})" if first else "")
+
+
+def seats_of(case: Case, ruleset: str, usual: Callable[[str], int | None] | None) -> int | None:
+    """The number of players a case seats: the ``players`` of ``info`` or of a position, else
+    the ruleset's usual number (``usual``); None for a case of no seating, or when the number
+    is not a whole number (a case of a bad request) or not known."""
+    if case.op == "info":
+        source: Any = case.input
+    elif case.op in POSITION_OPS:
+        source = case.input.get("position")
+    else:
+        return None
+    if not isinstance(source, dict):
+        return None
+    count = source.get("players")
+    if count is None:
+        return usual(ruleset) if usual is not None else None
+    return count if isinstance(count, int) and not isinstance(count, bool) else None
 
 
 def case_requests(
@@ -230,6 +342,24 @@ def case_requests(
             )
 
 
+def skip_reason(
+    engine: Engine, case: Case, ruleset: str, seats: int | None = None
+) -> tuple[str, str, str] | None:
+    """Why the case is not for this engine, before it is asked: (reason, subject, sentence),
+    or None. ``seats``: the number of players the case seats, if any (:func:`seats_of`)."""
+    if ruleset not in engine.rulesets:
+        return "ruleset", ruleset, f"the engine does not claim the ruleset {ruleset}"
+    if case.op in POSITION_OPS and engine.protocol < 2:
+        why = f"the engine speaks protocol {engine.protocol}; {case.op} is protocol 2"
+        return "protocol", case.op, why
+    listed = engine.ops is None or case.op in engine.ops or case.op == "hello"
+    if not listed and case.op in OPERATIONS:
+        return "op", case.op, f"the engine does not answer {case.op} (its hello does not list it)"
+    if engine.players is not None and seats is not None and seats not in engine.players:
+        return "players", str(seats), f"the engine does not seat {seats} players"
+    return None
+
+
 def run_case(
     engine: Engine,
     suite: Suite,
@@ -237,48 +367,69 @@ def run_case(
     ruleset: str,
     request: dict[str, Any],
     budget: float | None = None,
+    seats: int | None = None,
 ) -> Outcome:
     """One case for one ruleset; ``budget``: the seconds left to the run, if it has a
-    deadline (a case it cuts short is not run)."""
+    deadline (a case it cuts short is not run); ``seats``: the number of players the case
+    seats (:func:`seats_of`), skipped when the engine lists others."""
     expected = case.expect[ruleset]
 
-    def outcome(status: str, actual: Any = None, note: str = "") -> Outcome:
-        return Outcome(suite.suite, case.id, ruleset, status, request, expected, actual, note)
-
-    if ruleset not in engine.rulesets:
-        return outcome("skipped", note=f"the engine has no ruleset {ruleset}")
-    if case.op in POSITION_OPS and engine.protocol < 2:
-        return outcome(
-            "skipped",
-            note=f"the engine speaks protocol {engine.protocol}; {case.op} is protocol 2",
+    def outcome(status: str, actual: Any = None, note: str = "", **more: Any) -> Outcome:
+        return Outcome(
+            suite.suite, case.id, ruleset, status, request, expected, actual, note, **more
         )
+
+    skip = skip_reason(engine, case, ruleset, seats)
+    if skip is not None:
+        return outcome("skipped", note=skip[2], reason=skip[0], subject=skip[1])
+    mark = engine.stderr.mark() if engine.stderr is not None else 0
+    started = time.monotonic()
+
+    def failed(actual: Any, note: str, lost: bool = False) -> Outcome:
+        said = engine.stderr.since(mark, STDERR_SHOWN) if engine.stderr is not None else []
+        return outcome("failed", actual, note, lost=lost, seconds=seconds, stderr=tuple(said))
+
     try:
         response, strays = engine.exchange(request, budget)
     except EngineFailure as exc:
+        seconds = time.monotonic() - started
         if exc.kind == "deadline":
-            return outcome("not-run", note=str(exc))
-        note = f"{exc} (restarted)" if exc.restarts else str(exc)
-        return replace(outcome("failed", exc.actual, note), lost=exc.lost)
+            return outcome("not-run", note=str(exc), reason="deadline", seconds=seconds)
+        return failed(exc.actual, f"{exc} (restarted)" if exc.restarts else str(exc), exc.lost)
+    seconds = time.monotonic() - started
     if strays:  # a protocol fault of the engine, whatever it answered to this request
+        return failed(response, "; ".join(filter(None, [strays, compare(expected, response)])))
+    error = response.get("error") if response.get("ok") is False else None
+    if isinstance(error, dict) and error.get("code") == UNSUPPORTED:
+        message = error.get("message")
+        said = terminal(message[:200]) if isinstance(message, str) and message else "no reason"
         return outcome(
-            "failed", response, "; ".join(filter(None, [strays, compare(expected, response)]))
+            "skipped",
+            response,
+            f"the engine answered unsupported: {said}",
+            reason="unsupported",
+            subject=said,
+            seconds=seconds,
         )
     result = response.get("result")
     beyond = sorted(
         set(expected) - RESULT_FIELDS.get(case.op, frozenset()) - {"error"} - MOVE_CHECKS
     )
-    if (
-        response.get("ok") is True
-        and isinstance(result, dict)
-        and any(key not in result for key in beyond)
-    ):
+    missing = [key for key in beyond if isinstance(result, dict) and key not in result]
+    if response.get("ok") is True and missing:
         return outcome(
             "skipped",
             response,
-            f"the engine does not answer {', '.join(beyond)}, beyond protocol {PROTOCOL}",
+            f"the engine does not answer {', '.join(missing)} of {case.op}, beyond protocol "
+            f"{PROTOCOL}",
+            reason="fields",
+            subject=f"{case.op}: {', '.join(missing)}",
+            seconds=seconds,
         )
     why = compare(expected, response)
-    return outcome("failed" if why else "passed", response, why)
+    if why:
+        return failed(response, why)
+    return outcome("passed", response, seconds=seconds)
 
 
 Planned = tuple[Suite, Case, str, dict[str, Any]]  # a case, a ruleset, and the request
@@ -301,41 +452,61 @@ def run_plan(
     *,
     deadline: float | None = None,
     give_up: int | None = None,
+    maxfail: int | None = None,
+    usual: Callable[[str], int | None] | None = None,
 ) -> Iterator[Outcome]:
     """The outcome of each planned request, in order, one by one. When ``deadline`` seconds
-    have passed, or the engine stopped answering or died on ``give_up`` cases in a row, the
-    rest are not run, saying why."""
+    have passed, the engine stopped answering or died on ``give_up`` cases in a row, or
+    ``maxfail`` cases failed, the rest are not run, saying why. ``usual``: a ruleset's usual
+    number of players, for the cases that seat the usual number (:func:`seats_of`)."""
     end = None if deadline is None else time.monotonic() + deadline
     late = (
         "the run's deadline passed"
         if deadline is None
         else f"the deadline of {deadline:g} s passed"
     )
-    lost = 0
+    lost = failures = 0
     for done, (suite, case, ruleset, request) in enumerate(planned):
         budget = None if end is None else end - time.monotonic()
         if budget is not None and budget <= 0:
-            yield from not_run(planned[done:], late)
+            yield from not_run(planned[done:], late, "deadline")
             return
         if give_up is not None and lost >= give_up:
             why = f"gave up on the engine: it gave no answer or died on {lost} cases in a row"
-            yield from not_run(planned[done:], why)
+            yield from not_run(planned[done:], why, "give-up")
             return
-        outcome = run_case(engine, suite, case, ruleset, request, budget)
+        if maxfail is not None and failures >= maxfail:
+            why = (
+                "stopped at the first failure (-x)"
+                if maxfail == 1
+                else f"stopped after {failures} failures (--maxfail {maxfail})"
+            )
+            yield from not_run(planned[done:], why, "maxfail")
+            return
+        seats = seats_of(case, ruleset, usual)
+        outcome = run_case(engine, suite, case, ruleset, request, budget, seats)
         if outcome.status == "not-run":  # the deadline passed while it was asked
-            yield from not_run(planned[done:], late)
+            yield from not_run(planned[done:], late, "deadline")
             return
+        failures += outcome.status == "failed"
         if outcome.lost:
             lost += 1
-        elif outcome.status != "skipped":  # it answered
+        elif outcome.status != "skipped" or outcome.actual is not None:  # it answered
             lost = 0
         yield outcome
 
 
-def not_run(planned: Iterable[Planned], why: str) -> Iterator[Outcome]:
+def not_run(planned: Iterable[Planned], why: str, reason: str = "") -> Iterator[Outcome]:
     for suite, case, ruleset, request in planned:
         yield Outcome(
-            suite.suite, case.id, ruleset, "not-run", request, case.expect[ruleset], note=why
+            suite.suite,
+            case.id,
+            ruleset,
+            "not-run",
+            request,
+            case.expect[ruleset],
+            note=why,
+            reason=reason,
         )
 
 
@@ -356,18 +527,6 @@ def summary(outcomes: Sequence[Outcome]) -> str:
     line = f"{counts['passed']} passed, {counts['failed']} failed"
     line += f", {counts['skipped']} skipped" if counts["skipped"] else ""
     return line + (f", {counts['not-run']} not run" if counts["not-run"] else "")
-
-
-def unchecked(outcomes: Sequence[Outcome]) -> list[str]:
-    """Lines for a terminal saying what was not checked and why: the skipped and the not run
-    cases by reason, and that nothing was checked when no case passed or failed."""
-    lines = []
-    for status, said in (("skipped", "skipped"), ("not-run", "not run")):
-        reasons = Counter(o.note for o in outcomes if o.status == status)
-        lines += [f"{n} {said}: {terminal(why)}" for why, n in reasons.items()]
-    if not any(o.status in ("passed", "failed") for o in outcomes):
-        lines.append("nothing was checked: no case passed or failed")
-    return lines
 
 
 def conforms(outcomes: Sequence[Outcome]) -> bool:

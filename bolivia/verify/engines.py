@@ -6,7 +6,9 @@ with another request's id, or send lines without end or nesting without bottom. 
 its answers in bounded chunks (a line at most :data:`MAX_LINE` bytes, like the oracle's requests;
 nesting at most :data:`MAX_DEPTH`), never waits past a time limit, matches every answer to its
 request by id, and stops the program with every process it started (its own process group).
-How one answer is read -- :class:`Lines` and :func:`read_answer` -- needs no process.
+Its standard error is kept, the last lines of it (:mod:`bolivia.verify.tail`), to be shown with
+the failures it explains. How one answer is read -- :class:`Lines` and :func:`read_answer` --
+needs no process.
 """
 
 from __future__ import annotations
@@ -15,10 +17,12 @@ import contextlib
 import json
 import math
 import os
+import re
 import selectors
 import shlex
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Container, Sequence
 from typing import Any, Literal
@@ -26,6 +30,8 @@ from typing import Any, Literal
 from bolivia.errors import BoliviaError
 from bolivia.text import terminal
 from bolivia.verify.oracle import MAX_LINE, PROTOCOL, Oracle
+from bolivia.verify.tail import Tail
+from bolivia.version import __version__
 
 __all__ = [
     "MAX_DEPTH",
@@ -39,6 +45,7 @@ __all__ = [
     "read_answer",
 ]
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
 MAX_DEPTH = 64  # nesting of an answer; the protocol's deepest (moves) is under 10
 CHUNK = 64 * 1024
 GRACE = 2.0  # seconds an engine has to exit by itself at the end of its input
@@ -52,13 +59,21 @@ Kind = Literal["start", "timeout", "deadline", "exit", "overflow", "answer"]
 
 class EngineFailure(BoliviaError):
     """The engine crashed, hung or answered something that is not the response asked for.
-    ``actual`` is what it answered, when it answered something; the message is escaped for
-    the terminal."""
+    ``actual`` is what it answered, when it answered something; ``stderr``: the last lines
+    it wrote on its standard error meanwhile, shown below the message; both escaped for the
+    terminal."""
 
-    def __init__(self, kind: Kind, message: str, actual: Any = None) -> None:
+    def __init__(
+        self, kind: Kind, message: str, actual: Any = None, stderr: Sequence[str] = ()
+    ) -> None:
         self.kind: Kind = kind
         self.actual = actual
+        self.stderr = tuple(stderr)
         super().__init__(terminal(message))
+
+    def lines(self) -> list[str]:
+        said = [f"  | {terminal(line)}" for line in self.stderr]
+        return [str(self), *(["its last lines on stderr:", *said] if said else [])]
 
     @property
     def lost(self) -> bool:
@@ -79,10 +94,16 @@ def shown(value: Any, limit: int = 200) -> str:
 
 
 class Engine:
-    """Something that answers protocol requests."""
+    """Something that answers protocol requests. ``ops`` and ``players``: the operations and
+    the numbers of players its hello lists (None: it did not say, so all); ``stderr``: the last
+    lines it wrote on its standard error, when it has one."""
 
     rulesets: set[str]
     protocol: int = PROTOCOL
+    name: str = "?"
+    ops: frozenset[str] | None = None
+    players: frozenset[int] | None = None
+    stderr: Tail | None = None
 
     def ask(self, request: dict[str, Any]) -> dict[str, Any]:
         raise NotImplementedError
@@ -103,7 +124,8 @@ class InProcessEngine(Engine):
 
     def __init__(self, oracle: Oracle | None = None) -> None:
         self.oracle = oracle if oracle is not None else Oracle()
-        self.rulesets = set(self.oracle.library.ids())
+        self.rulesets = set(self.oracle.ids())
+        self.name = f"bolivia {__version__} (in-process)"
 
     def ask(self, request: dict[str, Any]) -> dict[str, Any]:
         answer: dict[str, Any] = json.loads(self.oracle.handle_line(json.dumps(request)))
@@ -147,7 +169,7 @@ def decode_answer(line: bytes, max_depth: int = MAX_DEPTH) -> dict[str, Any]:
         "answer", f"the engine answered JSON nested more than {max_depth} deep"
     )
     try:
-        answer = json.loads(line)
+        answer = json.loads(line, parse_constant=_not_json)
     except RecursionError:
         raise too_deep from None
     except ValueError:
@@ -156,11 +178,38 @@ def decode_answer(line: bytes, max_depth: int = MAX_DEPTH) -> dict[str, Any]:
         ) from None
     if not _within(answer, max_depth):
         raise too_deep
+    if (b"\\u" in line or b"\xed" in line) and (half := _half_surrogate(answer)):
+        raise EngineFailure(
+            "answer",
+            f"the engine answered a string holding \\u{ord(half):04x}, half of a surrogate "
+            "pair alone: not Unicode text",
+        )
     if not isinstance(answer, dict):
         raise EngineFailure(
             "answer", f"the engine answered {shown(answer)}, not a response object", answer
         )
     return answer
+
+
+def _half_surrogate(value: Any) -> str:
+    """A lone surrogate in a string (or key) of the answer, else "" (without recursion)."""
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, dict):
+            todo.extend(item)
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
+        elif isinstance(item, str):
+            found = _SURROGATE.search(item)
+            if found:
+                return found.group()
+    return ""
+
+
+def _not_json(text: str) -> Any:
+    raise ValueError(f"{text} is not JSON")
 
 
 def _within(value: Any, depth: int) -> bool:
@@ -224,32 +273,40 @@ class ProcessEngine(Engine):
             raise EngineFailure("start", "the engine command is empty")
         self.timeout = timeout
         self._process: subprocess.Popen[bytes] | None = None
+        self._reader = threading.Thread()
         self._lines = Lines()
         self._sent: set[str] = set()
+        self.stderr = Tail()
         self._start()
         self.timeout = max(timeout, STARTUP)  # for hello only
         try:
-            self.rulesets, self.engine_name, self.protocol = self._hello()
+            self._hello()
         except BaseException:
             self.close()
             raise
         finally:
             self.timeout = timeout
 
-    def _hello(self) -> tuple[set[str], str, int]:
+    def _hello(self) -> None:
+        """Ask hello: the rulesets, protocol, name, and the ops and players it lists."""
+        assert self.stderr is not None
+        mark = self.stderr.mark()
         try:
             hello = self.ask({"op": "hello", "id": "hello"})
         except EngineFailure as exc:
-            raise EngineFailure("answer", f"hello: {exc}", exc.actual) from None
+            said = self.stderr.since(mark, 20)
+            raise EngineFailure("answer", f"hello: {exc}", exc.actual, said) from None
         result = hello.get("result") if hello.get("ok") is True else None
         if not isinstance(result, dict) or not isinstance(result.get("rulesets"), list):
             raise EngineFailure(
                 "answer", f"hello: the engine's answer holds no ruleset list: {shown(hello)}"
             )
         version = result.get("protocol")
-        protocol = version if isinstance(version, int) and not isinstance(version, bool) else 1
-        name = terminal(str(result.get("engine", "?"))[:200])  # for display: escaped, short
-        return {str(r) for r in result["rulesets"]}, name, protocol
+        self.protocol = version if isinstance(version, int) and not isinstance(version, bool) else 1
+        self.name = terminal(str(result.get("engine", "?"))[:200])  # for display: escaped, short
+        self.rulesets = {str(r) for r in result["rulesets"]}
+        self.ops = _listed(result, "ops", str, "operation names")
+        self.players = _listed(result, "players", int, "numbers of players")
 
     def _start(self) -> subprocess.Popen[bytes]:
         if os.name != "posix":
@@ -259,14 +316,16 @@ class ProcessEngine(Engine):
                 self.command,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
                 bufsize=0,
                 start_new_session=True,  # its own process group, stopped whole
             )
         except (OSError, ValueError) as exc:
             raise EngineFailure("start", f"cannot start {self.command[0]!r}: {exc}") from None
         assert process.stdin is not None and process.stdout is not None
+        assert process.stderr is not None and self.stderr is not None
         os.set_blocking(process.stdin.fileno(), False)
+        self._reader = self.stderr.follow(process.stderr)
         self._process = process
         self._lines = Lines()
         return process
@@ -383,10 +442,31 @@ class ProcessEngine(Engine):
                 os.killpg(process.pid, signal.SIGKILL)
             process.wait()
             process.stdout.close()
+            # what it wrote on stderr up to its end (a child that left the group may hold the
+            # pipe: its reader is then left to end with it)
+            self._reader.join(1.0)
+            if not self._reader.is_alive() and process.stderr is not None:
+                process.stderr.close()
         return status
 
     def close(self) -> None:
         self._stop(GRACE)
+
+
+def _listed(
+    result: dict[str, Any], key: str, kind: type[str] | type[int], what: str
+) -> frozenset[Any] | None:
+    """hello's list under ``key``: None when it gives none (everything), else its items."""
+    value = result.get(key)
+    if value is None:
+        return None
+    if (
+        not isinstance(value, list)
+        or len(value) > 1000
+        or not all(isinstance(v, kind) and not isinstance(v, bool) for v in value)
+    ):
+        raise EngineFailure("answer", f"hello: {key!r} is a list of {what}, not {shown(value)}")
+    return frozenset(value)
 
 
 def _split(command: str) -> list[str]:

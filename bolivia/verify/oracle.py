@@ -43,17 +43,32 @@ from bolivia.verify.wire import (
 from bolivia.version import __version__
 
 __all__ = [
+    "ERROR_CODES",
     "MAX_CARDS",
     "MAX_LINE",
     "OPERATIONS",
     "PROTOCOL",
     "RESULT_FIELDS",
+    "UNSUPPORTED",
     "Oracle",
     "OracleError",
     "serve",
 ]
 
 PROTOCOL = 2
+# the error codes of the protocol; an engine answers ``unsupported`` to what it has not
+# written (this oracle never does)
+ERROR_CODES = (
+    "bad-json",
+    "bad-request",
+    "unknown-op",
+    "unknown-ruleset",
+    "bad-card",
+    "too-many-copies",
+    "too-large",
+    "unsupported",
+)
+UNSUPPORTED = "unsupported"
 MAX_CARDS = 1000
 MAX_INT = 10**9
 _RED_THREES = (Card.parse("3H"), Card.parse("3D"))
@@ -314,7 +329,7 @@ class Oracle:
             return {
                 "protocol": PROTOCOL,
                 "engine": f"bolivia {__version__}",
-                "rulesets": self.library.ids(),
+                "rulesets": self.ids(),
             }
         name = request.get("ruleset")
         if not isinstance(name, str):
@@ -337,9 +352,14 @@ class Oracle:
             _check_copies(ruleset, lists)
         return self._ops[op](ruleset, fields)
 
-    def register(self, ruleset: Ruleset) -> None:
-        """Answer for a ruleset built in memory too (a variant with one rule changed)."""
-        self._extra[ruleset.id] = ruleset
+    def register(self, ruleset: Ruleset, as_id: str | None = None) -> None:
+        """Answer for a ruleset built in memory too (a variant with one rule changed), under
+        its own id or ``as_id`` (a house ruleset answering for the shipped id it changes)."""
+        self._extra[as_id if as_id is not None else ruleset.id] = ruleset
+
+    def ids(self) -> list[str]:
+        """The rulesets it answers for, each once: the library's, then those registered."""
+        return list(dict.fromkeys([*self.library.ids(), *self._extra]))
 
     def _ruleset(self, name: str) -> Ruleset:
         extra = self._extra.get(name)

@@ -1,0 +1,250 @@
+"""``bolivia conform`` without the command line: the suites loaded, the cases picked (by
+ruleset, by ``-k`` pattern), the engine started, the run (stopped by a deadline, by ``--maxfail``
+failures, by an engine given up on, or by Ctrl-C), and what it writes: text or a JSON document
+on standard output, a JUnit XML file. A choice that picks nothing, or an engine command that
+cannot start, is a :class:`UsageProblem`, naming its option.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import functools
+import time
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from pathlib import Path
+
+from bolivia.errors import BoliviaError, Problem, RulesetError
+from bolivia.output import write_files
+from bolivia.rules.library import Library
+from bolivia.text import terminal
+from bolivia.verify.conformance import (
+    Planned,
+    Suite,
+    conforms,
+    find_suite,
+    load_suite,
+    not_run,
+    plan,
+    run_plan,
+    shipped_suites,
+)
+from bolivia.verify.engines import Engine, EngineFailure, InProcessEngine, ProcessEngine
+from bolivia.verify.junit import junit_xml
+from bolivia.verify.oracle import Oracle
+from bolivia.verify.reporting import (
+    FieldsOf,
+    Level,
+    Run,
+    document_text,
+    nothing_checked,
+    text_report,
+)
+
+__all__ = [
+    "UsageProblem",
+    "check_target",
+    "load_suites",
+    "pick",
+    "report",
+    "run",
+    "status",
+    "write_junit",
+]
+
+GLOB = frozenset("*?[")
+
+
+class UsageProblem(BoliviaError):
+    """A choice on the command line that cannot be run: ``param`` names the option."""
+
+    def __init__(self, param: str, message: str) -> None:
+        self.param = param
+        super().__init__(terminal(message))
+
+
+def load_suites(refs: Sequence[str]) -> list[Suite]:
+    """The suites named (names or files; every shipped one when none), each problem of every
+    file collected before raising."""
+    paths = [find_suite(ref) for ref in refs] or shipped_suites()
+    problems: list[Problem] = []
+    loaded = []
+    for path in paths:
+        try:
+            loaded.append(load_suite(path))
+        except RulesetError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise RulesetError(problems)
+    return loaded
+
+
+def _matches(name: str, pattern: str) -> bool:
+    """A glob (``*``, ``?``, ``[...]``) matches the whole name; other text, any part of it."""
+    if GLOB & set(pattern):
+        return fnmatch.fnmatchcase(name, pattern)
+    return pattern in name
+
+
+def pick(
+    suites: Sequence[Suite], rulesets: Sequence[str] = (), patterns: Sequence[str] = ()
+) -> list[Planned]:
+    """The requests of the suites for ``rulesets`` (all when none) whose name
+    ``SUITE:CASE:RULESET`` some pattern matches (all when none)."""
+    known = {ruleset for suite in suites for case in suite.cases for ruleset in case.expect}
+    unknown = [ruleset for ruleset in rulesets if ruleset not in known]
+    if unknown:
+        raise UsageProblem(
+            "--ruleset",
+            f"no case of the suites is for {', '.join(unknown)} "
+            f"(they have cases for {', '.join(sorted(known))})",
+        )
+    planned = plan(suites, rulesets or None)
+    if not patterns:
+        return planned
+    names = [f"{suite.suite}:{case.id}:{ruleset}" for suite, case, ruleset, _ in planned]
+    unmatched = [p for p in patterns if not any(_matches(name, p) for name in names)]
+    if unmatched:
+        example = f" such as {names[0]!r}" if names else ""
+        raise UsageProblem(
+            "-k",
+            f"{', '.join(map(repr, unmatched))} matches no case "
+            f"(names are SUITE:CASE:RULESET{example})",
+        )
+    return [
+        item
+        for item, name in zip(planned, names, strict=True)
+        if any(_matches(name, p) for p in patterns)
+    ]
+
+
+def check_target(path: Path | None) -> None:
+    """Fail before the run, not after it, when the JUnit file cannot be where it is asked."""
+    if path is None:
+        return
+    if path.is_dir():
+        raise UsageProblem("--junit", f"{path} is a folder, not a file")
+    if not path.parent.is_dir():
+        raise UsageProblem("--junit", f"{path}: the folder {path.parent} does not exist")
+
+
+def _usual(library: Library) -> Callable[[str], int | None]:
+    """A ruleset's usual number of players, when the library holds the ruleset."""
+
+    @functools.cache
+    def usual(ruleset: str) -> int | None:
+        if ruleset not in library:
+            return None
+        try:
+            return library.load(ruleset).rules.players.usual
+        except RulesetError:
+            return None
+
+    return usual
+
+
+def run(
+    suites: Sequence[Suite],
+    planned: Sequence[Planned],
+    library: Library,
+    *,
+    command: str | None = None,
+    timeout: float = 10.0,
+    deadline: float | None = None,
+    give_up: int | None = None,
+    maxfail: int | None = None,
+) -> Run:
+    """Run the planned requests against the engine ``command`` (the built-in oracle when
+    None); Ctrl-C ends the run, the cases left not run."""
+    started = time.monotonic()
+    out = Run(
+        [],
+        cases={(suite.suite, case.id): case for suite in suites for case in suite.cases},
+        suites=list(dict.fromkeys(suite.suite for suite, _, _, _ in planned)),
+        started=datetime.now().isoformat(timespec="seconds"),
+    )
+    engine: Engine | None = None
+    try:
+        if command is None:
+            engine = InProcessEngine(Oracle(library))
+        else:
+            try:
+                engine = ProcessEngine(command, timeout=timeout)
+            except EngineFailure as exc:
+                if exc.kind == "start":
+                    raise UsageProblem("--engine", str(exc)) from None
+                raise
+            out.command = engine.command
+        out.engine = engine
+        tail = engine.stderr
+        mark = 0
+        for outcome in run_plan(
+            planned,
+            engine,
+            deadline=deadline,
+            give_up=give_up,
+            maxfail=maxfail,
+            usual=_usual(library),
+        ):
+            out.outcomes.append(outcome)
+            if tail is not None:  # the lines written since the last outcome: this suite's
+                now = tail.mark()
+                start = out.spans.get(outcome.suite, (mark, now))[0]
+                out.spans[outcome.suite] = (start, now)
+                mark = now
+    except KeyboardInterrupt:
+        out.interrupted = True
+        out.outcomes.extend(not_run(planned[len(out.outcomes) :], "interrupted", "interrupted"))
+    finally:
+        if engine is not None:
+            engine.close()
+        out.seconds = time.monotonic() - started
+    return out
+
+
+def served_oracle(library: Library, served: Sequence[str]) -> Oracle:
+    """The oracle of the library, answering for each ``ID=FILE`` with the ruleset file FILE
+    (validated like any) under the id ID, in place of a ruleset of that id. The problems of
+    every file are collected before raising."""
+    oracle = Oracle(library)
+    problems: list[Problem] = []
+    ids: set[str] = set()
+    for pair in served:
+        rid, sep, file = pair.partition("=")
+        if not (sep and rid.strip() and file.strip()):
+            raise UsageProblem("--serve", f"{pair!r} is not ID=FILE (bolivia-da=house.yaml)")
+        if rid in ids:
+            raise UsageProblem("--serve", f"the id {rid!r} is served twice")
+        ids.add(rid)
+        try:
+            oracle.register(library.load(Path(file)), as_id=rid)
+        except RulesetError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise RulesetError(problems)
+    return oracle
+
+
+def report(
+    run: Run, fmt: str, level: Level, fields_of: FieldsOf | None = None
+) -> tuple[str, list[str]]:
+    """What goes to standard output (the text report or the JSON document), and the warnings
+    for standard error."""
+    warnings = (
+        ["nothing was checked: no case passed or failed"] if nothing_checked(run.outcomes) else []
+    )
+    if fmt == "json":
+        return document_text(run, fields_of), warnings
+    return "\n".join(text_report(run, level, fields_of)), warnings
+
+
+def status(run: Run) -> int:
+    """The exit status: 0 when something ran and nothing failed or was left not run, 130 when
+    Ctrl-C stopped the run, else 1."""
+    if run.interrupted:
+        return 130
+    return 0 if conforms(run.outcomes) else 1
+
+
+def write_junit(run: Run, path: Path) -> None:
+    write_files({path: junit_xml(run)})
