@@ -398,7 +398,7 @@ def _smallest_n(fits: Callable[[int], bool], start: int, limit: int) -> int:
     n = max(2, start)  # the normal's answer: t's is a few units more
     while n < limit and not fits(n):
         n += 1
-    return n
+    return min(n, limit)
 
 
 def units_for_power(
