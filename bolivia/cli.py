@@ -33,7 +33,8 @@ from bolivia.console import (
     silence,
 )
 from bolivia.errors import Problem, RulesetError
-from bolivia.output import OutputError, prepare_folder, write_text
+from bolivia.output import prepare_folder, write_text
+from bolivia.play_cli import MAX_MATCH, MAX_RUN, match, play_options, simulate
 from bolivia.rules.library import Library
 from bolivia.rules.rendering import ruleset_json, show_yaml, standalone_yaml
 from bolivia.rules.ruleset import Ruleset
@@ -46,7 +47,6 @@ __all__ = ["BROKEN_PIPE", "INTERRUPTED", "MAX_COMPARE_HANDS", "MAX_RUN", "main"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-MAX_RUN = 10_000_000  # the most hands (or games) one simulate run plays
 MAX_COMPARE_HANDS = 100_000  # per ruleset: compare keeps every hand's figures for its intervals
 
 
@@ -401,18 +401,7 @@ def conform_command(
     type=click.IntRange(min=1, max=MAX_RUN),
     help=f"Play this many whole games instead (at most {MAX_RUN:,}).",
 )
-@click.option(
-    "--seed",
-    default=0,
-    show_default=True,
-    type=click.IntRange(min=0),
-    help="The run's seed; every hand's seed derives from it.",
-)
-@click.option(
-    "--players",
-    type=click.IntRange(min=2, max=8),
-    help="Number of players (default: the ruleset's usual number).",
-)
+@play_options
 @click.option(
     "--bots",
     "bot_names",
@@ -421,28 +410,11 @@ def conform_command(
     help="random or greedy for every seat, or one name per seat: greedy,random,...",
 )
 @click.option(
-    "--workers",
-    default=1,
-    show_default=True,
-    type=click.IntRange(min=1, max=64),
-    help="Worker processes; the results do not depend on it.",
-)
-@click.option(
     "--replays",
     type=click.Path(file_okay=False, path_type=Path),
     help="Write every hand's replay (JSON Lines) into this folder: a new or empty one, or "
     "one holding only the replays of an earlier run, which are replaced.",
 )
-@click.option("--json", "as_json", is_flag=True, help="One JSON object instead of a table.")
-@click.option(
-    "--check",
-    type=click.Choice(["every", "sampled", "end", "none"]),
-    default="sampled",
-    show_default=True,
-    help="The card-conservation check: after every action; after every action of one hand in "
-    "16 and at the end of every hand; at the end of every hand; never.",
-)
-@click.option("--no-check", is_flag=True, help="The same as --check none.")
 @click.option(
     "--strict",
     is_flag=True,
@@ -465,86 +437,70 @@ def simulate_command(
     folders: tuple[Path, ...],
 ) -> None:
     """Let bots play hands or games under a ruleset, and count what happened."""
-    from bolivia.play.bots import BOTS
-    from bolivia.play.simulate import RunSpec, prepare_replays, run
-
-    if hands and games:
-        raise click.UsageError("give --hands or --games, not both")
-    library = _library(folders)
-    ruleset = library.load(ruleset_ref)
-    count = players or ruleset.rules.players.usual
-    if count not in ruleset.rules.players.seats:
-        allowed = ", ".join(map(str, sorted(ruleset.rules.players.seats)))
-        raise click.UsageError(f"{ruleset.id} is played by {allowed} players, not {count}")
-    names = [name.strip() for name in bot_names.split(",")]
-    if len(names) == 1:
-        names = names * count
-    unknown = [name for name in names if name not in BOTS]
-    if unknown or len(names) != count:
-        raise click.UsageError(
-            f"--bots takes {', '.join(BOTS)}: one name, or one per seat ({count} seats)"
-        )
-    ref = str(ruleset.path) if ruleset.path and not ruleset.shipped else ruleset.id
-    if replays is not None:
-        try:
-            removed = prepare_replays(replays)
-        except OutputError as exc:
-            raise click.BadParameter(str(exc), param_hint="--replays") from None
-        if removed:
-            click.echo(
-                terminal(f"note: {replays}: replacing the {removed} files of an earlier run"),
-                err=True,
-            )
-    spec = RunSpec(
-        ref,
-        tuple(str(f) for f in folders),
-        count,
-        tuple(names),
+    simulate(
+        ruleset_ref,
+        hands,
+        games,
         seed,
-        hands=0 if games else (hands or 100),
-        games=games or 0,
-        check="none" if no_check else check,
-        replays=str(replays) if replays else None,
+        players,
+        bot_names,
+        workers,
+        replays,
+        as_json,
+        check,
+        no_check,
+        strict,
+        folders,
     )
-    total = spec.games or spec.hands
-    label = f"{ruleset.id}: {'games' if spec.games else 'hands'}"
-    with click.progressbar(length=total, label=label, file=sys.stderr) as bar:
-        summary = run(spec, workers, progress=bar.update)
-    if as_json:
-        echo_json(summary)
-    else:
-        from tabulate import tabulate
-
-        rows = [
-            [key, json.dumps(value) if isinstance(value, dict | list) else value]
-            for key, value in summary.items()
-        ]
-        echo(tabulate(rows, tablefmt="plain"))
-    _report_unruled(summary, strict, replays is not None)
 
 
-def _report_unruled(summary: dict[str, Any], strict: bool, replays: bool = False) -> None:
-    """Say so when a hand or a game did not end by a rule; with --strict, exit 1."""
-    problems = []
-    if summary["not_ended_by_a_rule"]:
-        ruled = ("went_out", "stock_exhausted")
-        other = {k: v for k, v in summary["ended_by"].items() if k not in ruled}
-        problems.append(
-            f"{summary['not_ended_by_a_rule']} hands did not end by a rule "
-            f"({', '.join(f'{k}: {v}' for k, v in other.items())})"
-            + ("; no replay is written of such a hand" if replays else "")
-        )
-    for reason, n in summary.get("games_stopped", {}).items():
-        why = (
-            f"stopped after {summary.get('game_hand_limit')} hands without reaching the end"
-            if reason == "hand_limit"
-            else "stopped at a hand that did not end by a rule"
-        )
-        problems.append(f"{n} games {why}")
-    for problem in problems:
-        click.echo(terminal(f"warning: {problem}"), err=True)
-    if strict and problems:
-        raise SystemExit(1)
+@cli.command("match")
+@click.argument("bot_a")
+@click.argument("bot_b")
+@click.option("--ruleset", "ruleset_ref", required=True, help="A ruleset id or file.")
+@click.option(
+    "--deals",
+    type=click.IntRange(min=1, max=MAX_MATCH),
+    help=f"Play this many deals, each twice (default 100, at most {MAX_MATCH:,}).",
+)
+@click.option(
+    "--games",
+    type=click.IntRange(min=1, max=MAX_MATCH),
+    help=f"Play this many whole games instead, each twice (at most {MAX_MATCH:,}).",
+)
+@play_options
+@_rulesets_option
+def match_command(
+    bot_a: str,
+    bot_b: str,
+    ruleset_ref: str,
+    deals: int | None,
+    games: int | None,
+    seed: int,
+    players: int | None,
+    workers: int,
+    check: str,
+    no_check: bool,
+    as_json: bool,
+    folders: tuple[Path, ...],
+) -> None:
+    """A duplicate match: BOT_A and BOT_B (random, greedy, ...) play the same deals (or games)
+    twice, A at the seats of one side and then of the other; A's win rate and margin, with
+    intervals paired by deal."""
+    match(
+        bot_a,
+        bot_b,
+        ruleset_ref,
+        deals,
+        games,
+        seed,
+        players,
+        workers,
+        check,
+        no_check,
+        as_json,
+        folders,
+    )
 
 
 @cli.command("replay")

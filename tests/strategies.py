@@ -18,7 +18,16 @@ from bolivia.rules.library import Library, shipped_library
 from bolivia.rules.model import leaf_paths
 from bolivia.rules.ruleset import Ruleset
 
-__all__ = ["card_texts", "cards", "hands", "packs", "rank_spellings", "scalar_values"]
+__all__ = [
+    "card_texts",
+    "cards",
+    "difference_families",
+    "hands",
+    "packs",
+    "rank_spellings",
+    "scalar_values",
+    "unit_differences",
+]
 
 _SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
@@ -864,3 +873,9 @@ def hostile_texts(max_size: int = 200, min_size: int = 0) -> st.SearchStrategy[s
 
 
 __all__ += ["HOSTILE_PIECES", "hostile_texts"]
+
+
+# paired measurements: a unit's difference (a small integer, as points differ) and families of
+# them, as the statistics of matches and comparisons see them
+unit_differences = st.lists(st.integers(-3000, 3000), min_size=2, max_size=60)
+difference_families = st.lists(unit_differences, min_size=1, max_size=12)

@@ -1,20 +1,56 @@
-"""Statistics for the report's play figures: a mean or a proportion with its 95% confidence
-interval.
+"""Statistics for the play figures: a mean or a proportion with its 95% confidence interval;
+differences over matched units (the same deals played twice: paired) with Student's t
+intervals; corrections for a family of differences (Holm, Benjamini-Hochberg, Bonferroni);
+intervals for counts with no events; and the sample sizes a claim needs.
+
+Student's t distribution is computed here (no scipy): its distribution function through the
+regularized incomplete beta function (continued fraction, Numerical Recipes 6.4), its
+quantiles by bisection on it, for every number of degrees of freedom; the normal quantiles
+are :class:`statistics.NormalDist`'s.
 
 >>> mean_ci([1, 2, 3]).text()
 '2.0 [0.9, 3.1]'
 >>> proportion_ci(0, 10).low
 0.0
+>>> round(t_quantile(0.975, 9), 3)
+2.262
+>>> paired_mean([1.2, 2.4, 1.3, 1.3, 0.0, 1.0, 1.8, 0.8, 4.6, 1.4]).interval().text(2)
+'1.58 [0.70, 2.46]'
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from fractions import Fraction
+from statistics import NormalDist
+from typing import Any, Literal
 
-__all__ = ["Estimate", "mean_ci", "proportion_ci"]
+__all__ = [
+    "METHODS",
+    "Corrected",
+    "Difference",
+    "Estimate",
+    "benjamini_hochberg",
+    "bonferroni",
+    "correct",
+    "count_mean_ci",
+    "detectable_difference",
+    "difference_from_sums",
+    "holm",
+    "mcnemar_p",
+    "mean_ci",
+    "normal_quantile",
+    "paired_difference",
+    "paired_mean",
+    "paired_proportions",
+    "proportion_ci",
+    "t_cdf",
+    "t_quantile",
+    "units_for_power",
+    "units_for_precision",
+]
 
 
 @dataclass(frozen=True)
@@ -63,3 +99,335 @@ def proportion_ci(hits: int, n: int) -> Estimate:
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), n)
+
+
+def count_mean_ci(values: Sequence[int]) -> Estimate:
+    """The mean of a count per unit (canastas a hand, ...) with its 95% interval. When no unit
+    has any event the interval is not the zero-width [0, 0] of :func:`mean_ci`: its top is the
+    exact Poisson bound for no event in ``n`` units, ``-ln(0.025) / n`` (about 3.69 / n; the
+    "rule of three", 3 / n, is its one-sided 95% form)."""
+    n = len(values)
+    if n and not any(values):
+        return Estimate(0.0, 0.0, -math.log(0.025) / n, n)
+    return mean_ci(values, floor=0.0)
+
+
+# --------------------------------------------------------------------------- distributions
+
+
+def normal_quantile(p: float) -> float:
+    """The standard normal distribution's ``p`` quantile."""
+    return NormalDist().inv_cdf(p)
+
+
+def _beta_fraction(a: float, b: float, x: float) -> float:
+    """The continued fraction of the incomplete beta function (modified Lentz)."""
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 100_000):
+        m2 = 2 * m
+        for numerator in (
+            m * (b - m) * x / ((a + m2 - 1.0) * (a + m2)),
+            -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0)),
+        ):
+            d = 1.0 + numerator * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + numerator / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1.0) < 1e-15:
+            break
+    return h
+
+
+def _regularized_beta(a: float, b: float, x: float) -> float:
+    """I_x(a, b), the regularized incomplete beta function."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    log_front = (
+        math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
+    )
+    if x < (a + 1.0) / (a + b + 2.0):
+        return math.exp(log_front) * _beta_fraction(a, b, x) / a
+    return 1.0 - math.exp(log_front) * _beta_fraction(b, a, 1.0 - x) / b
+
+
+def t_cdf(t: float, df: int) -> float:
+    """Student's t distribution function with ``df`` degrees of freedom."""
+    if df < 1:
+        raise ValueError("the t distribution needs one degree of freedom or more")
+    if math.isinf(t):
+        return 1.0 if t > 0 else 0.0
+    tail = 0.5 * _regularized_beta(df / 2.0, 0.5, df / (df + t * t))
+    return 1.0 - tail if t > 0 else tail
+
+
+def t_quantile(p: float, df: int) -> float:
+    """Student's t distribution's ``p`` quantile (0 < p < 1) with ``df`` degrees of freedom,
+    to about 1e-12, by bisection on :func:`t_cdf`."""
+    if not 0.0 < p < 1.0:
+        raise ValueError("a quantile is of a probability strictly between 0 and 1")
+    if p < 0.5:
+        return -t_quantile(1.0 - p, df)
+    if p == 0.5:
+        return 0.0
+    low, high = 0.0, max(1.0, 2 * normal_quantile(p))
+    while t_cdf(high, df) < p:
+        low, high = high, high * 2
+    while high - low > 1e-12 * max(1.0, high):
+        middle = (low + high) / 2
+        if t_cdf(middle, df) < p:
+            low = middle
+        else:
+            high = middle
+    return (low + high) / 2
+
+
+# --------------------------------------------------------------------------- paired differences
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A mean difference over ``n`` matched units (each unit, a deal, seen under both sides),
+    with its standard error; intervals and the two-sided p-value use Student's t with n - 1
+    degrees of freedom. A difference that is the same on every unit has no spread: its
+    interval is that one value (``[0, 0]`` for identical sides) and its p-value 1 when it is 0,
+    0 otherwise. Fewer than two units give no interval (an unbounded one)."""
+
+    value: float
+    se: float
+    n: int
+
+    def interval(self, level: float = 0.95) -> Estimate:
+        if self.n < 2:
+            return Estimate(self.value, -math.inf, math.inf, self.n)
+        half = 0.0 if self.se == 0 else t_quantile(0.5 + level / 2, self.n - 1) * self.se
+        return Estimate(self.value, self.value - half, self.value + half, self.n)
+
+    def p_value(self) -> float:
+        if self.n < 2:
+            return 1.0
+        if self.se == 0:
+            return 1.0 if self.value == 0 else 0.0
+        return min(1.0, 2 * (1.0 - t_cdf(abs(self.value) / self.se, self.n - 1)))
+
+    def as_json(self, level: float = 0.95) -> dict[str, Any]:
+        interval = self.interval(level)
+        return {
+            "value": round(self.value, 4),
+            "low": round(interval.low, 4) if self.n >= 2 else None,
+            "high": round(interval.high, 4) if self.n >= 2 else None,
+            "se": round(self.se, 4),
+            "n": self.n,
+            "p": round(self.p_value(), 6),
+        }
+
+
+def difference_from_sums(
+    n: int, total: float | Fraction, squares: float | Fraction, scale: float = 1.0
+) -> Difference:
+    """The mean difference of ``n`` units from the sum of their differences and the sum of
+    their squares (times ``scale``). Integer (or fraction) sums are used exactly, so the figures
+    do not depend on the order the units came in."""
+    if n == 0:
+        return Difference(0.0, 0.0, 0)
+    mean = Fraction(total) / n
+    if n == 1:
+        return Difference(float(mean * Fraction(scale)), 0.0, 1)
+    variance = (Fraction(squares) - n * mean * mean) / (n - 1)
+    se = math.sqrt(max(0.0, float(variance / n))) * abs(scale)
+    return Difference(float(mean * Fraction(scale)), se, n)
+
+
+def paired_mean(differences: Sequence[float | Fraction]) -> Difference:
+    """The mean of differences measured on matched units (the paired t interval)."""
+    exact = [Fraction(d) for d in differences]
+    return difference_from_sums(len(exact), sum(exact, Fraction(0)), sum(d * d for d in exact))
+
+
+def paired_difference(a: Sequence[float], b: Sequence[float]) -> Difference:
+    """The mean of ``a - b`` over units measured under both (``a[i]`` and ``b[i]`` the same
+    unit)."""
+    if len(a) != len(b):
+        raise ValueError("paired values come in pairs: one of each side for every unit")
+    return paired_mean([Fraction(x) - Fraction(y) for x, y in zip(a, b, strict=True)])
+
+
+def paired_proportions(only_a: int, only_b: int, n: int) -> Difference:
+    """The difference of two proportions measured on the same ``n`` units (``only_a`` units
+    with the event under side a alone, ``only_b`` under b alone; the concordant units add
+    nothing): the paired difference of the indicators' means, whose test is McNemar's (see
+    :func:`mcnemar_p` for its exact form)."""
+    if min(only_a, only_b) < 0 or only_a + only_b > n:
+        raise ValueError("the discordant units are counts of at most n units")
+    return difference_from_sums(n, only_a - only_b, only_a + only_b)
+
+
+def mcnemar_p(only_a: int, only_b: int) -> float:
+    """McNemar's exact two-sided p-value: the binomial test of ``only_a`` among the
+    ``only_a + only_b`` discordant units, at 1/2."""
+    m = only_a + only_b
+    if m == 0:
+        return 1.0
+    k = min(only_a, only_b)
+    tail = sum(math.comb(m, i) for i in range(k + 1))
+    return float(min(Fraction(1), Fraction(2 * tail, 2**m)))
+
+
+# --------------------------------------------------------------------------- a family of them
+
+
+def bonferroni(p_values: Sequence[float]) -> list[float]:
+    """Bonferroni's adjusted p-values: each times the family's size, at most 1."""
+    m = len(p_values)
+    return [min(1.0, p * m) for p in p_values]
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm's step-down adjusted p-values (they control the family-wise error rate)."""
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: (p_values[i], i))
+    adjusted = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p_values[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+def benjamini_hochberg(p_values: Sequence[float]) -> list[float]:
+    """Benjamini and Hochberg's step-up adjusted p-values (the false discovery rate)."""
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: (p_values[i], i))
+    adjusted = [0.0] * m
+    running = 1.0
+    for rank in range(m - 1, -1, -1):
+        i = order[rank]
+        running = min(running, m * p_values[i] / (rank + 1))
+        adjusted[i] = running
+    return adjusted
+
+
+METHODS = ("holm", "bh", "bonferroni")
+Method = Literal["holm", "bh", "bonferroni"]
+
+
+@dataclass(frozen=True)
+class Corrected:
+    """One difference of a family after correction: its interval at the corrected ``level``,
+    its p-value and adjusted p-value, and whether it is called different (its corrected
+    interval excludes 0)."""
+
+    difference: Difference
+    level: float
+    p: float
+    adjusted: float
+    different: bool
+
+    @property
+    def interval(self) -> Estimate:
+        return self.difference.interval(self.level)
+
+
+def _excludes_zero(estimate: Estimate) -> bool:
+    return estimate.low > 0 or estimate.high < 0
+
+
+def correct(
+    family: Sequence[Difference], method: Method = "holm", alpha: float = 0.05
+) -> list[Corrected]:
+    """Correct a family of differences for being looked at together, at ``alpha``.
+
+    Each difference gets an interval at a corrected level; it is called different when the
+    procedure rejects it and that interval excludes 0 (the one implies the other; asking both
+    keeps rounding at the border from calling different what its interval does not show):
+
+    - ``bonferroni``: every interval at 1 - alpha/m: simultaneous intervals (all m hold together
+      with probability 1 - alpha or more).
+    - ``holm``: Holm's step-down procedure, which calls different all Bonferroni does and
+      possibly more; the difference ranked k-th smallest p is shown at 1 - alpha/(m - k + 1),
+      the level its step tests it at.
+    - ``bh``: Benjamini-Hochberg's step-up procedure (false discovery rate alpha); with R
+      differences selected, every interval is at 1 - R*alpha/m (at least 1 - alpha/m), the
+      false-coverage-rate intervals of Benjamini and Yekutieli (2005).
+    """
+    if method not in METHODS:
+        raise ValueError(f"method is one of {', '.join(METHODS)}, not {method!r}")
+    m = len(family)
+    p = [d.p_value() for d in family]
+    if method == "bonferroni":
+        adjusted = bonferroni(p)
+        levels = [1 - alpha / m] * m
+    elif method == "holm":
+        adjusted = holm(p)
+        order = sorted(range(m), key=lambda i: (p[i], i))
+        levels = [0.0] * m
+        for rank, i in enumerate(order):
+            levels[i] = 1 - alpha / (m - rank)
+    else:
+        adjusted = benjamini_hochberg(p)
+        selected = sum(1 for q in adjusted if q <= alpha)
+        levels = [1 - max(selected, 1) * alpha / m] * m
+    out = []
+    for d, level, raw, adj in zip(family, levels, p, adjusted, strict=True):
+        shown = d.interval(level)
+        out.append(Corrected(d, level, raw, adj, adj <= alpha and _excludes_zero(shown)))
+    return out
+
+
+# --------------------------------------------------------------------------- how many units
+
+
+def detectable_difference(n: int, sd: float, *, power: float = 0.8, alpha: float = 0.05) -> float:
+    """The smallest true mean difference that ``n`` paired units with this standard deviation
+    of the differences detect (two-sided test at ``alpha``) with probability ``power``:
+    (t(1 - alpha/2) + t(power)) * sd / sqrt(n), t with n - 1 degrees of freedom (the usual
+    approximation; for sd = 1 and n = 34 it gives 0.495, where the exact noncentral t says
+    n = 34 detects 0.5)."""
+    if n < 2:
+        return math.inf
+    df = n - 1
+    return (t_quantile(1 - alpha / 2, df) + t_quantile(power, df)) * sd / math.sqrt(n)
+
+
+def _smallest_n(fits: Callable[[int], bool], start: int, limit: int) -> int:
+    n = max(2, start)  # the normal's answer: t's is a few units more
+    while n < limit and not fits(n):
+        n += 1
+    return min(n, limit)
+
+
+def units_for_power(
+    delta: float, sd: float, *, power: float = 0.8, alpha: float = 0.05, limit: int = 10**9
+) -> int:
+    """The number of paired units that detects a true difference ``delta`` with ``power``
+    (the inverse of :func:`detectable_difference`), at most ``limit``."""
+    if delta <= 0:
+        raise ValueError("the difference to detect is positive")
+    if sd == 0:
+        return 2
+    z = normal_quantile(1 - alpha / 2) + normal_quantile(power)
+    start = math.ceil((z * sd / delta) ** 2)
+    return _smallest_n(
+        lambda n: detectable_difference(n, sd, power=power, alpha=alpha) <= delta, start, limit
+    )
+
+
+def units_for_precision(
+    half_width: float, sd: float, *, level: float = 0.95, limit: int = 10**9
+) -> int:
+    """The number of units whose interval (at ``level``) is at most ``half_width`` either side
+    of the estimate, for this standard deviation per unit, at most ``limit``."""
+    if half_width <= 0:
+        raise ValueError("the precision wanted is a positive half-width")
+    if sd == 0:
+        return 2
+    q = 0.5 + level / 2
+    start = math.ceil((normal_quantile(q) * sd / half_width) ** 2)
+    return _smallest_n(
+        lambda n: t_quantile(q, n - 1) * sd / math.sqrt(n) <= half_width, start, limit
+    )

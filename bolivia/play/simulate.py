@@ -49,6 +49,7 @@ __all__ = [
     "derive_seed",
     "hand_job",
     "job_results",
+    "play_game",
     "play_hand",
     "prepare_replays",
     "run",
@@ -230,24 +231,31 @@ def hand_job(args: tuple[RunSpec, int]) -> dict[str, Any]:
     return {"hands": [stats], "game": None}
 
 
-def _game_job(args: tuple[RunSpec, int]) -> dict[str, Any]:
-    spec, index = args
-    ruleset, bots = _setup(spec)
-    game_seed = derive_seed(spec.seed, index)
-    scores = [0] * ruleset.rules.players.seats[spec.players].teams
+def play_game(
+    ruleset: Ruleset,
+    players: int,
+    game_seed: int,
+    bots: Sequence[Bot],
+    *,
+    check: str = "every",
+    record: bool = False,
+) -> tuple[list[HandStats], dict[str, Any], list[str]]:
+    """Play one game to its end (or to :data:`GAME_HAND_LIMIT` hands), hand ``number`` dealt
+    from ``derive_seed(game_seed, number)``; its hands, the game's figures and its replay."""
+    scores = [0] * ruleset.rules.players.seats[players].teams
     hands: list[HandStats] = []
     lines: list[str] = []
     result = None
     for number in range(1, GAME_HAND_LIMIT + 1):
         stats, _hand = play_hand(
             ruleset,
-            spec.players,
+            players,
             derive_seed(game_seed, number),
             bots,
-            first=(number - 1) % spec.players,
+            first=(number - 1) % players,
             team_scores=scores,
-            check=spec.check,
-            record=spec.replays is not None,
+            check=check,
+            record=record,
             index=len(hands),
         )
         hands.append(stats)
@@ -256,10 +264,9 @@ def _game_job(args: tuple[RunSpec, int]) -> dict[str, Any]:
         if not stats.completed:
             break
         scores = [a + b for a, b in zip(scores, stats.points, strict=True)]
-        result = game_over(ruleset, scores, number, spec.players)
+        result = game_over(ruleset, scores, number, players)
         if result.over:
             break
-    _write_replay(spec, f"game-{index:05d}.jsonl", lines)
     over = bool(result and result.over)
     game = {
         "scores": scores,
@@ -274,6 +281,21 @@ def _game_job(args: tuple[RunSpec, int]) -> dict[str, Any]:
         if hands and not hands[-1].completed
         else "hand_limit",
     }
+    return hands, game, lines
+
+
+def _game_job(args: tuple[RunSpec, int]) -> dict[str, Any]:
+    spec, index = args
+    ruleset, bots = _setup(spec)
+    hands, game, lines = play_game(
+        ruleset,
+        spec.players,
+        derive_seed(spec.seed, index),
+        bots,
+        check=spec.check,
+        record=spec.replays is not None,
+    )
+    _write_replay(spec, f"game-{index:05d}.jsonl", lines)
     return {"hands": hands, "game": game}
 
 

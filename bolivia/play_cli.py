@@ -1,0 +1,237 @@
+"""The bodies of the commands that play (``simulate``, ``match``): their shared options, the
+checks of what they were given (usage errors, as click reports them) and their output. The
+click commands are declared in :mod:`bolivia.cli`, which calls these.
+
+May import: everything below the command line (play, compare, ...), console and click.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from bolivia.console import echo, echo_json
+from bolivia.output import OutputError
+from bolivia.rules.library import Library
+from bolivia.rules.ruleset import Ruleset
+from bolivia.text import terminal
+
+__all__ = [
+    "MAX_MATCH",
+    "MAX_RUN",
+    "match",
+    "play_options",
+    "players_of",
+    "report_unruled",
+    "simulate",
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+MAX_RUN = 10_000_000  # the most hands (or games) one simulate run plays
+MAX_MATCH = 1_000_000  # the most deals (or games) a match plays, each twice
+
+
+def play_options(func: F) -> F:
+    """The options of the commands that play (simulate, match)."""
+    options = [
+        click.option(
+            "--seed",
+            default=0,
+            show_default=True,
+            type=click.IntRange(min=0),
+            help="The run's seed; every hand's (and game's) seed derives from it.",
+        ),
+        click.option(
+            "--players",
+            type=click.IntRange(min=2, max=8),
+            help="Number of players (default: the ruleset's usual number).",
+        ),
+        click.option(
+            "--workers",
+            default=1,
+            show_default=True,
+            type=click.IntRange(min=1, max=64),
+            help="Worker processes; the results do not depend on it.",
+        ),
+        click.option(
+            "--check",
+            type=click.Choice(["every", "sampled", "end", "none"]),
+            default="sampled",
+            show_default=True,
+            help="The card-conservation check: after every action; after every action of one "
+            "hand in 16 and at the end of every hand; at the end of every hand; never.",
+        ),
+        click.option("--no-check", is_flag=True, help="The same as --check none."),
+        click.option("--json", "as_json", is_flag=True, help="One JSON object, not a table."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def players_of(ruleset: Ruleset, players: int | None) -> int:
+    """The number of players asked for (or the usual one), if the ruleset seats it."""
+    count = players or ruleset.rules.players.usual
+    if count not in ruleset.rules.players.seats:
+        allowed = ", ".join(map(str, sorted(ruleset.rules.players.seats)))
+        raise click.UsageError(f"{ruleset.id} is played by {allowed} players, not {count}")
+    return count
+
+
+def simulate(
+    ruleset_ref: str,
+    hands: int | None,
+    games: int | None,
+    seed: int,
+    players: int | None,
+    bot_names: str,
+    workers: int,
+    replays: Path | None,
+    as_json: bool,
+    check: str,
+    no_check: bool,
+    strict: bool,
+    folders: tuple[Path, ...],
+) -> None:
+    """Let bots play hands or games under a ruleset, and count what happened."""
+    from bolivia.play.bots import BOTS
+    from bolivia.play.simulate import RunSpec, prepare_replays, run
+
+    if hands and games:
+        raise click.UsageError("give --hands or --games, not both")
+    library = Library(folders)
+    ruleset = library.load(ruleset_ref)
+    count = players_of(ruleset, players)
+    names = [name.strip() for name in bot_names.split(",")]
+    if len(names) == 1:
+        names = names * count
+    unknown = [name for name in names if name not in BOTS]
+    if unknown or len(names) != count:
+        raise click.UsageError(
+            f"--bots takes {', '.join(BOTS)}: one name, or one per seat ({count} seats)"
+        )
+    ref = str(ruleset.path) if ruleset.path and not ruleset.shipped else ruleset.id
+    if replays is not None:
+        try:
+            removed = prepare_replays(replays)
+        except OutputError as exc:
+            raise click.BadParameter(str(exc), param_hint="--replays") from None
+        if removed:
+            click.echo(
+                terminal(f"note: {replays}: replacing the {removed} files of an earlier run"),
+                err=True,
+            )
+    spec = RunSpec(
+        ref,
+        tuple(str(f) for f in folders),
+        count,
+        tuple(names),
+        seed,
+        hands=0 if games else (hands or 100),
+        games=games or 0,
+        check="none" if no_check else check,
+        replays=str(replays) if replays else None,
+    )
+    total = spec.games or spec.hands
+    label = f"{ruleset.id}: {'games' if spec.games else 'hands'}"
+    with click.progressbar(length=total, label=label, file=sys.stderr) as bar:
+        summary = run(spec, workers, progress=bar.update)
+    if as_json:
+        echo_json(summary)
+    else:
+        from tabulate import tabulate
+
+        rows = [
+            [key, json.dumps(value) if isinstance(value, dict | list) else value]
+            for key, value in summary.items()
+        ]
+        echo(tabulate(rows, tablefmt="plain"))
+    report_unruled(summary, strict, replays is not None)
+
+
+def report_unruled(summary: dict[str, Any], strict: bool, replays: bool = False) -> None:
+    """Say so when a hand or a game did not end by a rule; with --strict, exit 1."""
+    problems = []
+    if summary["not_ended_by_a_rule"]:
+        ruled = ("went_out", "stock_exhausted")
+        other = {k: v for k, v in summary["ended_by"].items() if k not in ruled}
+        problems.append(
+            f"{summary['not_ended_by_a_rule']} hands did not end by a rule "
+            f"({', '.join(f'{k}: {v}' for k, v in other.items())})"
+            + ("; no replay is written of such a hand" if replays else "")
+        )
+    for reason, n in summary.get("games_stopped", {}).items():
+        why = (
+            f"stopped after {summary.get('game_hand_limit')} hands without reaching the end"
+            if reason == "hand_limit"
+            else "stopped at a hand that did not end by a rule"
+        )
+        problems.append(f"{n} games {why}")
+    for problem in problems:
+        click.echo(terminal(f"warning: {problem}"), err=True)
+    if strict and problems:
+        raise SystemExit(1)
+
+
+def match(
+    bot_a: str,
+    bot_b: str,
+    ruleset_ref: str,
+    deals: int | None,
+    games: int | None,
+    seed: int,
+    players: int | None,
+    workers: int,
+    check: str,
+    no_check: bool,
+    as_json: bool,
+    folders: tuple[Path, ...],
+) -> None:
+    """A duplicate match of two bots (see :mod:`bolivia.play.match`), printed."""
+    from bolivia.compare.matches import match_json, match_text
+    from bolivia.play.bots import make_bot
+    from bolivia.play.match import MatchError, MatchSpec, play_match, sides
+
+    if deals and games:
+        raise click.UsageError("give --deals or --games, not both")
+    for name, hint in ((bot_a, "BOT_A"), (bot_b, "BOT_B")):
+        try:
+            make_bot(name)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint=hint) from None
+    ruleset = Library(folders).load(ruleset_ref)
+    count = players_of(ruleset, players)
+    try:
+        sides(ruleset, count)
+    except MatchError as exc:
+        raise click.UsageError(str(exc)) from None
+    spec = MatchSpec(
+        str(ruleset.path) if ruleset.path and not ruleset.shipped else ruleset.id,
+        tuple(str(f) for f in folders),
+        count,
+        bot_a,
+        bot_b,
+        seed,
+        deals=0 if games else (deals or 100),
+        games=games or 0,
+        check="none" if no_check else check,
+    )
+    label = f"{ruleset.id}: {'games' if spec.games else 'deals'}"
+    with click.progressbar(length=spec.games or spec.deals, label=label, file=sys.stderr) as bar:
+        summary = match_json(play_match(spec, workers, progress=bar.update))
+    if as_json:
+        echo_json(summary)
+    else:
+        echo(match_text(summary))
+    games_stopped = {
+        key.removeprefix("stopped_"): n
+        for key, n in summary.get("games", {}).items()
+        if key.startswith("stopped_") and n
+    }
+    report_unruled({**summary, "games_stopped": games_stopped}, strict=False)

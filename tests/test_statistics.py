@@ -1,0 +1,223 @@
+"""The statistics held to known answers (published tables and examples, or worked by hand), and
+the properties the report's claims rest on: identical sides never come out different, and a
+difference is called only when its corrected interval excludes 0."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bolivia.compare.statistics import (
+    METHODS,
+    Difference,
+    benjamini_hochberg,
+    bonferroni,
+    correct,
+    count_mean_ci,
+    detectable_difference,
+    difference_from_sums,
+    holm,
+    mcnemar_p,
+    mean_ci,
+    paired_difference,
+    paired_mean,
+    paired_proportions,
+    proportion_ci,
+    t_cdf,
+    t_quantile,
+    units_for_power,
+    units_for_precision,
+)
+from tests.strategies import difference_families, unit_differences
+
+# Student's sleep data (Cushny and Peebles; Student 1908): extra hours of sleep of ten patients
+# under two drugs; R's t.test(extra ~ group, data = sleep, paired = TRUE) gives t = 4.0621,
+# df = 9, p = 0.002833, 95% interval [0.7001142, 2.4598858] for the mean difference 1.58
+SLEEP_1 = [0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0]
+SLEEP_2 = [1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4]
+
+# Benjamini and Hochberg (1995), section 4.1: fifteen p-values; at 0.05 Bonferroni (and Holm)
+# reject the first three, their procedure the first four
+BH_1995 = [0.0001, 0.0004, 0.0019, 0.0095, 0.0201, 0.0278, 0.0298, 0.0344, 0.0459, 0.3240,
+           0.4262, 0.5719, 0.6528, 0.7590, 1.000]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("hits", "n", "low", "high"),
+    [
+        (0, 10, 0.0, 0.2775),  # z^2 / (n + z^2)
+        (5, 10, 0.2366, 0.7634),
+        (81, 263, 0.2553, 0.3662),  # Newcombe (1998), Table I, method 3
+        (10, 10, 0.7225, 1.0),
+    ],
+)
+def test_wilson_intervals_match_published_values(hits: int, n: int, low: float, high: float):
+    estimate = proportion_ci(hits, n)
+    assert estimate.low == pytest.approx(low, abs=5e-5)
+    assert estimate.high == pytest.approx(high, abs=5e-5)
+
+
+@given(st.integers(1, 10**6))
+def test_a_row_with_no_events_gets_an_interval_of_some_width(n: int) -> None:
+    assert proportion_ci(0, n).high > 0
+    counts = count_mean_ci([0] * min(n, 1000))
+    assert counts.low == 0 and counts.high == pytest.approx(3.6889 / min(n, 1000), rel=1e-4)
+
+
+def test_counts_with_events_keep_the_mean_interval_floored_at_zero() -> None:
+    assert count_mean_ci([0, 0, 1, 0]) == mean_ci([0, 0, 1, 0], floor=0.0)
+
+
+# t(0.975) from the published table (two-sided 5%), to three decimals
+T_975 = {1: 12.706, 2: 4.303, 3: 3.182, 5: 2.571, 9: 2.262, 10: 2.228, 20: 2.086, 29: 2.045,
+         30: 2.042, 60: 2.000, 120: 1.980, 10**6: 1.960}  # fmt: skip
+
+
+@pytest.mark.parametrize(("df", "quantile"), sorted(T_975.items()))
+def test_t_quantiles_match_the_table(df: int, quantile: float) -> None:
+    assert round(t_quantile(0.975, df), 3) == quantile
+    assert t_quantile(0.025, df) == -t_quantile(0.975, df)
+
+
+def test_t_quantiles_of_other_levels() -> None:
+    assert t_quantile(0.995, 9) == pytest.approx(3.250, abs=5e-4)  # table: 99% two-sided
+    assert t_quantile(0.8, 33) == pytest.approx(0.853, abs=5e-4)
+    assert t_quantile(0.5, 4) == 0.0
+
+
+@given(st.floats(0.001, 0.999), st.integers(1, 400))
+def test_the_t_quantile_inverts_the_distribution(p: float, df: int) -> None:
+    assert t_cdf(t_quantile(p, df), df) == pytest.approx(p, abs=1e-9)
+
+
+def test_the_paired_interval_of_the_sleep_data() -> None:
+    difference = paired_difference(SLEEP_2, SLEEP_1)
+    interval = difference.interval()
+    assert difference.value == pytest.approx(1.58)
+    assert difference.value / difference.se == pytest.approx(4.0621, abs=5e-5)
+    assert (interval.low, interval.high) == pytest.approx((0.7001142, 2.4598858), abs=1e-6)
+    assert difference.p_value() == pytest.approx(0.002833, abs=5e-7)
+    assert difference.interval(0.99).low < interval.low
+
+
+def test_sums_give_the_same_difference_as_the_values() -> None:
+    values = [3, -1, 4, 1, -5, 9, 2, -6]
+    direct = paired_mean(values)
+    summed = difference_from_sums(len(values), sum(values), sum(v * v for v in values))
+    assert summed == direct
+    halved = difference_from_sums(len(values), sum(values), sum(v * v for v in values), 0.5)
+    assert halved == paired_mean([v / 2 for v in values])
+
+
+def test_fewer_than_two_units_give_no_interval() -> None:
+    one = paired_mean([5])
+    assert (one.interval().low, one.interval().high) == (-math.inf, math.inf)
+    assert one.as_json()["low"] is None and one.p_value() == 1.0
+    assert paired_mean([]).n == 0
+
+
+def test_paired_proportions_are_the_paired_mean_of_the_indicators() -> None:
+    # 20 units: 5 with the event under a alone, 1 under b alone, the rest concordant
+    a = [1] * 5 + [0] * 1 + [1] * 8 + [0] * 6
+    b = [0] * 5 + [1] * 1 + [1] * 8 + [0] * 6
+    assert paired_proportions(5, 1, 20) == paired_difference(a, b)
+    assert paired_proportions(5, 1, 20).value == pytest.approx(0.2)
+    # McNemar's exact test by hand: 2 * P(X <= 1), X ~ Bin(6, 1/2) = 2 * 7/64
+    assert mcnemar_p(5, 1) == pytest.approx(14 / 64)
+    assert mcnemar_p(3, 10) == pytest.approx(2 * (1 + 13 + 78 + 286) / 2**13)
+    assert mcnemar_p(0, 0) == 1.0 and mcnemar_p(4, 4) == 1.0
+    with pytest.raises(ValueError, match="discordant"):
+        paired_proportions(5, 6, 10)
+
+
+def test_holm_and_bh_on_the_textbook_example() -> None:
+    alpha = 0.05
+    assert sum(q <= alpha for q in bonferroni(BH_1995)) == 3
+    assert sum(q <= alpha for q in holm(BH_1995)) == 3
+    assert sum(q <= alpha for q in benjamini_hochberg(BH_1995)) == 4
+    # worked by hand (R's p.adjust agrees): p = .01 .04 .03 .005
+    p = [0.01, 0.04, 0.03, 0.005]
+    assert holm(p) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert benjamini_hochberg(p) == pytest.approx([0.02, 0.04, 0.04, 0.02])
+    assert bonferroni(p) == pytest.approx([0.04, 0.16, 0.12, 0.02])
+
+
+def _with_p(p: float, n: int = 1000) -> Difference:
+    """A difference whose two-sided p-value is p (t with n - 1 df, se 1)."""
+    return Difference(t_quantile(1 - p / 2, n - 1), 1.0, n)
+
+
+def test_corrected_intervals_and_calls() -> None:
+    family = [_with_p(p) for p in BH_1995]
+    calls = {method: [c.different for c in correct(family, method)] for method in METHODS}
+    assert sum(calls["bonferroni"]) == sum(calls["holm"]) == 3
+    assert sum(calls["bh"]) == 4
+    bonferroni_levels = [c.level for c in correct(family, "bonferroni")]
+    assert bonferroni_levels == [pytest.approx(1 - 0.05 / 15)] * 15
+    holm_levels = [c.level for c in correct(family, "holm")]
+    assert holm_levels[0] == pytest.approx(1 - 0.05 / 15)
+    assert holm_levels[-1] == pytest.approx(0.95)
+    assert [c.level for c in correct(family, "bh")] == [pytest.approx(1 - 4 * 0.05 / 15)] * 15
+    with pytest.raises(ValueError, match="method"):
+        correct(family, "sidak")  # type: ignore[arg-type]
+
+
+@given(difference_families, st.integers(0, 11))
+def test_identical_sides_never_come_out_different(family: list[list[int]], where: int) -> None:
+    """The same ruleset under two ids, or a bot against itself: the difference is 0 on every
+    unit, its interval [0, 0], and no correction calls it."""
+    same = paired_difference(family[0], family[0])
+    assert (same.value, same.se, same.p_value()) == (0.0, 0.0, 1.0)
+    assert (same.interval().low, same.interval().high) == (0.0, 0.0)
+    differences = [paired_mean(values) for values in family]
+    differences.insert(min(where, len(differences)), same)
+    for method in METHODS:
+        corrected = correct(differences, method)
+        assert not corrected[min(where, len(differences) - 1)].different
+
+
+@given(difference_families, st.sampled_from(METHODS))
+def test_a_difference_is_called_only_when_its_corrected_interval_excludes_zero(
+    family: list[list[int]], method: str
+) -> None:
+    corrected = correct([paired_mean(values) for values in family], method)  # type: ignore[arg-type]
+    for c in corrected:
+        if c.different:
+            assert c.interval.low > 0 or c.interval.high < 0
+        assert c.adjusted >= c.p - 1e-12
+        assert 0.95 <= c.level < 1
+
+
+@given(st.lists(st.floats(0, 1), min_size=1, max_size=30))
+def test_the_adjustments_are_ordered(p: list[float]) -> None:
+    for b, h, q, raw in zip(bonferroni(p), holm(p), benjamini_hochberg(p), p, strict=True):
+        assert raw <= q + 1e-12 and q <= h + 1e-12 and h <= b + 1e-12
+
+
+@given(unit_differences)
+def test_a_constant_difference_has_no_spread(values: list[int]) -> None:
+    constant = paired_mean([values[0]] * len(values))
+    interval = constant.interval()
+    assert interval.low == interval.high == values[0]
+    assert constant.p_value() == (1.0 if values[0] == 0 else 0.0)
+
+
+def test_detectable_difference_and_units_needed() -> None:
+    # a paired t test detecting half a standard deviation with 80% power at 5% needs 34 pairs
+    # (the exact noncentral t, as G*Power gives it)
+    assert units_for_power(0.5, 1.0) == 34
+    assert detectable_difference(34, 1.0) <= 0.5 < detectable_difference(33, 1.0)
+    # for many units: (z(0.975) + z(0.8)) * sd / sqrt(n) = 2.8016 * sd / sqrt(n)
+    assert detectable_difference(10**6, 1900.0) == pytest.approx(2.8016 * 1.9, abs=1e-3)
+    assert detectable_difference(1, 1.0) == math.inf
+    assert units_for_power(1.0, 0.0) == 2
+
+
+@given(st.floats(0.01, 10), st.floats(0.1, 100))
+def test_units_for_precision_is_the_smallest_that_gives_it(half: float, sd: float) -> None:
+    n = units_for_precision(half, sd, limit=10**7)
+    assert n == 10**7 or t_quantile(0.975, n - 1) * sd / math.sqrt(n) <= half
+    assert n == 2 or t_quantile(0.975, n - 2) * sd / math.sqrt(n - 1) > half
