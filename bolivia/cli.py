@@ -740,6 +740,31 @@ def rulebook_command(ruleset: str, fmt: str, out: Path | None, folders: tuple[Pa
         echo(str(out))
 
 
+@cli.command("profile")
+@click.option("--engine", "command", required=True, help='The engine, e.g. "bolivia oracle".')
+@click.option("--as", "as_id", help="The ruleset id to ask it under (default: the closest).")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write it here.")
+@click.option("--force", is_flag=True, help="Replace the --out file if it exists.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+@click.option("--max-questions", default=5000, type=click.IntRange(1, 1_000_000))
+@click.option("--timeout", default=10.0, type=_Seconds(min=0.1, max=3600))
+@_rulesets_option
+def profile_command(command: str, folders: tuple[Path, ...], **options: Any) -> None:
+    """Find the rule values an engine plays by: the closest ruleset it claims and what differs
+    (exit 1 when it answered no question)."""
+    from bolivia.profiles.command import profile_output
+    from bolivia.verify.engines import EngineFailure
+
+    try:
+        text, status = profile_output(command, _library(folders), **options)
+    except EngineFailure as exc:
+        if exc.kind == "start":
+            raise click.BadParameter(str(exc), param_hint="'--engine'") from None
+        raise
+    echo(text)
+    sys.exit(status)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script: the exit status (see the module's docstring)."""
     try:

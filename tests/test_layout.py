@@ -1,5 +1,5 @@
 """The package's layers: every import runs down them (rules <- engine <- play <- verify <-
-compare <- authoring <- console <- cli), and modules stay small enough to read."""
+compare <- authoring <- profiles <- console <- cli), and modules stay small enough to read."""
 
 from __future__ import annotations
 
@@ -24,10 +24,11 @@ LAYERS = {
     "verify": 4,  # the oracle answers positions through the hand of play
     "compare": 5,
     "authoring": 6,
-    "console": 7,  # the command line's terminal plumbing
-    "cli": 8,
-    "__init__": 8,
-    "__main__": 9,  # python -m bolivia: runs the cli
+    "profiles": 7,  # an engine's rules read off its answers, written as a ruleset
+    "console": 8,  # the command line's terminal plumbing
+    "cli": 9,
+    "__init__": 9,
+    "__main__": 10,  # python -m bolivia: runs the cli
 }
 MAX_LINES = 800
 

@@ -1,0 +1,325 @@
+"""Profiling an engine: which shipped ruleset it is closest to, and the rule values it plays by.
+
+The engine is asked under a ruleset id it claims in ``hello``: given ``as_id``, that one;
+else, when it claims several the library knows, each is asked the suites' cases and the one
+whose answers its own ruleset explains best is the base. Then the base's battery is asked
+(:mod:`bolivia.profiles.battery`), the search finds the changes that explain the answers
+(:mod:`bolivia.profiles.search`), and where those changes open fields the base hid (a pile
+that may now be taken onto a meld makes the meld kinds it may go onto matter) the witnesses
+for them are asked too, and the search goes on from there.
+
+Questions go through the conformance runner (:func:`~bolivia.verify.conformance.run_plan`):
+a question the engine skips, fails on (it crashed, hung, answered something else) or is not
+asked (the run's deadline, the cap on questions) is no evidence, and the fields only such
+questions would have shown are *undetermined*.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bolivia.compare.witnesses import AREA_OPS, area_rules
+from bolivia.errors import BoliviaError
+from bolivia.profiles.battery import Battery, Question, build_battery, extended, suite_questions
+from bolivia.profiles.search import explain
+from bolivia.rules.library import Library
+from bolivia.rules.ruleset import Ruleset
+from bolivia.rules.variants import LEAVES, with_values
+from bolivia.verify.conformance import (
+    Case,
+    Engine,
+    Outcome,
+    Suite,
+    compare,
+    plan,
+    run_plan,
+    unchecked,
+)
+
+__all__ = [
+    "MAX_QUESTIONS",
+    "Behaviour",
+    "Change",
+    "Profile",
+    "ProfileError",
+    "profile_engine",
+    "profile_id",
+]
+
+MAX_QUESTIONS = 5000  # questions asked of an engine in one profile, unless told otherwise
+_BATTERIES: dict[str, Battery] = {}  # by base and suites; a battery takes seconds to build
+
+
+class ProfileError(BoliviaError):
+    """An engine that cannot be profiled as asked (it claims no ruleset the library knows)."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """A rule value the engine plays by that differs from the base's."""
+
+    path: str
+    value: Any
+    base_value: Any
+    questions: tuple[Question, ...]  # the answers only this value explains
+
+
+@dataclass(frozen=True)
+class Behaviour:
+    """Answers no rule value explains, alike (the same op, the same keys differing)."""
+
+    about: str
+    questions: tuple[Question, ...]
+
+
+@dataclass(frozen=True)
+class Profile:
+    engine: str  # the engine's name, as its hello gives it
+    asked_as: str  # the ruleset id it was asked under: the base
+    base: Ruleset
+    ruleset: Ruleset  # the base with the changes, under the profile's id
+    changes: tuple[Change, ...]
+    behaviours: tuple[Behaviour, ...]
+    undetermined: tuple[str, ...]  # fields only unanswered questions would have shown
+    unobservable: tuple[str, ...]  # fields no question of the protocol's ops tells apart
+    asked: int
+    answered: int
+    unanswered: tuple[str, ...]  # why questions gave no evidence, as conform says it
+    not_asked: int  # questions left out by the cap
+    cap: int
+    screened: dict[str, tuple[int, int]] = field(default_factory=dict)  # id -> (wrong, answered)
+    seconds: float = 0.0
+
+
+def profile_id(engine: str) -> str:
+    """``<engine>-profile`` as a ruleset id (lower case, letters, digits, - . _)."""
+    slug = re.sub(r"[^a-z0-9._-]+", "-", engine.lower()).strip("-._")[:55].strip("-._")
+    return f"{slug or 'engine'}-profile"
+
+
+# --------------------------------------------------------------------------- asking
+
+
+def _evidence(outcome: Outcome) -> dict[str, Any] | None:
+    """The engine's response, when it answered the question (a skip, a crash, a hang, an
+    answer to another request or an ``unsupported`` error is no evidence)."""
+    answer = outcome.actual
+    if outcome.status not in ("passed", "failed") or not isinstance(answer, dict):
+        return None
+    if answer.get("id") != outcome.request.get("id"):
+        return None
+    if answer.get("ok") is True:
+        return answer if isinstance(answer.get("result"), dict) else None
+    error = answer.get("error")
+    if answer.get("ok") is False and isinstance(error, dict) and error.get("code") != "unsupported":
+        return answer
+    return None
+
+
+class _Asker:
+    """Asks an engine questions under one ruleset id, within the cap and the deadline."""
+
+    def __init__(self, engine: Engine, cap: int, deadline: float | None, give_up: int | None):
+        self.engine = engine
+        self.cap = cap
+        self.end = None if deadline is None else time.monotonic() + deadline
+        self.give_up = give_up
+        self.asked = 0
+        self.not_asked = 0
+        self.outcomes: list[Outcome] = []
+
+    def ask(
+        self, battery: Battery, questions: Sequence[Question], answers: dict[str, dict[str, Any]]
+    ) -> None:
+        todo = [q for q in questions if q.name not in answers]
+        room = max(0, self.cap - self.asked)
+        self.not_asked += max(0, len(todo) - room)
+        todo = todo[:room]
+        if not todo:
+            return
+        base = battery.base
+        suites: dict[str, list[Case]] = {}
+        for q in todo:
+            expected = battery.predictor.expectation(base, q)
+            suites.setdefault(q.suite, []).append(
+                Case.model_construct(
+                    id=q.case,
+                    about=q.about,
+                    source=(),
+                    op=q.op,
+                    input=q.input,
+                    expect={base.id: expected},
+                )
+            )
+        planned = plan([Suite.model_construct(suite=s, cases=tuple(c)) for s, c in suites.items()])
+        left = None if self.end is None else max(0.001, self.end - time.monotonic())
+        for outcome in run_plan(planned, self.engine, deadline=left, give_up=self.give_up):
+            self.asked += outcome.status != "not-run"
+            self.outcomes.append(outcome)
+            found = _evidence(outcome)
+            if found is not None:
+                answers[f"{outcome.suite}:{outcome.case}"] = found
+
+    def unanswered(self) -> tuple[str, ...]:
+        """Why questions gave no evidence, grouped, as conform says it."""
+        lines = [line for line in unchecked(self.outcomes) if not line.startswith("nothing")]
+        failed: dict[str, int] = {}
+        for outcome in self.outcomes:
+            if outcome.status == "failed" and _evidence(outcome) is None:
+                failed[outcome.note] = failed.get(outcome.note, 0) + 1
+        lines += [f"{n} unanswered: {note}" for note, n in failed.items()]
+        return tuple(lines)
+
+
+# --------------------------------------------------------------------------- the base
+
+
+def _battery(base: Ruleset, suites: Sequence[Suite]) -> Battery:
+    text = json.dumps([s.model_dump(mode="json") for s in suites], sort_keys=True)
+    key = f"{base.id}:{base.digest}:{hashlib.sha256(text.encode()).hexdigest()}"
+    if key not in _BATTERIES:
+        if len(_BATTERIES) >= 4:
+            _BATTERIES.clear()
+        _BATTERIES[key] = build_battery(base, suites)
+    return _BATTERIES[key].copy()
+
+
+def _claimed(engine: Engine, library: Library, as_id: str | None) -> list[str]:
+    known = [rid for rid in library.ids() if rid in engine.rulesets]
+    claims = ", ".join(sorted(engine.rulesets)[:20]) or "none"
+    if as_id is not None:
+        if as_id not in engine.rulesets:
+            raise ProfileError(f"the engine does not answer for {as_id}: its hello lists {claims}")
+        if as_id not in library:
+            raise ProfileError(
+                f"{as_id} is not a ruleset the library knows (give --rulesets FOLDER for "
+                "a folder that holds it)"
+            )
+        return [as_id]
+    if not known:
+        raise ProfileError(
+            f"the engine claims none of the rulesets the library knows (it claims {claims})"
+        )
+    return known
+
+
+def _closest(
+    asker: _Asker,
+    library: Library,
+    suites: Sequence[Suite],
+    ids: Sequence[str],
+    answers: dict[str, dict[str, dict[str, Any]]],
+) -> tuple[str, dict[str, tuple[int, int]]]:
+    """The claimed ruleset whose own rules explain the most of the engine's answers to the
+    suites' cases under its id (the first, of equals)."""
+    from bolivia.profiles.battery import Predictor
+
+    predictor = Predictor()
+    screened: dict[str, tuple[int, int]] = {}
+    for rid in ids:
+        ruleset = library.load(rid)
+        questions = suite_questions(ruleset, suites)
+        probe = Battery(ruleset, questions, {}, predictor)
+        mine = answers.setdefault(rid, {})
+        asker.ask(probe, questions, mine)
+        wrong = sum(
+            1
+            for q in questions
+            if q.name in mine and compare(predictor.expectation(ruleset, q), mine[q.name])
+        )
+        screened[rid] = (wrong, sum(q.name in mine for q in questions))
+    best = min(ids, key=lambda rid: screened[rid][0] / max(1, screened[rid][1]))
+    return best, screened
+
+
+# --------------------------------------------------------------------------- profiling
+
+
+def _opened(battery: Battery, changes: Mapping[str, Any]) -> list[str]:
+    """The fields no question told under the base that share an area with a change."""
+    areas = {area for area in AREA_OPS for path in changes if area_rules(area, [path])}
+    return [
+        path for path in battery.unobservable if any(area_rules(area, [path]) for area in areas)
+    ]
+
+
+def _behaviours(
+    battery: Battery, ruleset: Ruleset, questions: Sequence[Question], answers: Mapping[str, Any]
+) -> tuple[Behaviour, ...]:
+    groups: dict[str, list[Question]] = {}
+    for q in questions:
+        why = compare(battery.predictor.expectation(ruleset, q), answers[q.name])
+        groups.setdefault(f"{q.op}: {why}", []).append(q)
+    return tuple(Behaviour(about, tuple(qs)) for about, qs in groups.items())
+
+
+def profile_engine(
+    engine: Engine,
+    library: Library,
+    suites: Sequence[Suite],
+    *,
+    name: str,
+    as_id: str | None = None,
+    max_questions: int = MAX_QUESTIONS,
+    deadline: float | None = None,
+    give_up: int | None = 3,
+) -> Profile:
+    """Ask the engine, search, and say what it implements."""
+    start = time.monotonic()
+    asker = _Asker(engine, max_questions, deadline, give_up)
+    ids = _claimed(engine, library, as_id)
+    answers_by: dict[str, dict[str, dict[str, Any]]] = {}
+    screened: dict[str, tuple[int, int]] = {}
+    if len(ids) > 1:
+        chosen, screened = _closest(asker, library, suites, ids, answers_by)
+    else:
+        chosen = ids[0]
+    base = library.load(chosen)
+    battery = _battery(base, suites)
+    answers = answers_by.setdefault(chosen, {})
+    asker.ask(battery, battery.questions, answers)
+    found = explain(battery, answers)
+    for _ in range(2):  # the fields the changes open, asked and searched again
+        opened = _opened(battery, found.changes)
+        if not found.changes or not opened:
+            break
+        more = extended(battery, found.ruleset, opened)
+        if not more:
+            break
+        asker.ask(battery, more, answers)
+        found = explain(battery, answers, found.changes)
+    pid = profile_id(name)
+    ruleset = with_values(base, found.changes, pid)
+    changes = tuple(
+        Change(path, value, base.value(path), tuple(found.explains.get(path, ())))
+        for path, value in found.changes.items()
+    )
+    undetermined = tuple(
+        path
+        for path in LEAVES
+        if path not in battery.unobservable
+        and not any(q.name in answers for q in battery.depending_on(path))
+    )
+    return Profile(
+        engine=name,
+        asked_as=chosen,
+        base=base,
+        ruleset=ruleset,
+        changes=changes,
+        behaviours=_behaviours(battery, found.ruleset, found.unexplained, answers),
+        undetermined=undetermined,
+        unobservable=battery.unobservable,
+        asked=asker.asked,
+        answered=sum(len(a) for a in answers_by.values()),
+        unanswered=asker.unanswered(),
+        not_asked=asker.not_asked,
+        cap=max_questions,
+        screened=screened,
+        seconds=time.monotonic() - start,
+    )
