@@ -258,7 +258,11 @@ class _Seconds(click.FloatRange):
 @cli.command("conform")
 @click.argument("suites", nargs=-1)
 @click.option(
-    "--ruleset", "only", multiple=True, help="Run only the cases for this ruleset (repeatable)."
+    "--ruleset",
+    "only",
+    multiple=True,
+    help="Run only the cases for this ruleset (repeatable); a ruleset file (a profile) is "
+    "checked as the ruleset it extends, against what the oracle answers under the file.",
 )
 @click.option(
     "--engine",
@@ -313,12 +317,12 @@ def conform_command(
         find_suite,
         load_suite,
         not_run,
-        plan,
         run_plan,
         shipped_suites,
         summary,
         unchecked,
     )
+    from bolivia.verify.expected import NoCases, plan_for
     from bolivia.verify.oracle import Oracle
 
     paths = [find_suite(ref) for ref in suites] or shipped_suites()
@@ -331,17 +335,10 @@ def conform_command(
             problems.extend(exc.problems)
     if problems:
         raise RulesetError(problems)
-    known = {ruleset for suite in loaded for case in suite.cases for ruleset in case.expect}
-    unknown = [ruleset for ruleset in only if ruleset not in known]
-    if unknown:
-        raise click.BadParameter(
-            terminal(
-                f"no case of the suites is for {', '.join(unknown)} "
-                f"(they have cases for {', '.join(sorted(known))})"
-            ),
-            param_hint="'--ruleset'",
-        )
-    planned = plan(loaded, only or None)
+    try:  # a ruleset with no case of its own (a profile file) gets expectations derived
+        planned = plan_for(loaded, only, _library(folders))
+    except NoCases as exc:
+        raise click.BadParameter(terminal(str(exc)), param_hint="'--ruleset'") from None
     outcomes: list[Outcome] = []
     interrupted = False
     engine: Engine | None = None

@@ -16,8 +16,9 @@ dependencies for a case of the base itself, else derived here the same way).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +38,7 @@ __all__ = [
     "extended",
     "find_witnesses",
     "suite_questions",
+    "tells_apart",
 ]
 
 WITNESSES = "witnesses"  # the suite name of the witness questions
@@ -60,6 +62,11 @@ class Question:
     @property
     def name(self) -> str:
         return f"{self.suite}:{self.case}"
+
+    @functools.cached_property
+    def key(self) -> str:
+        """What the question asks and compares (two questions of one name may differ)."""
+        return json.dumps([self.op, self.input, self.template], sort_keys=True)
 
     def shown(self) -> str:
         """The question for a person: its name, or for a witness the request itself."""
@@ -95,7 +102,7 @@ class Predictor:
         return found
 
     def expectation(self, ruleset: Ruleset, question: Question) -> dict[str, Any]:
-        key = (ruleset.digest, question.name)
+        key = (ruleset.digest, question.key)
         found = self._memo.get(key)
         if found is None:
             if len(self._memo) >= MEMO:
@@ -152,9 +159,23 @@ def suite_questions(base: Ruleset, suites: Sequence[Suite]) -> list[Question]:
 
 # --------------------------------------------------------------------------- witnesses
 
+_RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+
+
+def _runs() -> list[tuple[str, dict[str, Any]]]:
+    """Sequences of hearts from every rank: three cards, and seven to ten where they fit."""
+    out = []
+    for i in range(len(_RANKS)):
+        for size in (3, 7, 8, 9, 10):
+            if i + size <= len(_RANKS):
+                out.append(("meld", {"cards": [f"{r}H" for r in _RANKS[i : i + size]]}))
+    return out
+
+
 # situations the comparison's enumeration does not hold: more players, every rank alone, all
-# the red threes of packs of two to four decks
+# the red threes of packs of two to four decks, sequences from every rank
 _MORE: dict[str, list[tuple[str, dict[str, Any]]]] = {
+    "melds": _runs(),
     "turn rules": [("info", {"players": n}) for n in (7, 8)],
     "card points": [
         ("card_points", {"cards": [card], "in_hand": in_hand})
@@ -218,11 +239,34 @@ def extended(battery: Battery, ruleset: Ruleset, paths: Sequence[str]) -> list[Q
     """Witnesses for the variants of ``ruleset`` (a base with changes) in ``paths`` that no
     question of the battery tells from it; added to the battery."""
     witnesses, _ = find_witnesses(
-        battery.predictor, ruleset, battery.questions, battery.fields, paths
+        battery.predictor,
+        ruleset,
+        battery.questions,
+        battery.fields,
+        paths,
+        hidden=(battery.base, battery.unobservable),
     )
     battery.questions.extend(witnesses)
     battery.fields.update(_fields(battery.predictor, battery.base, witnesses))
     return witnesses
+
+
+def tells_apart(
+    predictor: Predictor,
+    ruleset: Ruleset,
+    other: Ruleset,
+    path: str,
+    questions: Sequence[Question] = (),
+) -> bool:
+    """Whether some question, or some situation of the areas that read ``path``, is answered
+    differently under the two rulesets."""
+    if any(predictor.expectation(other, q) != predictor.expectation(ruleset, q) for q in questions):
+        return True
+    return any(
+        _template(op, predictor.response(ruleset, op, data), predictor.response(other, op, data))
+        is not None
+        for op, data in _situations(path)
+    )
 
 
 def find_witnesses(
@@ -231,12 +275,15 @@ def find_witnesses(
     questions: Sequence[Question],
     fields: dict[str, tuple[str, ...]],
     paths: Sequence[str],
+    hidden: tuple[Ruleset, Collection[str]] | None = None,
 ) -> tuple[list[Question], set[str]]:
     """A witness for every one-field variant of ``ruleset`` in ``paths`` that the questions
-    do not tell from it, and the fields that some question now tells."""
+    do not tell from it, and the fields that some question now tells. ``hidden``: a base and
+    the fields no situation told under it; for those, only the situations that ``ruleset``
+    answers differently from the base are looked at (a field the base hides shows, if at all,
+    where the changes that unhide it show)."""
     witnesses: list[Question] = []
     told: set[str] = set()
-    mine: dict[str, dict[str, Any]] = {}
     numbered = sum(q.suite == WITNESSES for q in questions)
     for path, _, changed in one_field_variants(ruleset, paths):
         if any(
@@ -247,10 +294,14 @@ def find_witnesses(
             told.add(path)
             continue
         for op, data in _situations(path):
-            key = json.dumps({"op": op, **data}, sort_keys=True)
-            if key not in mine:
-                mine[key] = predictor.response(ruleset, op, data)
-            template = _template(op, mine[key], predictor.response(changed, op, data))
+            mine = predictor.response(ruleset, op, data)
+            if (
+                hidden is not None
+                and path in hidden[1]
+                and _template(op, mine, predictor.response(hidden[0], op, data)) is None
+            ):
+                continue
+            template = _template(op, mine, predictor.response(changed, op, data))
             if template is not None:
                 n = numbered + len(witnesses) + 1
                 about = f"a situation in which {path} decides"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bolivia.authoring.house import write_ruleset
+from bolivia.errors import Problem, RulesetError
 from bolivia.profiles.profile import MAX_QUESTIONS, Profile, profile_engine
 from bolivia.profiles.report import profile_json, profile_text, profile_yaml
 from bolivia.rules.library import Library
@@ -31,6 +32,10 @@ def run_profile(
     """The profile of an engine (a command to start, or an engine already running), and the
     file it was written to (with ``out``). A command that cannot be started is an
     :class:`~bolivia.verify.engines.EngineFailure` of kind ``start``."""
+    if out is not None and out.exists() and not force:  # said before the engine is asked
+        raise RulesetError(
+            [Problem(str(out), None, "", "exists already (give --force to replace it)")]
+        )
     suites = [load_suite(path) for path in shipped_suites()]
     engine = ProcessEngine(command, timeout=timeout) if isinstance(command, str) else command
     try:

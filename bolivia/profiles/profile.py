@@ -53,6 +53,7 @@ __all__ = [
 ]
 
 MAX_QUESTIONS = 5000  # questions asked of an engine in one profile, unless told otherwise
+ROUNDS = 3  # times the battery is extended for the changes found
 _BATTERIES: dict[str, Battery] = {}  # by base and suites; a battery takes seconds to build
 
 
@@ -106,9 +107,14 @@ def profile_id(engine: str) -> str:
 # --------------------------------------------------------------------------- asking
 
 
+# error codes that say the engine does not answer such a question at all
+_NOT_ANSWERED = frozenset({"unsupported", "unknown-op"})
+
+
 def _evidence(outcome: Outcome) -> dict[str, Any] | None:
-    """The engine's response, when it answered the question (a skip, a crash, a hang, an
-    answer to another request or an ``unsupported`` error is no evidence)."""
+    """The engine's response, when it answered the question: a skip, a crash, a hang, an
+    answer to another request, or an ``unsupported`` (or ``unknown-op``) error where the
+    question expects no such error, is no evidence."""
     answer = outcome.actual
     if outcome.status not in ("passed", "failed") or not isinstance(answer, dict):
         return None
@@ -117,9 +123,10 @@ def _evidence(outcome: Outcome) -> dict[str, Any] | None:
     if answer.get("ok") is True:
         return answer if isinstance(answer.get("result"), dict) else None
     error = answer.get("error")
-    if answer.get("ok") is False and isinstance(error, dict) and error.get("code") != "unsupported":
-        return answer
-    return None
+    code = error.get("code") if isinstance(error, dict) else None
+    if answer.get("ok") is not False or not isinstance(code, str):
+        return None
+    return answer if code not in _NOT_ANSWERED or outcome.expected.get("error") == code else None
 
 
 class _Asker:
@@ -242,10 +249,14 @@ def _closest(
 
 
 def _opened(battery: Battery, changes: Mapping[str, Any]) -> list[str]:
-    """The fields no question told under the base that share an area with a change."""
+    """The fields to look for witnesses of again once the base has changed: those some
+    question told under the base (the change may hide them from it), and those none told that
+    share an area with a change (the change may show them)."""
     areas = {area for area in AREA_OPS for path in changes if area_rules(area, [path])}
     return [
-        path for path in battery.unobservable if any(area_rules(area, [path]) for area in areas)
+        path
+        for path in LEAVES
+        if path not in battery.unobservable or any(area_rules(area, [path]) for area in areas)
     ]
 
 
@@ -285,15 +296,15 @@ def profile_engine(
     answers = answers_by.setdefault(chosen, {})
     asker.ask(battery, battery.questions, answers)
     found = explain(battery, answers)
-    for _ in range(2):  # the fields the changes open, asked and searched again
+    for _ in range(ROUNDS):  # what the changes hide or show, asked, and searched again
         opened = _opened(battery, found.changes)
-        if not found.changes or not opened:
-            break
-        more = extended(battery, found.ruleset, opened)
+        more = extended(battery, found.ruleset, opened) if found.changes and opened else []
         if not more:
             break
         asker.ask(battery, more, answers)
-        found = explain(battery, answers, found.changes)
+        before, found = found, explain(battery, answers, found.changes)
+        if found.changes == before.changes:
+            break
     pid = profile_id(name)
     ruleset = with_values(base, found.changes, pid)
     changes = tuple(

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bolivia.play.simulate import worker_pool
 from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.variants import LEAVES, one_field_variants
 from bolivia.verify.conformance import MOVE_CHECKS, Case, Outcome, Suite, compare, suites_dir
@@ -131,30 +132,48 @@ def fields_of(
     )
 
 
-def derive(suites: Sequence[Suite], rulesets: Sequence[Ruleset]) -> Derived:
-    """The fields every case depends on, for every ruleset it has an expectation for."""
-    start = time.monotonic()
+def _group(job: tuple[Sequence[Suite], Sequence[Ruleset]]) -> tuple[dict[str, Any], int, int]:
+    """The fields for rulesets with the same rules (bolivia-zh and bolivia-ko), which share
+    their variants' answers: ruleset -> case name -> fields; variants; requests."""
+    suites, rulesets = job
     oracle = Oracle()
-    fields: dict[str, dict[str, list[str]]] = {
-        f"{suite.suite}:{case.id}": {} for suite in suites for case in suite.cases
-    }
-    variants = requests = 0
-    # rulesets with the same rules (bolivia-zh and bolivia-ko) share their variants' answers
-    by_rules = sorted(rulesets, key=lambda r: (r.digest, r.id))
     answers: dict[tuple[str, str], dict[str, Any]] = {}
-    for i, ruleset in enumerate(by_rules):
-        if i and by_rules[i - 1].digest != ruleset.digest:
-            answers.clear()
+    out: dict[str, Any] = {}
+    variants = requests = 0
+    for ruleset in rulesets:
         items = [
             (f"{s.suite}:{c.id}", c.op, c.input, c.expect[ruleset.id])
             for s in suites
             for c in s.cases
             if ruleset.id in c.expect
         ]
-        found, asked, sent = fields_of(oracle, ruleset, items, answers)
+        out[ruleset.id], asked, sent = fields_of(oracle, ruleset, items, answers)
         variants, requests = variants + asked, requests + sent
-        for name, paths in found.items():
-            fields[name][ruleset.id] = paths
+    return out, variants, requests
+
+
+def derive(suites: Sequence[Suite], rulesets: Sequence[Ruleset], workers: int = 1) -> Derived:
+    """The fields every case depends on, for every ruleset it has an expectation for (the
+    rulesets shared out among ``workers`` processes)."""
+    start = time.monotonic()
+    groups: dict[str, list[Ruleset]] = {}
+    for ruleset in sorted(rulesets, key=lambda r: r.id):
+        groups.setdefault(ruleset.digest, []).append(ruleset)
+    jobs = [(list(suites), group) for group in groups.values()]
+    if workers > 1 and len(jobs) > 1:
+        with worker_pool(min(workers, len(jobs))) as pool:
+            results = pool.map(_group, jobs, chunksize=1)
+    else:
+        results = [_group(job) for job in jobs]
+    fields: dict[str, dict[str, list[str]]] = {
+        f"{suite.suite}:{case.id}": {} for suite in suites for case in suite.cases
+    }
+    variants = requests = 0
+    for found, asked, sent in results:
+        variants, requests = variants + asked, requests + sent
+        for ruleset_id, by_case in found.items():
+            for name, paths in by_case.items():
+                fields[name][ruleset_id] = paths
     return Derived(fields, variants, requests, time.monotonic() - start)
 
 
