@@ -43,6 +43,7 @@ def main() -> int:
         f"{time.monotonic() - started:.1f} s"
     )
     totals = {"changed": 0, "recovered": 0, "missed": 0, "false": 0, "values": 0, "asked": 0}
+    totals["ambiguous"] = 0
     seconds = 0.0
     for n, house in enumerate(houses(battery, args.count, args.seed), start=1):
         oracle = Oracle(library)
@@ -56,6 +57,12 @@ def main() -> int:
         got = {c.path: c.value for c in profile.changes}
         missed = sorted(set(house.changes) - set(got))
         false = sorted(set(got) - set(house.changes))
+        # a false field the profile says another explains as well, that other the missed one
+        ambiguous = sorted(
+            c.path
+            for c in profile.changes
+            if c.path in false and any(p in missed for p, _ in c.equivalents)
+        )
         values = sorted(
             p for p in got if p in house.changes and not same_value(got[p], house.changes[p])
         )
@@ -64,15 +71,18 @@ def main() -> int:
         totals["missed"] += len(missed)
         totals["false"] += len(false)
         totals["values"] += len(values)
+        totals["ambiguous"] += len(ambiguous)
         totals["asked"] += profile.asked
         print(
             f"{n:3} {len(house.changes)} fields: recovered {len(house.changes) - len(missed)}, "
-            f"missed {missed or 0}, false {false or 0}, other values {values or 0}, "
+            f"missed {missed or 0}, false {false or 0} (said ambiguous {ambiguous or 0}), "
+            f"other values {values or 0}, "
             f"behaviours {len(profile.behaviours)}, asked {profile.asked}, {took:.1f} s"
         )
     print(
         f"in all: {totals['recovered']}/{totals['changed']} fields recovered, "
-        f"{totals['missed']} missed, {totals['false']} false, {totals['values']} with another "
+        f"{totals['missed']} missed, {totals['false']} false ({totals['ambiguous']} of them said "
+        f"ambiguous with the missed one), {totals['values']} with another "
         f"value; {totals['asked']} questions asked; {seconds:.1f} s profiling "
         f"({time.monotonic() - started:.1f} s with the battery and the generation)"
     )

@@ -27,6 +27,7 @@ from bolivia.rules.variants import same_value, with_values
 from bolivia.verify.conformance import InProcessEngine, Suite, load_suite, shipped_suites
 from bolivia.verify.oracle import Oracle
 from tests.houses import houses
+from tests.test_hardening_output import bolivia
 
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARY = shipped_library()
@@ -124,6 +125,7 @@ def test_a_partial_engine_is_profiled_on_what_it_answers() -> None:
     assert "melds.group.max_wild" not in profile.undetermined
     assert not profile.behaviours
     assert "could not be determined" in "\n".join(profile_text(profile))
+    assert any('the engine answered the error "unsupported"' in line for line in profile.unanswered)
 
 
 class Odd(InProcessEngine):
@@ -211,16 +213,8 @@ def test_profile_ids() -> None:
     assert profile_id("") == "engine-profile"
 
 
-def _bolivia(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "bolivia", *args],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-        cwd=cwd,
-        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
-    )
+def _bolivia(*args: str) -> subprocess.CompletedProcess[str]:
+    return bolivia(*args, cwd=ROOT)
 
 
 def test_through_the_command_line_the_profile_is_a_ruleset_conform_passes(

@@ -37,6 +37,8 @@ __all__ = [
     "build_battery",
     "extended",
     "find_witnesses",
+    "include",
+    "separating",
     "suite_questions",
     "tells_apart",
 ]
@@ -246,9 +248,14 @@ def extended(battery: Battery, ruleset: Ruleset, paths: Sequence[str]) -> list[Q
         paths,
         hidden=(battery.base, battery.unobservable),
     )
-    battery.questions.extend(witnesses)
-    battery.fields.update(_fields(battery.predictor, battery.base, witnesses))
+    include(battery, witnesses)
     return witnesses
+
+
+def include(battery: Battery, questions: Sequence[Question]) -> None:
+    """Add questions to the battery, with the fields they depend on under its base."""
+    battery.questions.extend(questions)
+    battery.fields.update(_fields(battery.predictor, battery.base, questions))
 
 
 def tells_apart(
@@ -262,11 +269,25 @@ def tells_apart(
     differently under the two rulesets."""
     if any(predictor.expectation(other, q) != predictor.expectation(ruleset, q) for q in questions):
         return True
-    return any(
-        _template(op, predictor.response(ruleset, op, data), predictor.response(other, op, data))
-        is not None
-        for op, data in _situations(path)
-    )
+    return separating(predictor, ruleset, other, [path], 0) is not None
+
+
+def separating(
+    predictor: Predictor, ruleset: Ruleset, other: Ruleset, paths: Sequence[str], numbered: int
+) -> Question | None:
+    """The first situation of the areas that read ``paths`` that the two rulesets answer
+    differently, as a witness question numbered after ``numbered`` (its template:
+    ``ruleset``'s answer)."""
+    for path in paths:
+        for op, data in _situations(path):
+            template = _template(
+                op, predictor.response(ruleset, op, data), predictor.response(other, op, data)
+            )
+            if template is not None:
+                about = f"a situation in which {' or '.join(paths)} decides"
+                name = f"w{numbered + 1}"
+                return Question(WITNESSES, name, op, data, template, about, ruleset.id, path)
+    return None
 
 
 def find_witnesses(

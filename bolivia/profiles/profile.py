@@ -25,12 +25,23 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bolivia.compare.witnesses import AREA_OPS, area_rules
-from bolivia.errors import BoliviaError
-from bolivia.profiles.battery import Battery, Question, build_battery, extended, suite_questions
-from bolivia.profiles.search import explain
+from bolivia.errors import BoliviaError, RulesetError
+from bolivia.profiles.battery import (
+    WITNESSES,
+    Battery,
+    Predictor,
+    Question,
+    build_battery,
+    extended,
+    include,
+    separating,
+    suite_questions,
+)
+from bolivia.profiles.search import Found, explain
 from bolivia.rules.library import Library
 from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.variants import LEAVES, with_values
+from bolivia.text import terminal
 from bolivia.verify.conformance import (
     Case,
     Engine,
@@ -41,6 +52,7 @@ from bolivia.verify.conformance import (
     run_plan,
     unchecked,
 )
+from bolivia.verify.engines import shown
 
 __all__ = [
     "MAX_QUESTIONS",
@@ -69,6 +81,8 @@ class Change:
     value: Any
     base_value: Any
     questions: tuple[Question, ...]  # the answers only this value explains
+    # other fields' values that, in its place, explain the answers as well
+    equivalents: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -107,14 +121,18 @@ def profile_id(engine: str) -> str:
 # --------------------------------------------------------------------------- asking
 
 
-# error codes that say the engine does not answer such a question at all
-_NOT_ANSWERED = frozenset({"unsupported", "unknown-op"})
+# the protocol's error codes (docs/oracle-protocol.md) that answer a question; unknown-op is
+# one only where the question expects it (else the engine has not written the op), and any
+# other code (unsupported, a code of the engine's own) says it did not answer
+_ANSWERING_ERRORS = frozenset(
+    {"bad-json", "bad-request", "unknown-ruleset", "bad-card", "too-many-copies", "too-large"}
+)
 
 
 def _evidence(outcome: Outcome) -> dict[str, Any] | None:
     """The engine's response, when it answered the question: a skip, a crash, a hang, an
-    answer to another request, or an ``unsupported`` (or ``unknown-op``) error where the
-    question expects no such error, is no evidence."""
+    answer to another request, or an error code that is no answer (see above), is no
+    evidence."""
     answer = outcome.actual
     if outcome.status not in ("passed", "failed") or not isinstance(answer, dict):
         return None
@@ -126,7 +144,7 @@ def _evidence(outcome: Outcome) -> dict[str, Any] | None:
     code = error.get("code") if isinstance(error, dict) else None
     if answer.get("ok") is not False or not isinstance(code, str):
         return None
-    return answer if code not in _NOT_ANSWERED or outcome.expected.get("error") == code else None
+    return answer if code in _ANSWERING_ERRORS or outcome.expected.get("error") == code else None
 
 
 class _Asker:
@@ -179,8 +197,11 @@ class _Asker:
         failed: dict[str, int] = {}
         for outcome in self.outcomes:
             if outcome.status == "failed" and _evidence(outcome) is None:
-                failed[outcome.note] = failed.get(outcome.note, 0) + 1
-        lines += [f"{n} unanswered: {note}" for note, n in failed.items()]
+                error = outcome.actual.get("error") if isinstance(outcome.actual, dict) else None
+                code = error.get("code") if isinstance(error, dict) else None
+                why = f"the engine answered the error {shown(code)}" if code else outcome.note
+                failed[why] = failed.get(why, 0) + 1
+        lines += [f"{n} unanswered: {terminal(why)}" for why, n in failed.items()]
         return tuple(lines)
 
 
@@ -225,8 +246,6 @@ def _closest(
 ) -> tuple[str, dict[str, tuple[int, int]]]:
     """The claimed ruleset whose own rules explain the most of the engine's answers to the
     suites' cases under its id (the first, of equals)."""
-    from bolivia.profiles.battery import Predictor
-
     predictor = Predictor()
     screened: dict[str, tuple[int, int]] = {}
     for rid in ids:
@@ -258,6 +277,27 @@ def _opened(battery: Battery, changes: Mapping[str, Any]) -> list[str]:
         for path in LEAVES
         if path not in battery.unobservable or any(area_rules(area, [path]) for area in areas)
     ]
+
+
+def _deciding(battery: Battery, base: Ruleset, found: Found) -> list[Question]:
+    """For each change another field could stand in for, a situation in which the two answer
+    differently (added to the battery), so that the engine's answer decides between them."""
+    out: list[Question] = []
+    numbered = sum(q.suite == WITNESSES for q in battery.questions)
+    for path, others in found.equivalents.items():
+        rest = {p: v for p, v in found.changes.items() if p != path}
+        for other, value in others:
+            try:
+                instead = with_values(base, {**rest, other: value}, f"{base.id}+instead")
+            except RulesetError:
+                continue
+            question = separating(
+                battery.predictor, found.ruleset, instead, [path, other], numbered + len(out)
+            )
+            if question is not None and all(q.key != question.key for q in battery.questions):
+                out.append(question)
+    include(battery, out)
+    return out
 
 
 def _behaviours(
@@ -299,6 +339,7 @@ def profile_engine(
     for _ in range(ROUNDS):  # what the changes hide or show, asked, and searched again
         opened = _opened(battery, found.changes)
         more = extended(battery, found.ruleset, opened) if found.changes and opened else []
+        more += _deciding(battery, base, found)
         if not more:
             break
         asker.ask(battery, more, answers)
@@ -308,7 +349,13 @@ def profile_engine(
     pid = profile_id(name)
     ruleset = with_values(base, found.changes, pid)
     changes = tuple(
-        Change(path, value, base.value(path), tuple(found.explains.get(path, ())))
+        Change(
+            path,
+            value,
+            base.value(path),
+            tuple(found.explains.get(path, ())),
+            tuple(found.equivalents.get(path, ())),
+        )
         for path, value in found.changes.items()
     )
     undetermined = tuple(

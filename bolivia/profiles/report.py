@@ -21,7 +21,7 @@ import yaml
 
 from bolivia.authoring.house import nest_paths
 from bolivia.profiles.battery import Question
-from bolivia.profiles.profile import Profile
+from bolivia.profiles.profile import Change, Profile
 
 __all__ = ["SHOWN_CASES", "describe_change", "profile_json", "profile_text", "profile_yaml"]
 
@@ -127,6 +127,10 @@ def profile_text(profile: Profile) -> list[str]:
         lines.append(f"  {describe_change(change.path, change.base_value, change.value)}")
         if change.questions:
             lines.append(f"    cases: {_names(change.questions)}")
+        if change.equivalents:
+            lines.append(
+                f"    or, as well (no answer tells which): {_equivalents(profile, change)}"
+            )
     for behaviour in profile.behaviours:
         lines.append(f"  behaviour no rule field describes -- {behaviour.about}")
         lines.append(f"    cases: {_names(behaviour.questions)}")
@@ -153,6 +157,12 @@ def profile_text(profile: Profile) -> list[str]:
     return lines
 
 
+def _equivalents(profile: Profile, change: Change) -> str:
+    return "; ".join(
+        describe_change(path, profile.base.value(path), value) for path, value in change.equivalents
+    )
+
+
 def _question_json(question: Question) -> dict[str, Any]:
     out: dict[str, Any] = {"case": question.name, "op": question.op}
     if question.field:
@@ -173,6 +183,7 @@ def profile_json(profile: Profile, written: str | None = None) -> dict[str, Any]
                 "base_value": c.base_value,
                 "text": describe_change(c.path, c.base_value, c.value),
                 "cases": [_question_json(q) for q in c.questions],
+                "equivalents": [{"field": p, "value": v} for p, v in c.equivalents],
             }
             for c in profile.changes
         ],
@@ -211,7 +222,10 @@ def profile_yaml(profile: Profile) -> str:
     for change in profile.changes:
         seen = f"observed in {profile.engine}"
         cases = _names(change.questions, 10)
-        provenance[change.path] = {"house": f"{seen}: cases {cases}" if cases else seen}
+        entry = {"house": f"{seen}: cases {cases}" if cases else seen}
+        if change.equivalents:
+            entry["note"] = f"the answers are explained as well by {_equivalents(profile, change)}"
+        provenance[change.path] = entry
     document: dict[str, Any] = {
         "id": profile.ruleset.id,
         "name": f"{profile.engine} as profiled"[:200],

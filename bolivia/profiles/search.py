@@ -43,6 +43,8 @@ class Found:
     changes: dict[str, Any]  # key path -> value (JSON), in the rule tree's order
     unexplained: list[Question]
     explains: dict[str, list[Question]]  # key path -> the answers only its change explains
+    # key path -> other (path, value) that, in its place, explain the answers as well
+    equivalents: dict[str, list[tuple[str, Any]]]
 
 
 @dataclass(frozen=True)
@@ -185,6 +187,36 @@ class _Search:
             current = found
         return self.prune(current)
 
+    def equivalents(
+        self, best: _Step, explains: Mapping[str, Sequence[Question]]
+    ) -> dict[str, list[tuple[str, Any]]]:
+        """For each change, the changes of another field that explain the answers as well in
+        its place (the answers do not tell which of them the engine plays by)."""
+        out: dict[str, list[tuple[str, Any]]] = {}
+        for path, evidence in explains.items():
+            names = {q.name for q in evidence}
+            among = [(q, a) for q, a in self.asked if q.name in names]
+            rest = {p: v for p, v in best.changes.items() if p != path}
+            without = self.build(rest)
+            if not among or without is None:
+                continue
+            paths = [
+                p
+                for p in LEAVES
+                if p not in best.changes
+                and any(p in self.battery.fields.get(q.name, ()) for q in evidence)
+            ]
+            found = []
+            for other, value in self.candidates(without, paths):
+                made = self.build(self.changed(rest, other, value))
+                if made is None or self.unexplained(made, among):
+                    continue
+                if len(self.unexplained(made)) <= len(best.left):
+                    found.append((other, value))
+            if found:
+                out[path] = found
+        return out
+
     def prune(self, current: _Step) -> _Step:
         """Each change taken back in turn, and left out when nothing is lost without it."""
         for path in list(current.changes):
@@ -213,4 +245,5 @@ def explain(
         without = search.build({p: v for p, v in best.changes.items() if p != path})
         lost = search.unexplained(without) if without is not None else search.asked
         explains[path] = [q for q, _ in lost if q.name not in left]
-    return Found(best.ruleset, best.changes, [q for q, _ in best.left], explains)
+    equivalents = search.equivalents(best, explains)
+    return Found(best.ruleset, best.changes, [q for q, _ in best.left], explains, equivalents)
