@@ -110,6 +110,7 @@ class Profile:
     cap: int
     screened: dict[str, tuple[int, int]] = field(default_factory=dict)  # id -> (wrong, answered)
     seconds: float = 0.0
+    cut: bool = False  # the search stopped at its bound on oracle requests
 
 
 def profile_id(engine: str) -> str:
@@ -158,19 +159,23 @@ class _Asker:
         self.asked = 0
         self.not_asked = 0
         self.outcomes: list[Outcome] = []
+        self._done: set[tuple[str, str]] = set()  # (ruleset id, question key) asked already
 
     def ask(
         self, battery: Battery, questions: Sequence[Question], answers: dict[str, dict[str, Any]]
     ) -> None:
-        todo = [q for q in questions if q.name not in answers]
+        """Ask the questions not asked yet under the battery's base; the answers that are
+        evidence go into ``answers`` by question name."""
+        base = battery.base
+        todo = [q for q in questions if (base.id, q.key) not in self._done]
         room = max(0, self.cap - self.asked)
         self.not_asked += max(0, len(todo) - room)
         todo = todo[:room]
         if not todo:
             return
-        base = battery.base
         suites: dict[str, list[Case]] = {}
         for q in todo:
+            self._done.add((base.id, q.key))
             expected = battery.predictor.expectation(base, q)
             suites.setdefault(q.suite, []).append(
                 Case.model_construct(
@@ -220,7 +225,7 @@ def _battery(base: Ruleset, suites: Sequence[Suite]) -> Battery:
 
 def _claimed(engine: Engine, library: Library, as_id: str | None) -> list[str]:
     known = [rid for rid in library.ids() if rid in engine.rulesets]
-    claims = ", ".join(sorted(engine.rulesets)[:20]) or "none"
+    claims = ", ".join(rid[:80] for rid in sorted(engine.rulesets)[:20]) or "none"
     if as_id is not None:
         if as_id not in engine.rulesets:
             raise ProfileError(f"the engine does not answer for {as_id}: its hello lists {claims}")
@@ -380,4 +385,5 @@ def profile_engine(
         cap=max_questions,
         screened=screened,
         seconds=time.monotonic() - start,
+        cut=found.cut,
     )

@@ -22,6 +22,7 @@ import yaml
 from bolivia.authoring.house import nest_paths
 from bolivia.profiles.battery import Question
 from bolivia.profiles.profile import Change, Profile
+from bolivia.profiles.search import MAX_REQUESTS
 
 __all__ = ["SHOWN_CASES", "describe_change", "profile_json", "profile_text", "profile_yaml"]
 
@@ -140,6 +141,11 @@ def profile_text(profile: Profile) -> list[str]:
             + ", ".join(profile.undetermined)
         )
     lines.extend(f"  {line}" for line in profile.unanswered)
+    if profile.cut:
+        lines.append(
+            f"  the search stopped at its bound of {MAX_REQUESTS} oracle requests: the changes "
+            "explain what they explain, but may not be the fewest"
+        )
     if profile.not_asked:
         lines.append(
             f"  the cap of {profile.cap} questions was reached: {profile.not_asked} questions "
@@ -203,6 +209,7 @@ def profile_json(profile: Profile, written: str | None = None) -> dict[str, Any]
             "not_asked": profile.not_asked,
             "cap": profile.cap,
         },
+        "search_cut": profile.cut,
         "seconds": round(profile.seconds, 3),
         "ruleset": profile_yaml(profile),
         "written": written,

@@ -26,10 +26,11 @@ from bolivia.profiles.readings import readings
 from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.variants import LEAVES, alternatives, same_value, with_values
 
-__all__ = ["Found", "explain"]
+__all__ = ["MAX_REQUESTS", "Found", "explain"]
 
 TOP = 12  # candidates checked against every answer in one step
 MAX_STEPS = 60
+MAX_REQUESTS = 400_000  # oracle requests one search may make; then it stops where it is
 MAX_PAIRS = 4000  # rulesets of two changes tried for the disagreements no single change explains
 
 Answered = list[tuple[Question, Mapping[str, Any]]]
@@ -45,6 +46,7 @@ class Found:
     explains: dict[str, list[Question]]  # key path -> the answers only its change explains
     # key path -> other (path, value) that, in its place, explain the answers as well
     equivalents: dict[str, list[tuple[str, Any]]]
+    cut: bool = False  # the search stopped at its bound on oracle requests
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,11 @@ class _Search:
             (q, answers[q.name]) for q in battery.questions if q.name in answers
         ]
         self._built: dict[str, Ruleset | None] = {}
+        self.end = self.predictor.requests + MAX_REQUESTS
+
+    @property
+    def cut(self) -> bool:
+        return self.predictor.requests >= self.end
 
     def build(self, changes: Mapping[str, Any]) -> Ruleset | None:
         key = json.dumps(changes, sort_keys=True)
@@ -114,6 +121,8 @@ class _Search:
         the field, or on all of them when ``every``)."""
         scored = []
         for path, value in self.candidates(current.ruleset, paths):
+            if self.cut:
+                break
             changes = self.changed(current.changes, path, value)
             made = self.build(changes)
             if made is None:
@@ -156,7 +165,9 @@ class _Search:
             paths = [p for p in LEAVES if p in self.battery.fields.get(question.name, ())]
             options = self.candidates(current.ruleset, paths)
             for (p1, v1), (p2, v2) in itertools.combinations(options, 2):
-                if p1 == p2 or budget <= 0:
+                if budget <= 0 or self.cut:
+                    break
+                if p1 == p2:
                     continue
                 budget -= 1
                 changes = self.changed(self.changed(current.changes, p1, v1), p2, v2)
@@ -170,7 +181,7 @@ class _Search:
         current = _Step(dict(start) if made is not self.base else {}, made, [])
         current = _Step(current.changes, made, self.unexplained(made))
         for _ in range(MAX_STEPS):
-            if not current.left:
+            if not current.left or self.cut:
                 break
             near = [
                 p
@@ -245,5 +256,7 @@ def explain(
         without = search.build({p: v for p, v in best.changes.items() if p != path})
         lost = search.unexplained(without) if without is not None else search.asked
         explains[path] = [q for q, _ in lost if q.name not in left]
-    equivalents = search.equivalents(best, explains)
-    return Found(best.ruleset, best.changes, [q for q, _ in best.left], explains, equivalents)
+    cut = search.cut
+    equivalents = {} if cut else search.equivalents(best, explains)
+    unexplained = [q for q, _ in best.left]
+    return Found(best.ruleset, best.changes, unexplained, explains, equivalents, cut)
