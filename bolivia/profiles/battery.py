@@ -44,7 +44,8 @@ __all__ = [
 ]
 
 WITNESSES = "witnesses"  # the suite name of the witness questions
-MEMO = 400_000  # answers a predictor keeps before it starts again
+MEMO = 200_000  # answers a predictor keeps before it starts again
+MEMO_RULESETS = 5_000  # rulesets it keeps registered
 
 
 @dataclass(frozen=True)
@@ -93,22 +94,29 @@ class Predictor:
         found = self._answers.get(key)
         if found is not None:
             return found
+        if len(self._answers) >= MEMO or len(self._registered) >= MEMO_RULESETS:
+            self._forget()
         rid = f"~{ruleset.digest[:24]}"
         if rid not in self._registered:  # once per set of rules
             self.oracle.register(dataclasses.replace(ruleset, id=rid))
             self._registered.add(rid)
         self.requests += 1
-        if len(self._answers) >= MEMO:
-            self._answers.clear()
         found = self._answers[key] = ask(self.oracle, {"op": op, "id": "p", "ruleset": rid, **data})
         return found
+
+    def _forget(self) -> None:
+        """Start again with nothing kept (the memory a long run holds stays bounded)."""
+        self.oracle = Oracle()
+        self._registered.clear()
+        self._answers.clear()
+        self._memo.clear()
 
     def expectation(self, ruleset: Ruleset, question: Question) -> dict[str, Any]:
         key = (ruleset.digest, question.key)
         found = self._memo.get(key)
         if found is None:
             if len(self._memo) >= MEMO:
-                self._memo.clear()
+                self._forget()
             response = self.response(ruleset, question.op, question.input)
             found = self._memo[key] = expectation_from(question.op, question.template, response)
         return found
