@@ -24,7 +24,13 @@ from bolivia.profiles.report import describe_change, profile_json, profile_text,
 from bolivia.rules.library import Library, shipped_library
 from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.variants import same_value, with_values
-from bolivia.verify.conformance import InProcessEngine, Suite, load_suite, shipped_suites
+from bolivia.verify.conformance import (
+    EngineFailure,
+    InProcessEngine,
+    Suite,
+    load_suite,
+    shipped_suites,
+)
 from bolivia.verify.oracle import Oracle
 from tests.houses import houses
 from tests.test_hardening_output import bolivia
@@ -97,7 +103,23 @@ def test_the_issue_example_reads_as_the_issue_says() -> None:
 def test_an_engine_that_implements_the_base_exactly() -> None:
     profile = profiled(serving(DA))
     assert not profile.changes and not profile.behaviours and not profile.undetermined
-    assert "implements bolivia-da exactly" in profile_text(profile)[0]
+    assert "implements bolivia-da exactly, on the 384 answers" in profile_text(profile)[0]
+
+
+class Dead(InProcessEngine):
+    """An engine that dies on every question."""
+
+    def exchange(self, request: dict[str, Any], budget: float | None = None) -> Any:
+        raise EngineFailure("exit", "the engine exited (status 3) instead of answering")
+
+
+def test_an_engine_that_answers_nothing_is_said_so() -> None:
+    profile = profiled(Dead())
+    assert profile.answered == 0 and profile.asked == 3  # given up on after three in a row
+    lines = profile_text(profile)
+    assert "answered no question" in lines[0]
+    assert any("gave up on the engine" in line for line in lines)
+    assert any("3 unanswered: the engine exited" in line for line in lines)
 
 
 class Partial(InProcessEngine):

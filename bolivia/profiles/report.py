@@ -114,8 +114,10 @@ def _headline(profile: Profile) -> str:
     changes = [describe_change(c.path, c.base_value, c.value) for c in profile.changes]
     n = len(profile.behaviours)
     rest = f"{n} behaviour{'s' if n != 1 else ''} no rule field describes" if n else ""
+    if not profile.answered:
+        return f"answered no question: nothing is known of what it implements of {profile.asked_as}"
     if not changes:
-        tail = f"except {rest}" if rest else "exactly, on every answer"
+        tail = f"except {rest}" if rest else f"exactly, on the {profile.answered} answers it gave"
         return f"implements {profile.asked_as} {tail}"
     line = f"implements {profile.asked_as} except: {'; '.join(changes)}"
     return line + (f"; and {rest}" if rest else "")
