@@ -274,7 +274,11 @@ def oracle_command(served: tuple[str, ...], protocol: bool, folders: tuple[Path,
 @cli.command("conform")
 @click.argument("suites", nargs=-1)
 @click.option(
-    "--ruleset", "only", multiple=True, help="Run only the cases for this ruleset (repeatable)."
+    "--ruleset",
+    "only",
+    multiple=True,
+    help="Run only the cases for this ruleset (repeatable); a ruleset file (a profile) is "
+    "checked as the ruleset it extends, against what the oracle answers under the file.",
 )
 @click.option(
     "-k",
@@ -362,14 +366,15 @@ def conform_command(
 
     if quiet and verbose:
         raise click.UsageError("give --quiet or --verbose, not both")
+    library = _library(folders)
     try:
         runner.check_target(junit)
         loaded = runner.load_suites(suites)
-        planned = runner.pick(loaded, only, patterns)
+        planned = runner.pick(loaded, only, patterns, library)
         run = runner.run(
             loaded,
             planned,
-            _library(folders),
+            library,
             command=command,
             timeout=timeout,
             deadline=deadline,
@@ -379,7 +384,10 @@ def conform_command(
     except runner.UsageProblem as exc:
         raise click.BadParameter(str(exc), param_hint=f"'{exc.param}'") from None
     out, warnings = runner.report(
-        run, fmt, "quiet" if quiet else "verbose" if verbose else "normal"
+        run,
+        fmt,
+        "quiet" if quiet else "verbose" if verbose else "normal",
+        runner.rule_fields(library),
     )
     echo(out)
     for line in warnings:
@@ -708,6 +716,31 @@ def rulebook_command(ruleset: str, fmt: str, out: Path | None, folders: tuple[Pa
     else:
         write_text(out, text)
         echo(str(out))
+
+
+@cli.command("profile")
+@click.option("--engine", "command", required=True, help='The engine, e.g. "bolivia oracle".')
+@click.option("--as", "as_id", help="The ruleset id to ask it under (default: the closest).")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the ruleset.")
+@click.option("--force", is_flag=True, help="Replace the --out file if it exists.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+@click.option("--max-questions", default=5000, type=click.IntRange(1, 1_000_000), help="A cap.")
+@click.option("--timeout", default=10.0, type=Seconds(0.1, 3600), help="Seconds an answer.")
+@_rulesets_option
+def profile_command(command: str, folders: tuple[Path, ...], **options: Any) -> None:
+    """Find the rule values an engine plays by: the closest ruleset it claims and what differs
+    (exit 1 when it answered no question)."""
+    from bolivia.profiles.command import profile_output
+    from bolivia.verify.engines import EngineFailure
+
+    try:
+        text, status = profile_output(command, _library(folders), **options)
+    except EngineFailure as exc:
+        if exc.kind == "start":
+            raise click.BadParameter(str(exc), param_hint="'--engine'") from None
+        raise
+    echo(text)
+    sys.exit(status)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

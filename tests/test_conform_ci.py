@@ -194,7 +194,14 @@ def test_json_is_one_document_of_every_outcome() -> None:
         ("skipped", "fields"): 5,
         ("skipped", "unsupported"): 9,
     }
-    assert doc["failures_by_rule_field"] is None
+    groups = doc["failures_by_rule_field"]  # every failure under the fields its case decides
+    assert all(list(g) == ["field", "count", "values", "cases"] for g in groups)
+    failed = {o["name"] for o in doc["outcomes"] if o["status"] == "failed"}
+    assert {name for g in groups for name in g["cases"]} == failed
+    assert all(g["count"] == len(g["cases"]) for g in groups)
+    assert all(
+        value.endswith("(bolivia-da)") for g in groups if g["field"] for value in g["values"]
+    )
     assert len(doc["outcomes"]) == 2271
     crash = next(o for o in doc["outcomes"] if o["name"] == "cards:points-joker:bolivia-da")
     assert crash["status"] == "failed" and crash["actual"] is None
@@ -467,12 +474,15 @@ def test_failures_group_by_rule_field_when_cases_name_them() -> None:
     fields = {suite.cases[0].id: ["scoring.card_points"], suite.cases[1].id: ["a.b", "c.d"]}
     this = Run(outcomes, cases={(suite.suite, c.id): c for c in suite.cases})
 
-    def fields_of(case: Case) -> Sequence[str]:
-        return fields.get(case.id, [])
+    def fields_of(outcome: Outcome) -> Sequence[tuple[str, str]]:
+        return [(name, "1") for name in fields.get(outcome.case, [])]
 
     text = "\n".join(text_report(this, fields_of=fields_of))
     assert "failures by rule field:" in text
-    assert f"  scoring.card_points: 1 failed ({suite.suite}:{suite.cases[0].id}:samba)" in text
+    assert (
+        f"  scoring.card_points: 1 failed ({suite.suite}:{suite.cases[0].id}:samba); "
+        "the rules say 1 (samba)"
+    ) in text
     assert "  (no rule field named): 1 failed" in text
     groups = document(this, fields_of)["failures_by_rule_field"]
     assert [g["field"] for g in groups] == ["a.b", "c.d", "scoring.card_points", None]

@@ -1,5 +1,6 @@
 """The package's layers: every import runs down them (rules <- engine <- play <- verify <-
-compare <- authoring <- console <- play_cli <- cli), and modules stay small enough to read."""
+compare <- authoring <- profiles <- console <- play_cli <- cli), and modules stay small enough
+to read."""
 
 from __future__ import annotations
 
@@ -25,11 +26,12 @@ LAYERS = {
     "verify": 4,  # the oracle answers positions through the hand of play
     "compare": 5,
     "authoring": 6,
-    "console": 7,  # the command line's terminal plumbing
-    "play_cli": 8,  # the bodies of the commands that play (simulate, match)
-    "cli": 9,
-    "__init__": 9,
-    "__main__": 10,  # python -m bolivia: runs the cli
+    "profiles": 7,  # an engine's rules read off its answers, written as a ruleset
+    "console": 8,  # the command line's terminal plumbing
+    "play_cli": 9,  # the bodies of the commands that play (simulate, match)
+    "cli": 10,
+    "__init__": 10,
+    "__main__": 11,  # python -m bolivia: runs the cli
 }
 MAX_LINES = 800
 

@@ -33,7 +33,7 @@ from bolivia.rules.loading import did_you_mean, load_yaml_text, number_key, plai
 from bolivia.rules.model import field_at, is_section, leaf_paths
 from bolivia.rules.ruleset import ID_PATTERN, Ruleset
 
-__all__ = ["derive", "derive_text", "nest_paths", "parse_setting"]
+__all__ = ["derive", "derive_text", "nest_paths", "parse_setting", "write_ruleset"]
 
 LEAVES = tuple(leaf_paths())
 
@@ -179,6 +179,13 @@ def derive(
                 ]
             ) from None
     text = derive_text(name, base, ref, settings, why, title)
+    return write_ruleset(text, out, library, force=force)
+
+
+def write_ruleset(text: str, out: Path, library: Library, *, force: bool = False) -> Ruleset:
+    """Write a ruleset file's text to ``out`` once it validates exactly as ``bolivia
+    validate`` would (its base found in the library's folders or beside ``out``), whole or not
+    at all; the resolved ruleset. Problems name ``out``, not the staged copy."""
     if out.exists() and not force:
         raise RulesetError(
             [Problem(str(out), None, "", "exists already (give --force to replace it)")]

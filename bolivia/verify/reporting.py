@@ -49,7 +49,8 @@ MESSAGES = 10  # distinct messages of unsupported answers listed one a line
 
 Level = Literal["quiet", "normal", "verbose"]
 # the rule fields a case depends on (its expectation changes when one of them changes)
-FieldsOf = Callable[[Case], Sequence[str]]
+#: the rule fields an outcome's case depends on, each with the ruleset's value (as shown)
+FieldsOf = Callable[[Outcome], Sequence[tuple[str, str]]]
 
 
 @dataclass
@@ -194,20 +195,30 @@ def nothing_checked(outcomes: Sequence[Outcome]) -> bool:
     return not any(o.status in ("passed", "failed") for o in outcomes)
 
 
-def by_rule_field(run: Run, fields_of: FieldsOf | None) -> list[tuple[str, list[Outcome]]] | None:
+def by_rule_field(
+    run: Run, fields_of: FieldsOf | None
+) -> list[tuple[str, list[Outcome], list[str]]] | None:
     """The failures grouped by the rule fields their cases depend on (a case under each of its
-    fields; those naming none under ""), most failures first; None without ``fields_of``."""
+    fields; those naming none under ""), most failures first, each group with the values the
+    failing rulesets give the field ("200 (bolivia-da)"); None without ``fields_of``."""
     if fields_of is None:
         return None
     groups: dict[str, list[Outcome]] = {}
+    values: dict[str, dict[str, None]] = {}
     for outcome in run.outcomes:
         if outcome.status != "failed":
             continue
-        case = run.cases.get((outcome.suite, outcome.case))
-        names = list(fields_of(case)) if case is not None else []
-        for name in names or [""]:
+        named = list(fields_of(outcome)) or [("", "")]
+        for name, value in named:
             groups.setdefault(name, []).append(outcome)
-    return sorted(groups.items(), key=lambda item: (-len(item[1]), item[0] == "", item[0]))
+            if name:
+                values.setdefault(name, {})[f"{value} ({outcome.ruleset})"] = None
+    return [
+        (name, found, list(values.get(name, {})))
+        for name, found in sorted(
+            groups.items(), key=lambda item: (-len(item[1]), item[0] == "", item[0])
+        )
+    ]
 
 
 # --------------------------------------------------------------------------- text
@@ -250,10 +261,11 @@ def text_report(
     groups = by_rule_field(run, fields_of)
     if groups:
         sections.append(["failures by rule field:"])
-        for name, found in groups:
+        for name, found, said in groups:
             label = terminal(name) if name else "(no rule field named)"
             names = _names((o.name for o in found), 5)
-            sections[-1].append(f"  {label}: {len(found)} failed ({names})")
+            where = f"; the rules say {_names(said, 3)}" if said else ""
+            sections[-1].append(f"  {label}: {len(found)} failed ({names}){where}")
     sections += [_table(run), unchecked(run)]
     lines = [line for section in sections if section for line in ["", *section]][1:]
     return [*lines, summary(outcomes)]
@@ -351,8 +363,13 @@ def document(run: Run, fields_of: FieldsOf | None = None) -> dict[str, Any]:
             None
             if groups is None
             else [
-                {"field": name or None, "count": len(found), "cases": [o.name for o in found]}
-                for name, found in groups
+                {
+                    "field": name or None,
+                    "count": len(found),
+                    "values": said,
+                    "cases": [o.name for o in found],
+                }
+                for name, found, said in groups
             ]
         ),
         "outcomes": [_outcome(outcome) for outcome in run.outcomes],

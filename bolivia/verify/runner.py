@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fnmatch
 import functools
+import json
 import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -19,17 +20,19 @@ from bolivia.output import write_files
 from bolivia.rules.library import Library
 from bolivia.text import terminal
 from bolivia.verify.conformance import (
+    Outcome,
     Planned,
     Suite,
     conforms,
     find_suite,
     load_suite,
     not_run,
-    plan,
     run_plan,
     shipped_suites,
 )
+from bolivia.verify.dependencies import outcome_fields
 from bolivia.verify.engines import Engine, EngineFailure, InProcessEngine, ProcessEngine
+from bolivia.verify.expected import NoCases, plan_for
 from bolivia.verify.junit import junit_xml
 from bolivia.verify.oracle import Oracle
 from bolivia.verify.reporting import (
@@ -87,19 +90,19 @@ def _matches(name: str, pattern: str) -> bool:
 
 
 def pick(
-    suites: Sequence[Suite], rulesets: Sequence[str] = (), patterns: Sequence[str] = ()
+    suites: Sequence[Suite],
+    rulesets: Sequence[str] = (),
+    patterns: Sequence[str] = (),
+    library: Library | None = None,
 ) -> list[Planned]:
     """The requests of the suites for ``rulesets`` (all when none) whose name
-    ``SUITE:CASE:RULESET`` some pattern matches (all when none)."""
-    known = {ruleset for suite in suites for case in suite.cases for ruleset in case.expect}
-    unknown = [ruleset for ruleset in rulesets if ruleset not in known]
-    if unknown:
-        raise UsageProblem(
-            "--ruleset",
-            f"no case of the suites is for {', '.join(unknown)} "
-            f"(they have cases for {', '.join(sorted(known))})",
-        )
-    planned = plan(suites, rulesets or None)
+    ``SUITE:CASE:RULESET`` some pattern matches (all when none). A ruleset of ``library``
+    (or a ruleset file) that no case is for, such as a profile, gets expectations derived by
+    the built-in oracle (:mod:`bolivia.verify.expected`)."""
+    try:
+        planned = plan_for(suites, rulesets, library if library is not None else Library())
+    except NoCases as exc:
+        raise UsageProblem("--ruleset", str(exc)) from None
     if not patterns:
         return planned
     names = [f"{suite.suite}:{case.id}:{ruleset}" for suite, case, ruleset, _ in planned]
@@ -116,6 +119,23 @@ def pick(
         for item, name in zip(planned, names, strict=True)
         if any(_matches(name, p) for p in patterns)
     ]
+
+
+def rule_fields(library: Library) -> FieldsOf:
+    """The rule fields an outcome's case depends on (:mod:`bolivia.verify.dependencies`),
+    each with the ruleset's value as JSON."""
+
+    def fields(outcome: Outcome) -> list[tuple[str, str]]:
+        try:
+            ruleset = library.load(outcome.ruleset)
+        except BoliviaError:
+            return []
+        return [
+            (path, json.dumps(value, ensure_ascii=False))
+            for path, value in outcome_fields(outcome, ruleset)
+        ]
+
+    return fields
 
 
 def check_target(path: Path | None) -> None:
@@ -159,7 +179,10 @@ def run(
     started = time.monotonic()
     out = Run(
         [],
-        cases={(suite.suite, case.id): case for suite in suites for case in suite.cases},
+        cases={
+            **{(suite.suite, case.id): case for suite in suites for case in suite.cases},
+            **{(suite.suite, case.id): case for suite, case, _, _ in planned},
+        },
         suites=list(dict.fromkeys(suite.suite for suite, _, _, _ in planned)),
         started=datetime.now().isoformat(timespec="seconds"),
     )

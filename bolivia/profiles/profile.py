@@ -1,0 +1,393 @@
+"""Profiling an engine: which shipped ruleset it is closest to, and the rule values it plays by.
+
+The engine is asked under a ruleset id it claims in ``hello``: given ``as_id``, that one;
+else, when it claims several the library knows, each is asked the suites' cases and the one
+whose answers its own ruleset explains best is the base. Then the base's battery is asked
+(:mod:`bolivia.profiles.battery`), the search finds the changes that explain the answers
+(:mod:`bolivia.profiles.search`), and where those changes open fields the base hid (a pile
+that may now be taken onto a meld makes the meld kinds it may go onto matter) the witnesses
+for them are asked too, and the search goes on from there.
+
+Questions go through the conformance runner (:func:`~bolivia.verify.conformance.run_plan`):
+a question the engine skips, fails on (it crashed, hung, answered something else) or is not
+asked (the run's deadline, the cap on questions) is no evidence, and the fields only such
+questions would have shown are *undetermined*.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bolivia.compare.witnesses import AREA_OPS, area_rules
+from bolivia.errors import BoliviaError, RulesetError
+from bolivia.profiles.battery import (
+    WITNESSES,
+    Battery,
+    Predictor,
+    Question,
+    build_battery,
+    extended,
+    include,
+    separating,
+    suite_questions,
+)
+from bolivia.profiles.search import Found, explain
+from bolivia.rules.library import Library
+from bolivia.rules.ruleset import Ruleset
+from bolivia.rules.variants import LEAVES, with_values
+from bolivia.text import terminal
+from bolivia.verify.conformance import (
+    Case,
+    Engine,
+    Outcome,
+    Suite,
+    compare,
+    plan,
+    run_plan,
+)
+from bolivia.verify.engines import shown
+from bolivia.verify.reporting import Run, unchecked
+
+__all__ = [
+    "MAX_QUESTIONS",
+    "Behaviour",
+    "Change",
+    "Profile",
+    "ProfileError",
+    "profile_engine",
+    "profile_id",
+]
+
+MAX_QUESTIONS = 5000  # questions asked of an engine in one profile, unless told otherwise
+ROUNDS = 3  # times the battery is extended for the changes found
+_BATTERIES: dict[str, Battery] = {}  # by base and suites; a battery takes seconds to build
+
+
+class ProfileError(BoliviaError):
+    """An engine that cannot be profiled as asked (it claims no ruleset the library knows)."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """A rule value the engine plays by that differs from the base's."""
+
+    path: str
+    value: Any
+    base_value: Any
+    questions: tuple[Question, ...]  # the answers only this value explains
+    # other fields' values that, in its place, explain the answers as well
+    equivalents: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class Behaviour:
+    """Answers no rule value explains, alike (the same op, the same keys differing)."""
+
+    about: str
+    questions: tuple[Question, ...]
+
+
+@dataclass(frozen=True)
+class Profile:
+    engine: str  # the engine's name, as its hello gives it
+    asked_as: str  # the ruleset id it was asked under: the base
+    base: Ruleset
+    ruleset: Ruleset  # the base with the changes, under the profile's id
+    changes: tuple[Change, ...]
+    behaviours: tuple[Behaviour, ...]
+    undetermined: tuple[str, ...]  # fields only unanswered questions would have shown
+    unobservable: tuple[str, ...]  # fields no question of the protocol's ops tells apart
+    asked: int
+    answered: int
+    unanswered: tuple[str, ...]  # why questions gave no evidence, as conform says it
+    not_asked: int  # questions left out by the cap
+    cap: int
+    screened: dict[str, tuple[int, int]] = field(default_factory=dict)  # id -> (wrong, answered)
+    seconds: float = 0.0
+    cut: bool = False  # the search stopped at its bound on oracle requests
+
+
+def profile_id(engine: str) -> str:
+    """``<engine>-profile`` as a ruleset id (lower case, letters, digits, - . _)."""
+    slug = re.sub(r"[^a-z0-9._-]+", "-", engine.lower()).strip("-._")[:55].strip("-._")
+    return f"{slug or 'engine'}-profile"
+
+
+# --------------------------------------------------------------------------- asking
+
+
+# the protocol's error codes (docs/oracle-protocol.md) that answer a question; unknown-op is
+# one only where the question expects it (else the engine has not written the op), and any
+# other code (unsupported, a code of the engine's own) says it did not answer
+_ANSWERING_ERRORS = frozenset(
+    {"bad-json", "bad-request", "unknown-ruleset", "bad-card", "too-many-copies", "too-large"}
+)
+
+
+def _evidence(outcome: Outcome) -> dict[str, Any] | None:
+    """The engine's response, when it answered the question: a skip, a crash, a hang, an
+    answer to another request, or an error code that is no answer (see above), is no
+    evidence."""
+    answer = outcome.actual
+    if outcome.status not in ("passed", "failed") or not isinstance(answer, dict):
+        return None
+    if answer.get("id") != outcome.request.get("id"):
+        return None
+    if answer.get("ok") is True:
+        return answer if isinstance(answer.get("result"), dict) else None
+    error = answer.get("error")
+    code = error.get("code") if isinstance(error, dict) else None
+    if answer.get("ok") is not False or not isinstance(code, str):
+        return None
+    return answer if code in _ANSWERING_ERRORS or outcome.expected.get("error") == code else None
+
+
+class _Asker:
+    """Asks an engine questions under one ruleset id, within the cap and the deadline."""
+
+    def __init__(self, engine: Engine, cap: int, deadline: float | None, give_up: int | None):
+        self.engine = engine
+        self.cap = cap
+        self.end = None if deadline is None else time.monotonic() + deadline
+        self.give_up = give_up
+        self.asked = 0
+        self.not_asked = 0
+        self.outcomes: list[Outcome] = []
+        self._done: set[tuple[str, str]] = set()  # (ruleset id, question key) asked already
+
+    def ask(
+        self, battery: Battery, questions: Sequence[Question], answers: dict[str, dict[str, Any]]
+    ) -> None:
+        """Ask the questions not asked yet under the battery's base; the answers that are
+        evidence go into ``answers`` by question name."""
+        base = battery.base
+        todo = [q for q in questions if (base.id, q.key) not in self._done]
+        room = max(0, self.cap - self.asked)
+        self.not_asked += max(0, len(todo) - room)
+        todo = todo[:room]
+        if not todo:
+            return
+        suites: dict[str, list[Case]] = {}
+        for q in todo:
+            self._done.add((base.id, q.key))
+            expected = battery.predictor.expectation(base, q)
+            suites.setdefault(q.suite, []).append(
+                Case.model_construct(
+                    id=q.case,
+                    about=q.about,
+                    source=(),
+                    op=q.op,
+                    input=q.input,
+                    expect={base.id: expected},
+                )
+            )
+        planned = plan([Suite.model_construct(suite=s, cases=tuple(c)) for s, c in suites.items()])
+        left = None if self.end is None else max(0.001, self.end - time.monotonic())
+        for outcome in run_plan(planned, self.engine, deadline=left, give_up=self.give_up):
+            self.asked += outcome.status != "not-run"
+            self.outcomes.append(outcome)
+            found = _evidence(outcome)
+            if found is not None:
+                answers[f"{outcome.suite}:{outcome.case}"] = found
+
+    def unanswered(self) -> tuple[str, ...]:
+        """Why questions gave no evidence, grouped, as conform says it."""
+        lines = [
+            line
+            for line in unchecked(Run(list(self.outcomes), self.engine))
+            if not line.startswith("nothing")
+        ]
+        failed: dict[str, int] = {}
+        for outcome in self.outcomes:
+            if outcome.status == "failed" and _evidence(outcome) is None:
+                error = outcome.actual.get("error") if isinstance(outcome.actual, dict) else None
+                code = error.get("code") if isinstance(error, dict) else None
+                why = f"the engine answered the error {shown(code)}" if code else outcome.note
+                failed[why] = failed.get(why, 0) + 1
+        lines += [f"{n} unanswered: {terminal(why)}" for why, n in failed.items()]
+        return tuple(lines)
+
+
+# --------------------------------------------------------------------------- the base
+
+
+def _battery(base: Ruleset, suites: Sequence[Suite]) -> Battery:
+    text = json.dumps([s.model_dump(mode="json") for s in suites], sort_keys=True)
+    key = f"{base.id}:{base.digest}:{hashlib.sha256(text.encode()).hexdigest()}"
+    if key not in _BATTERIES:
+        if len(_BATTERIES) >= 4:
+            _BATTERIES.clear()
+        _BATTERIES[key] = build_battery(base, suites)
+    return _BATTERIES[key].copy()
+
+
+def _claimed(engine: Engine, library: Library, as_id: str | None) -> list[str]:
+    known = [rid for rid in library.ids() if rid in engine.rulesets]
+    claims = ", ".join(rid[:80] for rid in sorted(engine.rulesets)[:20]) or "none"
+    if as_id is not None:
+        if as_id not in engine.rulesets:
+            raise ProfileError(f"the engine does not answer for {as_id}: its hello lists {claims}")
+        if as_id not in library:
+            raise ProfileError(
+                f"{as_id} is not a ruleset the library knows (give --rulesets FOLDER for "
+                "a folder that holds it)"
+            )
+        return [as_id]
+    if not known:
+        raise ProfileError(
+            f"the engine claims none of the rulesets the library knows (it claims {claims})"
+        )
+    return known
+
+
+def _closest(
+    asker: _Asker,
+    library: Library,
+    suites: Sequence[Suite],
+    ids: Sequence[str],
+    answers: dict[str, dict[str, dict[str, Any]]],
+) -> tuple[str, dict[str, tuple[int, int]]]:
+    """The claimed ruleset whose own rules explain the most of the engine's answers to the
+    suites' cases under its id (the first, of equals)."""
+    predictor = Predictor()
+    screened: dict[str, tuple[int, int]] = {}
+    for rid in ids:
+        ruleset = library.load(rid)
+        questions = suite_questions(ruleset, suites)
+        probe = Battery(ruleset, questions, {}, predictor)
+        mine = answers.setdefault(rid, {})
+        asker.ask(probe, questions, mine)
+        wrong = sum(
+            1
+            for q in questions
+            if q.name in mine and compare(predictor.expectation(ruleset, q), mine[q.name])
+        )
+        screened[rid] = (wrong, sum(q.name in mine for q in questions))
+    best = min(ids, key=lambda rid: screened[rid][0] / max(1, screened[rid][1]))
+    return best, screened
+
+
+# --------------------------------------------------------------------------- profiling
+
+
+def _opened(battery: Battery, changes: Mapping[str, Any]) -> list[str]:
+    """The fields to look for witnesses of again once the base has changed: those some
+    question told under the base (the change may hide them from it), and those none told that
+    share an area with a change (the change may show them)."""
+    areas = {area for area in AREA_OPS for path in changes if area_rules(area, [path])}
+    return [
+        path
+        for path in LEAVES
+        if path not in battery.unobservable or any(area_rules(area, [path]) for area in areas)
+    ]
+
+
+def _deciding(battery: Battery, base: Ruleset, found: Found) -> list[Question]:
+    """For each change another field could stand in for, a situation in which the two answer
+    differently (added to the battery), so that the engine's answer decides between them."""
+    out: list[Question] = []
+    numbered = sum(q.suite == WITNESSES for q in battery.questions)
+    for path, others in found.equivalents.items():
+        rest = {p: v for p, v in found.changes.items() if p != path}
+        for other, value in others:
+            try:
+                instead = with_values(base, {**rest, other: value}, f"{base.id}+instead")
+            except RulesetError:
+                continue
+            question = separating(
+                battery.predictor, found.ruleset, instead, [path, other], numbered + len(out)
+            )
+            if question is not None and all(q.key != question.key for q in battery.questions):
+                out.append(question)
+    include(battery, out)
+    return out
+
+
+def _behaviours(
+    battery: Battery, ruleset: Ruleset, questions: Sequence[Question], answers: Mapping[str, Any]
+) -> tuple[Behaviour, ...]:
+    groups: dict[str, list[Question]] = {}
+    for q in questions:
+        why = compare(battery.predictor.expectation(ruleset, q), answers[q.name])
+        groups.setdefault(f"{q.op}: {why}", []).append(q)
+    return tuple(Behaviour(about, tuple(qs)) for about, qs in groups.items())
+
+
+def profile_engine(
+    engine: Engine,
+    library: Library,
+    suites: Sequence[Suite],
+    *,
+    name: str,
+    as_id: str | None = None,
+    max_questions: int = MAX_QUESTIONS,
+    deadline: float | None = None,
+    give_up: int | None = 3,
+) -> Profile:
+    """Ask the engine, search, and say what it implements."""
+    start = time.monotonic()
+    asker = _Asker(engine, max_questions, deadline, give_up)
+    ids = _claimed(engine, library, as_id)
+    answers_by: dict[str, dict[str, dict[str, Any]]] = {}
+    screened: dict[str, tuple[int, int]] = {}
+    if len(ids) > 1:
+        chosen, screened = _closest(asker, library, suites, ids, answers_by)
+    else:
+        chosen = ids[0]
+    base = library.load(chosen)
+    battery = _battery(base, suites)
+    answers = answers_by.setdefault(chosen, {})
+    asker.ask(battery, battery.questions, answers)
+    found = explain(battery, answers)
+    for _ in range(ROUNDS):  # what the changes hide or show, asked, and searched again
+        opened = _opened(battery, found.changes)
+        more = extended(battery, found.ruleset, opened) if found.changes and opened else []
+        more += _deciding(battery, base, found)
+        if not more:
+            break
+        asker.ask(battery, more, answers)
+        before, found = found, explain(battery, answers, found.changes)
+        if found.changes == before.changes:
+            break
+    pid = profile_id(name)
+    ruleset = with_values(base, found.changes, pid)
+    changes = tuple(
+        Change(
+            path,
+            value,
+            base.value(path),
+            tuple(found.explains.get(path, ())),
+            tuple(found.equivalents.get(path, ())),
+        )
+        for path, value in found.changes.items()
+    )
+    undetermined = tuple(
+        path
+        for path in LEAVES
+        if path not in battery.unobservable
+        and not any(q.name in answers for q in battery.depending_on(path))
+    )
+    return Profile(
+        engine=name,
+        asked_as=chosen,
+        base=base,
+        ruleset=ruleset,
+        changes=changes,
+        behaviours=_behaviours(battery, found.ruleset, found.unexplained, answers),
+        undetermined=undetermined,
+        unobservable=battery.unobservable,
+        asked=asker.asked,
+        answered=sum(len(a) for a in answers_by.values()),
+        unanswered=asker.unanswered(),
+        not_asked=asker.not_asked,
+        cap=max_questions,
+        screened=screened,
+        seconds=time.monotonic() - start,
+        cut=found.cut,
+    )

@@ -1,0 +1,257 @@
+"""A profile said: as a ruleset file, as text and as JSON.
+
+The ruleset file extends the base and holds only the changed values, each with the provenance
+of a house value -- ``house: observed in <engine>: cases ...`` -- and, as comments at its end,
+the behaviours no rule field describes with their cases. It is validated exactly as ``bolivia
+validate`` would before it is written (:func:`bolivia.authoring.house.write_ruleset`).
+
+>>> describe_change("red_threes.all_value", 1000, 800)
+'red_threes.all_value 800 (not 1000)'
+>>> describe_change("pile.blocked_by_top", ["wild", "red_three"], ["red_three"])
+'pile.blocked_by_top without wild'
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import yaml
+
+from bolivia.authoring.house import nest_paths
+from bolivia.profiles.battery import Question
+from bolivia.profiles.profile import Change, Profile
+from bolivia.profiles.search import MAX_REQUESTS
+
+__all__ = ["SHOWN_CASES", "describe_change", "profile_json", "profile_text", "profile_yaml"]
+
+SHOWN_CASES = 6  # cases named for a change or a behaviour; the rest are counted
+
+
+def _value(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, separators=(", ", ": "), ensure_ascii=False)
+
+
+def _table(path: str, old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    parts = [f"{path} has no {key}" for key in old if key not in new]
+    parts += [f"{path}.{key} {_value(new[key])}" for key in new if key not in old]
+    changed = [key for key in new if key in old and new[key] != old[key]]
+    inner = {
+        (k, _value(new[key][k]), _value(old[key][k]))
+        for key in changed
+        if isinstance(new[key], dict) and isinstance(old[key], dict)
+        for k in new[key]
+        if new[key].get(k) != old[key].get(k)
+    }
+    everywhere = len(changed) == len(old) == len(new) and len(changed) > 1
+    if everywhere and len({k for k, _, _ in inner}) == len(inner) and inner:
+        # every entry changed the same way: the seatings, all drawing one card
+        parts += [f"{path} {k} {n} (not {o})" for k, n, o in sorted(inner)]
+    else:
+        parts += [describe_change(f"{path}.{key}", old[key], new[key]) for key in changed]
+    return parts
+
+
+def _bands(path: str, old: list[Any], new: list[Any]) -> list[str]:
+    def band(b: Any) -> str:
+        start = "below the next" if b.get("from") is None else f"from {b['from']}"
+        return f"{b.get('minimum')} {start}"
+
+    kept = [b for b in new if b in old]
+    parts = [
+        f"{path} has no {b.get('minimum')} band"
+        for b in old
+        if b not in new and not any(n.get("from") == b.get("from") for n in new)
+    ]
+    parts += [
+        f"{path} {band(b)} (not {band(o)})"
+        for b in new
+        if b not in kept
+        for o in old
+        if o.get("from") == b.get("from")
+    ]
+    parts += [
+        f"{path} has a band {band(b)}"
+        for b in new
+        if b not in kept and not any(o.get("from") == b.get("from") for o in old)
+    ]
+    return parts
+
+
+def describe_change(path: str, old: Any, new: Any) -> str:
+    """A change in words, with the field's real name: ``players.seats draw 1 (not 2)``."""
+    if (
+        isinstance(old, dict)
+        and isinstance(new, dict)
+        and "rule" not in new
+        and "condition" not in new
+    ):
+        return "; ".join(_table(path, old, new)) or path
+    if isinstance(old, list) and isinstance(new, list):
+        if all(isinstance(b, dict) and "minimum" in b for b in [*old, *new]):
+            return "; ".join(_bands(path, old, new)) or path
+        if all(not isinstance(x, dict | list) for x in [*old, *new]):
+            words = [f"with {_value(x)}" for x in new if x not in old]
+            words += [f"without {_value(x)}" for x in old if x not in new]
+            return f"{path} {', '.join(words)}" if words else f"{path} reordered"
+    return f"{path} {_value(new)} (not {_value(old)})"
+
+
+def _names(questions: Sequence[Question], limit: int = SHOWN_CASES) -> str:
+    shown = [q.shown() for q in questions[:limit]]
+    more = len(questions) - limit
+    return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
+
+
+def _headline(profile: Profile) -> str:
+    changes = [describe_change(c.path, c.base_value, c.value) for c in profile.changes]
+    n = len(profile.behaviours)
+    rest = f"{n} behaviour{'s' if n != 1 else ''} no rule field describes" if n else ""
+    if not profile.answered:
+        return f"answered no question: nothing is known of what it implements of {profile.asked_as}"
+    if not changes:
+        tail = f"except {rest}" if rest else f"exactly, on the {profile.answered} answers it gave"
+        return f"implements {profile.asked_as} {tail}"
+    line = f"implements {profile.asked_as} except: {'; '.join(changes)}"
+    return line + (f"; and {rest}" if rest else "")
+
+
+def profile_text(profile: Profile) -> list[str]:
+    """The profile as lines for a terminal (not yet escaped)."""
+    lines = [f"{profile.engine}: {_headline(profile)}"]
+    for change in profile.changes:
+        lines.append(f"  {describe_change(change.path, change.base_value, change.value)}")
+        if change.questions:
+            lines.append(f"    cases: {_names(change.questions)}")
+        if change.equivalents:
+            lines.append(
+                f"    or, as well (no answer tells which): {_equivalents(profile, change)}"
+            )
+    for behaviour in profile.behaviours:
+        lines.append(f"  behaviour no rule field describes -- {behaviour.about}")
+        lines.append(f"    cases: {_names(behaviour.questions)}")
+    if profile.undetermined:
+        lines.append(
+            "  could not be determined (no answer to the questions that show them): "
+            + ", ".join(profile.undetermined)
+        )
+    lines.extend(f"  {line}" for line in profile.unanswered)
+    if profile.cut:
+        lines.append(
+            f"  the search stopped at its bound of {MAX_REQUESTS} oracle requests: the changes "
+            "explain what they explain, but may not be the fewest"
+        )
+    if profile.not_asked:
+        lines.append(
+            f"  the cap of {profile.cap} questions was reached: {profile.not_asked} questions "
+            "were not asked (give --max-questions N for more)"
+        )
+    if profile.screened:
+        near = ", ".join(
+            f"{rid} {wrong}/{answered}" for rid, (wrong, answered) in profile.screened.items()
+        )
+        lines.append(f"  closest of the rulesets it claims (answers not explained): {near}")
+    lines.append(
+        f"  {profile.asked} questions asked, {profile.answered} answered, in "
+        f"{profile.seconds:.1f} s; {len(profile.unobservable)} fields no question shows"
+    )
+    return lines
+
+
+def _equivalents(profile: Profile, change: Change) -> str:
+    return "; ".join(
+        describe_change(path, profile.base.value(path), value) for path, value in change.equivalents
+    )
+
+
+def _question_json(question: Question) -> dict[str, Any]:
+    out: dict[str, Any] = {"case": question.name, "op": question.op}
+    if question.field:
+        out["input"] = question.input
+    return out
+
+
+def profile_json(profile: Profile, written: str | None = None) -> dict[str, Any]:
+    return {
+        "engine": profile.engine,
+        "asked_as": profile.asked_as,
+        "profile": profile.ruleset.id,
+        "summary": _headline(profile),
+        "changes": [
+            {
+                "field": c.path,
+                "value": c.value,
+                "base_value": c.base_value,
+                "text": describe_change(c.path, c.base_value, c.value),
+                "cases": [_question_json(q) for q in c.questions],
+                "equivalents": [{"field": p, "value": v} for p, v in c.equivalents],
+            }
+            for c in profile.changes
+        ],
+        "behaviours": [
+            {"about": b.about, "cases": [_question_json(q) for q in b.questions]}
+            for b in profile.behaviours
+        ],
+        "undetermined": list(profile.undetermined),
+        "unobservable": list(profile.unobservable),
+        "unanswered": list(profile.unanswered),
+        "closest": {
+            rid: {"unexplained": w, "answered": a} for rid, (w, a) in profile.screened.items()
+        },
+        "counts": {
+            "asked": profile.asked,
+            "answered": profile.answered,
+            "not_asked": profile.not_asked,
+            "cap": profile.cap,
+        },
+        "search_cut": profile.cut,
+        "seconds": round(profile.seconds, 3),
+        "ruleset": profile_yaml(profile),
+        "written": written,
+    }
+
+
+def _comment(text: str) -> str:
+    """One line of a YAML comment: control characters written as escapes."""
+    return json.dumps(text, ensure_ascii=False)[1:-1]
+
+
+def profile_yaml(profile: Profile) -> str:
+    """The profile as a ruleset file: the base's id extended with the changed values."""
+    provenance: dict[str, Any] = {
+        "extends": {"house": f"{profile.engine} answers for {profile.asked_as}"}
+    }
+    for change in profile.changes:
+        seen = f"observed in {profile.engine}"
+        cases = _names(change.questions, 10)
+        entry = {"house": f"{seen}: cases {cases}" if cases else seen}
+        if change.equivalents:
+            entry["note"] = f"the answers are explained as well by {_equivalents(profile, change)}"
+        provenance[change.path] = entry
+    document: dict[str, Any] = {
+        "id": profile.ruleset.id,
+        "name": f"{profile.engine} as profiled"[:200],
+        "extends": profile.asked_as,
+        "notes": _headline(profile)[:20_000],
+        **nest_paths({c.path: c.value for c in profile.changes}),
+        "provenance": provenance,
+    }
+    head = [
+        f"# The rules {_comment(profile.engine)} plays by, as `bolivia profile` read them off",
+        f"# its answers for {profile.asked_as}: only what differs is written.",
+    ]
+    tail = []
+    if profile.behaviours:
+        tail = ["", "# Behaviours no rule field describes:"]
+        for behaviour in profile.behaviours:
+            tail.append(f"#   {_comment(behaviour.about)}")
+            tail.append(f"#     cases: {_comment(_names(behaviour.questions, 20))}")
+    body = yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=96)
+    return "\n".join(head) + "\n" + body + ("\n".join(tail) + "\n" if tail else "")

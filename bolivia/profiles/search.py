@@ -1,0 +1,262 @@
+"""The search for the fewest rule values that explain an engine's answers.
+
+It starts from the base ruleset. Every answer the base does not explain is a disagreement;
+for each, the candidates are the fields its answer depends on, each with the alternatives of
+:mod:`bolivia.rules.variants` and the values the answers show outright
+(:mod:`bolivia.profiles.readings`). A step takes the candidate that explains the most
+disagreements, checks the ruleset it makes against *every* answer (a change may break what
+was explained), and keeps it only when more answers are explained than before; fields that
+the base's answers do not depend on, and then two fields at once, are tried only when no
+single field helps. When no step helps any more, each change is taken back in turn, and left
+out if the answers are as well explained without it. What is still unexplained is behaviour
+no rule field describes.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bolivia.errors import RulesetError
+from bolivia.profiles.battery import Battery, Question
+from bolivia.profiles.readings import readings
+from bolivia.rules.ruleset import Ruleset
+from bolivia.rules.variants import LEAVES, alternatives, same_value, with_values
+
+__all__ = ["MAX_REQUESTS", "Found", "explain"]
+
+TOP = 12  # candidates checked against every answer in one step
+MAX_STEPS = 60
+MAX_REQUESTS = 400_000  # oracle requests one search may make; then it stops where it is
+MAX_PAIRS = 4000  # rulesets of two changes tried for the disagreements no single change explains
+
+Answered = list[tuple[Question, Mapping[str, Any]]]
+
+
+@dataclass(frozen=True)
+class Found:
+    """The base with the changes that explain the most answers, and the answers left over."""
+
+    ruleset: Ruleset
+    changes: dict[str, Any]  # key path -> value (JSON), in the rule tree's order
+    unexplained: list[Question]
+    explains: dict[str, list[Question]]  # key path -> the answers only its change explains
+    # key path -> other (path, value) that, in its place, explain the answers as well
+    equivalents: dict[str, list[tuple[str, Any]]]
+    cut: bool = False  # the search stopped at its bound on oracle requests
+
+
+@dataclass(frozen=True)
+class _Step:
+    changes: dict[str, Any]
+    ruleset: Ruleset
+    left: Answered
+
+    def adds(self, before: Mapping[str, Any]) -> int:
+        """The fields changed here that were not before."""
+        return len(set(self.changes) - set(before))
+
+    def rank(self, before: Mapping[str, Any]) -> tuple[int, int]:
+        """More answers explained first, then fewer fields changed."""
+        return (-len(self.left), -self.adds(before))
+
+
+class _Search:
+    def __init__(self, battery: Battery, answers: Mapping[str, Mapping[str, Any]]) -> None:
+        self.battery = battery
+        self.predictor = battery.predictor
+        self.base = battery.base
+        self.asked: Answered = [
+            (q, answers[q.name]) for q in battery.questions if q.name in answers
+        ]
+        self._built: dict[str, Ruleset | None] = {}
+        self.end = self.predictor.requests + MAX_REQUESTS
+
+    @property
+    def cut(self) -> bool:
+        return self.predictor.requests >= self.end
+
+    def build(self, changes: Mapping[str, Any]) -> Ruleset | None:
+        key = json.dumps(changes, sort_keys=True)
+        if key not in self._built:
+            try:
+                made = with_values(self.base, changes, f"{self.base.id}+profile")
+            except RulesetError:
+                made = None
+            self._built[key] = made
+        return self._built[key]
+
+    def unexplained(self, ruleset: Ruleset, among: Answered | None = None) -> Answered:
+        return [
+            (q, a)
+            for q, a in (self.asked if among is None else among)
+            if not self.predictor.explains(ruleset, q, a)
+        ]
+
+    def changed(self, changes: Mapping[str, Any], path: str, value: Any) -> dict[str, Any]:
+        out = {p: v for p, v in changes.items() if p != path}
+        if not same_value(value, self.base.value(path)):
+            out[path] = value
+        return {p: out[p] for p in LEAVES if p in out}
+
+    def candidates(self, ruleset: Ruleset, paths: Sequence[str]) -> list[tuple[str, Any]]:
+        read = readings(self.predictor, ruleset, self.asked)
+        out = []
+        for path in paths:
+            values = [*alternatives(ruleset, path), *(v for p, v in read if p == path)]
+            seen: list[Any] = []
+            for value in values:
+                if not same_value(value, ruleset.value(path)) and not any(
+                    same_value(value, v) for v in seen
+                ):
+                    seen.append(value)
+                    out.append((path, value))
+        return out
+
+    def step(self, current: _Step, paths: Sequence[str], every: bool) -> _Step | None:
+        """The best single change among ``paths`` (judged on the disagreements that depend on
+        the field, or on all of them when ``every``)."""
+        scored = []
+        for path, value in self.candidates(current.ruleset, paths):
+            if self.cut:
+                break
+            changes = self.changed(current.changes, path, value)
+            made = self.build(changes)
+            if made is None:
+                continue
+            among = [
+                (q, a)
+                for q, a in current.left
+                if every or path in self.battery.fields.get(q.name, ())
+            ]
+            fixed = len(among) - len(self.unexplained(made, among))
+            if fixed:
+                scored.append((fixed, changes, made))
+        scored.sort(key=lambda item: -item[0])
+        return self._best(current, [(c, m, n) for n, c, m in scored[:TOP]])
+
+    def _best(
+        self, current: _Step, tried: Sequence[tuple[dict[str, Any], Ruleset, int]]
+    ) -> _Step | None:
+        """Of the candidates (with the disagreements each fixes, most first), the one that
+        explains the most answers; a candidate that cannot beat the best so far (it cannot
+        gain more than it fixes) is not checked."""
+        best: _Step | None = None
+        for changes, made, fixed in tried:
+            if best is not None:
+                gain = len(current.left) - len(best.left)
+                if gain > fixed or (gain == fixed and not best.adds(current.changes)):
+                    break  # no candidate left explains more, or as much with fewer fields
+            step = _Step(changes, made, self.unexplained(made))
+            if len(step.left) < len(current.left) and (
+                best is None or step.rank(current.changes) > best.rank(current.changes)
+            ):
+                best = step
+        return best
+
+    def pairs(self, current: _Step) -> _Step | None:
+        """Two fields changed at once, for the first disagreements no single change fixes."""
+        tried: list[tuple[dict[str, Any], Ruleset, int]] = []
+        budget = MAX_PAIRS
+        for question, answer in current.left[:3]:
+            paths = [p for p in LEAVES if p in self.battery.fields.get(question.name, ())]
+            options = self.candidates(current.ruleset, paths)
+            for (p1, v1), (p2, v2) in itertools.combinations(options, 2):
+                if budget <= 0 or self.cut:
+                    break
+                if p1 == p2:
+                    continue
+                budget -= 1
+                changes = self.changed(self.changed(current.changes, p1, v1), p2, v2)
+                made = self.build(changes)
+                if made is not None and self.predictor.explains(made, question, answer):
+                    tried.append((changes, made, len(current.left)))
+        return self._best(current, tried[: TOP * 4])
+
+    def run(self, start: Mapping[str, Any]) -> _Step:
+        made = self.build(start) or self.base
+        current = _Step(dict(start) if made is not self.base else {}, made, [])
+        current = _Step(current.changes, made, self.unexplained(made))
+        for _ in range(MAX_STEPS):
+            if not current.left or self.cut:
+                break
+            near = [
+                p
+                for p in LEAVES
+                if any(p in self.battery.fields.get(q.name, ()) for q, _ in current.left)
+            ]
+            found = (
+                self.step(current, near, every=False)
+                or self.step(current, LEAVES, every=True)
+                or self.pairs(current)
+            )
+            if found is None:
+                break
+            current = found
+        return self.prune(current)
+
+    def equivalents(
+        self, best: _Step, explains: Mapping[str, Sequence[Question]]
+    ) -> dict[str, list[tuple[str, Any]]]:
+        """For each change, the changes of another field that explain the answers as well in
+        its place (the answers do not tell which of them the engine plays by)."""
+        out: dict[str, list[tuple[str, Any]]] = {}
+        for path, evidence in explains.items():
+            names = {q.name for q in evidence}
+            among = [(q, a) for q, a in self.asked if q.name in names]
+            rest = {p: v for p, v in best.changes.items() if p != path}
+            without = self.build(rest)
+            if not among or without is None:
+                continue
+            paths = [
+                p
+                for p in LEAVES
+                if p not in best.changes
+                and any(p in self.battery.fields.get(q.name, ()) for q in evidence)
+            ]
+            found = []
+            for other, value in self.candidates(without, paths):
+                made = self.build(self.changed(rest, other, value))
+                if made is None or self.unexplained(made, among):
+                    continue
+                if len(self.unexplained(made)) <= len(best.left):
+                    found.append((other, value))
+            if found:
+                out[path] = found
+        return out
+
+    def prune(self, current: _Step) -> _Step:
+        """Each change taken back in turn, and left out when nothing is lost without it."""
+        for path in list(current.changes):
+            changes = {p: v for p, v in current.changes.items() if p != path}
+            made = self.build(changes)
+            if made is None:
+                continue
+            left = self.unexplained(made)
+            if len(left) <= len(current.left):
+                current = _Step(changes, made, left)
+        return current
+
+
+def explain(
+    battery: Battery,
+    answers: Mapping[str, Mapping[str, Any]],
+    start: Mapping[str, Any] | None = None,
+) -> Found:
+    """The fewest changes of the base that explain the most of ``answers`` (question name ->
+    the engine's response; questions without an answer are no evidence)."""
+    search = _Search(battery, answers)
+    best = search.run(start or {})
+    left = {q.name for q, _ in best.left}
+    explains: dict[str, list[Question]] = {}
+    for path in best.changes:
+        without = search.build({p: v for p, v in best.changes.items() if p != path})
+        lost = search.unexplained(without) if without is not None else search.asked
+        explains[path] = [q for q, _ in lost if q.name not in left]
+    cut = search.cut
+    equivalents = {} if cut else search.equivalents(best, explains)
+    unexplained = [q for q, _ in best.left]
+    return Found(best.ruleset, best.changes, unexplained, explains, equivalents, cut)

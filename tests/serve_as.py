@@ -1,0 +1,45 @@
+"""A test engine: the built-in oracle answering for a shipped id with the rules of another
+ruleset file (a house ruleset served in the base's place), over the oracle protocol.
+
+    python tests/serve_as.py FILE [ID]
+
+ID defaults to the ruleset the file extends; its hello lists only ID. The file's ``extends``
+is looked up among the shipped rulesets and the file's own folder.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from pathlib import Path
+from typing import Any
+
+from bolivia.rules.library import Library
+from bolivia.rules.ruleset import Ruleset
+from bolivia.verify.oracle import Oracle, serve
+
+
+class Serving(Oracle):
+    """The oracle claiming, in its hello, only the id it serves."""
+
+    def __init__(self, ruleset: Ruleset, as_id: str) -> None:
+        super().__init__()
+        self.as_id = as_id
+        self.register(dataclasses.replace(ruleset, id=as_id))
+
+    def handle(self, request: Any) -> dict[str, Any]:
+        answer = super().handle(request)
+        if isinstance(request, dict) and request.get("op") == "hello" and answer["ok"]:
+            answer["result"]["rulesets"] = [self.as_id]
+        return answer
+
+
+def main(argv: list[str]) -> int:
+    path = Path(argv[0])
+    ruleset = Library([path.resolve().parent]).load(path)
+    as_id = argv[1] if len(argv) > 1 else (ruleset.extends or ruleset.id)
+    return serve(sys.stdin.buffer, sys.stdout.buffer, Serving(ruleset, as_id))
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

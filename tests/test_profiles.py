@@ -1,0 +1,303 @@
+"""Engine profiles: ``bolivia profile`` finds the rule values an engine plays by.
+
+Generated house rulesets (one to eight fields changed, every rule area; ``tests/houses.py``),
+served by the built-in oracle under the base's id, are recovered field for field with no
+false field (the benchmark ``benchmarks/profile_recovery.py`` runs two dozen); an engine that
+answers only some ops, one with a behaviour no field describes, and the cap on questions are
+profiled as they should be; and through the command line, the profile written is a ruleset
+that validates, and ``bolivia conform --ruleset PROFILE.yaml`` passes against the engine.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bolivia.profiles.battery import Battery
+from bolivia.profiles.profile import Profile, ProfileError, _battery, profile_engine, profile_id
+from bolivia.profiles.report import describe_change, profile_json, profile_text, profile_yaml
+from bolivia.rules.library import Library, shipped_library
+from bolivia.rules.ruleset import Ruleset
+from bolivia.rules.variants import same_value, with_values
+from bolivia.verify.conformance import (
+    EngineFailure,
+    InProcessEngine,
+    Suite,
+    load_suite,
+    shipped_suites,
+)
+from bolivia.verify.oracle import Oracle
+from tests.houses import houses
+from tests.test_hardening_output import bolivia
+
+ROOT = Path(__file__).resolve().parent.parent
+LIBRARY = shipped_library()
+SUITES = [load_suite(path) for path in shipped_suites()]
+DA = LIBRARY.load("bolivia-da")
+# the deviations of the Go engine the issue names that are rule values
+GO_LIKE = {
+    "players.seats": {
+        str(n): {"teams": t, "hand_size": 15, "draw": 1}
+        for n, t in ((2, 2), (3, 3), (4, 2), (5, 5), (6, 3))
+    },
+    "initial_meld.bands": [b for b in DA.value("initial_meld.bands") if b["minimum"] != 150],
+    "red_threes.all_value": 800,
+    "going_out.bonus": 100,
+    "scoring.black_three_in_hand": 5,
+    "melds.group.max_wild": 3,
+}
+
+
+@pytest.fixture(scope="module")
+def battery() -> Battery:
+    return _battery(DA, SUITES)
+
+
+def serving(ruleset: Ruleset, as_id: str = "bolivia-da") -> InProcessEngine:
+    oracle = Oracle(LIBRARY)
+    oracle.register(with_values(ruleset, {}, as_id))
+    return InProcessEngine(oracle)
+
+
+def profiled(engine: Any, **options: Any) -> Profile:
+    return profile_engine(
+        engine, LIBRARY, SUITES, name="test engine", as_id="bolivia-da", **options
+    )
+
+
+def test_generated_house_rulesets_are_recovered_field_for_field(battery: Battery) -> None:
+    # the first, second, fourth and eighth of the benchmark's: 1, 2, 4 and 8 fields changed
+    chosen = [h for n, h in enumerate(houses(battery, 8)) if n in (0, 1, 3, 7)]
+    for house in chosen:
+        profile = profiled(serving(house.ruleset))
+        found = {c.path: c.value for c in profile.changes}
+        assert set(found) == set(house.changes), (house.changes, found)
+        assert not profile.behaviours
+        for path, value in found.items():
+            assert same_value(value, house.changes[path]) or path.startswith("melds.sequence")
+
+
+def test_the_issue_example_reads_as_the_issue_says() -> None:
+    profile = profiled(serving(with_values(DA, GO_LIKE, "go")))
+    assert {c.path for c in profile.changes} == set(GO_LIKE)
+    text = profile_text(profile)[0]
+    for words in (
+        "implements bolivia-da except: ",
+        "players.seats draw 1 (not 2)",
+        "initial_meld.bands has no 150 band",
+        "red_threes.all_value 800 (not 1000)",
+        "going_out.bonus 100 (not 200)",
+        "melds.group.max_wild 3 (not 2)",
+    ):
+        assert words in text
+    data = profile_json(profile)
+    assert data["counts"]["asked"] == profile.asked >= len(profile_json(profile)["changes"])
+    assert data["profile"] == "test-engine-profile" and data["seconds"] >= 0
+
+
+def test_an_engine_that_implements_the_base_exactly() -> None:
+    profile = profiled(serving(DA))
+    assert not profile.changes and not profile.behaviours and not profile.undetermined
+    assert "implements bolivia-da exactly, on the 384 answers" in profile_text(profile)[0]
+
+
+class Dead(InProcessEngine):
+    """An engine that dies on every question."""
+
+    def exchange(self, request: dict[str, Any], budget: float | None = None) -> Any:
+        raise EngineFailure("exit", "the engine exited (status 3) instead of answering")
+
+
+def test_an_engine_that_answers_nothing_is_said_so() -> None:
+    profile = profiled(Dead())
+    assert profile.answered == 0 and profile.asked == 3  # given up on after three in a row
+    lines = profile_text(profile)
+    assert "answered no question" in lines[0]
+    assert any("gave up on the engine" in line for line in lines)
+    assert any("3 unanswered: the engine exited" in line for line in lines)
+
+
+class Partial(InProcessEngine):
+    """An engine that has not written some ops: it answers them ``unsupported``."""
+
+    def __init__(self, ruleset: Ruleset, missing: set[str]) -> None:
+        super().__init__(serving(ruleset).oracle)
+        self.missing = missing
+
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        if request.get("op") in self.missing:
+            error = {"code": "unsupported", "message": "not written yet"}
+            return {"id": request.get("id"), "ok": False, "error": error}
+        return super().ask(request)
+
+
+def test_a_partial_engine_is_profiled_on_what_it_answers() -> None:
+    changes = {"going_out.bonus": 100, "melds.group.max_wild": 3, "pack.decks": 2}
+    engine = Partial(with_values(DA, changes, "p"), {"score", "act", "moves", "card_points"})
+    profile = profiled(engine)
+    assert {c.path for c in profile.changes} == {"melds.group.max_wild", "pack.decks"}
+    # the bonuses are shown by score only
+    assert "going_out.bonus" in profile.undetermined
+    assert "canastas.natural.bonus" in profile.undetermined
+    assert "melds.group.max_wild" not in profile.undetermined
+    assert not profile.behaviours
+    assert "could not be determined" in "\n".join(profile_text(profile))
+    # the runner counts an unsupported answer as a skip, with the engine's message as reason
+    assert any("unsupported" in line and "not written yet" in line for line in profile.unanswered)
+
+
+class Odd(InProcessEngine):
+    """An engine with a rule of its own: a group of three eights is never legal."""
+
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        answer = super().ask(request)
+        cards = request.get("cards")
+        eights = isinstance(cards, list) and all(str(c).startswith("8") for c in cards)
+        if request.get("op") == "meld" and eights and len(cards) == 3 and answer["ok"]:
+            answer["result"].update(legal=False, kind=None, canasta=None)
+        return answer
+
+
+def test_behaviours_no_field_explains_are_listed_with_their_cases() -> None:
+    engine = Odd(serving(with_values(DA, {"going_out.bonus": 100}, "o")).oracle)
+    profile = profiled(engine)
+    assert [c.path for c in profile.changes] == ["going_out.bonus"]
+    assert len(profile.behaviours) == 1
+    (behaviour,) = profile.behaviours
+    assert behaviour.about.startswith("meld: different value for legal")
+    text = profile_yaml(profile)
+    assert "# Behaviours no rule field describes:" in text
+    assert "and 1 behaviour no rule field describes" in profile_text(profile)[0]
+
+
+def test_the_cap_on_questions_is_said(battery: Battery) -> None:
+    profile = profiled(serving(DA), max_questions=50)
+    assert profile.asked == 50 and profile.not_asked > 0
+    assert "the cap of 50 questions was reached" in "\n".join(profile_text(profile))
+    assert profile.undetermined  # what the questions not asked would have shown
+
+
+def test_engines_that_cannot_be_profiled_as_asked() -> None:
+    engine = serving(DA)
+    with pytest.raises(ProfileError, match="does not answer for nosuch"):
+        profile_engine(engine, LIBRARY, SUITES, name="x", as_id="nosuch")
+    engine.rulesets = {"their-own"}
+    with pytest.raises(ProfileError, match="claims none of the rulesets"):
+        profile_engine(engine, LIBRARY, SUITES, name="x")
+
+
+def test_the_closest_claimed_ruleset_is_the_base() -> None:
+    oracle = Oracle(LIBRARY)
+    oracle.register(with_values(LIBRARY.load("samba"), {}, "bolivia-da"))  # samba, as da
+    engine = InProcessEngine(oracle)
+    engine.rulesets = {"bolivia-da", "samba"}
+    profile = profile_engine(engine, LIBRARY, SUITES, name="x")
+    assert profile.asked_as == "samba" and not profile.changes
+    assert profile.screened["samba"][0] == 0 < profile.screened["bolivia-da"][0]
+
+
+@pytest.mark.parametrize(
+    ("path", "old", "new", "text"),
+    [
+        ("going_out.bonus", 200, 100, "going_out.bonus 100 (not 200)"),
+        ("melds.group.max_wild", 2, None, "melds.group.max_wild none (not 2)"),
+        (
+            "pile.blocked_by_top",
+            ["wild"],
+            ["wild", "red_three"],
+            "pile.blocked_by_top with red_three",
+        ),
+        (
+            "players.seats",
+            {"2": {"draw": 2}, "4": {"draw": 2}},
+            {"2": {"draw": 2}},
+            "players.seats has no 4",
+        ),
+        (
+            "scoring.card_points",
+            {"JK": 50, "2": 20},
+            {"JK": 50, "2": 10},
+            "scoring.card_points.2 10 (not 20)",
+        ),
+    ],
+)
+def test_changes_in_words(path: str, old: Any, new: Any, text: str) -> None:
+    assert describe_change(path, old, new) == text
+
+
+def test_profile_ids() -> None:
+    assert profile_id("Go Bolivia 1.2 (beta)") == "go-bolivia-1.2-beta-profile"
+    assert profile_id("\x1b[31m") == "31m-profile"
+    assert profile_id("") == "engine-profile"
+
+
+def _bolivia(*args: str) -> subprocess.CompletedProcess[str]:
+    return bolivia(*args, cwd=ROOT)
+
+
+def test_through_the_command_line_the_profile_is_a_ruleset_conform_passes(
+    tmp_path: Path,
+) -> None:
+    house = tmp_path / "house" / "go-like.yaml"
+    house.parent.mkdir()
+    with_values(DA, GO_LIKE, "go-like")  # valid
+    from bolivia.authoring.house import nest_paths
+
+    document = {"id": "go-like", "extends": "bolivia-da", **nest_paths(GO_LIKE)}
+    document["provenance"] = {"extends": {"house": "a test engine"}} | {
+        path: {"house": "a test engine"} for path in GO_LIKE
+    }
+    house.write_text(json.dumps(document), encoding="utf-8")
+    engine = f"{sys.executable} {ROOT / 'tests' / 'serve_as.py'} {house}"
+    out = tmp_path / "profile.yaml"
+    done = _bolivia("profile", "--engine", engine, "--out", str(out), "--format", "json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert {c["field"] for c in data["changes"]} == set(GO_LIKE)
+    assert data["asked_as"] == "bolivia-da" and data["written"] == str(out)
+    assert data["engine"].startswith("bolivia ")  # the oracle's hello
+    assert _bolivia("validate", str(out)).returncode == 0
+    checked = _bolivia("conform", "--engine", engine, "--ruleset", str(out))
+    assert checked.returncode == 0, checked.stdout[-2000:]
+    assert " 0 failed" in checked.stdout
+    against_da = _bolivia("conform", "--engine", engine, "--ruleset", "bolivia-da")
+    assert against_da.returncode == 1
+    again = _bolivia("profile", "--engine", engine, "--out", str(out))
+    assert again.returncode == 1 and "exists already" in again.stderr
+    missing = _bolivia("profile", "--engine", "/nonexistent/engine")
+    assert missing.returncode == 2 and "--engine" in missing.stderr
+    assert "Traceback" not in missing.stderr + again.stderr
+
+
+def test_conform_derives_expectations_for_a_profile(tmp_path: Path) -> None:
+    from bolivia.verify.expected import NoCases, plan_for
+
+    profile = tmp_path / "p.yaml"
+    profile.write_text(
+        "id: p\nextends: bolivia-da\ngoing_out: {bonus: 100}\n"
+        "provenance:\n  extends: {house: x}\n  going_out.bonus: {house: x}\n",
+        encoding="utf-8",
+    )
+    library = Library([tmp_path])
+    planned = plan_for(SUITES, [str(profile)], library)
+    assert {ruleset for _, _, ruleset, _ in planned} == {"bolivia-da"}
+    changed = [
+        case.expect["bolivia-da"]
+        for _, case, _, _ in planned
+        if case.id == "going-out-bonus-escalera"
+    ]
+    assert changed[0]["teams"][0]["going_out"] == 100
+    assert len(planned) == len(plan_for(SUITES, ["bolivia-da"], library))
+    with pytest.raises(NoCases, match="nosuch"):
+        plan_for(SUITES, ["nosuch"], library)
+    by_id = plan_for(SUITES, ["bolivia-da-100"], library)  # a library id: asked as itself
+    assert {ruleset for _, _, ruleset, _ in by_id} == {"bolivia-da-100"}
+
+
+def test_suites_are_what_the_battery_is_built_from() -> None:
+    assert all(isinstance(s, Suite) for s in SUITES)
