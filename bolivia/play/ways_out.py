@@ -161,6 +161,15 @@ class _Search:
         ]
         self.wilds = list(ruleset.wild_indices)  # the cheaper first
         self.wild_kinds = wild_ranks(ruleset)
+        # kept with the ruleset (pure functions of it): the new melds going out by their
+        # cards (None: no meld; else the meld and whether it holds naturals of several
+        # ranks), and the (naturals, wild cards) a new group or meld of threes starts with
+        self._made: dict[tuple[int, ...], tuple[Meld, bool] | None] = ruleset.__dict__.setdefault(
+            "_new_melds_going_out", {}
+        )
+        self._pairs: dict[tuple[bool, int, int], list[tuple[int, int]]] = (
+            ruleset.__dict__.setdefault("_start_pairs", {})
+        )
 
     # ------------------------------------------------------------------ the table
 
@@ -374,15 +383,28 @@ class _Search:
         Runs come first (a sequence is what a requirement most often lacks and what a wrong
         early choice most often spoils); the discard, tried last, is not listed."""
         card = CARDS[index]
-        wild = self.wild
-        melds = list(self.new_melds(index))
-        runs = [m for m in melds if len({i >> 2 for i in m if not wild[i]}) > 1]
-        rest = [m for m in melds if len({i >> 2 for i in m if not wild[i]}) <= 1]
-        order = sorted(range(len(self.table)), key=lambda t: self.table[t].kind != "sequence")
+        made = self._made
+        runs: list[tuple[list[int], Meld]] = []
+        rest: list[tuple[list[int], Meld]] = []
+        for cards in self.new_melds(index):
+            key = tuple(cards)
+            if key in made:
+                found = made[key]
+            else:
+                meld = new_meld(self.ruleset, [CARDS[i] for i in cards], going_out=True)
+                wild = self.wild
+                several = len({i >> 2 for i in cards if not wild[i]}) > 1
+                if len(made) > 100_000:  # a bound on what is kept
+                    made.clear()
+                found = made[key] = None if meld is None else (meld, several)
+            if found is not None:
+                (runs if found[1] else rest).append((cards, found[0]))
+        table = self.table
+        order = sorted(range(len(table)), key=lambda t: table[t].kind != "sequence")
         out: list[tuple[int, list[int], Meld]] = []
         for step in ("runs", "melds"):
             for t in order:
-                meld = self.table[t]
+                meld = table[t]
                 if (meld.kind == "sequence") != (step == "runs"):
                     continue
                 if not could_join(self.ruleset, meld, card):
@@ -391,15 +413,11 @@ class _Search:
                     grown = extension(self.ruleset, meld, [CARDS[i] for i in cards], going_out=True)
                     if grown is not None:
                         out.append((t, cards, grown))
-            for cards in runs if step == "runs" else rest:
-                made = new_meld(self.ruleset, [CARDS[i] for i in cards], going_out=True)
-                if made is None:
-                    continue
-                meld = made
+            for cards, meld in runs if step == "runs" else rest:
                 if (
                     meld.kind == "group"
                     and self.one_per_rank
-                    and any(m.kind == "group" and m.rank == meld.rank for m in self.table)
+                    and any(m.kind == "group" and m.rank == meld.rank for m in table)
                 ):
                     continue
                 out.append((-1, cards, meld))
@@ -544,10 +562,25 @@ class _Search:
         naturals), as more naturals join as they are placed and wild cards come last. Where
         no wild card may go onto a finished canasta and the rank could make one, every number
         of wild cards is offered at once. One natural with wild cards is offered too where it
-        could be a legal meld of some kind (:func:`verify_meld` decides which)."""
-        melds = self.rules.melds
+        could be a legal meld of some kind (:func:`verify_meld` decides which). ``max_wild``
+        is the ruleset's limit for the meld's kind (what :meth:`_start_pairs` reads)."""
         threes = index >> 2 == 1
         available = sum(self.counts[i] for i in self.wilds)
+        pairs_key = (threes, len(others), available)
+        pairs = self._pairs.get(pairs_key)
+        if pairs is None:
+            pairs = self._pairs[pairs_key] = self._start_pairs(threes, len(others), available)
+        for k, w in pairs:
+            for naturals in self._naturals_choices(others, k):
+                for wilds in self.wild_choices(w):
+                    yield [index, *naturals, *wilds]
+
+    def _start_pairs(self, threes: bool, others: int, available: int) -> list[tuple[int, int]]:
+        """The (naturals besides the card, wild cards) a new group (or meld of black threes)
+        of the card starts with, ``others`` naturals of its rank and ``available`` wild cards
+        held (see :meth:`_with_naturals`); a function of the ruleset and these counts only."""
+        melds = self.rules.melds
+        max_wild = melds.black_threes.max_wild if threes else melds.group.max_wild
         most = available if max_wild is None else min(available, max_wild)
 
         def legal(k: int, w: int) -> bool:
@@ -561,11 +594,11 @@ class _Search:
         every = (
             not threes
             and not melds.group.wild_onto_canasta
-            and 1 + len(others) + available >= min(canastas.natural.size, canastas.mixed.size)
+            and 1 + others + available >= min(canastas.natural.size, canastas.mixed.size)
         )
         pairs: list[tuple[int, int]] = []
         for w in range(most + 1):
-            k = next((k for k in range(len(others) + 1) if legal(k, w)), None)
+            k = next((k for k in range(others + 1) if legal(k, w)), None)
             if k is None:
                 continue
             if every or not any(pk <= k and pw <= w for pk, pw in pairs):
@@ -581,10 +614,7 @@ class _Search:
             for w in range(1, available + 1):
                 if (0, w) not in pairs:
                     pairs.append((0, w))
-        for k, w in pairs:
-            for naturals in self._naturals_choices(others, k):
-                for wilds in self.wild_choices(w):
-                    yield [index, *naturals, *wilds]
+        return pairs
 
     def _naturals_choices(self, others: list[int], k: int) -> Iterator[list[int]]:
         """Each choice of ``k`` of these naturals of one rank, those that cannot be in a
