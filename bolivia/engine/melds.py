@@ -94,11 +94,14 @@ def describe(meld: Meld) -> str:
 
 def canasta_of(ruleset: Ruleset, meld: Meld) -> str | None:
     """The canasta the meld is (natural, mixed, escalera, bolivia), or None."""
+    return canasta_kind(ruleset, meld.kind, len(meld.cards), meld.wilds)
+
+
+def canasta_kind(ruleset: Ruleset, kind: str, size: int, wilds: int) -> str | None:
+    """:func:`canasta_of` a meld of this kind, size and number of wild cards."""
     lim = limits(ruleset)
-    kind = meld.kind
-    size = len(meld.cards)
     if kind == "group":
-        if meld.wilds == 0:
+        if wilds == 0:
             return "natural" if size >= lim.natural_size else None
         return "mixed" if size >= lim.mixed_size else None
     if kind == "sequence":

@@ -26,13 +26,12 @@ action); the runs a suit's ranks make are kept in a table shared by the hands of
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator
 from itertools import compress
 from typing import TYPE_CHECKING
 
 from bolivia.cards import RANKS, SUITS, Card
-from bolivia.engine.initial_meld import counted_points, minimum
+from bolivia.engine.initial_meld import counted_points, meld_value, minimum
 from bolivia.engine.melds import (
     Meld,
     canasta_of,
@@ -411,7 +410,9 @@ class Candidates:
             )
             if group and cards[0].rank in ranks:
                 continue
-            need = Counter(c.index for c in cards)
+            need: dict[int, int] = {}
+            for c in cards:
+                need[c.index] = need.get(c.index, 0) + 1
             if any(available[i] < n for i, n in need.items()):
                 continue
             for i, n in need.items():
@@ -421,19 +422,13 @@ class Candidates:
             chosen.append(cards)
         return tuple(chosen)
 
-    def _meld_of(self, kind: str, cards: tuple[Card, ...]) -> Meld:
-        """A candidate's meld, built from what the generator knows (it met the limits)."""
+    def _counts_enough(self, kind: str, cards: tuple[Card, ...], needed: int) -> bool:
+        """Whether a candidate meld alone (of this kind: it met the limits) counts the points
+        a first meld needs, by :func:`~bolivia.engine.initial_meld.meld_value` on its cards."""
         wild = self.ruleset.wild
         wilds = sum(1 for c in cards if wild[c.index])
-        if kind == "group":
-            return Meld("group", cards, len(cards) - wilds, wilds, rank=cards[0].rank)
-        if kind == "sequence":
-            return Meld("sequence", cards, len(cards) - wilds, wilds, suit=cards[0].suit)
-        return Meld("wild", cards, 0, len(cards))
-
-    def _counts_enough(self, kind: str, cards: tuple[Card, ...], needed: int) -> bool:
-        """Whether a candidate meld alone counts the points a first meld needs."""
-        return counted_points(self.ruleset, [self._meld_of(kind, cards)]) >= needed
+        value = meld_value(self.ruleset, kind, cards, wilds)
+        return (0 if value is None else value) >= needed
 
     def _lay_candidates(self) -> Iterator[Lay]:
         """Single new melds that the keep-cards, duplicate-rank and first-meld rules allow."""
