@@ -85,12 +85,12 @@ def ways_out(
     the side's melds ``table``. ``first_minimum``: the side has not melded, and its new melds
     must count this much. ``bounded=False`` searches without the quick bounds (for tests: the
     bounds must never change the answer)."""
-    if bounded and (
-        len(stranded(ruleset, counts, table)) > 1 or not could_meet(ruleset, counts, table, players)
-    ):
+    lost = stranded(ruleset, counts, table) if bounded else []
+    if bounded and (len(lost) > 1 or not could_meet(ruleset, counts, table, players)):
         return []
     search = _Search(ruleset, table, counts, players, first_minimum, limit)
     search.bounded = bounded
+    search.root_lost = lost if bounded else None
     search.run()
     return search.found
 
@@ -144,6 +144,8 @@ class _Search:
         self.found: list[GoOut] = []
         self.failed: set[tuple[object, ...]] = set()
         self.bounded = True
+        self.root_lost: list[int] | None = None
+        self.sequences = ruleset.rules.melds.sequence.allowed
         self.naturals = [i for i in range(53) if not self.wild[i]]
         self.order = self.naturals  # the order the naturals are placed in (see probe)
         self.placed = 0  # naturals placed (or discarded) so far
@@ -161,9 +163,8 @@ class _Search:
         ]
         self.wilds = list(ruleset.wild_indices)  # the cheaper first
         self.wild_kinds = wild_ranks(ruleset)
-        # kept with the ruleset (pure functions of it): the new melds going out by their
-        # cards (None: no meld; else the meld and whether it holds naturals of several
-        # ranks), and the (naturals, wild cards) a new group or meld of threes starts with
+        # kept with the ruleset: each new meld going out by its cards (None: no meld; else the
+        # meld, and whether it is a run), the starts of new groups (see _start_pairs)
         self._made: dict[tuple[int, ...], tuple[Meld, bool] | None] = ruleset.__dict__.setdefault(
             "_new_melds_going_out", {}
         )
@@ -306,7 +307,7 @@ class _Search:
         if self.first_minimum is not None:
             points = counted_points(self.ruleset, self.table[self.old :])
         counts = self.counts
-        if self.rules.melds.sequence.allowed:
+        if self.sequences:
             capable = self.capable_masks()
             cells: list[int] = []
             for r in range(13):
@@ -323,14 +324,14 @@ class _Search:
             cells.append(counts[52])
             state: tuple[int, ...] = tuple(cells)
         else:
-            state = (
-                tuple(
-                    sum(counts[r * 4 : r * 4 + 4]) if not self.wild[r * 4] else -1
-                    for r in range(13)
-                )
-                + tuple(counts[i] for i in self.wilds)
-                + (counts[4], counts[7])
-            )
+            wild = self.wild
+            cells = [
+                -1 if wild[b] else counts[b] + counts[b + 1] + counts[b + 2] + counts[b + 3]
+                for b in range(0, 52, 4)
+            ]
+            cells += [counts[i] for i in self.wilds]
+            cells += (counts[4], counts[7])
+            state = tuple(cells)
         return (state, self.discard is None, tuple(self.sigs), points)
 
     def place(self) -> None:
@@ -347,13 +348,16 @@ class _Search:
         if key in self.failed:
             return
         before = len(self.found)
-        lost = stranded(self.ruleset, self.counts, self.table) if self.bounded else []
-        if self.bounded and (
-            len(lost) > (1 if self.discard is None else 0)
-            or not could_meet(self.ruleset, self.counts, self.table, self.players)
-        ):
-            self.failed.add(key)
-            return
+        if self.root_lost is not None:  # the root, whose bounds ways_out found open
+            lost, self.root_lost = self.root_lost, None
+        else:
+            lost = stranded(self.ruleset, self.counts, self.table) if self.bounded else []
+            if self.bounded and (
+                len(lost) > (1 if self.discard is None else 0)
+                or not could_meet(self.ruleset, self.counts, self.table, self.players)
+            ):
+                self.failed.add(key)
+                return
         if self.probing and not self.placed and not self.probe():
             self.failed.add(key)
             return
@@ -576,9 +580,8 @@ class _Search:
                     yield [index, *naturals, *wilds]
 
     def _start_pairs(self, threes: bool, others: int, available: int) -> list[tuple[int, int]]:
-        """The (naturals besides the card, wild cards) a new group (or meld of black threes)
-        of the card starts with, ``others`` naturals of its rank and ``available`` wild cards
-        held (see :meth:`_with_naturals`); a function of the ruleset and these counts only."""
+        """The (naturals besides the card, wild cards) a new group or meld of black threes
+        starts with (:meth:`_with_naturals`), by the ruleset and these counts alone."""
         melds = self.rules.melds
         max_wild = melds.black_threes.max_wild if threes else melds.group.max_wild
         most = available if max_wild is None else min(available, max_wild)
