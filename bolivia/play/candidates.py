@@ -160,8 +160,7 @@ class Candidates:
         if card_class(ruleset, top) in self.rules.pile.blocked_by_top:
             return
         team = h.melds[h.team]
-        frozen = frozen_when(ruleset, h.pile_kinds(), team_has_melded=bool(team))
-        ways = self.rules.pile.take_frozen if frozen else self.rules.pile.take_unfrozen
+        ways = self._ways()
         hand = h.hands[h.current]
         base = (top.index >> 2) * 4
         # a wild top card (the joker included) is never matched by naturals
@@ -199,6 +198,18 @@ class Candidates:
             for i, meld in enumerate(team):
                 if meld.kind in kinds and could_join(ruleset, meld, top):
                     yield TakePile(None, i)
+
+    def _ways(self) -> tuple[str, ...]:
+        """The ways the pile may be taken now (frozen or not), kept for the current state."""
+        found = self.memo.get("ways")
+        if found is None:
+            h = self.hand
+            frozen = frozen_when(
+                self.ruleset, h.pile_kinds(), team_has_melded=bool(h.melds[h.team])
+            )
+            rule = self.rules.pile
+            found = self.memo["ways"] = rule.take_frozen if frozen else rule.take_unfrozen
+        return found  # type: ignore[return-value]
 
     def can_take(self, action: TakePile) -> bool:
         """:meth:`Hand.can <bolivia.play.hand.Hand.can>` for a pickup in the draw phase, decided
@@ -248,8 +259,7 @@ class Candidates:
             if made is None:
                 return False
             also.append(made)
-        frozen = frozen_when(ruleset, h.pile_kinds(), team_has_melded=bool(team))
-        ways = pile_rule.take_frozen if frozen else pile_rule.take_unfrozen
+        ways = self._ways()
         new: list[Meld] = list(also)
         if with_cards is not None:
             wild = ruleset.wild
