@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from bolivia.cards import RANKS, Card, parse_cards
 from bolivia.engine.melds import Meld, verify_meld
 from bolivia.play import ways_out as ways_out_module
+from bolivia.play.actions import TakePile
 from bolivia.play.bots import GreedyBot, RandomBot
 from bolivia.play.hand import Hand
 from bolivia.play.position import hand_at, position_of
@@ -268,3 +269,52 @@ def test_the_search_is_exact_when_its_first_try_runs_out(
         assert can_go_out(ruleset, table, counts, players=4) == expected, (cards, table)
     finally:
         ways_out_module.QUICK_TRY = saved
+
+
+def _check_pickups_on_counts(ruleset: Ruleset, seed: int, steps: int, size: int) -> None:
+    position = _played(ruleset, seed, steps)
+    position["phase"] = "draw"  # the turn before its draw, as the cards are
+    position["asked"] = None
+    position.pop("going_out", None)
+    if size:
+        hand = _small(ruleset, position, random.Random(seed), size)
+    else:
+        hand = hand_at(ruleset, position)
+    if not hand.pile:
+        return
+    cands = hand.candidates
+    actions = [*cands.pile_candidates()]
+    actions += [a for a in hand.moves.pickups() if isinstance(a, TakePile)]
+    actions += [TakePile(None, i) for i in range(len(hand.melds[hand.team]) + 1)]
+    actions += [TakePile(None, 0, a.also) for a in actions if a.also]
+    for action in actions:
+        assert cands.can_take(action) == hand.can(action), action
+
+
+@pytest.mark.parametrize("rid", SHIPPED_IDS)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 300), size=st.integers(0, 6))
+def test_pickups_checked_on_the_counts_agree_with_the_verify_path(
+    rid: str, seed: int, steps: int, size: int
+) -> None:
+    _check_pickups_on_counts(LIBRARY.load(rid), seed, steps, size)
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(
+    house=house_rulesets(),
+    seed=st.integers(0, 10_000),
+    steps=st.integers(0, 300),
+    size=st.integers(0, 6),
+)
+def test_pickups_checked_on_the_counts_agree_under_house_rules(
+    house: tuple[str, dict[str, Any]], seed: int, steps: int, size: int
+) -> None:
+    ruleset = load_house(house)
+    assume(ruleset is not None and ruleset.rules.players.usual in ruleset.rules.players.seats)
+    assert ruleset is not None
+    _check_pickups_on_counts(ruleset, seed, steps, size)

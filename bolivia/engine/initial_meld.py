@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bolivia.cards import Card
-from bolivia.engine.melds import Meld, canasta_of, verify_meld
+from bolivia.engine.melds import Meld, canasta_kind, verify_meld
 from bolivia.errors import Illegal
 from bolivia.rules.ruleset import Ruleset
 
-__all__ = ["counted_points", "meld_points", "minimum", "verify_initial_meld"]
+__all__ = ["counted_points", "meld_points", "meld_value", "minimum", "verify_initial_meld"]
 
 
 def minimum(ruleset: Ruleset, team_score: int) -> int:
@@ -43,21 +43,31 @@ def counted_points(ruleset: Ruleset, melds: Sequence[Meld], top_card: Card | Non
     rule = ruleset.rules.initial_meld
     values = []
     for i, meld in enumerate(melds):
-        if meld.kind == "sequence" and not rule.counts_sequences:
+        value = meld_value(ruleset, meld.kind, meld.cards, meld.wilds)
+        if value is None:
             continue
-        if meld.kind == "wild" and not rule.counts_wild_melds:
-            continue
-        value = meld_points(ruleset, meld.cards)
         if i == 0 and top_card is not None and not rule.counts_top_card:
             value -= ruleset.points[top_card.index]
-        if rule.counts_bonuses:
-            kind = canasta_of(ruleset, meld)
-            if kind is not None:
-                value += getattr(ruleset.rules.canastas, kind).bonus
         values.append(value)
     if not values:
         return 0
     return sum(values) if rule.several_melds else max(values)
+
+
+def meld_value(ruleset: Ruleset, kind: str, cards: Sequence[Card], wilds: int) -> int | None:
+    """What one meld of this kind (its cards, ``wilds`` of them wild) counts toward the
+    minimum, the top card of the pile included; None where that kind does not count."""
+    rule = ruleset.rules.initial_meld
+    if kind == "sequence" and not rule.counts_sequences:
+        return None
+    if kind == "wild" and not rule.counts_wild_melds:
+        return None
+    value = meld_points(ruleset, cards)
+    if rule.counts_bonuses:
+        canasta = canasta_kind(ruleset, kind, len(cards), wilds)
+        if canasta is not None:
+            value += getattr(ruleset.rules.canastas, canasta).bonus
+    return value
 
 
 def verify_initial_meld(

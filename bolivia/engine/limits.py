@@ -62,6 +62,14 @@ class Limits:
             r for r in range(13) if r != 1 and not self.wild[r * 4]
         )
         self.rank_index: dict[str, int] = {rank: i for i, rank in enumerate(RANKS)}
+        # the size of a canasta of each kind of meld (a natural one for groups), and whether an
+        # unfrozen pile may be taken with its top card onto a meld
+        self.targets: dict[str, int] = {
+            "group": self.natural_size,
+            "sequence": self.escalera_size,
+            "wild": self.bolivia_size,
+        }
+        self.onto_unfrozen: bool = "onto_meld" in rules.pile.take_unfrozen
         going_out = rules.going_out
         self._requirement = _counts(going_out.requirement)
         self._by_players = {

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bolivia.cards import RANKS, SUITS, Card
+from bolivia.engine.limits import limits
 from bolivia.errors import Illegal
 from bolivia.rules.model import BlackThreeMelds, GroupMelds, WildMelds
 from bolivia.rules.ruleset import Ruleset
@@ -93,17 +94,20 @@ def describe(meld: Meld) -> str:
 
 def canasta_of(ruleset: Ruleset, meld: Meld) -> str | None:
     """The canasta the meld is (natural, mixed, escalera, bolivia), or None."""
-    canastas = ruleset.rules.canastas
-    kind = meld.kind
-    size = len(meld.cards)
+    return canasta_kind(ruleset, meld.kind, len(meld.cards), meld.wilds)
+
+
+def canasta_kind(ruleset: Ruleset, kind: str, size: int, wilds: int) -> str | None:
+    """:func:`canasta_of` a meld of this kind, size and number of wild cards."""
+    lim = limits(ruleset)
     if kind == "group":
-        if meld.wilds == 0:
-            return "natural" if size >= canastas.natural.size else None
-        return "mixed" if size >= canastas.mixed.size else None
+        if wilds == 0:
+            return "natural" if size >= lim.natural_size else None
+        return "mixed" if size >= lim.mixed_size else None
     if kind == "sequence":
-        return "escalera" if size >= canastas.escalera.size else None
+        return "escalera" if size >= lim.escalera_size else None
     if kind == "wild":
-        return "bolivia" if size >= canastas.bolivia.size else None
+        return "bolivia" if size >= lim.bolivia_size else None
     return None
 
 

@@ -80,14 +80,23 @@ def frozen_when(
 ) -> list[str]:
     """:func:`frozen_by` for a pile known by the classes of cards in it (wild, red_three,
     black_three), as the game keeps them."""
-    holds = {
-        "side_not_melded": not team_has_melded,
-        "contains_wild": "wild" in classes,
-        "contains_black_three": "black_three" in classes,
-        "contains_red_three": "red_three" in classes,
-        "always": True,
-    }
-    return [cond for cond in ruleset.rules.pile.frozen_when if holds[cond]]
+    return [
+        cond for cond in ruleset.rules.pile.frozen_when if _holds(cond, classes, team_has_melded)
+    ]
+
+
+def _holds(cond: str, classes: Collection[str | None], team_has_melded: bool) -> bool:
+    if cond == "side_not_melded":
+        return not team_has_melded
+    if cond == "contains_wild":
+        return "wild" in classes
+    if cond == "contains_black_three":
+        return "black_three" in classes
+    if cond == "contains_red_three":
+        return "red_three" in classes
+    if cond == "always":
+        return True
+    raise KeyError(cond)  # pragma: no cover - the schema admits no other condition
 
 
 def _blocked(ruleset: Ruleset, pile: Sequence[Card]) -> None:

@@ -67,6 +67,7 @@ class _View:
         "limits",
         "melds",
         "points",
+        "rank_counts",
         "runs",
         "sequences",
         "targets",
@@ -76,11 +77,12 @@ class _View:
     def __init__(self, hand: Hand) -> None:
         self.hand = hand
         self.counts = hand.hands[hand.current]
+        self.rank_counts = hand.rank_counts[hand.current]  # the naturals held of each rank
         lim = limits(hand.ruleset)
         self.wild = lim.wild
         self.points = lim.points
         self.sequences = lim.sequence_allowed
-        onto = "onto_meld" in hand.rules.pile.take_unfrozen
+        onto = lim.onto_unfrozen
         self.keeps: set[str] = set()  # ranks the side has groups of
         self.feeds: set[str] = set()  # ranks an opponent could take the pile onto
         own = hand.team
@@ -93,11 +95,7 @@ class _View:
                 if meld.kind == "group" and meld.rank is not None:
                     ranks.add(meld.rank)
         self.limits = lim
-        self.targets = {
-            "group": lim.natural_size,
-            "sequence": lim.escalera_size,
-            "wild": lim.bolivia_size,
-        }
+        self.targets = lim.targets
         # how much runs of one suit are worth keeping: much, when the side must still make
         # the escalera going out asks for
         needs = hand.requirement.including.get("escalera", 0)
@@ -117,7 +115,12 @@ class GreedyBot:
         view = _View(hand)
         best, best_value = 0, float("-inf")
         for i, action in enumerate(actions):
-            value = self.value(view, action)
+            # discards are the most: valued without the dispatch of value()
+            value = (
+                self._discard_value(view, action.card)
+                if type(action) is Discard
+                else self.value(view, action)
+            )
             if value > best_value:
                 best, best_value = i, value
         return actions[best]
@@ -187,8 +190,7 @@ class GreedyBot:
             return value + 80 + view.hand.rules.scoring.black_three_in_hand
         counts = view.counts
         r = index >> 2
-        base = r * 4
-        same_rank = counts[base] + counts[base + 1] + counts[base + 2] + counts[base + 3]
+        same_rank = view.rank_counts[r]  # the card is not a joker (jokers are wild)
         if same_rank >= 2:
             value -= 25 * (same_rank - 1)  # a pair or more takes the pile
         if view.runs:

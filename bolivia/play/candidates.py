@@ -26,18 +26,19 @@ action); the runs a suit's ranks make are kept in a table shared by the hands of
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator
 from itertools import compress
 from typing import TYPE_CHECKING
 
 from bolivia.cards import RANKS, SUITS, Card
-from bolivia.engine.initial_meld import counted_points, minimum
+from bolivia.engine.initial_meld import counted_points, meld_value, minimum
 from bolivia.engine.melds import (
     Meld,
     canasta_of,
     could_join,
+    extension,
     group_table,
+    new_meld,
     sequence_fault,
     verify_meld,
     wild_fault,
@@ -57,6 +58,7 @@ from bolivia.play.actions import (
     TakePile,
     TakeTop,
 )
+from bolivia.play.state import RED_THREES
 from bolivia.play.ways_out import can_go_out
 
 if TYPE_CHECKING:
@@ -124,7 +126,7 @@ class Candidates:
         if h.stock:
             out.append(DRAW)
         if h.pile:
-            out.extend(action for action in self.pile_candidates() if h.can(action))
+            out.extend(action for action in self.pile_candidates() if self.can_take(action))
             take_top = self.rules.pile.take_top
             if take_top.allowed:
                 for i, meld in enumerate(h.melds[h.team]):
@@ -158,8 +160,7 @@ class Candidates:
         if card_class(ruleset, top) in self.rules.pile.blocked_by_top:
             return
         team = h.melds[h.team]
-        frozen = frozen_when(ruleset, h.pile_kinds(), team_has_melded=bool(team))
-        ways = self.rules.pile.take_frozen if frozen else self.rules.pile.take_unfrozen
+        ways = self._ways()
         hand = h.hands[h.current]
         base = (top.index >> 2) * 4
         # a wild top card (the joker included) is never matched by naturals
@@ -197,6 +198,129 @@ class Candidates:
             for i, meld in enumerate(team):
                 if meld.kind in kinds and could_join(ruleset, meld, top):
                     yield TakePile(None, i)
+
+    def _ways(self) -> tuple[str, ...]:
+        """The ways the pile may be taken now (frozen or not), kept for the current state."""
+        found = self.memo.get("ways")
+        if found is None:
+            h = self.hand
+            frozen = frozen_when(
+                self.ruleset, h.pile_kinds(), team_has_melded=bool(h.melds[h.team])
+            )
+            rule = self.rules.pile
+            found = self.memo["ways"] = rule.take_frozen if frozen else rule.take_unfrozen
+        return found  # type: ignore[return-value]
+
+    def can_take(self, action: TakePile) -> bool:
+        """:meth:`Hand.can <bolivia.play.hand.Hand.can>` for a pickup in the draw phase, decided
+        on the counts with the rule modules' non-raising checks (the same checks, in the same
+        terms, as :func:`~bolivia.engine.pile.verify_pickup` and the hand's verify path); where
+        the pickup would bind the player to going out (fewer cards left than the keep-cards
+        rule asks, black threes melded, a partner's answer) the full verify path decides. What
+        this allows, :meth:`Hand.apply` verifies again in full."""
+        h = self.hand
+        if h.ended_by is not None or h.phase != "draw":
+            return h.can(action)
+        ruleset = self.ruleset
+        rules = self.rules
+        pile = h.pile
+        if not pile:
+            return False
+        top_index = pile[-1]
+        top = CARDS[top_index]
+        if card_class(ruleset, top) in rules.pile.blocked_by_top:
+            return False
+        with_cards = action.with_cards
+        if with_cards is not None and action.onto is not None:
+            return False
+        team = h.melds[h.team]
+        hand = h.hands[h.current]
+        size = h.sizes[h.current]
+        # the cards taken from the hand: held, as many times as named
+        need: dict[int, int] = {}
+        for card in with_cards or ():
+            need[card.index] = need.get(card.index, 0) + 1
+        for cards in action.also:
+            for card in cards:
+                need[card.index] = need.get(card.index, 0) + 1
+        taken = 0
+        for i, n in need.items():
+            if hand[i] < n:
+                return False
+            taken += n
+        if action.onto is not None and not 0 <= action.onto < len(team):
+            return False
+        pile_rule = rules.pile
+        if pile_rule.one_card_rule and size == 1 and len(pile) == 1:
+            return False
+        also: list[Meld] = []
+        for cards in action.also:
+            made = new_meld(ruleset, cards)
+            if made is None:
+                return False
+            also.append(made)
+        ways = self._ways()
+        new: list[Meld] = list(also)
+        if with_cards is not None:
+            wild = ruleset.wild
+            matching = sum(1 for c in with_cards if not wild[c.index] and c.rank == top.rank)
+            wilds = sum(1 for c in with_cards if wild[c.index])
+            if not (
+                ("natural_pair" in ways and matching >= 2)
+                or ("natural_and_wild" in ways and matching >= 1 and wilds >= 1)
+            ):
+                return False
+            joined = False
+            if not (rules.melds.group.duplicate_ranks or pile_rule.pair_starts_new_meld):
+                target = next((m for m in team if m.kind == "group" and m.rank == top.rank), None)
+                if target is not None:
+                    if extension(ruleset, target, (*with_cards, top)) is None:
+                        return False
+                    joined = True
+            if not joined:
+                made = new_meld(ruleset, (*with_cards, top))
+                if made is None or made.kind != "group":
+                    return False
+                if not team:
+                    points = counted_points(ruleset, [made, *also], top_card=top)
+                    if points < minimum(ruleset, h.team_scores[h.team]):
+                        return False
+                if not pile_rule.pair_starts_new_meld:
+                    new.insert(0, made)
+        elif action.onto is not None:
+            if action.also:  # not a pickup the candidates make: the full path
+                return h.can(action)
+            target = team[action.onto]
+            if (
+                "onto_meld" not in ways
+                or target.kind not in pile_rule.onto_kinds
+                or (not pile_rule.onto_canasta and canasta_of(ruleset, target) is not None)
+                or extension(ruleset, target, [top]) is None
+            ):
+                return False
+        else:  # some way: the full path searches
+            return h.can(action)
+        if not rules.melds.group.duplicate_ranks:
+            ranks = [m.rank for m in team if m.kind == "group"]
+            for meld in new:
+                if meld.kind == "group":
+                    if meld.rank in ranks:
+                        return False
+                    ranks.append(meld.rank)
+        rest = len(pile) - 1
+        reds = sum(1 for i in pile[:-1] if i in RED_THREES)
+        unknown = 0
+        if rules.red_threes.replaced_from_pile and h.stock:
+            unknown = min(len(h.stock), reds)
+        remaining = size - taken + rest - reds + unknown
+        if unknown and remaining - unknown < h.keep:
+            return False
+        threes = rules.melds.black_threes.when == "going_out" and any(
+            m.kind == "threes" for m in also
+        )
+        if remaining < h.keep or threes or h.committed or h.asked is not None:
+            return h.can(action)  # what the turn then binds the player to: the full path
+        return True
 
     def _group_candidates(self, exclude: str | None = None) -> Iterator[tuple[Card, ...]]:
         """Groups the hand can lay, by the group limits (all the naturals of a rank, with
@@ -296,7 +420,9 @@ class Candidates:
             )
             if group and cards[0].rank in ranks:
                 continue
-            need = Counter(c.index for c in cards)
+            need: dict[int, int] = {}
+            for c in cards:
+                need[c.index] = need.get(c.index, 0) + 1
             if any(available[i] < n for i, n in need.items()):
                 continue
             for i, n in need.items():
@@ -306,19 +432,13 @@ class Candidates:
             chosen.append(cards)
         return tuple(chosen)
 
-    def _meld_of(self, kind: str, cards: tuple[Card, ...]) -> Meld:
-        """A candidate's meld, built from what the generator knows (it met the limits)."""
+    def _counts_enough(self, kind: str, cards: tuple[Card, ...], needed: int) -> bool:
+        """Whether a candidate meld alone (of this kind: it met the limits) counts the points
+        a first meld needs, by :func:`~bolivia.engine.initial_meld.meld_value` on its cards."""
         wild = self.ruleset.wild
         wilds = sum(1 for c in cards if wild[c.index])
-        if kind == "group":
-            return Meld("group", cards, len(cards) - wilds, wilds, rank=cards[0].rank)
-        if kind == "sequence":
-            return Meld("sequence", cards, len(cards) - wilds, wilds, suit=cards[0].suit)
-        return Meld("wild", cards, 0, len(cards))
-
-    def _counts_enough(self, kind: str, cards: tuple[Card, ...], needed: int) -> bool:
-        """Whether a candidate meld alone counts the points a first meld needs."""
-        return counted_points(self.ruleset, [self._meld_of(kind, cards)]) >= needed
+        value = meld_value(self.ruleset, kind, cards, wilds)
+        return (0 if value is None else value) >= needed
 
     def _lay_candidates(self) -> Iterator[Lay]:
         """Single new melds that the keep-cards, duplicate-rank and first-meld rules allow."""

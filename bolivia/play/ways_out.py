@@ -85,12 +85,12 @@ def ways_out(
     the side's melds ``table``. ``first_minimum``: the side has not melded, and its new melds
     must count this much. ``bounded=False`` searches without the quick bounds (for tests: the
     bounds must never change the answer)."""
-    if bounded and (
-        len(stranded(ruleset, counts, table)) > 1 or not could_meet(ruleset, counts, table, players)
-    ):
+    lost = stranded(ruleset, counts, table) if bounded else []
+    if bounded and (len(lost) > 1 or not could_meet(ruleset, counts, table, players)):
         return []
     search = _Search(ruleset, table, counts, players, first_minimum, limit)
     search.bounded = bounded
+    search.root_lost = lost if bounded else None
     search.run()
     return search.found
 
@@ -144,6 +144,8 @@ class _Search:
         self.found: list[GoOut] = []
         self.failed: set[tuple[object, ...]] = set()
         self.bounded = True
+        self.root_lost: list[int] | None = None
+        self.sequences = ruleset.rules.melds.sequence.allowed
         self.naturals = [i for i in range(53) if not self.wild[i]]
         self.order = self.naturals  # the order the naturals are placed in (see probe)
         self.placed = 0  # naturals placed (or discarded) so far
@@ -161,6 +163,14 @@ class _Search:
         ]
         self.wilds = list(ruleset.wild_indices)  # the cheaper first
         self.wild_kinds = wild_ranks(ruleset)
+        # kept with the ruleset: each new meld going out by its cards (None: no meld; else the
+        # meld, and whether it is a run), the starts of new groups (see _start_pairs)
+        self._made: dict[tuple[int, ...], tuple[Meld, bool] | None] = ruleset.__dict__.setdefault(
+            "_new_melds_going_out", {}
+        )
+        self._pairs: dict[tuple[bool, int, int], list[tuple[int, int]]] = (
+            ruleset.__dict__.setdefault("_start_pairs", {})
+        )
 
     # ------------------------------------------------------------------ the table
 
@@ -297,7 +307,7 @@ class _Search:
         if self.first_minimum is not None:
             points = counted_points(self.ruleset, self.table[self.old :])
         counts = self.counts
-        if self.rules.melds.sequence.allowed:
+        if self.sequences:
             capable = self.capable_masks()
             cells: list[int] = []
             for r in range(13):
@@ -314,14 +324,14 @@ class _Search:
             cells.append(counts[52])
             state: tuple[int, ...] = tuple(cells)
         else:
-            state = (
-                tuple(
-                    sum(counts[r * 4 : r * 4 + 4]) if not self.wild[r * 4] else -1
-                    for r in range(13)
-                )
-                + tuple(counts[i] for i in self.wilds)
-                + (counts[4], counts[7])
-            )
+            wild = self.wild
+            cells = [
+                -1 if wild[b] else counts[b] + counts[b + 1] + counts[b + 2] + counts[b + 3]
+                for b in range(0, 52, 4)
+            ]
+            cells += [counts[i] for i in self.wilds]
+            cells += (counts[4], counts[7])
+            state = tuple(cells)
         return (state, self.discard is None, tuple(self.sigs), points)
 
     def place(self) -> None:
@@ -338,13 +348,16 @@ class _Search:
         if key in self.failed:
             return
         before = len(self.found)
-        lost = stranded(self.ruleset, self.counts, self.table) if self.bounded else []
-        if self.bounded and (
-            len(lost) > (1 if self.discard is None else 0)
-            or not could_meet(self.ruleset, self.counts, self.table, self.players)
-        ):
-            self.failed.add(key)
-            return
+        if self.root_lost is not None:  # the root, whose bounds ways_out found open
+            lost, self.root_lost = self.root_lost, None
+        else:
+            lost = stranded(self.ruleset, self.counts, self.table) if self.bounded else []
+            if self.bounded and (
+                len(lost) > (1 if self.discard is None else 0)
+                or not could_meet(self.ruleset, self.counts, self.table, self.players)
+            ):
+                self.failed.add(key)
+                return
         if self.probing and not self.placed and not self.probe():
             self.failed.add(key)
             return
@@ -374,15 +387,28 @@ class _Search:
         Runs come first (a sequence is what a requirement most often lacks and what a wrong
         early choice most often spoils); the discard, tried last, is not listed."""
         card = CARDS[index]
-        wild = self.wild
-        melds = list(self.new_melds(index))
-        runs = [m for m in melds if len({i >> 2 for i in m if not wild[i]}) > 1]
-        rest = [m for m in melds if len({i >> 2 for i in m if not wild[i]}) <= 1]
-        order = sorted(range(len(self.table)), key=lambda t: self.table[t].kind != "sequence")
+        made = self._made
+        runs: list[tuple[list[int], Meld]] = []
+        rest: list[tuple[list[int], Meld]] = []
+        for cards in self.new_melds(index):
+            key = tuple(cards)
+            if key in made:
+                found = made[key]
+            else:
+                meld = new_meld(self.ruleset, [CARDS[i] for i in cards], going_out=True)
+                wild = self.wild
+                several = len({i >> 2 for i in cards if not wild[i]}) > 1
+                if len(made) > 100_000:  # a bound on what is kept
+                    made.clear()
+                found = made[key] = None if meld is None else (meld, several)
+            if found is not None:
+                (runs if found[1] else rest).append((cards, found[0]))
+        table = self.table
+        order = sorted(range(len(table)), key=lambda t: table[t].kind != "sequence")
         out: list[tuple[int, list[int], Meld]] = []
         for step in ("runs", "melds"):
             for t in order:
-                meld = self.table[t]
+                meld = table[t]
                 if (meld.kind == "sequence") != (step == "runs"):
                     continue
                 if not could_join(self.ruleset, meld, card):
@@ -391,15 +417,11 @@ class _Search:
                     grown = extension(self.ruleset, meld, [CARDS[i] for i in cards], going_out=True)
                     if grown is not None:
                         out.append((t, cards, grown))
-            for cards in runs if step == "runs" else rest:
-                made = new_meld(self.ruleset, [CARDS[i] for i in cards], going_out=True)
-                if made is None:
-                    continue
-                meld = made
+            for cards, meld in runs if step == "runs" else rest:
                 if (
                     meld.kind == "group"
                     and self.one_per_rank
-                    and any(m.kind == "group" and m.rank == meld.rank for m in self.table)
+                    and any(m.kind == "group" and m.rank == meld.rank for m in table)
                 ):
                     continue
                 out.append((-1, cards, meld))
@@ -544,10 +566,24 @@ class _Search:
         naturals), as more naturals join as they are placed and wild cards come last. Where
         no wild card may go onto a finished canasta and the rank could make one, every number
         of wild cards is offered at once. One natural with wild cards is offered too where it
-        could be a legal meld of some kind (:func:`verify_meld` decides which)."""
-        melds = self.rules.melds
+        could be a legal meld of some kind (:func:`verify_meld` decides which). ``max_wild``
+        is the ruleset's limit for the meld's kind (what :meth:`_start_pairs` reads)."""
         threes = index >> 2 == 1
         available = sum(self.counts[i] for i in self.wilds)
+        pairs_key = (threes, len(others), available)
+        pairs = self._pairs.get(pairs_key)
+        if pairs is None:
+            pairs = self._pairs[pairs_key] = self._start_pairs(threes, len(others), available)
+        for k, w in pairs:
+            for naturals in self._naturals_choices(others, k):
+                for wilds in self.wild_choices(w):
+                    yield [index, *naturals, *wilds]
+
+    def _start_pairs(self, threes: bool, others: int, available: int) -> list[tuple[int, int]]:
+        """The (naturals besides the card, wild cards) a new group or meld of black threes
+        starts with (:meth:`_with_naturals`), by the ruleset and these counts alone."""
+        melds = self.rules.melds
+        max_wild = melds.black_threes.max_wild if threes else melds.group.max_wild
         most = available if max_wild is None else min(available, max_wild)
 
         def legal(k: int, w: int) -> bool:
@@ -561,11 +597,11 @@ class _Search:
         every = (
             not threes
             and not melds.group.wild_onto_canasta
-            and 1 + len(others) + available >= min(canastas.natural.size, canastas.mixed.size)
+            and 1 + others + available >= min(canastas.natural.size, canastas.mixed.size)
         )
         pairs: list[tuple[int, int]] = []
         for w in range(most + 1):
-            k = next((k for k in range(len(others) + 1) if legal(k, w)), None)
+            k = next((k for k in range(others + 1) if legal(k, w)), None)
             if k is None:
                 continue
             if every or not any(pk <= k and pw <= w for pk, pw in pairs):
@@ -581,10 +617,7 @@ class _Search:
             for w in range(1, available + 1):
                 if (0, w) not in pairs:
                     pairs.append((0, w))
-        for k, w in pairs:
-            for naturals in self._naturals_choices(others, k):
-                for wilds in self.wild_choices(w):
-                    yield [index, *naturals, *wilds]
+        return pairs
 
     def _naturals_choices(self, others: list[int], k: int) -> Iterator[list[int]]:
         """Each choice of ``k`` of these naturals of one rank, those that cannot be in a
