@@ -15,7 +15,7 @@ Draw()
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from bolivia.cards import Card
@@ -34,6 +34,7 @@ from bolivia.play.actions import (
     TakePile,
     TakeTop,
 )
+from bolivia.play.expert import ExpertBot
 from bolivia.play.hand import Hand
 from bolivia.play.state import BLACK_THREES
 
@@ -214,7 +215,7 @@ def _finished(lim: Limits, meld: Meld) -> bool:
     return kind == "wild" and size >= lim.bolivia_size
 
 
-BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot}
+BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot, "expert": ExpertBot}
 
 
 def make_bot(name: str) -> Bot:
