@@ -36,6 +36,7 @@ from bolivia.play.actions import (
 )
 from bolivia.play.expert import ExpertBot
 from bolivia.play.hand import Hand
+from bolivia.play.search import SearchBot
 from bolivia.play.state import BLACK_THREES
 
 __all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "make_bot"]
@@ -215,7 +216,12 @@ def _finished(lim: Limits, meld: Meld) -> bool:
     return kind == "wild" and size >= lim.bolivia_size
 
 
-BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot, "expert": ExpertBot}
+BOTS: dict[str, Callable[[], Bot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "expert": ExpertBot,
+    "search": SearchBot,
+}
 
 
 def make_bot(name: str) -> Bot:

@@ -43,7 +43,6 @@ from bolivia.play.actions import (
     Extend,
     GoOut,
     Lay,
-    Stop,
     TakePile,
     TakeTop,
 )
@@ -440,6 +439,14 @@ class ExpertBot:
     def choose(self, hand: Hand, actions: Sequence[Action], rng: random.Random) -> Action:
         if len(actions) == 1:
             return actions[0]
+        return self.consider(hand, actions)[0]
+
+    def consider(self, hand: Hand, actions: Sequence[Action]) -> list[Action]:
+        """The bot's choice among ``actions`` first, then the alternatives it weighed, the
+        better first: the other discards, drawing or taking the pile, not going out (a meld
+        that pays has none)."""
+        if len(actions) == 1:
+            return [actions[0]]
         pos = _Position(hand, self.weights)
         if hand.phase == "answer":
             return self._answer(pos, actions)
@@ -449,17 +456,14 @@ class ExpertBot:
 
     # ------------------------------------------------------------------ the phases
 
-    def _answer(self, pos: _Position, actions: Sequence[Action]) -> Action:
+    def _answer(self, pos: _Position, actions: Sequence[Action]) -> list[Action]:
         hand = pos.hand
         asker = hand.asker if hand.asker is not None else hand.partner(pos.player)
         # the asker's cards go onto the side's melds: their points estimated, no canasta more
         margin = pos.margin_going_out(hand.melds[pos.team], asker)
         margin += hand.sizes[asker] * 10
         yes = pos.wants_out(margin)
-        for action in actions:
-            if isinstance(action, Answer) and action.yes == yes:
-                return action
-        return actions[0]
+        return sorted(actions, key=lambda a: not (isinstance(a, Answer) and a.yes == yes))
 
     def _go_out_value(self, pos: _Position, action: GoOut) -> float:
         after = pos.hand.verify(action)
@@ -467,25 +471,22 @@ class ExpertBot:
         margin = pos.margin_going_out(after, pos.player)
         return 1e6 + margin if pos.wants_out(margin) else float("-inf")
 
-    def _draw(self, pos: _Position, actions: Sequence[Action]) -> Action:
+    def _draw(self, pos: _Position, actions: Sequence[Action]) -> list[Action]:
         hand = pos.hand
         now = pos.value(pos.counts, pos.table)
-        best: Action = actions[0]
-        best_value = float("-inf")
-        for action in actions:
+        valued: list[tuple[float, int]] = []
+        for i, action in enumerate(actions):
             if isinstance(action, Draw):
                 value = now + hand.draw_count * pos.w.draw
-            elif isinstance(action, Stop):
-                value = now
             elif isinstance(action, TakePile | TakeTop):
                 value = self._pickup_value(pos, action, now)
             elif isinstance(action, Ask):
                 value = now + 50.0  # asked only where taking the pile may go out
             else:
                 value = now
-            if value > best_value:
-                best, best_value = action, value
-        return best
+            valued.append((-value, i))
+        valued.sort()
+        return [actions[i] for _, i in valued]
 
     def _pickup_value(self, pos: _Position, action: TakePile | TakeTop, now: float) -> float:
         hand = pos.hand
@@ -514,26 +515,23 @@ class ExpertBot:
         counts, melds = after
         return pos.value(counts, [pos.summary(m) for m in melds])
 
-    def _play(self, pos: _Position, actions: Sequence[Action]) -> Action:
+    def _play(self, pos: _Position, actions: Sequence[Action]) -> list[Action]:
         hand = pos.hand
         counts = pos.counts
         table = pos.table
         now = pos.value(counts, table)
         best_meld: Action | None = None
         best_gain = 0.0
-        best_discard: Action | None = None
-        best_discard_value = float("-inf")
+        discards: list[tuple[float, int]] = []
         going_out: Action | None = None
         going_out_value = float("-inf")
         ask: Action | None = None
-        for action in actions:
+        for n, action in enumerate(actions):
             if type(action) is Discard:
                 index = action.card.index
                 after = list(counts)
                 after[index] -= 1
-                value = pos.value(after, table) - pos.danger(index)
-                if value > best_discard_value:
-                    best_discard, best_discard_value = action, value
+                discards.append((pos.danger(index) - pos.value(after, table), n))
             elif type(action) is Lay:
                 after = list(counts)
                 new = list(table)
@@ -572,19 +570,23 @@ class ExpertBot:
                     going_out, going_out_value = action, value
             elif isinstance(action, Ask):
                 ask = action
+        discards.sort()
+        ranked = [actions[n] for _, n in discards]
+        if best_meld is not None:
+            ranked.insert(0, best_meld)
         if going_out is not None and going_out_value > float("-inf"):
-            return going_out
+            return [going_out, *ranked[:1]]
         if ask is not None and hand.must_ask():
             lines = hand.moves.go_out_lines(1)
             if lines:
                 melds = hand.verify_way_out(lines[0], asking=False)
                 if pos.wants_out(pos.margin_going_out(melds, pos.player)):
-                    return ask
+                    return [ask, *ranked[:1]]
         if best_meld is not None:
-            return best_meld
-        if best_discard is not None:
-            return best_discard
-        return next((a for a in actions if not isinstance(a, Ask)), actions[0])
+            return [best_meld]
+        if ranked:
+            return ranked
+        return [next((a for a in actions if not isinstance(a, Ask)), actions[0])]
 
     @staticmethod
     def _melded_points(pos: _Position, melds: Sequence[Sequence[Card]]) -> float:

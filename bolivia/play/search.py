@@ -1,0 +1,116 @@
+"""The ``search`` bot: determinized Monte Carlo over the ``expert`` bot's candidates.
+
+Where the choice matters -- taking the pile or drawing, which card to discard, going out or
+not, the partner's answer -- the bot takes the few actions the expert rates best
+(:meth:`ExpertBot.consider <bolivia.play.expert.ExpertBot.consider>`), deals the cards it cannot
+see again at random (:func:`~bolivia.play.sampling.determinize`: the same view, never a card it
+could not see), plays each action out on the same samples with the expert in every seat, and
+keeps the action whose playouts score best for its side. A playout runs to the hand's end or
+for ``depth`` turns; a hand still on is then scored as it stands, the side's unfinished melds
+counted at a share of the canasta bonus they lead to (the ruleset's values). Elsewhere (a meld
+that pays, a single legal action) it plays as the expert does.
+
+The budget is in playouts, not seconds, so that a seed gives the same play on any machine:
+``playouts`` samples a decision, ``width`` actions compared, ``depth`` turns a playout.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from bolivia.engine.melds import canasta_of
+from bolivia.engine.scoring import TeamHand, score_team
+from bolivia.play.actions import Action
+from bolivia.play.expert import ExpertBot
+from bolivia.play.hand import Hand
+from bolivia.play.sampling import determinize
+from bolivia.rules.model import Canastas
+
+__all__ = ["SearchBot"]
+
+#: a playout stops after this many actions whatever happens (a hand never takes so many)
+PLAYOUT_STEPS = 2_000
+
+
+class SearchBot:
+    """Determinized Monte Carlo over the expert's candidates (see the module)."""
+
+    name = "search"
+
+    def __init__(self, playouts: int = 4, width: int = 2, depth: int = 8) -> None:
+        self.playouts = playouts
+        self.width = width
+        self.depth = depth
+        self.policy = ExpertBot()
+
+    def choose(self, hand: Hand, actions: Sequence[Action], rng: random.Random) -> Action:
+        if len(actions) == 1:
+            return actions[0]
+        options = self.policy.consider(hand, actions)[: self.width]
+        if len(options) == 1:
+            return options[0]
+        player = hand.current
+        seed = rng.getrandbits(64)
+        totals = [0.0] * len(options)
+        for j in range(self.playouts):
+            world = determinize(hand, player, random.Random(seed + j))
+            for k, action in enumerate(options):
+                sim = world.copy()
+                sim.apply(action)
+                totals[k] += self._playout(sim, hand.team)
+        best = max(range(len(options)), key=lambda k: (totals[k], -k))
+        return options[best]
+
+    def _playout(self, sim: Hand, team: int) -> float:
+        """The side's margin after playing ``sim`` out with the expert in every seat."""
+        policy = self.policy
+        stop = sim.turns + self.depth
+        quiet = random.Random(0)  # the expert draws nothing from it
+        steps = 0
+        while not sim.over and sim.turns < stop and steps < PLAYOUT_STEPS:
+            actions = sim.choices()
+            if not actions:
+                break
+            sim.apply(policy.choose(sim, actions, quiet))
+            steps += 1
+        return margin(sim, team)
+
+
+def margin(hand: Hand, team: int) -> float:
+    """The side's points less the mean of the others': the hand's scores if it is over; else
+    the sides as they stand, every card held counted against its side and each unfinished
+    meld at the share of its canasta's bonus it has reached, squared."""
+    if hand.over:
+        totals = [float(score.total) for score in hand.result().scores]
+    else:
+        ruleset = hand.ruleset
+        canastas = ruleset.rules.canastas
+        penalties = ruleset.penalties
+        totals = []
+        for t in range(hand.teams):
+            melds = hand.melds[t]
+            points = float(score_team(ruleset, TeamHand(tuple(melds), hand.red_threes[t])).total)
+            for meld in melds:
+                if canasta_of(ruleset, meld) is None:
+                    points += _share(meld.kind, meld.size, meld.wilds, canastas)
+            for p in range(hand.players):
+                if hand.team_of[p] == t:
+                    points -= sum(n * penalties[i] for i, n in enumerate(hand.hands[p]) if n)
+            totals.append(points)
+    others = [v for t, v in enumerate(totals) if t != team]
+    return totals[team] - sum(others) / max(len(others), 1)
+
+
+def _share(kind: str, size: int, wilds: int, canastas: Canastas) -> float:
+    """An unfinished meld's share of its canasta's bonus, squared."""
+    if kind == "group":
+        canasta = canastas.natural if wilds == 0 else canastas.mixed
+    elif kind == "sequence":
+        canasta = canastas.escalera
+    elif kind == "wild":
+        canasta = canastas.bolivia
+    else:
+        return 0.0
+    share = min(size / canasta.size, 1.0)
+    return float(canasta.bonus) * share * share
