@@ -1,17 +1,19 @@
 """The ``search`` bot: determinized Monte Carlo over the ``expert`` bot's candidates.
 
-Where the choice matters -- taking the pile or drawing, which card to discard, going out or
-not, the partner's answer -- the bot takes the few actions the expert rates best
-(:meth:`ExpertBot.consider <bolivia.play.expert.ExpertBot.consider>`), deals the cards it cannot
-see again at random (:func:`~bolivia.play.sampling.determinize`: the same view, never a card it
-could not see), plays each action out on the same samples with the expert in every seat, and
-keeps the action whose playouts score best for its side. A playout runs to the hand's end or
-for ``depth`` turns; a hand still on is then scored as it stands, the side's unfinished melds
-counted at a share of the canasta bonus they lead to (the ruleset's values). Elsewhere (a meld
-that pays, a single legal action) it plays as the expert does.
+Where the choice matters most -- taking the pile or drawing, going out or not, the partner's
+answer, and (``discards=True``) which card to discard -- the bot takes the few actions the
+expert rates best (:meth:`ExpertBot.consider <bolivia.play.expert.ExpertBot.consider>`),
+deals the cards it cannot see again at random (:func:`~bolivia.play.sampling.determinize`:
+the same view, never a card it could not see), plays each action out on the same samples
+with the expert in every seat, and keeps the action whose playouts score best for its side.
+A playout runs to the hand's end (or for ``depth`` turns); a hand still on is then scored as
+it stands, the side's unfinished melds counted at a share of the canasta bonus they lead to
+(the ruleset's values). Elsewhere (a meld that pays, a discard, a single legal action) it
+plays as the expert does.
 
 The budget is in playouts, not seconds, so that a seed gives the same play on any machine:
-``playouts`` samples a decision, ``width`` actions compared, ``depth`` turns a playout.
+``playouts`` samples a decision, ``width`` actions compared, ``depth`` turns a playout
+(None: to the hand's end).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from collections.abc import Sequence
 
 from bolivia.engine.melds import canasta_of
 from bolivia.engine.scoring import TeamHand, score_team
-from bolivia.play.actions import Action
+from bolivia.play.actions import Action, Answer, Ask, Discard, GoOut, TakePile, TakeTop
 from bolivia.play.expert import ExpertBot
 from bolivia.play.hand import Hand
 from bolivia.play.sampling import determinize
@@ -38,17 +40,20 @@ class SearchBot:
 
     name = "search"
 
-    def __init__(self, playouts: int = 4, width: int = 2, depth: int = 8) -> None:
+    def __init__(
+        self, playouts: int = 4, width: int = 2, depth: int | None = None, discards: bool = False
+    ) -> None:
         self.playouts = playouts
         self.width = width
         self.depth = depth
+        self.discards = discards
         self.policy = ExpertBot()
 
     def choose(self, hand: Hand, actions: Sequence[Action], rng: random.Random) -> Action:
         if len(actions) == 1:
             return actions[0]
         options = self.policy.consider(hand, actions)[: self.width]
-        if len(options) == 1:
+        if len(options) == 1 or not self._searched(options):
             return options[0]
         player = hand.current
         seed = rng.getrandbits(64)
@@ -62,13 +67,21 @@ class SearchBot:
         best = max(range(len(options)), key=lambda k: (totals[k], -k))
         return options[best]
 
+    def _searched(self, options: Sequence[Action]) -> bool:
+        """Whether the choice is one the bot searches: taking the pile or its top card,
+        going out (or asking, or answering), and the discard where ``discards`` says so."""
+        for action in options:
+            if isinstance(action, TakePile | TakeTop | GoOut | Ask | Answer):
+                return True
+        return self.discards and all(isinstance(action, Discard) for action in options)
+
     def _playout(self, sim: Hand, team: int) -> float:
         """The side's margin after playing ``sim`` out with the expert in every seat."""
         policy = self.policy
-        stop = sim.turns + self.depth
+        stop = sim.turns + self.depth if self.depth is not None else None
         quiet = random.Random(0)  # the expert draws nothing from it
         steps = 0
-        while not sim.over and sim.turns < stop and steps < PLAYOUT_STEPS:
+        while not sim.over and (stop is None or sim.turns < stop) and steps < PLAYOUT_STEPS:
             actions = sim.choices()
             if not actions:
                 break
