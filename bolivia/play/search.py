@@ -5,11 +5,12 @@ answer, and (``discards=True``) which card to discard -- the bot takes the few a
 expert rates best (:meth:`ExpertBot.consider <bolivia.play.expert.ExpertBot.consider>`),
 deals the cards it cannot see again at random (:func:`~bolivia.play.sampling.determinize`:
 the same view, never a card it could not see), plays each action out on the same samples
-with the expert in every seat, and keeps the action whose playouts score best for its side.
-A playout runs to the hand's end (or for ``depth`` turns); a hand still on is then scored as
-it stands, the side's unfinished melds counted at a share of the canasta bonus they lead to
-(the ruleset's values). Elsewhere (a meld that pays, a discard, a single legal action) it
-plays as the expert does.
+with the expert in every seat, and keeps the expert's choice unless another action's playouts
+score better for its side by more than ``confidence`` standard errors of the paired
+differences. A playout runs to the hand's end (or for ``depth`` turns); a hand still on is
+then scored as it stands, the side's unfinished melds counted at a share of the canasta bonus
+they lead to (the ruleset's values). Elsewhere (a meld that pays, a discard, a single legal
+action) it plays as the expert does.
 
 The budget is in playouts, not seconds, so that a seed gives the same play on any machine:
 ``playouts`` samples a decision, ``width`` actions compared, ``depth`` turns a playout
@@ -41,9 +42,15 @@ class SearchBot:
     name = "search"
 
     def __init__(
-        self, playouts: int = 4, width: int = 2, depth: int | None = None, discards: bool = False
+        self,
+        playouts: int = 4,
+        width: int = 2,
+        depth: int | None = None,
+        discards: bool = False,
+        confidence: float = 1.0,
     ) -> None:
         self.playouts = playouts
+        self.confidence = confidence
         self.width = width
         self.depth = depth
         self.discards = discards
@@ -57,14 +64,20 @@ class SearchBot:
             return options[0]
         player = hand.current
         seed = rng.getrandbits(64)
-        totals = [0.0] * len(options)
+        scores: list[list[float]] = [[] for _ in options]
         for j in range(self.playouts):
             world = determinize(hand, player, random.Random(seed + j))
             for k, action in enumerate(options):
                 sim = world.copy()
                 sim.apply(action)
-                totals[k] += self._playout(sim, hand.team)
-        best = max(range(len(options)), key=lambda k: (totals[k], -k))
+                scores[k].append(self._playout(sim, hand.team))
+        # the expert's choice stays unless an alternative beats it on the same samples by
+        # more than ``confidence`` standard errors of the paired differences
+        best, best_edge = 0, 0.0
+        for k in range(1, len(options)):
+            edge = _paired_edge(scores[k], scores[0], self.confidence)
+            if edge > best_edge:
+                best, best_edge = k, edge
         return options[best]
 
     def _searched(self, options: Sequence[Action]) -> bool:
@@ -88,6 +101,18 @@ class SearchBot:
             sim.apply(policy.choose(sim, actions, quiet))
             steps += 1
         return margin(sim, team)
+
+
+def _paired_edge(scores: Sequence[float], base: Sequence[float], z: float) -> float:
+    """The mean of the paired differences ``scores - base`` where it exceeds ``z`` standard
+    errors (and 0), else 0."""
+    n = len(scores)
+    diffs = [a - b for a, b in zip(scores, base, strict=True)]
+    mean = sum(diffs) / n
+    if n < 2:
+        return max(mean, 0.0)
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean if mean > 0 and mean * mean * n > z * z * var else 0.0
 
 
 def margin(hand: Hand, team: int) -> float:
