@@ -15,7 +15,7 @@ Draw()
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from bolivia.cards import Card
@@ -34,7 +34,9 @@ from bolivia.play.actions import (
     TakePile,
     TakeTop,
 )
+from bolivia.play.expert import ExpertBot
 from bolivia.play.hand import Hand
+from bolivia.play.search import SearchBot
 from bolivia.play.state import BLACK_THREES
 
 __all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "make_bot"]
@@ -216,7 +218,12 @@ def _finished(lim: Limits, meld: Meld) -> bool:
     return kind == "wild" and size >= lim.bolivia_size
 
 
-BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot}
+BOTS: dict[str, Callable[[], Bot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "expert": ExpertBot,
+    "search": SearchBot,
+}
 
 
 def make_bot(name: str) -> Bot:

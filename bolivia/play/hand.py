@@ -69,6 +69,12 @@ class Hand(HandState):
         self.moves = Moves(self)  # the legal actions of each state, and the ways out
         self.candidates = Candidates(self)  # the bots' short list of them
 
+    def copy(self) -> Hand:
+        """An independent copy of the hand as it stands (every card where it is)."""
+        other = Hand(self.ruleset, self.players, self.deck, self.first, deal=False)
+        self._copy_into(other)
+        return other
+
     # ------------------------------------------------------------------ verifying
 
     def _illegal(self, code: str, message: str, rule: str = "") -> Illegal:
@@ -519,9 +525,13 @@ class Hand(HandState):
         player = self.current
         team = self.team_of[player]
 
+        taken = self.taken[player]
+
         def remove(cards: Sequence[Card]) -> None:
             for card in cards:
                 self._from_hand(player, card.index)
+                if taken[card.index]:
+                    taken[card.index] -= 1
 
         if isinstance(action, Draw):
             count = self.draw_count
@@ -550,6 +560,8 @@ class Hand(HandState):
             melds.extend(outcome.also)
             for index in rest:
                 self._to_hand(player, index)
+                if index not in RED_THREES:
+                    taken[index] += 1
             self._lay_red_threes(player, replace=self.rules.red_threes.replaced_from_pile)
             self.picked_up = True
             self.phase = "play"

@@ -165,6 +165,9 @@ class HandState:
         self.concealed = False
         self.bonus_withheld = False
         self._pile_classes: Counter[str | None] = Counter()  # classes of the pile's cards
+        # per player, the cards everyone saw it take from the pile and has not seen it meld
+        # or discard since (counts by card index): what a player's view knows of other hands
+        self.taken: list[list[int]] = [[0] * 53 for _ in range(players)]
         if deal:
             self._deal(seating.hand_size)
 
@@ -238,6 +241,43 @@ class HandState:
             for _ in range(found):
                 if self.stock:
                     self._to_hand(player, self.stock.pop())
+
+    # ------------------------------------------------------------------ copies
+
+    def _copy_into(self, other: HandState) -> None:
+        """Give ``other`` (a state of the same ruleset, players and deck) this state's cards
+        and turn; nothing is shared that either may change."""
+        other.team_scores = list(self.team_scores)
+        other.first = self.first
+        other.stock = list(self.stock)
+        other.set_aside = list(self.set_aside)
+        other.pile = list(self.pile)
+        other.hands = [list(h) for h in self.hands]
+        other.sizes = list(self.sizes)
+        other.rank_counts = [list(r) for r in self.rank_counts]
+        other.suit_masks = [list(m) for m in self.suit_masks]
+        other._rank_cards = [[None] * 14 for _ in range(self.players)]
+        other._wild_cards = [None] * self.players
+        other.melds = [list(team) for team in self.melds]
+        other.red_threes = list(self.red_threes)
+        other.melded = list(self.melded)
+        other.current = self.current
+        other.phase = self.phase
+        other.asked = self.asked
+        other.asker = self.asker
+        other.answer_phase = self.answer_phase
+        other.committed = self.committed
+        other.picked_up = self.picked_up
+        other.melded_before = self.melded_before
+        other.side_melded_before = self.side_melded_before
+        other.turns = self.turns
+        other.steps = self.steps
+        other.ended_by = self.ended_by
+        other.went_out = self.went_out
+        other.concealed = self.concealed
+        other.bonus_withheld = self.bonus_withheld
+        other._pile_classes = Counter(self._pile_classes)
+        other.taken = [list(t) for t in self.taken]
 
     # ------------------------------------------------------------------ views
 

@@ -1,0 +1,154 @@
+"""The ``search`` bot: determinized Monte Carlo over the ``expert`` bot's candidates.
+
+Where the choice matters most -- taking the pile or drawing, going out or not, the partner's
+answer, and (``discards=True``) which card to discard -- the bot takes the few actions the
+expert rates best (:meth:`ExpertBot.consider <bolivia.play.expert.ExpertBot.consider>`),
+deals the cards it cannot see again at random (:func:`~bolivia.play.sampling.determinize`:
+the same view, never a card it could not see), plays each action out on the same samples
+with the expert in every seat, and keeps the expert's choice unless another action's playouts
+score better for its side by more than ``confidence`` standard errors of the paired
+differences. A playout runs to the hand's end (or for ``depth`` turns); a hand still on is
+then scored as it stands, the side's unfinished melds counted at a share of the canasta bonus
+they lead to (the ruleset's values). Elsewhere (a meld that pays, a discard, a single legal
+action) it plays as the expert does.
+
+The budget is in playouts, not seconds, so that a seed gives the same play on any machine:
+``playouts`` samples a decision, ``width`` actions compared, ``depth`` turns a playout
+(None: to the hand's end).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from bolivia.engine.melds import canasta_of
+from bolivia.engine.scoring import TeamHand, score_team
+from bolivia.play.actions import Action, Answer, Ask, Discard, GoOut, TakePile, TakeTop
+from bolivia.play.expert import ExpertBot
+from bolivia.play.hand import Hand
+from bolivia.play.sampling import determinize
+from bolivia.rules.model import Canastas
+
+__all__ = ["SearchBot"]
+
+#: a playout stops after this many actions whatever happens (a hand never takes so many)
+PLAYOUT_STEPS = 2_000
+
+
+class SearchBot:
+    """Determinized Monte Carlo over the expert's candidates (see the module)."""
+
+    name = "search"
+
+    def __init__(
+        self,
+        playouts: int = 4,
+        width: int = 2,
+        depth: int | None = None,
+        discards: bool = False,
+        confidence: float = 1.0,
+    ) -> None:
+        self.playouts = playouts
+        self.confidence = confidence
+        self.width = width
+        self.depth = depth
+        self.discards = discards
+        self.policy = ExpertBot()
+
+    def choose(self, hand: Hand, actions: Sequence[Action], rng: random.Random) -> Action:
+        if len(actions) == 1:
+            return actions[0]
+        options = self.policy.consider(hand, actions)[: self.width]
+        if len(options) == 1 or not self._searched(options):
+            return options[0]
+        player = hand.current
+        seed = rng.getrandbits(64)
+        scores: list[list[float]] = [[] for _ in options]
+        for j in range(self.playouts):
+            world = determinize(hand, player, random.Random(seed + j))
+            for k, action in enumerate(options):
+                sim = world.copy()
+                sim.apply(action)
+                scores[k].append(self._playout(sim, hand.team))
+        # the expert's choice stays unless an alternative beats it on the same samples by
+        # more than ``confidence`` standard errors of the paired differences
+        best, best_edge = 0, 0.0
+        for k in range(1, len(options)):
+            edge = _paired_edge(scores[k], scores[0], self.confidence)
+            if edge > best_edge:
+                best, best_edge = k, edge
+        return options[best]
+
+    def _searched(self, options: Sequence[Action]) -> bool:
+        """Whether the choice is one the bot searches: taking the pile or its top card,
+        going out (or asking, or answering), and the discard where ``discards`` says so."""
+        for action in options:
+            if isinstance(action, TakePile | TakeTop | GoOut | Ask | Answer):
+                return True
+        return self.discards and all(isinstance(action, Discard) for action in options)
+
+    def _playout(self, sim: Hand, team: int) -> float:
+        """The side's margin after playing ``sim`` out with the expert in every seat."""
+        policy = self.policy
+        stop = sim.turns + self.depth if self.depth is not None else None
+        quiet = random.Random(0)  # the expert draws nothing from it
+        steps = 0
+        while not sim.over and (stop is None or sim.turns < stop) and steps < PLAYOUT_STEPS:
+            actions = sim.choices()
+            if not actions:
+                break
+            sim.apply(policy.choose(sim, actions, quiet))
+            steps += 1
+        return margin(sim, team)
+
+
+def _paired_edge(scores: Sequence[float], base: Sequence[float], z: float) -> float:
+    """The mean of the paired differences ``scores - base`` where it exceeds ``z`` standard
+    errors (and 0), else 0."""
+    n = len(scores)
+    diffs = [a - b for a, b in zip(scores, base, strict=True)]
+    mean = sum(diffs) / n
+    if n < 2:
+        return max(mean, 0.0)
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean if mean > 0 and mean * mean * n > z * z * var else 0.0
+
+
+def margin(hand: Hand, team: int) -> float:
+    """The side's points less the mean of the others': the hand's scores if it is over; else
+    the sides as they stand, every card held counted against its side and each unfinished
+    meld at the share of its canasta's bonus it has reached, squared."""
+    if hand.over:
+        totals = [float(score.total) for score in hand.result().scores]
+    else:
+        ruleset = hand.ruleset
+        canastas = ruleset.rules.canastas
+        penalties = ruleset.penalties
+        totals = []
+        for t in range(hand.teams):
+            melds = hand.melds[t]
+            points = float(score_team(ruleset, TeamHand(tuple(melds), hand.red_threes[t])).total)
+            for meld in melds:
+                if canasta_of(ruleset, meld) is None:
+                    points += _share(meld.kind, meld.size, meld.wilds, canastas)
+            for p in range(hand.players):
+                if hand.team_of[p] == t:
+                    points -= sum(n * penalties[i] for i, n in enumerate(hand.hands[p]) if n)
+            totals.append(points)
+    others = [v for t, v in enumerate(totals) if t != team]
+    return totals[team] - sum(others) / max(len(others), 1)
+
+
+def _share(kind: str, size: int, wilds: int, canastas: Canastas) -> float:
+    """An unfinished meld's share of its canasta's bonus, squared."""
+    if kind == "group":
+        canasta = canastas.natural if wilds == 0 else canastas.mixed
+    elif kind == "sequence":
+        canasta = canastas.escalera
+    elif kind == "wild":
+        canasta = canastas.bolivia
+    else:
+        return 0.0
+    share = min(size / canasta.size, 1.0)
+    return float(canasta.bonus) * share * share
