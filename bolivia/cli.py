@@ -25,6 +25,7 @@ from bolivia.console import (
     BROKEN_PIPE,
     INTERRUPTED,
     Group,
+    Progress,
     Seconds,
     Terminal,
     echo,
@@ -613,21 +614,23 @@ def compare_command(
     if suite is not None:
         prepare_folder(suite.parent)
     total = hands * len(rulesets)
-    with click.progressbar(length=total, label="simulating", file=sys.stderr) as bar:
-        seen: dict[str, int] = {}
+    meter = Progress(total, "hands simulated")
+    meter.note(f"comparing {len(rulesets)} rulesets: finding witnesses, then {total:,} hands")
+    seen: dict[str, int] = {}
 
-        def progress(rid: str, done: int, _total: int) -> None:
-            bar.update(done - seen.get(rid, 0))
-            seen[rid] = done
+    def progress(rid: str, done: int, _total: int) -> None:
+        meter.update(done - seen.get(rid, 0))
+        seen[rid] = done
 
-        comparison = build(
-            rulesets,
-            hands=hands,
-            seed=seed,
-            workers=workers or default_workers(),
-            folders=[str(f) for f in folders],
-            progress=progress,
-        )
+    comparison = build(
+        rulesets,
+        hands=hands,
+        seed=seed,
+        workers=workers or default_workers(),
+        folders=[str(f) for f in folders],
+        progress=progress,
+    )
+    meter.finish()
     for path in write_report(comparison, out, chosen):
         echo(str(path))
     if suite is not None:

@@ -12,6 +12,8 @@ import io
 import math
 import os
 import sys
+import time
+from collections.abc import Callable
 from typing import IO, Any
 
 import click
@@ -24,6 +26,7 @@ __all__ = [
     "BROKEN_PIPE",
     "INTERRUPTED",
     "Group",
+    "Progress",
     "Seconds",
     "Terminal",
     "echo",
@@ -116,3 +119,91 @@ def interrupted() -> int:
     with contextlib.suppress(OSError, KeyboardInterrupt):  # a second Ctrl-C, no stderr
         click.echo("interrupted", err=True)
     return INTERRUPTED
+
+
+def _duration(seconds: float) -> str:
+    """``45 s``, ``3 min 05 s``, ``1 h 02 min``."""
+    whole = round(seconds)
+    if whole < 60:
+        return f"{whole} s"
+    if whole < 3600:
+        return f"{whole // 60} min {whole % 60:02d} s"
+    return f"{whole // 3600} h {whole % 3600 // 60:02d} min"
+
+
+class Progress:
+    """A count of work done, on standard error: on a terminal one line rewritten in place,
+    piped a line every tenth of the work (and at most every ``every`` seconds between).
+
+    The time left is given only once the rate is known (a twentieth of the work done and two
+    seconds passed since the first unit), from the rate since that first unit: the minutes of
+    work before it (finding witnesses) do not make the estimate up.
+    """
+
+    def __init__(
+        self,
+        total: int,
+        noun: str,
+        *,
+        stream: IO[str] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        every: float = 10.0,
+    ) -> None:
+        self.total, self.noun, self.done = max(total, 0), noun, 0
+        self.stream = stream if stream is not None else sys.stderr
+        self.clock, self.every = clock, every
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.started = clock()
+        self.first: float | None = None  # when the first unit was done
+        self.last_line = -1.0
+        self.last_tenth = 0
+
+    def note(self, text: str) -> None:
+        """A stage of the work (``finding witnesses``), on its own line."""
+        self._write(text, final=True)
+
+    def left(self) -> str:
+        """The time left, or nothing while the rate is not known yet."""
+        if self.first is None or not self.total:
+            return ""
+        elapsed = self.clock() - self.first
+        if self.done < max(2, self.total // 20) or elapsed < 2.0:
+            return ""
+        rate = (self.done - 1) / elapsed if self.done > 1 else 0.0
+        if rate <= 0:
+            return ""
+        return f", about {_duration((self.total - self.done) / rate)} left"
+
+    def line(self) -> str:
+        share = f" ({100 * self.done // self.total}%)" if self.total else ""
+        passed = _duration(self.clock() - self.started)
+        return f"{self.done:,} of {self.total:,} {self.noun}{share}, {passed}{self.left()}"
+
+    def update(self, n: int) -> None:
+        self.done = min(self.total, self.done + n)
+        now = self.clock()
+        if self.first is None and self.done:
+            self.first = now
+        if self.tty:
+            if now - self.last_line >= 0.2 or self.done == self.total:
+                self._write(self.line(), final=False)
+                self.last_line = now
+            return
+        tenth = 10 * self.done // self.total if self.total else 10
+        if tenth > self.last_tenth or now - self.last_line >= self.every:
+            self.last_tenth = tenth
+            self.last_line = now
+            self._write(self.line(), final=True)
+
+    def finish(self) -> None:
+        if self.tty:
+            self._write(self.line(), final=False)
+            self._write("", final=True)
+
+    def _write(self, text: str, *, final: bool) -> None:
+        with contextlib.suppress(OSError):
+            if self.tty and not final:
+                self.stream.write("\r\x1b[K" + text)
+            else:
+                self.stream.write(text + "\n")
+            self.stream.flush()

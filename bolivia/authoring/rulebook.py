@@ -11,77 +11,16 @@ ruleset built on another gets a box listing what it changes.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import markdown as markdown_lib
 
 from bolivia.rules.model import leaf_paths
+from bolivia.rules.phrases import answer, in_words, question
 from bolivia.rules.ruleset import Ruleset
-from bolivia.rules.wording import humanize
 from bolivia.text import environment, md, safe_html
 
 __all__ = ["Rulebook", "render_rulebook"]
-
-
-_CLASSES = {"wild": "a wild card", "red_three": "a red three", "black_three": "a black three"}
-_WAYS = {
-    "natural_pair": "a natural pair",
-    "natural_and_wild": "a natural card and a wild card",
-    "onto_meld": "putting the top card onto a meld",
-}
-_PHRASES: dict[str, dict[str, str]] = {
-    "deal.upcard_covered_if": _CLASSES,
-    "pile.blocked_by_top": _CLASSES,
-    "pile.take_frozen": _WAYS,
-    "pile.take_unfrozen": _WAYS,
-    "pile.frozen_when": {
-        "side_not_melded": "the side has not melded yet",
-        "contains_wild": "the pile holds a wild card",
-        "contains_black_three": "the pile holds a black three",
-        "contains_red_three": "the pile holds a red three",
-        "always": "always",
-    },
-    "stock.short_draw": {"take_remaining": "they take what is left", "end_hand": "the hand ends"},
-    "going_out.ask_partner": {"never": "not done", "optional": "allowed", "required": "required"},
-    "going_out.concealed_when": {
-        "player_not_melded": "the player has not melded before",
-        "side_not_melded": "the side has not melded before",
-    },
-    "game.ties": {"draw": "the game is a draw", "play_on": "another hand is played"},
-    "melds.black_threes.when": {
-        "never": "never",
-        "going_out": "only by a player going out",
-        "always": "at any time",
-    },
-    "melds.group.ratio": {
-        "any": "any, within the limits",
-        "naturals_exceed_wilds": "more natural cards than wild cards",
-        "naturals_twice_wilds": "at least twice as many natural cards as wild cards",
-    },
-}
-_JOINERS = {
-    "deal.upcard_covered_if": " or ",
-    "pile.blocked_by_top": " or ",
-    "pile.take_frozen": " or ",
-    "pile.take_unfrozen": " or ",
-    "pile.frozen_when": "; ",
-}
-
-
-def _phrase(path: str, value: Any) -> str | None:
-    if path == "red_threes.plus_when":
-        return {
-            "side_melded": "the side has melded",
-            "going_out_requirement": "the side's melds meet the going-out requirement",
-            "always": "always (they never count minus)",
-        }.get(value["condition"], f"the side has {value.get('count')} canastas")
-    words = _PHRASES.get(path)
-    if words is None:
-        return None
-    if isinstance(value, list):
-        return _JOINERS.get(path, ", ").join(words.get(v, str(v)) for v in value) or "nothing"
-    return words.get(value) if isinstance(value, str) else None
 
 
 class Rulebook:
@@ -97,16 +36,54 @@ class Rulebook:
         self.used.add(path)
         return self.ruleset.value(path)
 
-    def text(self, path: str) -> str:
-        """A rule's value in words, marked when it is a house rule or assumed."""
-        raw = self.value(path)
-        value = _phrase(path, raw) or humanize(path, raw)
+    def mark(self, path: str) -> str:
+        """`` †`` after an assumed value (no source of the ruleset states it), `` (house
+        rule)`` after a house rule, nothing after a value a source states."""
+        self.used.add(path)
         status = self.ruleset.provenance[path].status
-        mark = {"house": " (house rule)", "assumed": ""}.get(status, "")
-        return f"{md(value)}{mark}"
+        return {"house": " (house rule)", "assumed": " †"}.get(status, "")
+
+    def text(self, path: str) -> str:
+        """A rule's value in words (the phrase table's answer), marked as :meth:`mark` says."""
+        return md(answer(path, self.value(path))) + self.mark(path)
+
+    def number(self, path: str) -> str:
+        """A number rule as a figure (``1,500``), marked."""
+        return f"{self.value(path):,}" + self.mark(path)
+
+    def first_meld_counts(self) -> tuple[list[str], list[str]]:
+        """What counts toward the first meld's minimum, and what does not (marked)."""
+        what = {
+            "initial_meld.several_melds": "several melds laid in the same turn, together",
+            "initial_meld.counts_sequences": "sequences",
+            "initial_meld.counts_wild_melds": "wild melds",
+            "initial_meld.counts_bonuses": "canasta bonuses",
+            "initial_meld.counts_top_card": "the pile's top card, when the pile is taken",
+            "initial_meld.counts_pile_rest": "the rest of a taken pile",
+        }
+        counted: list[str] = []
+        not_counted: list[str] = []
+        for path, words in what.items():
+            (counted if self.value(path) else not_counted).append(words + self.mark(path))
+        return counted, not_counted
+
+    def assumed(self) -> list[dict[str, str]]:
+        """The rules no source of the ruleset states: question, answer, why assumed."""
+        out = []
+        for path in leaf_paths():
+            prov = self.ruleset.provenance[path]
+            if prov.status == "assumed":
+                out.append(
+                    {
+                        "question": question(path),
+                        "answer": answer(path, self.ruleset.value(path)),
+                        "why": in_words(prov.reason),
+                    }
+                )
+        return out
 
     def changes(self) -> list[dict[str, str]]:
-        """The rules this ruleset sets differently from its base."""
+        """The rules this ruleset sets differently from its base, as questions and answers."""
         if self.base is None:
             return []
         out = []
@@ -116,23 +93,29 @@ class Rulebook:
                 out.append(
                     {
                         "path": path,
-                        "old": humanize(path, theirs),
-                        "new": humanize(path, mine),
-                        "why": self.ruleset.provenance[path].reason,
+                        "question": question(path),
+                        "old": answer(path, theirs),
+                        "new": answer(path, mine),
+                        "why": in_words(self.ruleset.provenance[path].reason),
                     }
                 )
         return out
 
     def markdown(self) -> str:
         env = environment("bolivia.authoring", autoescape=False)
+        env.filters["cap"] = lambda text: text[:1].upper() + text[1:]
+        env.filters["num"] = lambda n: f"{n:,}"
         template = env.get_template("rulebook.md.j2")
         return template.render(
             r=self.ruleset,
             base=self.base,
             changes=self.changes(),
+            assumed=self.assumed(),
             v=self.value,
             t=self.text,
-            j=json.dumps,
+            m=self.mark,
+            n=self.number,
+            first_meld=self.first_meld_counts(),
         )
 
     def html(self) -> str:

@@ -25,7 +25,7 @@ from bolivia.compare.findings import Comparison
 from bolivia.compare.statistics import Estimate
 from bolivia.compare.witnesses import AREA_OPS, Witness, compared_keys
 from bolivia.output import prepare_folder, write_files
-from bolivia.rules.wording import humanize
+from bolivia.rules.phrases import answer as humanize
 from bolivia.text import code, environment, md
 
 __all__ = [

@@ -1,0 +1,582 @@
+"""Every rule in words: for each field of the rule tree, a short label, the question a player
+asks about it, and the answer for each value -- one table, shared by the comparison report and
+the rulebook (the JSON outputs keep the exact data).
+
+An answer is written from the value with a small template: ``{n:card}`` is a count with its
+noun (``1 card``, ``2 cards``, ``1,500 points``), ``{n:,}`` a number with thousands separators;
+choices, yes/no, "none" and empty lists have their own words, so no raw value (``none``,
+``true``, ``naturals_twice_wilds``) reaches a reader.
+
+>>> answer("melds.group.max_wild", None)
+'any number'
+>>> answer("melds.group.wild_onto_canasta", False)
+'no'
+>>> answer("going_out.requirement", {"rule": "canastas", "count": 2, "including": {"escalera": 1}})
+'2 canastas, 1 of them an escalera'
+>>> answer("red_threes.plus_when", {"condition": "canastas", "count": 1})
+'once the side has 1 canasta'
+>>> question("melds.group.wild_onto_canasta")
+'May a wild card be added to a canasta already made?'
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "PHRASES",
+    "Phrase",
+    "answer",
+    "count",
+    "in_words",
+    "join_words",
+    "label",
+    "question",
+    "sentence",
+]
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """How one rule reads: ``label`` (a name in words), ``question`` (what a player asks) and
+    the answers: ``words`` per choice value (``"true"``/``"false"`` for yes/no, ``"none"`` for
+    a missing limit, ``"empty"`` for an empty list or table, ``"0"`` for a zero count),
+    ``number`` the template for a count, ``joiner`` the word that joins a list's items."""
+
+    label: str
+    question: str
+    words: Mapping[str, str] = field(default_factory=dict)
+    number: str = "{n:,}"
+    joiner: str = "or"
+
+
+_YES_NO = {"true": "yes", "false": "no"}
+RANKS = {
+    "2": "two",
+    "3": "three",
+    "4": "four",
+    "5": "five",
+    "6": "six",
+    "7": "seven",
+    "8": "eight",
+    "9": "nine",
+    "10": "ten",
+    "J": "jack",
+    "Q": "queen",
+    "K": "king",
+    "A": "ace",
+}
+_RANKS_PLURAL = {rank: ("sixes" if name == "six" else name + "s") for rank, name in RANKS.items()}
+_CARD_CLASSES = {"wild": "a wild card", "red_three": "a red three", "black_three": "a black three"}
+_MELD_KINDS = {"group": "a group", "sequence": "a sequence", "wild": "a wild meld"}
+_TAKE_WAYS = {
+    "natural_pair": "with two natural cards from the hand matching the top card",
+    "natural_and_wild": "with one matching natural card and a wild card from the hand",
+    "onto_meld": "by putting the top card onto one of the side's melds",
+    "empty": "not at all",
+}
+CANASTA_KINDS = {
+    "natural": ("natural canasta", "a group of one rank without wild cards"),
+    "mixed": ("mixed canasta", "a group of one rank with wild cards"),
+    "escalera": ("escalera", "a sequence in one suit"),
+    "bolivia": ("bolivia", "wild cards only"),
+}
+_ARTICLE = {"natural": "a", "mixed": "a", "escalera": "an", "bolivia": "a"}
+_FIRST_MELD = "toward the first meld's minimum"
+
+
+def _canasta_phrases() -> dict[str, Phrase]:
+    out = {}
+    for kind, (noun, what) in CANASTA_KINDS.items():
+        a = f"{_ARTICLE[kind]} {noun}"
+        out[f"canastas.{kind}.name"] = Phrase(
+            f"name of the {noun} ({what})", f"What is the canasta of {what} called?"
+        )
+        out[f"canastas.{kind}.size"] = Phrase(
+            f"cards in {a}", f"How many cards make {a} ({what})?", number="{n:card}"
+        )
+        out[f"canastas.{kind}.bonus"] = Phrase(
+            f"{noun} bonus",
+            f"What does {a} ({what}) score on top of its cards?",
+            number="{n:point}",
+        )
+    return out
+
+
+PHRASES: dict[str, Phrase] = {
+    "pack.decks": Phrase(
+        "decks in the pack", "How many standard decks are shuffled together?", number="{n:deck}"
+    ),
+    "pack.jokers": Phrase(
+        "jokers in the pack", "How many jokers does the pack hold?", {"0": "no joker"}, "{n:joker}"
+    ),
+    "pack.wild_ranks": Phrase(
+        "wild ranks",
+        "Which cards are wild besides the jokers?",
+        {**{r: f"the {p}" for r, p in _RANKS_PLURAL.items()}, "empty": "only the jokers"},
+        joiner="and",
+    ),
+    "players.usual": Phrase(
+        "usual number of players", "For how many players is the game written?", number="{n:player}"
+    ),
+    "players.seats": Phrase(
+        "players, sides and cards",
+        "How many may play, in how many sides, with how many cards dealt and drawn?",
+    ),
+    "deal.upcard_covered_if": Phrase(
+        "first upcard covered",
+        "Which card turned up to start the pile is covered by another?",
+        {**_CARD_CLASSES, "empty": "no card: the first card turned up stays"},
+    ),
+    "melds.group.min_size": Phrase(
+        "smallest group", "How few cards may a new group hold?", number="{n:card}"
+    ),
+    "melds.group.min_natural": Phrase(
+        "natural cards in a group",
+        "How many natural cards must a group hold?",
+        number="{n:natural card}",
+    ),
+    "melds.group.max_wild": Phrase(
+        "wild cards in a group",
+        "How many wild cards may a group hold?",
+        {"none": "any number", "0": "no wild card"},
+        number="at most {n:wild card}",
+    ),
+    "melds.group.ratio": Phrase(
+        "natural against wild cards",
+        "How must a group's natural cards outnumber its wild cards?",
+        {
+            "any": "no rule beyond the limits",
+            "naturals_exceed_wilds": "more natural cards than wild cards",
+            "naturals_twice_wilds": "at least twice as many natural cards as wild cards",
+        },
+    ),
+    "melds.group.max_size": Phrase(
+        "largest group",
+        "How many cards may a group hold?",
+        {"none": "no limit"},
+        "at most {n:card}",
+    ),
+    "melds.group.wild_onto_canasta": Phrase(
+        "wild cards onto a canasta", "May a wild card be added to a canasta already made?", _YES_NO
+    ),
+    "melds.group.duplicate_ranks": Phrase(
+        "two groups of one rank", "May a side hold two groups of the same rank?", _YES_NO
+    ),
+    "melds.group.combine": Phrase(
+        "joining two groups", "May a side join its two groups of one rank into one?", _YES_NO
+    ),
+    "melds.sequence.allowed": Phrase(
+        "sequences", "May a sequence (a run in one suit) be melded?", _YES_NO
+    ),
+    "melds.sequence.min_size": Phrase(
+        "shortest sequence", "How few cards may a new sequence hold?", number="{n:card}"
+    ),
+    "melds.sequence.max_size": Phrase(
+        "longest sequence",
+        "How many cards may a sequence hold?",
+        {"none": "no limit"},
+        "at most {n:card}",
+    ),
+    "melds.sequence.lowest": Phrase(
+        "lowest card of a sequence", "What is the lowest card a sequence may hold?", RANKS
+    ),
+    "melds.sequence.highest": Phrase(
+        "highest card of a sequence", "What is the highest card a sequence may hold?", RANKS
+    ),
+    "melds.sequence.max_wild": Phrase(
+        "wild cards in a sequence",
+        "How many wild cards may a sequence hold?",
+        {"0": "no wild card"},
+        "at most {n:wild card}",
+    ),
+    "melds.wild.allowed": Phrase("wild melds", "May wild cards be melded on their own?", _YES_NO),
+    "melds.wild.min_size": Phrase(
+        "smallest wild meld", "How few cards may a new wild meld hold?", number="{n:card}"
+    ),
+    "melds.wild.max_size": Phrase(
+        "largest wild meld",
+        "How many cards may a wild meld hold?",
+        {"none": "no limit"},
+        "at most {n:card}",
+    ),
+    "melds.black_threes.when": Phrase(
+        "melding black threes",
+        "When may black threes be melded on their own?",
+        {"never": "never", "going_out": "only by a player going out", "always": "at any time"},
+    ),
+    "melds.black_threes.min_size": Phrase(
+        "fewest black threes",
+        "How few black threes may be melded together?",
+        number="{n:black three}",
+    ),
+    "melds.black_threes.max_size": Phrase(
+        "most black threes",
+        "How many black threes may be melded together?",
+        {"none": "as many as there are"},
+        "at most {n:black three}",
+    ),
+    "melds.black_threes.max_wild": Phrase(
+        "wild cards with black threes",
+        "How many wild cards may a meld of black threes hold?",
+        {"0": "no wild card"},
+        "at most {n:wild card}",
+    ),
+    **_canasta_phrases(),
+    "initial_meld.bands": Phrase(
+        "first meld's minimum", "How many points must a side's first meld reach, by its score?"
+    ),
+    "initial_meld.counts_top_card": Phrase(
+        "pile's top card toward the first meld",
+        f"Does the pile's top card count {_FIRST_MELD}?",
+        _YES_NO,
+    ),
+    "initial_meld.counts_pile_rest": Phrase(
+        "rest of the pile toward the first meld",
+        f"Does the rest of a taken pile count {_FIRST_MELD}?",
+        _YES_NO,
+    ),
+    "initial_meld.several_melds": Phrase(
+        "several melds toward the first meld",
+        f"Do several melds laid in one turn count together {_FIRST_MELD}?",
+        _YES_NO,
+    ),
+    "initial_meld.counts_sequences": Phrase(
+        "sequences toward the first meld", f"Do sequences count {_FIRST_MELD}?", _YES_NO
+    ),
+    "initial_meld.counts_wild_melds": Phrase(
+        "wild melds toward the first meld", f"Do wild melds count {_FIRST_MELD}?", _YES_NO
+    ),
+    "initial_meld.counts_bonuses": Phrase(
+        "canasta bonuses toward the first meld",
+        f"Do canasta bonuses count {_FIRST_MELD}?",
+        _YES_NO,
+    ),
+    "pile.frozen_when": Phrase(
+        "what freezes the pile",
+        "What freezes the discard pile?",
+        {
+            "side_not_melded": "for a side that has not melded yet",
+            "contains_wild": "when it holds a wild card",
+            "contains_black_three": "when it holds a black three",
+            "contains_red_three": "when it holds a red three",
+            "always": "always",
+            "empty": "nothing: it is never frozen",
+        },
+    ),
+    "pile.take_frozen": Phrase(
+        "taking a frozen pile", "How may a frozen pile be taken?", _TAKE_WAYS
+    ),
+    "pile.take_unfrozen": Phrase(
+        "taking a pile not frozen", "How may a pile that is not frozen be taken?", _TAKE_WAYS
+    ),
+    "pile.onto_kinds": Phrase(
+        "melds the top card may go onto",
+        "Onto which of the side's melds may the top card go, to take the pile?",
+        {**_MELD_KINDS, "empty": "no meld"},
+    ),
+    "pile.onto_canasta": Phrase(
+        "top card onto a canasta",
+        "May the top card go onto a canasta already made, to take the pile?",
+        _YES_NO,
+    ),
+    "pile.blocked_by_top": Phrase(
+        "top cards that block the pile",
+        "Which top card stops anyone taking the pile?",
+        {**_CARD_CLASSES, "empty": "no card"},
+    ),
+    "pile.pair_starts_new_meld": Phrase(
+        "the pile's pair starts a new meld",
+        "Does taking the pile with cards from the hand always start a new meld?",
+        _YES_NO,
+    ),
+    "pile.take_top.allowed": Phrase(
+        "taking only the top card", "May a player take only the top card of the pile?", _YES_NO
+    ),
+    "pile.take_top.onto_kinds": Phrase(
+        "melds the top card alone may extend",
+        "Onto which melds may a top card taken alone go?",
+        {**_MELD_KINDS, "empty": "no meld"},
+    ),
+    "pile.take_top.below_canasta": Phrase(
+        "top card alone only below a canasta",
+        "Must the meld a top card taken alone extends be short of a canasta?",
+        _YES_NO,
+    ),
+    "pile.one_card_rule": Phrase(
+        "one card against a one-card pile",
+        "Is a player holding a single card barred from taking a pile of a single card?",
+        _YES_NO,
+    ),
+    "red_threes.value": Phrase(
+        "each red three", "What is each red three worth?", number="{n:point}"
+    ),
+    "red_threes.all_value": Phrase(
+        "all the red threes",
+        "What are all the pack's red threes worth, held by one side?",
+        number="{n:point}",
+    ),
+    "red_threes.plus_when": Phrase(
+        "when red threes count plus",
+        "When do a side's red threes count plus (otherwise they count minus)?",
+        {
+            "side_melded": "once the side has melded",
+            "canastas": "once the side has {count:canasta}",
+            "going_out_requirement": "once the side's melds meet the going-out requirement",
+            "always": "always: they never count minus",
+        },
+    ),
+    "red_threes.replaced": Phrase(
+        "red threes replaced", "Is a red three laid out replaced from the stock?", _YES_NO
+    ),
+    "red_threes.replaced_from_pile": Phrase(
+        "red threes from the pile replaced",
+        "Is a red three that came with the pile replaced from the stock too?",
+        _YES_NO,
+    ),
+    "going_out.requirement": Phrase(
+        "what going out needs",
+        "What must a side have melded before it may go out?",
+        {"canastas": "{count:canasta}{including}", "0": "nothing"},
+    ),
+    "going_out.requirement_by_players": Phrase(
+        "going out by number of players",
+        "Does going out need something else for some numbers of players?",
+        {"empty": "no: the same for any number of players"},
+    ),
+    "going_out.keep_cards": Phrase(
+        "cards kept while the side may not go out",
+        "How many cards must a player keep after melding while the side may not go out?",
+        number="{n:card}",
+    ),
+    "going_out.discard_required": Phrase(
+        "a last discard to go out", "Must a player going out discard a last card?", _YES_NO
+    ),
+    "going_out.ask_partner": Phrase(
+        "asking the partner",
+        'Does a player ask the partner "may I go out?" first?',
+        {
+            "never": "never asked",
+            "optional": "may ask, and the answer binds",
+            "required": "must ask, and the answer binds",
+        },
+    ),
+    "going_out.bonus": Phrase("going-out bonus", "What does going out score?", number="{n:point}"),
+    "going_out.concealed_bonus": Phrase(
+        "concealed going-out bonus",
+        "What does going out concealed (every card melded in one turn) score instead?",
+        number="{n:point}",
+    ),
+    "going_out.concealed_when": Phrase(
+        "who must not have melded, to go out concealed",
+        "Going out concealed: who must not have melded before?",
+        {"player_not_melded": "the player going out", "side_not_melded": "the whole side"},
+    ),
+    "stock.short_draw": Phrase(
+        "drawing from a short stock",
+        "What happens when a player must draw more cards than the stock holds?",
+        {"take_remaining": "the player takes what is left", "end_hand": "the hand ends"},
+    ),
+    "stock.exhausted": Phrase(
+        "once the stock is empty",
+        "What happens once the stock is empty?",
+        {"end_hand": "the hand ends", "take_discards": "play goes on with the discards{onto}"},
+    ),
+    "stock.going_out_bonus_when_exhausted": Phrase(
+        "going-out bonus after the stock runs out",
+        "Does a hand ended by the empty stock still pay a going-out bonus?",
+        _YES_NO,
+    ),
+    "scoring.card_points": Phrase("card points", "What is each card worth?"),
+    "scoring.black_three_in_hand": Phrase(
+        "black three left in hand",
+        "What does a black three left in hand cost?",
+        number="{n:point}",
+    ),
+    "game.target": Phrase("target score", "What score ends the game?", number="{n:point}"),
+    "game.target_options": Phrase(
+        "other targets",
+        "What other targets may a table choose?",
+        {"empty": "no other target"},
+        "{n:point}",
+    ),
+    "game.target_by_players": Phrase(
+        "target by number of players",
+        "Is the target different for some numbers of players?",
+        {"empty": "no: the same for any number of players"},
+    ),
+    "game.hand_cap": Phrase(
+        "a limit on hands",
+        "Does the game stop after a number of hands?",
+        {
+            "none": "no limit",
+            "draw": "after {hands:hand}, as a draw",
+            "leader_wins": "after {hands:hand}, won by the leader",
+        },
+    ),
+    "game.ties": Phrase(
+        "level leaders",
+        "What happens when the leaders are level at the end?",
+        {"draw": "the game is a draw", "play_on": "another hand is played"},
+    ),
+}
+
+
+class _Formatter(string.Formatter):
+    """``{n:card}``: a count and its noun, singular for one; ``{n:,}``: thousands."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if isinstance(value, int) and not isinstance(value, bool) and format_spec not in ("", ","):
+            return count(value, format_spec)
+        return format(value, format_spec)
+
+
+_FORMAT = _Formatter()
+
+
+def count(n: int, noun: str) -> str:
+    """``1 card``, ``2 cards``, ``1,500 points``, ``0 wild cards``."""
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
+
+
+def join_words(items: list[str], joiner: str = "or") -> str:
+    """``a``, ``a or b``, ``a, b or c``."""
+    if len(items) <= 1:
+        return "".join(items)
+    separator = "; " if any(len(item) > 30 for item in items) else ", "  # long items: clearer
+    last = f"{separator.strip()} {joiner} " if separator == "; " else f" {joiner} "
+    return separator.join(items[:-1]) + last + items[-1]
+
+
+def label(path: str) -> str:
+    return PHRASES[path].label
+
+
+def question(path: str) -> str:
+    return PHRASES[path].question
+
+
+def _seats(value: Mapping[str, Any]) -> str:
+    parts = []
+    for n, seat in value.items():
+        players, teams = int(n), seat["teams"]
+        sides = "each for themselves" if teams == players else f"{teams} sides"
+        parts.append(
+            f"{players} players, {sides}, {count(seat['hand_size'], 'card')} dealt, "
+            f"{seat['draw']:,} drawn"
+        )
+    return "; ".join(parts)
+
+
+def _bands(value: list[dict[str, Any]]) -> str:
+    parts = []
+    for i, band in enumerate(value):
+        if band["from"] is None:
+            following = value[i + 1]["from"] if i + 1 < len(value) else None
+            where = f"below {following:,}" if following is not None else "at any score"
+        else:
+            where = f"from {band['from']:,}"
+        parts.append(f"{count(band['minimum'], 'point')} {where}")
+    return "; ".join(parts)
+
+
+_POINT_ORDER = ("JK", "2", "A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3")
+
+
+def _card_points(value: Mapping[str, int]) -> str:
+    groups: list[tuple[list[str], int]] = []
+    for rank in _POINT_ORDER:
+        if rank not in value:
+            continue
+        if groups and groups[-1][1] == value[rank]:
+            groups[-1][0].append(rank)
+        else:
+            groups.append(([rank], value[rank]))
+    names = {**{r: r for r in RANKS}, "JK": "joker", "3": "black 3"}
+    return "; ".join(
+        f"{join_words([names[r] for r in ranks])}: {count(points, 'point')}"
+        for ranks, points in groups
+    )
+
+
+def _choice(phrase: Phrase, value: Mapping[str, Any]) -> str:
+    key = next(str(value[k]) for k in ("condition", "rule", "outcome") if k in value)
+    if key == "canastas" and value.get("count") == 0 and "0" in phrase.words:
+        return phrase.words["0"]
+    parts: dict[str, Any] = dict(value)
+    if "including" in value:
+        named = []
+        for kind, n in value["including"].items():
+            noun = CANASTA_KINDS[kind][0]
+            named.append(f"{_ARTICLE[kind]} {noun}" if n == 1 else count(n, noun))
+        total = sum(value["including"].values())
+        parts["including"] = f", {total:,} of them {join_words(named, 'and')}" if named else ""
+    if "must_take_onto_meld" in value:
+        parts["onto"] = (
+            ", a player taking the last discard only to put it onto a meld"
+            if value["must_take_onto_meld"]
+            else ", each player free to take the last discard"
+        )
+    return _FORMAT.format(phrase.words[key], **parts)
+
+
+def answer(path: str, value: Any) -> str:
+    """A rule value in words: the answer to the rule's question (lower case, no full stop)."""
+    phrase = PHRASES[path]
+    words = phrase.words
+    if value is None:
+        return words["none"]
+    if isinstance(value, bool):
+        return words["true" if value else "false"]
+    if isinstance(value, int):
+        if str(value) in words:
+            return words[str(value)]
+        return _FORMAT.format(phrase.number, n=value)
+    if isinstance(value, str):
+        return words.get(value, value)  # a canasta's name is free text
+    if path == "players.seats":
+        return _seats(value)
+    if path == "initial_meld.bands":
+        return _bands(value)
+    if path == "scoring.card_points":
+        return _card_points(value)
+    if isinstance(value, list | tuple):
+        if not value:
+            return words["empty"]
+        if all(isinstance(v, int) for v in value):  # targets: "2,500 or 5,000 points"
+            *first, last = value
+            shown = _FORMAT.format(phrase.number, n=last)
+            return join_words([*(f"{v:,}" for v in first), shown], phrase.joiner)
+        return join_words([words[str(v)] for v in value], phrase.joiner)
+    if isinstance(value, Mapping):
+        if any(k in value for k in ("condition", "rule", "outcome")):
+            return _choice(phrase, value)
+        if not value:
+            return words["empty"]
+        inner = {
+            "going_out.requirement_by_players": "going_out.requirement",
+            "game.target_by_players": "game.target",
+        }[path]
+        return "; ".join(f"with {int(n)} players: {answer(inner, v)}" for n, v in value.items())
+    raise TypeError(f"{path}: no words for {value!r}")  # pragma: no cover
+
+
+def sentence(path: str, value: Any) -> str:
+    """The question and its answer: ``May a wild card be added ...? No.``"""
+    text = answer(path, value)
+    return f"{question(path)} {text[:1].upper()}{text[1:]}."
+
+
+_PATHS = re.compile(r"\b[a-z_]+(?:\.[a-z_0-9]+)+\b")
+
+
+def in_words(text: str) -> str:
+    """A written reason with the key paths it names given as the rules' labels instead
+    (``(pile.pair_starts_new_meld)`` -> ``("the pile's pair starts a new meld")``)."""
+    return _PATHS.sub(
+        lambda m: f"“{PHRASES[m.group()].label}”" if m.group() in PHRASES else m.group(), text
+    )
