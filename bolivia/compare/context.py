@@ -43,7 +43,10 @@ def _status_words(comparison: Comparison, row: RuleRow, rid: str) -> str:
         why = comparison.rulesets[comparison.ids.index(rid)].provenance[row.path].reason
         why = why[:1].lower() + why[1:] if why[1:2].islower() else why
         ruleset = comparison.rulesets[comparison.ids.index(rid)]
-        return f"assumed, no source of {ruleset.id} states it: " + in_words(why)
+        return (
+            f"assumed: the project's own reading, which no source of {ruleset.id} states; "
+            + in_words(why)
+        )
     if status == "house":
         return "a house rule"
     return "stated by " + join_words(list(claims), "and") if claims else "stated"
