@@ -142,3 +142,23 @@ def test_the_rulebooks_read_as_sentences(tmp_path: Path) -> None:
     for ruleset in rulesets:
         text = prose_of_markdown(Rulebook(ruleset, ruleset.base).markdown())
         assert raw_leaks(text, ids) == [], ruleset.id
+
+
+def test_the_committed_report_reads_as_sentences() -> None:
+    """The committed report's Markdown and HTML text: rules in words, key paths only in code
+    spans and small labels, no raw value, numbers with separators."""
+    reports = Path(__file__).resolve().parents[1] / "reports"
+    ids = (*LIBRARY.ids(), "canasta", "samba")
+    markdown = prose_of_markdown((reports / "comparison.md").read_text(encoding="utf-8"))
+    markdown = re.sub(r"\([a-z]+:[a-z0-9-]+(?:, [a-z]+:[a-z0-9-]+)*\)", " ", markdown)
+    assert raw_leaks(_without_claims(markdown), ids) == []
+    page = (reports / "comparison.html").read_text(encoding="utf-8")
+    page = re.sub(r"<svg.*?</svg>|<style>.*?</style>|<pre>.*?</pre>", " ", page, flags=re.DOTALL)
+    page = re.sub(r'<span class="key">.*?</span>|<code>.*?</code>', " ", page)
+    page = re.sub(r"<[^>]+>", " ", page)
+    assert raw_leaks(_without_claims(page), ids) == []
+
+
+def _without_claims(text: str) -> str:
+    """Claim ids (``da:going-out-bonus``) and the oracle's reasons' ids taken out."""
+    return re.sub(r"\b[a-z]+:[a-z0-9][a-z0-9-]*", " ", text)

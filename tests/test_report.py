@@ -180,3 +180,34 @@ def test_the_committed_default_report_is_current(tmp_path: Path) -> None:
             f"reports/{rel} is stale: run BOLIVIA_REGENERATE=1 python -m pytest "
             "tests/test_report.py"
         )
+
+
+def test_the_json_follows_its_documented_schema(comparison: Comparison) -> None:
+    import jsonschema
+
+    schema = json.loads((REPORTS.parent / "docs" / "comparison-schema.json").read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    data = json.loads(render_json(comparison))
+    jsonschema.validate(data, schema)
+    rules = {row["path"]: row for row in data["rules"]}
+    assert rules["pack.decks"]["values"]["bolivia-fr"] == 2  # a number, not "2"
+    assert rules["melds.group.max_size"]["values"]["bolivia-da"] is None
+    assert rules["pile.frozen_when"]["values"]["bolivia-da"] == ["side_not_melded", "contains_wild"]
+    assert [w["number"] for w in data["witnesses"]] == list(range(1, len(data["witnesses"]) + 1))
+    assert {f["witness"] for f in data["findings"]} - {None} <= {
+        w["number"] for w in data["witnesses"]
+    }
+    assert data["columns"] == [["bolivia-da"], ["bolivia-fr"], ["bolivia-ko", "bolivia-zh"]]
+    assert data["outlier"]["rulesets"] == ["bolivia-fr"]
+
+
+def test_the_first_page_answers_the_committee(comparison: Comparison) -> None:
+    markdown = render_markdown(comparison, {})
+    glance = markdown.split("## At a glance", 1)[1].split("## 1.", 1)[0]
+    assert "bolivia-ko and bolivia-zh are the same rulebook" in glance
+    assert "bolivia-fr is the outlier" in glance
+    assert "rules differ.**" in glance
+    first = glance.split("\n1. ", 1)[1].split("\n2. ", 1)[0]
+    assert "escalera" in first and "assumed" in first  # the biggest gap, and it is assumed
+    for ruleset in ("bolivia-da", "bolivia-fr"):
+        assert f"**{ruleset}**" in glance

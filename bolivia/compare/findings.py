@@ -19,6 +19,7 @@ from typing import Any
 
 from bolivia.compare.differences import area_of
 from bolivia.compare.statistics import Estimate, mean_ci, proportion_ci
+from bolivia.compare.summary import Effect, measured_effects
 from bolivia.compare.witnesses import AREA_OPS, Finding, Witness, find_witnesses
 from bolivia.play.simulate import HandStats, RunSpec, derive_seed, hand_job, worker_pool
 from bolivia.rules.model import leaf_paths
@@ -72,6 +73,7 @@ class PlayStats:
 class Disagreement:
     path: str
     values: list[tuple[str, list[str]]]  # value text, claims saying it
+    holders: dict[str, list[str]] = field(default_factory=dict)  # value text -> ruleset ids
 
 
 @dataclass
@@ -89,6 +91,10 @@ class Comparison:
     sources: Sources
     version: str = __version__
     base: str | None = None  # set when a house ruleset is compared with its base
+    # what each differing rule changes (summary.measured_effects; paired results may replace
+    # it) and, per gallery position, the rules that alone change its score
+    effects: dict[str, Effect] = field(default_factory=dict)
+    gallery_rules: dict[str, list[str]] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -121,27 +127,43 @@ def _rows(rulesets: Sequence[Ruleset]) -> list[RuleRow]:
     return rows
 
 
-def _disagreements(rulesets: Sequence[Ruleset]) -> list[Disagreement]:
-    """Where the sources behind the compared rulesets give different values for a rule."""
+def _disagreements(rulesets: Sequence[Ruleset], sources: Sources) -> list[Disagreement]:
+    """Where the sources behind the compared rulesets give different values for a rule: only
+    claims about the game the rulesets play (a page comparing Bolivia with Canasta says things
+    of Canasta too), each claim under one value (the one a ruleset encodes it for, before a
+    value it only mentions), with the rulesets holding each value."""
+    games = {r.family for r in rulesets}
+    theirs = {sid for r in rulesets for sid in r.sources}
+
+    def about_the_game(claim: str) -> bool:
+        """A claim of the rulesets' own sources, about the game they play."""
+        try:
+            return sources.claim(claim).about in games and claim.split(":")[0] in theirs
+        except KeyError:
+            return False
+
     out = []
     for path in leaf_paths():
-        by_value: dict[str, list[str]] = {}
+        stated: dict[str, list[str]] = {}
+        mentioned: dict[str, list[str]] = {}
         for ruleset in rulesets:
             prov = ruleset.provenance[path]
-            text = value_text(ruleset.value(path))
             if prov.status == "stated":
-                by_value.setdefault(text, [])
-                by_value[text].extend(c for c in prov.claims if c not in by_value[text])
+                bucket = stated.setdefault(value_text(ruleset.value(path)), [])
+                bucket.extend(c for c in prov.claims if c not in bucket and about_the_game(c))
             for alt in prov.alternatives:
                 if alt.path != path or not alt.claims:
                     continue
-                by_value.setdefault(alt.value_key, [])
-                by_value[alt.value_key].extend(
-                    c for c in alt.claims if c not in by_value[alt.value_key]
-                )
-        stated = {v: sorted(c) for v, c in by_value.items() if c}
-        if len(stated) > 1:
-            out.append(Disagreement(path, sorted(stated.items())))
+                bucket = mentioned.setdefault(alt.value_key, [])
+                bucket.extend(c for c in alt.claims if c not in bucket and about_the_game(c))
+        placed = {c for claims in stated.values() for c in claims}
+        by_value = {v: list(c) for v, c in stated.items()}
+        for value, claims in mentioned.items():
+            by_value.setdefault(value, []).extend(c for c in claims if c not in placed)
+        kept = {v: sorted(set(c)) for v, c in by_value.items() if c}
+        if len(kept) > 1:
+            holders = {v: [r.id for r in rulesets if value_text(r.value(path)) == v] for v in kept}
+            out.append(Disagreement(path, sorted(kept.items()), holders))
     return out
 
 
@@ -186,13 +208,14 @@ HAND_PICKED: list[tuple[str, str, dict[str, Any]]] = [
     ),
     (
         "going out concealed",
-        "A side goes out in one turn, never having melded before.",
-        {"teams": [{"melds": [_RUN, _MIXED], "concealed": True}, {"melds": [_SMALL]}]},
+        "A side goes out in one turn, never having melded before, with a natural and a mixed "
+        "canasta.",
+        {"teams": [{"melds": [_GROUP, _MIXED], "concealed": True}, {"melds": [_SMALL]}]},
     ),
     (
         "a bolivia",
-        "A side holds a bolivia (seven wild cards) and an escalera.",
-        {"teams": [{"melds": [_WILD, _RUN]}, {"melds": [_SMALL], "hands": [["KS"]]}]},
+        "A side holds a bolivia (seven wild cards) and a natural canasta.",
+        {"teams": [{"melds": [_WILD, _GROUP]}, {"melds": [_SMALL], "hands": [["KS"]]}]},
     ),
     (
         "black threes caught",
@@ -357,6 +380,7 @@ def build(
     oracle = oracle if oracle is not None else Oracle()
     for ruleset in rulesets:
         oracle.register(ruleset)
+    chosen_sources = sources if sources is not None else shipped_sources()
     witnesses, findings = find_witnesses(rulesets, oracle)
     witnesses.sort(key=lambda w: (list(AREA_OPS).index(w.area), w.key))
     play = []
@@ -369,7 +393,7 @@ def build(
                 progress(ruleset.id, done[0], hands)
 
         play.append(_play(ruleset, hands, derive_seed(seed, 31), workers, folders, tick))
-    return Comparison(
+    comparison = Comparison(
         rulesets=list(rulesets),
         seed=seed,
         hands=hands,
@@ -378,15 +402,17 @@ def build(
         findings=findings,
         gallery=_gallery(rulesets, oracle, seed),
         play=play,
-        disagreements=_disagreements(rulesets),
+        disagreements=_disagreements(rulesets, chosen_sources),
         silences=_silences(rulesets),
-        sources=sources if sources is not None else shipped_sources(),
+        sources=chosen_sources,
         base=rulesets[0].id
         if len(rulesets) == 2
         and rulesets[1].base is not None
         and rulesets[1].base.id == rulesets[0].id
         else None,
     )
+    comparison.effects, comparison.gallery_rules = measured_effects(comparison, oracle)
+    return comparison
 
 
 __all__ += ["GalleryEntry", "PlayStats", "RuleRow", "default_workers"]

@@ -14,19 +14,20 @@ import io
 import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import jinja2
 from markupsafe import Markup
 from tabulate import tabulate
 
-from bolivia.compare.findings import Comparison
+from bolivia.compare.context import context, witness_numbers
+from bolivia.compare.findings import Comparison, PlayStats
 from bolivia.compare.statistics import Estimate
-from bolivia.compare.witnesses import AREA_OPS, Witness, compared_keys
+from bolivia.compare.summary import columns, outlier, rank
+from bolivia.compare.witnesses import compared_keys
 from bolivia.output import prepare_folder, write_files
-from bolivia.rules.phrases import answer as humanize
-from bolivia.text import code, environment, md
+from bolivia.rules.phrases import answer, label, question
+from bolivia.text import environment
 
 __all__ = [
     "render_html",
@@ -42,215 +43,39 @@ REPORT_NAME = "comparison"
 def _environment(autoescape: bool) -> jinja2.Environment:
     env = environment("bolivia.compare", autoescape=autoescape)
     env.filters["est"] = lambda e, digits=1: e.text(digits)
+    env.filters["cap"] = lambda text: text[:1].upper() + text[1:]
     env.filters["pct"] = lambda e: f"{100 * e.value:.1f}% [{100 * e.low:.1f}, {100 * e.high:.1f}]"
     return env
 
 
-def _verdict_text(witness: Witness, ruleset: str) -> str:
-    result = witness.results[ruleset]
-    if "error" in result:
-        return f"error {result['error']['code']}"
-    parts = []
-    for key in compared_keys(witness.op):
-        if key in result:
-            parts.append(f"{key}: {json.dumps(result[key], ensure_ascii=False)}")
-    return ", ".join(parts)
-
-
-def _request_text(witness: Witness) -> str:
-    return json.dumps({"op": witness.op, **witness.input}, ensure_ascii=False)
-
-
-def _witness_number(comparison: Comparison) -> dict[str, int]:
-    return {w.key: i + 1 for i, w in enumerate(comparison.witnesses)}
-
-
-def _context(comparison: Comparison) -> dict[str, Any]:
-    ids = comparison.ids
-    numbers = _witness_number(comparison)
-    counts = {r.id: r.counts() for r in comparison.rulesets}
-    findings_by_area: dict[str, list[dict[str, Any]]] = {area: [] for area in AREA_OPS}
-    for finding in comparison.findings:
-        findings_by_area[finding.area].append(
-            {
-                "pair": finding.pair,
-                "rule": finding.rule,
-                "witness": numbers.get(finding.witness or "", None),
-                "how": finding.how,
-            }
-        )
-    pairs = sorted({f.pair for f in comparison.findings})
-    matrix = []
-    for area in AREA_OPS:
-        cells = []
-        for pair in pairs:
-            mine = [f for f in comparison.findings if f.area == area and f.pair == pair]
-            shown = sorted({numbers[f.witness] for f in mine if f.witness})
-            if all(f.rule is None for f in mine):
-                cells.append("same")
-            elif shown:
-                cells.append(" ".join(f"#{n}" for n in shown))
-            else:
-                cells.append("values differ")
-        matrix.append((area, cells))
-    same_everywhere = [
-        pair for pair in pairs if all(f.rule is None for f in comparison.findings if f.pair == pair)
-    ]
-    rows_view = [
-        SimpleNamespace(
-            path=row.path,
-            differs=row.differs,
-            status=row.status,
-            claims=row.claims,
-            values={rid: humanize(row.path, json.loads(row.values[rid])) for rid in ids},
-        )
-        for row in _shown_rows(comparison)
-    ]
-    disagreements = [
-        (d.path, [(humanize(d.path, json.loads(value)), claims) for value, claims in d.values])
-        for d in comparison.disagreements
-    ]
-    witnesses = [
-        {
-            "number": numbers[w.key],
-            "area": w.area,
-            "op": w.op,
-            "request": _request_text(w),
-            "verdicts": {rid: _verdict_text(w, rid) for rid in ids},
-            "reasons": {rid: w.results[rid].get("reason", "") for rid in ids},
-            "distinct": len({_verdict_text(w, rid) for rid in ids}),
-        }
-        for w in comparison.witnesses
-    ]
-    return {
-        "c": comparison,
-        "ids": ids,
-        "counts": counts,
-        "findings": findings_by_area,
-        "witnesses": witnesses,
-        "areas": list(AREA_OPS),
-        "pairs": pairs,
-        "matrix": matrix,
-        "same_everywhere": same_everywhere,
-        "rows": rows_view,
-        "disagreements": disagreements,
-        "hidden_rows": len(comparison.rows) - len(_shown_rows(comparison)),
-        "plot_titles": {
-            "points": "Points per hand by side",
-            "canastas": "Canastas per hand by kind",
-            "turns": "How long hands last",
-        },
-    }
-
-
-def _shown_rows(comparison: Comparison) -> list[Any]:
-    """All rules; only the changed ones when a ruleset is compared with its own base."""
-    if comparison.base is None:
-        return list(comparison.rows)
-    return [row for row in comparison.rows if row.differs]
-
-
-def _rules_table(comparison: Comparison, *, markdown: bool) -> str:
-    ids = comparison.ids
-    rows = []
-    for row in _shown_rows(comparison):
-        cells = []
-        for rid in ids:
-            value = humanize(row.path, json.loads(row.values[rid]))
-            mark = {"assumed": " †", "house": " ‡"}.get(row.status[rid], "")
-            claims = ", ".join(row.claims[rid])
-            if markdown:
-                cell = code(value) + mark
-                if claims:
-                    cell += f" <sub>{md(claims)}</sub>"
-            else:
-                cell = value + mark + (f" [{claims}]" if claims else "")
-            cells.append(cell)
-        name = code(row.path) if markdown else row.path
-        rows.append([("**≠** " if row.differs else "") + name, *cells])
-    return tabulate(
-        rows,
-        headers=["rule", *ids],
-        tablefmt="pipe" if markdown else "plain",
-        disable_numparse=True,
-    )
-
-
-def _play_table(comparison: Comparison) -> str:
-    head = ["", *[p.ruleset for p in comparison.play]]
+def _play_table(play: Sequence[tuple[str, PlayStats]]) -> str:
+    head = ["", *[title for title, _ in play]]
+    stats = [p for _, p in play]
     lines = [
-        ["hands played (completed)", *[f"{p.hands} ({p.completed})" for p in comparison.play]],
-        ["turns per hand", *[p.turns.text(1) for p in comparison.play]],
+        ["hands played (completed)", *[f"{p.hands:,} ({p.completed:,})" for p in stats]],
+        ["turns per hand", *[p.turns.text(1) for p in stats]],
         [
             "hands ended by going out",
             *[
                 f"{100 * p.went_out.value:.1f}% [{100 * p.went_out.low:.1f}"
                 f", {100 * p.went_out.high:.1f}]"
-                for p in comparison.play
+                for p in stats
             ],
         ],
-        ["points per hand, first side", *[p.points_first.text(0) for p in comparison.play]],
-        ["points per hand, second side", *[p.points_second.text(0) for p in comparison.play]],
-        ["first side's advantage", *[p.advantage.text(0) for p in comparison.play]],
+        ["points per hand, first side", *[p.points_first.text(0) for p in stats]],
+        ["points per hand, second side", *[p.points_second.text(0) for p in stats]],
+        ["first side's advantage", *[p.advantage.text(0) for p in stats]],
         *[
-            [f"{kind} canastas per hand", *[p.canastas[kind].text(2) for p in comparison.play]]
+            [f"{kind} canastas per hand", *[p.canastas[kind].text(2) for p in stats]]
             for kind in ("natural", "mixed", "escalera", "bolivia")
         ],
-        ["cards in the pile when taken", *[p.pile_taken.text(1) for p in comparison.play]],
+        ["cards in the pile when taken", *[p.pile_taken.text(1) for p in stats]],
         [
             "conservation failures (every hand at its end; one in 16 after every action)",
-            *[str(p.conservation_failures) for p in comparison.play],
+            *[str(p.conservation_failures) for p in stats],
         ],
     ]
     return tabulate(lines, headers=head, tablefmt="pipe", disable_numparse=True)
-
-
-def _gallery_tables(comparison: Comparison) -> list[dict[str, Any]]:
-    out = []
-    for entry in comparison.gallery:
-        rows = []
-        for rid in comparison.ids:
-            result = entry.results[rid]
-            if isinstance(result, dict) and "error" in result:
-                rows.append(
-                    [rid, f"not a position of {rid}: {result['error']['code']}", "", "", "", "", ""]
-                )
-                continue
-            for t, team in enumerate(result):
-                rows.append(
-                    [
-                        rid if t == 0 else "",
-                        f"side {t + 1}",
-                        team["cards"],
-                        team["bonuses"],
-                        team["red_threes"],
-                        team["going_out"],
-                        team["hands"],
-                        team["total"],
-                    ]
-                )
-        out.append(
-            {
-                "entry": entry,
-                "rows": rows,
-                "table": tabulate(
-                    rows,
-                    headers=[
-                        "ruleset",
-                        "",
-                        "cards",
-                        "bonuses",
-                        "red threes",
-                        "going out",
-                        "hands",
-                        "total",
-                    ],
-                    tablefmt="pipe",
-                    disable_numparse=True,
-                ),
-            }
-        )
-    return out
 
 
 # --------------------------------------------------------------------------- plots
@@ -265,17 +90,22 @@ def _svg(figure: Any) -> str:
 
 
 def plots(comparison: Comparison) -> dict[str, str]:
-    """name -> SVG text of each plot."""
+    """name -> SVG text of each plot: one series per column of the report (rulesets that set
+    every rule alike drawn once, under both names), legends outside the data, each kind of
+    canasta on its own scale."""
     import matplotlib
 
     matplotlib.use("Agg")
     matplotlib.rcParams["svg.hashsalt"] = "bolivia"
     matplotlib.rcParams["svg.fonttype"] = "none"
+    matplotlib.rcParams["font.size"] = 10
     from matplotlib import pyplot as plt
 
     out: dict[str, str] = {}
-    names = [p.ruleset for p in comparison.play]
-    x = range(len(names))
+    play = context_play(comparison)
+    names = [title.replace(" = ", " =\n") for title, _ in play]
+    stats = [p for _, p in play]
+    x = list(range(len(names)))
 
     def bars(
         ax: Any, estimates: Sequence[Estimate], offset: float, width: float, label: str
@@ -289,48 +119,65 @@ def plots(comparison: Comparison) -> dict[str, str]:
             label=label,
         )
 
-    fig, ax = plt.subplots(figsize=(7, 3.4))
-    bars(ax, [p.points_first for p in comparison.play], -0.2, 0.4, "first side")
-    bars(ax, [p.points_second for p in comparison.play], 0.2, 0.4, "second side")
-    ax.set_xticks(list(x), names)
+    fig, ax = plt.subplots(figsize=(7, 3.6), layout="constrained")
+    bars(ax, [p.points_first for p in stats], -0.2, 0.4, "first side")
+    bars(ax, [p.points_second for p in stats], 0.2, 0.4, "second side")
+    ax.set_xticks(x, names)
     ax.set_ylabel("points per hand")
     ax.set_title("Points per hand by side (95% CI)")
-    ax.legend()
-    fig.tight_layout()
+    fig.legend(loc="outside lower center", ncols=2, frameon=False)
     out["points"] = _svg(fig)
     plt.close(fig)
 
-    fig, ax = plt.subplots(figsize=(7, 3.4))
     kinds = ("natural", "mixed", "escalera", "bolivia")
-    for k, kind in enumerate(kinds):
-        bars(ax, [p.canastas[kind] for p in comparison.play], -0.3 + 0.2 * k, 0.2, kind)
-    ax.set_xticks(list(x), names)
-    ax.set_ylabel("canastas per hand")
-    ax.set_title("Canastas per hand by kind (95% CI)")
-    ax.legend(ncols=4, fontsize="small")
-    fig.tight_layout()
+    fig, axes = plt.subplots(1, 4, figsize=(10, 3.6), layout="constrained")
+    for ax, kind in zip(axes, kinds, strict=True):
+        estimates = [p.canastas[kind] for p in stats]
+        ax.bar(
+            x,
+            [e.value for e in estimates],
+            0.6,
+            yerr=[[e.value - e.low for e in estimates], [e.high - e.value for e in estimates]],
+            capsize=3,
+            color=[f"C{i}" for i in x],
+        )
+        ax.set_title(kind)
+        ax.set_xticks(x, [str(i + 1) for i in x])
+        ax.margins(y=0.15)
+    axes[0].set_ylabel("canastas per hand (own scale)")
+    key = "   ".join(f"{i + 1}: {title}" for i, (title, _) in enumerate(play))
+    fig.suptitle("Canastas per hand by kind (95% CI)")
+    fig.supxlabel(key)
     out["canastas"] = _svg(fig)
     plt.close(fig)
 
-    fig, ax = plt.subplots(figsize=(7, 3.4))
-    for play in comparison.play:
-        turns = sorted(play.turns_histogram)
+    fig, ax = plt.subplots(figsize=(7, 3.8), layout="constrained")
+    styles = ["-", "--", ":", "-."]
+    for i, (title, p) in enumerate(play):
+        turns = sorted(p.turns_histogram)
         if turns:
-            total = sum(play.turns_histogram.values())
+            total = sum(p.turns_histogram.values())
             ax.step(
                 turns,
-                [play.turns_histogram[t] / total for t in turns],
+                [p.turns_histogram[t] / total for t in turns],
                 where="mid",
-                label=play.ruleset,
+                label=title,
+                linestyle=styles[i % len(styles)],
+                linewidth=1.6,
             )
     ax.set_xlabel("turns in the hand")
     ax.set_ylabel("share of hands")
     ax.set_title("How long hands last")
-    ax.legend(fontsize="small")
-    fig.tight_layout()
+    fig.legend(loc="outside lower center", ncols=min(3, max(1, len(play))), frameon=False)
     out["turns"] = _svg(fig)
     plt.close(fig)
     return out
+
+
+def context_play(comparison: Comparison) -> list[tuple[str, PlayStats]]:
+    """The play figures per column (rulesets with the same rules play the same hands)."""
+    play: list[tuple[str, PlayStats]] = context(comparison)["play"]
+    return play
 
 
 # --------------------------------------------------------------------------- renderers
@@ -338,11 +185,10 @@ def plots(comparison: Comparison) -> dict[str, str]:
 
 def render_markdown(comparison: Comparison, plot_files: dict[str, str]) -> str:
     env = _environment(autoescape=False)
+    data = context(comparison)
     return env.get_template("report.md.j2").render(
-        **_context(comparison),
-        rules_table=_rules_table(comparison, markdown=True),
-        play_table=_play_table(comparison),
-        gallery=_gallery_tables(comparison),
+        **data,
+        play_table=_play_table(data["play"]),
         plot_files=plot_files,
     )
 
@@ -350,8 +196,7 @@ def render_markdown(comparison: Comparison, plot_files: dict[str, str]) -> str:
 def render_html(comparison: Comparison, svgs: dict[str, str]) -> str:
     env = _environment(autoescape=True)
     return env.get_template("report.html.j2").render(
-        **_context(comparison),
-        gallery=_gallery_tables(comparison),
+        **context(comparison),
         svgs={name: Markup(svg) for name, svg in svgs.items()},
     )
 
@@ -361,7 +206,14 @@ def _estimate(e: Estimate) -> dict[str, Any]:
 
 
 def render_json(comparison: Comparison) -> str:
+    """The comparison as data (``docs/comparison-schema.json`` describes it): rule values as
+    JSON values, witnesses numbered from 1 as in the text."""
+    numbers = witness_numbers(comparison)
+    cols = columns(comparison.rows, comparison.ids)
+    apart = outlier(comparison.rows, cols)
     data = {
+        "format": "bolivia-comparison",
+        "format_version": 2,
         "version": comparison.version,
         "seed": comparison.seed,
         "hands": comparison.hands,
@@ -380,22 +232,35 @@ def render_json(comparison: Comparison) -> str:
             {
                 "path": row.path,
                 "area": row.area,
-                "values": row.values,
+                "label": label(row.path),
+                "question": question(row.path),
+                "values": {rid: json.loads(v) for rid, v in row.values.items()},
+                "answers": {rid: answer(row.path, json.loads(v)) for rid, v in row.values.items()},
                 "status": row.status,
                 "claims": row.claims,
                 "differs": row.differs,
             }
             for row in comparison.rows
         ],
-        "witnesses": [w.as_json() for w in comparison.witnesses],
+        "columns": [list(col.ids) for col in cols],
+        "outlier": None if apart is None else {"rulesets": list(apart[0].ids), "rules": apart[1]},
+        "ranked": [
+            {
+                "path": row.path,
+                "points": effect.points,
+                "basis": effect.basis,
+                "scoring": effect.scoring,
+                "alone": effect.alone,
+            }
+            for row, effect in rank(comparison.rows, comparison.effects)
+        ],
+        "witnesses": [{"number": numbers[w.key], **w.as_json()} for w in comparison.witnesses],
         "findings": [
             {
                 "area": f.area,
                 "pair": list(f.pair),
                 "rule": f.rule,
-                "witness": next(
-                    (i for i, w in enumerate(comparison.witnesses) if w.key == f.witness), None
-                ),
+                "witness": numbers.get(f.witness or ""),
                 "how": f.how,
             }
             for f in comparison.findings
@@ -428,7 +293,13 @@ def render_json(comparison: Comparison) -> str:
             for p in comparison.play
         ],
         "disagreements": [
-            {"path": d.path, "values": [{"value": v, "claims": c} for v, c in d.values]}
+            {
+                "path": d.path,
+                "values": [
+                    {"value": json.loads(v), "claims": c, "rulesets": d.holders.get(v, [])}
+                    for v, c in d.values
+                ],
+            }
             for d in comparison.disagreements
         ],
         "silences": [{"path": path, "assumed": reasons} for path, reasons in comparison.silences],

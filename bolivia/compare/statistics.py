@@ -63,7 +63,7 @@ class Estimate:
     n: int
 
     def text(self, digits: int = 1) -> str:
-        return f"{self.value:.{digits}f} [{self.low:.{digits}f}, {self.high:.{digits}f}]"
+        return f"{self.value:,.{digits}f} [{self.low:,.{digits}f}, {self.high:,.{digits}f}]"
 
     def as_json(self) -> dict[str, Any]:
         return {

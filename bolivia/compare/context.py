@@ -1,0 +1,299 @@
+"""What the report's templates print, put together once from a :class:`Comparison`: the first
+page, the rules side by side (identical rulesets in one column), the witnesses as situations,
+the scoring gallery, the play figures, and where the sources disagree or are silent. Every
+rule is named in words (:mod:`bolivia.rules.phrases`); key paths stay as secondary labels.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from bolivia.compare.findings import Comparison, RuleRow
+from bolivia.compare.situations import rulings, situation
+from bolivia.compare.summary import Column, columns, outlier, rank
+from bolivia.compare.witnesses import AREA_OPS
+from bolivia.rules.phrases import answer, in_words, join_words, label, question
+
+__all__ = ["context", "shown_rows", "witness_numbers"]
+
+
+def witness_numbers(comparison: Comparison) -> dict[str, int]:
+    """Witness key -> its number in the text (from 1)."""
+    return {w.key: i + 1 for i, w in enumerate(comparison.witnesses)}
+
+
+def shown_rows(comparison: Comparison) -> list[RuleRow]:
+    """All rules; only the changed ones when a ruleset is compared with its own base."""
+    if comparison.base is None:
+        return list(comparison.rows)
+    return [row for row in comparison.rows if row.differs]
+
+
+def cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _status_words(comparison: Comparison, row: RuleRow, rid: str) -> str:
+    status = row.status[rid]
+    claims = row.claims[rid]
+    if status == "assumed":
+        why = comparison.rulesets[comparison.ids.index(rid)].provenance[row.path].reason
+        why = why[:1].lower() + why[1:] if why[1:2].islower() else why
+        ruleset = comparison.rulesets[comparison.ids.index(rid)]
+        return (
+            f"assumed: the project's own reading, which no source of {ruleset.id} states; "
+            + in_words(why)
+        )
+    if status == "house":
+        return "a house rule"
+    return "stated by " + join_words(list(claims), "and") if claims else "stated"
+
+
+def _cell(comparison: Comparison, row: RuleRow, col: Column) -> dict[str, Any]:
+    rid = col.first
+    statuses = {row.status[r] for r in col.ids}
+    return {
+        "words": cap(answer(row.path, json.loads(row.values[rid]))),
+        "status": "assumed" if "assumed" in statuses else row.status[rid],
+        "claims": sorted({c for r in col.ids for c in row.claims[r]}),
+        "why": _status_words(comparison, row, rid),
+    }
+
+
+def _rows(comparison: Comparison, cols: Sequence[Column]) -> list[dict[str, Any]]:
+    return [
+        {
+            "path": row.path,
+            "label": cap(label(row.path)),
+            "question": question(row.path),
+            "differs": row.differs,
+            "cells": [_cell(comparison, row, col) for col in cols],
+        }
+        for row in shown_rows(comparison)
+    ]
+
+
+def _column_of(cols: Sequence[Column]) -> dict[str, Column]:
+    return {rid: col for col in cols for rid in col.ids}
+
+
+def _behaviour(comparison: Comparison, cols: Sequence[Column]) -> dict[str, Any]:
+    numbers = witness_numbers(comparison)
+    column_of = _column_of(cols)
+    col_pairs = list(itertools.combinations(cols, 2))
+    pair_titles = [(a.title, b.title) for a, b in col_pairs]
+    wanted = {(a.first, b.first) for a, b in col_pairs}
+    findings = [f for f in comparison.findings if f.pair in wanted]
+    by_area: dict[str, list[dict[str, Any]]] = {area: [] for area in AREA_OPS}
+    matrix = []
+    for area in AREA_OPS:
+        cells = []
+        for a, b in col_pairs:
+            mine = [f for f in findings if f.area == area and f.pair == (a.first, b.first)]
+            shown = sorted({numbers[f.witness] for f in mine if f.witness})
+            if all(f.rule is None for f in mine):
+                cells.append("same")
+            elif shown:
+                cells.append(" ".join(f"#{n}" for n in shown))
+            else:
+                cells.append("rules differ, no question turns on them")
+        matrix.append((area, cells))
+        for f in findings:
+            if f.area != area or f.rule is None:
+                continue
+            together = " + " in f.rule
+            names = [label(p) for p in f.rule.split(" + ")]
+            combined = [
+                numbers[g.witness]
+                for g in findings
+                if g.area == area and g.pair == f.pair and g.witness and " + " in (g.rule or "")
+            ]
+            if f.witness is not None:
+                shown_how = (
+                    "shown only by these rules together" if together else "shown by this rule alone"
+                )
+            elif combined:
+                shown_how = (
+                    "the rule differs but decides no question of this area alone; "
+                    f"see the combined witness #{combined[0]}"
+                )
+            else:
+                shown_how = "no witness: other rules decide first in every situation searched"
+            by_area[area].append(
+                {
+                    "pair": (column_of[f.pair[0]].title, column_of[f.pair[1]].title),
+                    "rule": join_words(names, "and"),
+                    "path": f.rule,
+                    "witness": numbers.get(f.witness or ""),
+                    "how": shown_how,
+                }
+            )
+    same = [
+        (a.title, b.title)
+        for a, b in col_pairs
+        if all(f.rule is None for f in findings if f.pair == (a.first, b.first))
+    ]
+    return {"pairs": pair_titles, "matrix": matrix, "findings": by_area, "same_everywhere": same}
+
+
+def _witnesses(comparison: Comparison, cols: Sequence[Column]) -> list[dict[str, Any]]:
+    numbers = witness_numbers(comparison)
+    rules_of: dict[str, list[str]] = {}
+    for f in comparison.findings:
+        if f.witness and f.rule:
+            for path in f.rule.split(" + "):
+                if path not in rules_of.setdefault(f.witness, []):
+                    rules_of[f.witness].append(path)
+    out = []
+    for w in comparison.witnesses:
+        shown = {col.title: w.results[col.first] for col in cols}
+        parts = rulings(w.op, shown)
+        out.append(
+            {
+                "number": numbers[w.key],
+                "area": w.area,
+                "op": w.op,
+                "situation": situation(w.op, w.input),
+                "request": json.dumps({"op": w.op, **w.input}, ensure_ascii=False),
+                "rulings": [(col.title, parts[col.title]) for col in cols],
+                "rules": [label(p) for p in rules_of.get(w.key, [])],
+                "paths": rules_of.get(w.key, []),
+            }
+        )
+    return out
+
+
+def _gallery(comparison: Comparison, cols: Sequence[Column]) -> list[dict[str, Any]]:
+    out = []
+    for entry in comparison.gallery:
+        rows = []
+        for col in cols:
+            result = entry.results[col.first]
+            if isinstance(result, dict) and "error" in result:
+                rows.append(
+                    {
+                        "ruleset": col.title,
+                        "error": "not a position of this ruleset: " + result["error"]["message"],
+                    }
+                )
+                continue
+            for t, team in enumerate(result):
+                rows.append(
+                    {
+                        "ruleset": col.title if t == 0 else "",
+                        "side": f"side {t + 1}",
+                        "cells": [
+                            f"{team[k]:,}"
+                            for k in ("cards", "bonuses", "red_threes", "going_out", "hands")
+                        ],
+                        "total": f"{team['total']:,}",
+                    }
+                )
+        deciding = comparison.gallery_rules.get(entry.name, [])
+        out.append(
+            {
+                "entry": entry,
+                "situation": situation("score", entry.request),
+                "rows": rows,
+                "why": join_words([label(p) for p in deciding], "and"),
+            }
+        )
+    return out
+
+
+def _first_page(comparison: Comparison, cols: Sequence[Column]) -> dict[str, Any]:
+    rows = comparison.rows
+    rulesets = {r.id: r for r in comparison.rulesets}
+    apart = outlier(rows, cols)
+    ranked = []
+    for number, (row, effect) in enumerate(rank(rows, comparison.effects), 1):
+        ranked.append(
+            {
+                "number": number,
+                "path": row.path,
+                "question": question(row.path),
+                "cells": [(col.title, _cell(comparison, row, col)) for col in cols],
+                "effect": effect.basis,
+            }
+        )
+    return {
+        "identical": [col for col in cols if len(col.ids) > 1],
+        "outlier": None
+        if apart is None
+        else {
+            "column": apart[0],
+            "rules": [
+                (question(p), cap(answer(p, rulesets[apart[0].first].value(p)))) for p in apart[1]
+            ],
+        },
+        "differing": sum(1 for row in rows if row.differs),
+        "ranked": ranked,
+    }
+
+
+def _silences(comparison: Comparison) -> list[dict[str, Any]]:
+    """The assumed values grouped by reason: one reason, the rules it covers."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for path, reasons in comparison.silences:
+        for rids, reason in reasons.items():
+            groups.setdefault((rids, reason), []).append(label(path))
+    return [
+        {"rulesets": rids, "reason": in_words(reason), "rules": rules}
+        for (rids, reason), rules in sorted(groups.items(), key=lambda g: (-len(g[1]), g[0]))
+    ]
+
+
+def _disagreements(comparison: Comparison, cols: Sequence[Column]) -> list[dict[str, Any]]:
+    column_of = _column_of(cols)
+    out = []
+    for d in comparison.disagreements:
+        values = []
+        for value, claims in d.values:
+            held = list(dict.fromkeys(column_of[r].title for r in d.holders.get(value, [])))
+            values.append(
+                {
+                    "words": answer(d.path, json.loads(value)),
+                    "claims": claims,
+                    "held": join_words(held, "and") if held else "",
+                }
+            )
+        out.append({"path": d.path, "question": question(d.path), "claimed": values})
+    return out
+
+
+def context(comparison: Comparison) -> dict[str, Any]:
+    cols = columns(comparison.rows, comparison.ids)
+    by_column = {p.ruleset: p for p in comparison.play}
+    if comparison.base is not None:
+        title = f"{comparison.rulesets[1].id} compared with {comparison.base}"
+    else:
+        title = "Bolivia variants compared"
+    used_sources = [
+        sid for sid in comparison.sources if any(sid in r.sources for r in comparison.rulesets)
+    ]
+    return {
+        "c": comparison,
+        "title": title,
+        "cols": cols,
+        "ids": comparison.ids,
+        "counts": {r.id: r.counts() for r in comparison.rulesets},
+        "first": _first_page(comparison, cols),
+        "rows": _rows(comparison, cols),
+        "hidden_rows": len(comparison.rows) - len(shown_rows(comparison)),
+        "areas": list(AREA_OPS),
+        **_behaviour(comparison, cols),
+        "witnesses": _witnesses(comparison, cols),
+        "gallery": _gallery(comparison, cols),
+        "play": [(col.title, by_column[col.first]) for col in cols if col.first in by_column],
+        "disagreements": _disagreements(comparison, cols),
+        "silences": _silences(comparison),
+        "sources": [comparison.sources[sid] for sid in used_sources],
+        "plot_titles": {
+            "points": "Points per hand by side",
+            "canastas": "Canastas per hand by kind",
+            "turns": "How long hands last",
+        },
+    }

@@ -1,0 +1,222 @@
+"""Witnesses as a player sees them: the situation laid out (the table, the hand, the pile,
+cards as faces such as ``8♥``), and each ruleset's ruling in words, with the parts on which the
+rulesets differ marked.
+
+:func:`situation` lays out an oracle request; :func:`rulings` says what each answer means,
+part by part (``allowed``, ``the side scores 1,550``), each part marked when the answers
+differ on it. Plain data: the templates only print it.
+
+>>> faces(["8H", "JK", "10S"])
+'8♥ joker 10♠'
+>>> situation("meld", {"cards": ["8H", "8S", "JK"]})
+[('meld', '8♥ 8♠ joker')]
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bolivia.rules.phrases import answer
+
+__all__ = ["Part", "face", "faces", "rulings", "situation"]
+
+_SUITS = {"H": "♥", "D": "♦", "S": "♠", "C": "♣"}
+
+
+def face(card: str) -> str:
+    """``8H`` -> ``8♥``; a joker is ``joker``; anything else is shown as it is."""
+    if card == "JK":
+        return "joker"
+    if len(card) >= 2 and card[-1] in _SUITS:
+        return card[:-1] + _SUITS[card[-1]]
+    return card
+
+
+def faces(cards: Sequence[str]) -> str:
+    return " ".join(face(c) for c in cards) if cards else "no card"
+
+
+def _melds(melds: Sequence[Sequence[str]]) -> str:
+    return " · ".join(f"[{faces(m)}]" for m in melds) if melds else "no meld"
+
+
+def situation(op: str, request: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The situation of a request, as (what, cards or words) lines."""
+    out: list[tuple[str, str]] = []
+    if "players" in request:
+        out.append(("players", f"{request['players']}"))
+    if "team_score" in request:
+        out.append(("the side's score", f"{request['team_score']:,}"))
+    if "scores" in request:
+        out.append(("the sides' scores", " and ".join(f"{s:,}" for s in request["scores"])))
+    if "hands_played" in request:
+        out.append(("hands played", f"{request['hands_played']:,}"))
+    if "pile" in request:
+        out.append(("the pile (top card last)", faces(request["pile"])))
+    if "hand" in request:
+        out.append(("the hand", faces(request["hand"])))
+    if "team_melds" in request:
+        out.append(("the side's melds", _melds(request["team_melds"])))
+    if "onto" in request:
+        out.append(("the top card goes onto", f"meld {request['onto'] + 1}"))
+    if op in ("meld", "card_points") and "cards" in request:
+        out.append(("meld" if op == "meld" else "cards", faces(request["cards"])))
+    if "in_hand" in request:
+        out.append(("where", "left in hand" if request["in_hand"] else "melded"))
+    if "meld" in request:
+        out.append(("the meld on the table", faces(request["meld"])))
+    if "add" in request:
+        out.append(("cards added", faces(request["add"])))
+    if "melds" in request:
+        out.append(("melds laid", _melds(request["melds"])))
+    if request.get("going_out"):
+        out.append(("when", "by a player going out"))
+    for n, team in enumerate(request.get("teams", ()), 1):
+        parts = [_melds(team.get("melds", []))]
+        if team.get("red_threes"):
+            parts.append(f"{team['red_threes']} red three{'s' if team['red_threes'] != 1 else ''}")
+        if team.get("concealed"):
+            parts.append("went out concealed")
+        elif team.get("went_out"):
+            parts.append("went out")
+        for hand in team.get("hands", ()):
+            parts.append(f"left in hand: {faces(hand)}")
+        out.append((f"side {n}", "; ".join(parts)))
+    if op == "info" and not request:
+        out.append(("players", "the usual number"))
+    return out
+
+
+@dataclass(frozen=True)
+class Part:
+    """One part of a ruling: what it is about, in words, and whether the rulesets differ on
+    it."""
+
+    what: str
+    words: str
+    differs: bool
+
+
+_INFO = {
+    "players": ("players", None),
+    "partnerships": ("partnerships", None),
+    "decks": ("decks", "pack.decks"),
+    "jokers": ("jokers", "pack.jokers"),
+    "cards": ("cards in the pack", None),
+    "hand_size": ("cards dealt to each", None),
+    "draw": ("cards drawn each turn", None),
+    "target": ("target", "game.target"),
+    "ask_partner": ("asking the partner", "going_out.ask_partner"),
+    "keep_cards": ("cards kept in hand", "going_out.keep_cards"),
+    "discard_required": ("a last discard to go out", "going_out.discard_required"),
+    "take_top": ("taking the top card alone", "pile.take_top.allowed"),
+    "stock_exhausted": ("once the stock is empty", None),
+    "going_out_bonus_when_exhausted": (
+        "going-out bonus after the stock runs out",
+        "stock.going_out_bonus_when_exhausted",
+    ),
+}
+_STOCK = {"take_discards": "play goes on with the discards", "end_hand": "the hand ends"}
+
+
+_INFO_YES_NO = {
+    "partnerships": ("in partnerships", "each for themselves"),
+    "discard_required": ("required", "not required"),
+    "take_top": ("allowed", "not allowed"),
+    "going_out_bonus_when_exhausted": ("paid", "not paid"),
+}
+
+
+def _info_words(key: str, value: Any) -> str:
+    path = _INFO.get(key, (key, None))[1]
+    if isinstance(value, bool) and key in _INFO_YES_NO:
+        return _INFO_YES_NO[key][0 if value else 1]
+    if path is not None:
+        return answer(path, value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return f"{value:,}"
+    return _STOCK.get(str(value), str(value).replace("_", " "))
+
+
+def _legal(result: Mapping[str, Any], yes: str = "allowed", no: str = "refused") -> dict[str, str]:
+    """The verdict, and the oracle's reason as a part of its own (reasons are wording: they
+    are never what differs)."""
+    reason = str(result.get("reason", "")).strip()
+    verdict = yes if result.get("legal", result.get("allowed")) else no
+    return {"ruling": verdict, "why": reason} if reason else {"ruling": verdict}
+
+
+def _score_parts(result: Mapping[str, Any]) -> dict[str, str]:
+    out = {}
+    for n, team in enumerate(result.get("teams", ()), 1):
+        bits = [
+            f"{team['cards']:,} for cards",
+            f"{team['bonuses']:,} in canasta bonuses",
+            f"{team['red_threes']:,} for red threes",
+            f"{team['going_out']:,} for going out",
+            f"{team['hands']:,} for cards left in hand",
+        ]
+        out[f"side {n}"] = f"{team['total']:,} ({', '.join(bits)})"
+    return out
+
+
+def _parts(op: str, result: Mapping[str, Any]) -> dict[str, str]:
+    """A ruling's parts by name, in words."""
+    if "error" in result:
+        return {"answer": f"not a situation of this ruleset: {result['error']['message']}"}
+    if op in ("meld", "extend", "pickup", "take_top"):
+        out = _legal(result)
+        if result.get("canasta"):
+            out["canasta"] = f"a {str(result['canasta']).replace('_', ' ')} canasta"
+        return out
+    if op == "go_out":
+        return _legal(result, "may go out", "may not go out")
+    if op == "initial_minimum":
+        return {"minimum": f"{result['minimum']:,} points"}
+    if op == "initial_meld":
+        return {
+            **_legal(result, "enough", "not enough"),
+            "points": f"{result['points']:,} of a minimum of {result['minimum']:,}",
+        }
+    if op == "card_points":
+        return {"points": f"{result['points']:,}"}
+    if op == "score":
+        return _score_parts(result)
+    if op == "game_over":
+        if not result.get("over"):
+            return {"ruling": "the game goes on"}
+        if result.get("draw"):
+            return {"ruling": "the game is over: a draw"}
+        return {"ruling": f"the game is over: side {int(result['winner']) + 1} wins"}
+    return {_INFO.get(k, (k, None))[0]: _info_words(k, v) for k, v in result.items()}
+
+
+def _key(op: str, name: str, result: Mapping[str, Any]) -> str:
+    """What is compared of a part: its words, without the reason (reasons are wording)."""
+    if name == "ruling" and op in ("meld", "extend", "pickup", "take_top", "go_out"):
+        return json.dumps([result.get("legal"), result.get("allowed")])
+    if name == "ruling" and op == "initial_meld":
+        return json.dumps(result.get("legal"))
+    return json.dumps(_parts(op, result).get(name))
+
+
+def rulings(op: str, results: Mapping[str, Mapping[str, Any]]) -> dict[str, list[Part]]:
+    """Per ruleset, its ruling part by part; a part is marked where the rulesets differ on it
+    (for ``info``, only the parts on which they differ are kept)."""
+    parts = {rid: _parts(op, result) for rid, result in results.items()}
+    names = list(dict.fromkeys(name for p in parts.values() for name in p))
+    out: dict[str, list[Part]] = {rid: [] for rid in results}
+    for name in names:
+        keys = {_key(op, name, result) for result in results.values()}
+        differs = len(keys) > 1 and name != "why"
+        if op == "info" and not differs:
+            continue
+        for rid, mine in parts.items():
+            if name in mine:
+                out[rid].append(Part(name, mine[name], differs))
+    return out
