@@ -15,13 +15,14 @@ differ on it. Plain data: the templates only print it.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from bolivia.rules.phrases import answer
 
-__all__ = ["Part", "face", "faces", "rulings", "situation"]
+__all__ = ["Part", "face", "faces", "for_people", "rulings", "situation"]
 
 _SUITS = {"H": "♥", "D": "♦", "S": "♠", "C": "♣"}
 
@@ -33,6 +34,23 @@ def face(card: str) -> str:
     if len(card) >= 2 and card[-1] in _SUITS:
         return card[:-1] + _SUITS[card[-1]]
     return card
+
+
+_CARD = re.compile(r"(?<![\w♥♦♠♣])(JK|(?:10|[2-9TJQKA])[CDHS])(?![\w♥♦♠♣])")
+_TEAM_MELD = re.compile(r"\bteam meld (\d+)")
+
+
+def for_people(reason: str) -> str:
+    """An oracle's reason as the report prints it: cards as faces, and melds counted from 1 as
+    the situation counts them (the wire counts from 0).
+
+    >>> for_people("a 4-card group of 8s with 1 wild card cannot take JK 8H")
+    'a 4-card group of 8s with 1 wild card cannot take joker 8♥'
+    >>> for_people("the top card goes onto team meld 0, making a 4-card sequence in diamonds")
+    'the top card goes onto meld 1, making a 4-card sequence in diamonds'
+    """
+    reason = _TEAM_MELD.sub(lambda m: f"meld {int(m.group(1)) + 1}", reason)
+    return _CARD.sub(lambda m: face(m.group(1)), reason)
 
 
 def faces(cards: Sequence[str]) -> str:
@@ -146,7 +164,7 @@ def _info_words(key: str, value: Any) -> str:
 def _legal(result: Mapping[str, Any], yes: str = "allowed", no: str = "refused") -> dict[str, str]:
     """The verdict, and the oracle's reason as a part of its own (reasons are wording: they
     are never what differs)."""
-    reason = str(result.get("reason", "")).strip()
+    reason = for_people(str(result.get("reason", "")).strip())
     verdict = yes if result.get("legal", result.get("allowed")) else no
     return {"ruling": verdict, "why": reason} if reason else {"ruling": verdict}
 

@@ -80,13 +80,18 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
+_SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+
+
 def describe(meld: Meld) -> str:
-    """``a group of 8s with 1 wild card`` and the like."""
+    """``a 4-card group of 8s with 1 wild card``, ``a 5-card sequence in hearts`` and the
+    like: the size first, so that a group's rank is never read as its size."""
     wild = f" with {_plural(meld.wilds, 'wild card')}" if meld.wilds else ""
     if meld.kind == "group":
-        return f"a group of {meld.size} {meld.rank}s{wild}"
+        return f"a {meld.size}-card group of {meld.rank}s{wild}"
     if meld.kind == "sequence":
-        return f"a sequence of {meld.size} cards in {meld.suit}{wild}"
+        suit = _SUIT_NAMES.get(meld.suit or "", meld.suit or "")
+        return f"a {meld.size}-card sequence in {suit}{wild}"
     if meld.kind == "wild":
         return f"a meld of {_plural(meld.size, 'wild card')}"
     return f"a meld of {_plural(meld.naturals, 'black three')}{wild}"
