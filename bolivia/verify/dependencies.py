@@ -8,7 +8,7 @@ ruleset) it is generated data, committed as ``suites/dependencies.json`` and kep
 test (``BOLIVIA_REGENERATE=1 python -m pytest tests/test_dependencies.py`` rewrites it).
 
 A failure then says which rules it is about, with the ruleset's values
-(:func:`outcome_fields`), and failures group by rule field (:func:`by_field`).
+(:func:`outcome_fields`), by which ``bolivia conform`` groups failures by rule field.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import json
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,7 +31,6 @@ __all__ = [
     "DEPENDENCIES",
     "Derived",
     "ask",
-    "by_field",
     "case_fields",
     "derive",
     "expectation_from",
@@ -218,17 +217,3 @@ def outcome_fields(outcome: Outcome, ruleset: Ruleset) -> list[tuple[str, Any]]:
         (path, ruleset.value(path))
         for path in case_fields(outcome.suite, outcome.case, outcome.ruleset) or ()
     ]
-
-
-def by_field(outcomes: Iterable[Outcome]) -> dict[str, list[Outcome]]:
-    """The failed outcomes by the fields their cases depend on (a failure under every field
-    it depends on; under "" when it depends on none the committed data knows), the fields in
-    the rule tree's order."""
-    groups: dict[str, list[Outcome]] = {}
-    for outcome in outcomes:
-        if outcome.status != "failed":
-            continue
-        for path in case_fields(outcome.suite, outcome.case, outcome.ruleset) or ("",):
-            groups.setdefault(path, []).append(outcome)
-    order = {path: i for i, path in enumerate(("", *LEAVES))}
-    return dict(sorted(groups.items(), key=lambda item: order.get(item[0], len(order))))
