@@ -223,7 +223,7 @@ def test_a_process_engine_answers_or_fails_within_its_time(
             started = time.monotonic()
             request = {"op": "meld", "id": WIRE, "ruleset": "samba"}
             read, failure = attempt(lambda: engine.exchange(request))
-            assert time.monotonic() - started < 5
+            assert time.monotonic() - started < 30  # a hang, not a slow machine
             if failure is not None:
                 assert failure.kind in ("timeout", "exit", "overflow", "answer")
             else:
