@@ -5,7 +5,8 @@ fewest cards, then the plainest), each written as an oracle request. Every reque
 the built-in oracle under every ruleset compared; the first request on which two rulesets give
 different answers is the witness of their difference in that area, already as small as the
 enumeration goes. Where the enumeration finds nothing although the rule values of the area
-differ, a seeded Hypothesis search over random requests of the area looks further.
+differ, a seeded random search over requests of the area looks further, and shrinks what it
+finds.
 
 A witness is data: the area, the op, the request (without ``ruleset``), and each ruleset's
 result -- exactly what ``bolivia oracle`` answers, so every witness can be re-asked.
@@ -13,15 +14,13 @@ result -- exactly what ``bolivia oracle`` answers, so every witness can be re-as
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
+import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
-
-from hypothesis import HealthCheck, Phase, find, settings
-from hypothesis import strategies as st
-from hypothesis.errors import NoSuchExample
 
 from bolivia.cards import Card
 from bolivia.compare.differences import differing_leaves, with_value
@@ -326,7 +325,7 @@ def _score_requests() -> Iterator[dict[str, Any]]:
         [_CANASTAS["bolivia"], _CANASTAS["escalera"]],
     ]
     for melds in layouts:
-        for reds in (0, 1, 4):
+        for reds in (0, 1, 4, 6):  # six: all of a three-deck pack's, for their value
             yield {"teams": [{"melds": melds, "red_threes": reds}, other]}
         yield {"teams": [{"melds": melds, "went_out": True}, other]}
         yield {"teams": [{"melds": melds, "concealed": True}, other]}
@@ -411,58 +410,91 @@ def _both_answer(op: str, results: dict[str, dict[str, Any]], a: str, b: str) ->
     )
 
 
-def _hypothesis_requests(area: str) -> st.SearchStrategy[tuple[str, dict[str, Any]]]:
-    """Random situations of an area, for what enumeration does not reach."""
-    cards = st.sampled_from([repr(c) for c in Card.all() if not c.is_red_three])
-    hands = st.lists(cards, min_size=1, max_size=8)
-    melds = st.lists(hands, max_size=3)
-    ops: dict[str, st.SearchStrategy[dict[str, Any]]] = {
-        "meld": st.fixed_dictionaries({"cards": hands, "going_out": st.booleans()}),
-        "extend": st.fixed_dictionaries(
-            {"meld": hands, "add": st.lists(cards, min_size=1, max_size=3)}
-        ),
-        "initial_meld": st.fixed_dictionaries(
-            {
-                "team_score": st.integers(-100, 12000),
-                "melds": st.lists(hands, min_size=1, max_size=2),
-            }
-        ),
-        "initial_minimum": st.fixed_dictionaries({"team_score": st.integers(-100, 20000)}),
-        "pickup": st.fixed_dictionaries(
-            {"pile": hands, "hand": hands, "team_melds": melds, "team_score": st.integers(0, 9000)}
-        ),
-        "take_top": st.fixed_dictionaries(
-            {"pile": hands, "team_melds": melds.filter(bool), "onto": st.just(0)}
-        ),
-        "go_out": st.fixed_dictionaries({"team_melds": melds}),
-        "card_points": st.fixed_dictionaries({"cards": hands, "in_hand": st.booleans()}),
-        "score": st.fixed_dictionaries(
-            {
-                "teams": st.lists(
-                    st.fixed_dictionaries({"melds": melds, "red_threes": st.integers(0, 3)}),
-                    min_size=2,
-                    max_size=2,
-                )
-            }
-        ),
-        "game_over": st.fixed_dictionaries(
-            {
-                "scores": st.lists(st.integers(0, 20000), min_size=2, max_size=2),
-                "hands_played": st.integers(1, 80),
-            }
-        ),
-        "info": st.fixed_dictionaries({}, optional={"players": st.integers(2, 6)}),
-    }
-    return st.one_of([st.tuples(st.just(op), ops[op]) for op in AREA_OPS[area]])
+_CARDS = tuple(repr(c) for c in Card.all() if not c.is_red_three)
+RANDOM_TRIES = 150  # random situations tried per differing rule the enumeration leaves open
 
 
-def _hypothesis_witness(
-    oracle: Oracle, area: str, a: Ruleset, b: Ruleset, variant: Ruleset
-) -> tuple[str, dict[str, Any]] | None:
-    """A random situation (seeded, shrunk) on which ``a`` and ``b`` differ and the variant of
-    ``a`` with the one rule changed differs from ``a``."""
+def _random_request(rng: random.Random, op: str) -> dict[str, Any]:
+    """A random situation for ``op``: hands of one to eight cards (no red three), up to three
+    melds, scores in the ranges rulesets use."""
 
-    def differs(item: tuple[str, dict[str, Any]]) -> bool:
+    def hand(low: int = 1, high: int = 8) -> list[str]:
+        return [rng.choice(_CARDS) for _ in range(rng.randint(low, high))]
+
+    def melds(low: int = 0) -> list[list[str]]:
+        return [hand() for _ in range(rng.randint(low, 3))]
+
+    if op == "meld":
+        return {"cards": hand(), "going_out": rng.random() < 0.5}
+    if op == "extend":
+        return {"meld": hand(), "add": hand(1, 3)}
+    if op == "initial_meld":
+        return {
+            "team_score": rng.randint(-100, 12000),
+            "melds": [hand() for _ in range(rng.randint(1, 2))],
+        }
+    if op == "initial_minimum":
+        return {"team_score": rng.randint(-100, 20000)}
+    if op == "pickup":
+        return {
+            "pile": hand(),
+            "hand": hand(),
+            "team_melds": melds(),
+            "team_score": rng.randint(0, 9000),
+        }
+    if op == "take_top":
+        return {"pile": hand(), "team_melds": melds(1), "onto": 0}
+    if op == "go_out":
+        return {"team_melds": melds()}
+    if op == "card_points":
+        return {"cards": hand(), "in_hand": rng.random() < 0.5}
+    if op == "score":
+        return {"teams": [{"melds": melds(), "red_threes": rng.randint(0, 3)} for _ in range(2)]}
+    if op == "game_over":
+        return {
+            "scores": [rng.randint(0, 20000), rng.randint(0, 20000)],
+            "hands_played": rng.randint(1, 80),
+        }
+    return {"players": rng.randint(2, 6)} if rng.random() < 0.5 else {}
+
+
+def _smaller(value: Any) -> Iterator[Any]:
+    """Each value one step smaller than ``value``: one list element dropped, at any depth."""
+    if isinstance(value, list):
+        for index in range(len(value)):
+            yield value[:index] + value[index + 1 :]
+        for index, item in enumerate(value):
+            for less in _smaller(item):
+                yield [*value[:index], less, *value[index + 1 :]]
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            for less in _smaller(item):
+                yield {**value, key: less}
+
+
+def _shrink(
+    item: tuple[str, dict[str, Any]], keeps: Callable[[tuple[str, dict[str, Any]]], bool]
+) -> tuple[str, dict[str, Any]]:
+    """The item made as small as dropping cards and melds goes while ``keeps`` holds: the first
+    smaller one that keeps it is taken, until none does (deterministic)."""
+    op, request = item
+    shrunk = True
+    while shrunk:
+        shrunk = False
+        for less in _smaller(request):
+            if keeps((op, less)):
+                request, shrunk = less, True
+                break
+    return op, request
+
+
+def _separates(
+    oracle: Oracle, a: Ruleset, b: Ruleset, variant: Ruleset
+) -> Callable[[tuple[str, dict[str, Any]]], bool]:
+    """Whether a situation shows the rule: ``a`` and ``b`` rule differently on it, and so do
+    ``a`` and its variant with the one rule changed."""
+
+    def separates(item: tuple[str, dict[str, Any]]) -> bool:
         op, request = item
         results = _ask_all(oracle, (a, b, variant), op, request)
         if not _both_answer(op, results, a.id, b.id) or "error" in results[variant.id]:
@@ -472,21 +504,26 @@ def _hypothesis_witness(
             mine != _verdict(op, results[b.id]) and mine != _verdict(op, results[variant.id])
         )
 
-    try:
-        return find(
-            _hypothesis_requests(area),
-            differs,
-            settings=settings(
-                max_examples=150,
-                derandomize=True,
-                database=None,
-                deadline=None,
-                phases=[Phase.generate, Phase.shrink],
-                suppress_health_check=list(HealthCheck),
-            ),
-        )
-    except NoSuchExample:
-        return None
+    return separates
+
+
+def _random_witness(
+    oracle: Oracle, area: str, a: Ruleset, b: Ruleset, variant: Ruleset
+) -> tuple[str, dict[str, Any]] | None:
+    """A random situation that shows the rule (:func:`_separates`), shrunk. Seeded by the area
+    and the rulesets' ids alone, and drawn with :mod:`random` rather than Hypothesis (whose draws
+    also depend on the modules loaded from the current folder, and which keeps a cache there):
+    the same inputs find the same witness wherever the command runs."""
+    separates = _separates(oracle, a, b, variant)
+    text = f"{area}|{a.id}|{b.id}|{variant.id}"
+    rng = random.Random(int.from_bytes(hashlib.sha256(text.encode()).digest()[:8]))
+    ops = AREA_OPS[area]
+    for _ in range(RANDOM_TRIES):
+        op = ops[rng.randrange(len(ops))]
+        item = (op, _random_request(rng, op))
+        if separates(item):
+            return _shrink(item, separates)
+    return None
 
 
 @dataclass(frozen=True)
@@ -497,14 +534,14 @@ class Finding:
     pair: tuple[str, str]
     rule: str | None  # the key path that differs (None: the area's rules all agree)
     witness: str | None  # the key of the witness, when one was found
-    how: str  # "enumeration", "hypothesis", or "" when nothing was found
+    how: str  # "enumeration", "random search", or "" when nothing was found
 
 
 def find_witnesses(
     rulesets: Sequence[Ruleset],
     oracle: Oracle | None = None,
     areas: Sequence[str] = tuple(AREA_OPS),
-    hypothesis: bool = True,
+    search: bool = True,
 ) -> tuple[list[Witness], list[Finding]]:
     """For every pair of rulesets, every area and every rule of the area whose value differs:
     the smallest situation in which the two rule differently *because of that rule* -- the
@@ -542,9 +579,9 @@ def find_witnesses(
                     if "error" not in again and _verdict(op, again) != _verdict(op, results[a.id]):
                         found, how = (op, request), "enumeration"
                         break
-                if found is None and hypothesis:
-                    found = _hypothesis_witness(oracle, area, a, b, variant)
-                    how = "hypothesis" if found is not None else ""
+                if found is None and search:
+                    found = _random_witness(oracle, area, a, b, variant)
+                    how = "random search" if found is not None else ""
                 key = None
                 if found is not None:
                     op, request = found
