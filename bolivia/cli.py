@@ -160,10 +160,15 @@ def show_command(ruleset: str, fmt: str, standalone: bool, folders: tuple[Path, 
 
 @cli.command("validate")
 @click.argument("files", nargs=-1, required=True)
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Every value a file sets, and its extends, must have provenance (as shipped ones do).",
+)
 @_rulesets_option
-def validate_command(files: tuple[str, ...], folders: tuple[Path, ...]) -> None:
+def validate_command(files: tuple[str, ...], strict: bool, folders: tuple[Path, ...]) -> None:
     """Check ruleset files (or ids); list every problem as FILE:LINE: key: message."""
-    library = _library(folders)
+    library = Library(folders, strict=strict)
     problems: list[Problem] = []
     for ref in files:
         try:
@@ -649,7 +654,13 @@ def compare_command(
     help="A rule to change, its value in YAML (repeatable): going_out.bonus=100, "
     "melds.group.ratio=naturals_exceed_wilds, players.seats.4.hand_size=13.",
 )
-@click.option("--why", default="", help="Why the house plays it so (kept as provenance).")
+@click.option(
+    "--why",
+    "whys",
+    multiple=True,
+    help="Why the house plays it so (kept as provenance): one for all settings, or one per "
+    "--set in the same order.",
+)
 @click.option("--title", help="A name for people (default: the base's name and NAME).")
 @click.option(
     "--out",
@@ -662,19 +673,21 @@ def new_command(
     name: str,
     base_ref: str,
     settings: tuple[str, ...],
-    why: str,
+    whys: tuple[str, ...],
     title: str | None,
     out: Path | None,
     force: bool,
     folders: tuple[Path, ...],
 ) -> None:
     """Write a house ruleset NAME: the base, and only the rules the house changes."""
-    from bolivia.authoring.house import derive
+    from bolivia.authoring.house import derive, unchanged
 
     target = out or Path(f"{name}.yaml")
-    ruleset = derive(
-        name, base_ref, settings, target, _library(folders), why=why, title=title, force=force
-    )
+    library = _library(folders)
+    ruleset = derive(name, base_ref, settings, target, library, why=whys, title=title, force=force)
+    assert ruleset.base is not None
+    for same in unchanged(ruleset.base, settings):
+        echo(f"note: {same}: {ruleset.base.id} has this value already (kept, noted as such)")
     changed = ", ".join(ruleset.own_leaves) or "nothing yet"
     echo(f"{target}: {ruleset.id} extends {ruleset.extends}; changes {changed}")
 
@@ -691,7 +704,7 @@ def lint_command(ruleset: str, folders: tuple[Path, ...]) -> None:
     for finding in findings:
         echo(str(finding))
     errors = sum(1 for f in findings if f.level == "error")
-    warnings = len(findings) - errors
+    warnings = sum(1 for f in findings if f.level == "warning")
     echo(
         f"{resolved.id}: {errors} error{'s' if errors != 1 else ''}, {warnings} "
         f"warning{'s' if warnings != 1 else ''}"

@@ -57,6 +57,7 @@ class Layer:
     entries: dict[str, tuple[Entry, Location]]
     extends_entry: Entry | None
     problems: list[Problem] = field(default_factory=list)
+    broken_entries: set[str] = field(default_factory=set)  # provenance keys that did not parse
 
 
 def read_layer(path: Path, sources: Sources) -> Layer:
@@ -127,6 +128,7 @@ def _read_entries(layer: Layer, raw: Any, sources: Sources) -> None:
                 )
             else:
                 layer.problems.append(loaded.problem(where, str(exc)))
+            layer.broken_entries.add(key)
             continue
         for claim_id in (
             *entry.claims,

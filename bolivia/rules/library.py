@@ -21,7 +21,7 @@ from bolivia.errors import Problem, RulesetError
 from bolivia.resources import rulesets_dir
 from bolivia.rules.files import Layer, read_layer
 from bolivia.rules.loading import did_you_mean, load_yaml
-from bolivia.rules.resolution import build
+from bolivia.rules.resolution import build, in_file_order
 from bolivia.rules.ruleset import ID_PATTERN, Ruleset, base_name_fault
 from bolivia.rules.sources import Sources, shipped_sources
 
@@ -60,7 +60,9 @@ class Library:
         *,
         shipped: bool = True,
         sources: Sources | None = None,
+        strict: bool = False,
     ) -> None:
+        self.strict = strict
         self.sources = sources if sources is not None else shipped_sources()
         self._shipped_dir = rulesets_dir().resolve() if shipped else None
         dirs = [self._shipped_dir] if self._shipped_dir else []
@@ -273,9 +275,18 @@ class Library:
                         )
                     )
                     problems.extend(exc.problems)
-        if problems:
-            raise RulesetError(problems)
-        ruleset = build(layer, base, self.sources, shipped=self.is_shipped(path))
+        shipped = self.is_shipped(path)
+        ruleset: Ruleset | None = None
+        if base is not None or layer.meta.extends is None:
+            # the file's own problems and those of its rules as merged, all at once
+            try:
+                ruleset = build(
+                    layer, base, self.sources, shipped=shipped, strict=self.strict or shipped
+                )
+            except RulesetError as exc:
+                problems.extend(p for p in exc.problems if p not in problems)
+        if problems or ruleset is None:
+            raise RulesetError(in_file_order(problems, str(path)))
         self._cache[path] = ruleset
         return ruleset
 

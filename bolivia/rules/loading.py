@@ -450,6 +450,12 @@ def _message(error: Mapping[str, Any], model: type[BaseModel], location: Locatio
                 str(ctx.get("tag")), str(ctx.get("expected_tags", "")).replace("'", "").split(", ")
             )
         )
+    if kind == "string_pattern_mismatch":
+        info = model.model_fields.get(str(location[0])) if len(location) == 1 else None
+        wanted = info.description if info is not None and info.description else ""
+        return f"{_shown(value)} is not written as this key expects" + (
+            f" ({wanted[0].lower()}{wanted[1:]})" if wanted else ""
+        )
     if kind == "union_tag_not_found":
         return f"a named choice needs its {error.get('ctx', {}).get('discriminator')} key"
     message = str(error["msg"])

@@ -8,6 +8,7 @@ sources give. Every problem is reported at once, each with its file, line and ke
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -33,10 +34,17 @@ from bolivia.rules.provenance import (
 from bolivia.rules.ruleset import LEAVES, SECTION_KEYS, Ruleset, merge
 from bolivia.rules.sources import Sources
 
-__all__ = ["build"]
+__all__ = ["NO_REASON", "build", "in_file_order"]
+
+NO_REASON = "(no reason given)"  # the reason of a house rule a file sets without provenance
 
 
-def build(layer: Layer, base: Ruleset | None, sources: Sources, *, shipped: bool) -> Ruleset:
+def build(
+    layer: Layer, base: Ruleset | None, sources: Sources, *, shipped: bool, strict: bool
+) -> Ruleset:
+    """The ruleset a file makes on top of its base. ``strict``: every value the file sets, and
+    its ``extends``, must say where it comes from; otherwise an unstated value is a house rule
+    with no reason given (:data:`NO_REASON`)."""
     assert layer.meta is not None
     meta = layer.meta
     loaded = layer.loaded
@@ -71,21 +79,19 @@ def build(layer: Layer, base: Ruleset | None, sources: Sources, *, shipped: bool
                     f"a ruleset without extends sets every section; missing: {', '.join(missing)}",
                 )
             )
-    if base is not None and layer.extends_entry is None:
+    if base is not None and layer.extends_entry is None and strict:
         problems.append(
             loaded.problem(
                 ("extends",),
                 "say why this ruleset extends its base: "
-                "provenance.extends: <claim> or "
-                "{assumed: <reason>}",
+                "provenance.extends: <claim>, {assumed: <reason>} or {house: <reason>}",
             )
         )
-    if problems:
-        raise RulesetError(problems)
     try:
         rules = Rules.model_validate(merged)
     except ValidationError as exc:
-        raise RulesetError(validation_problems(exc, Rules, merged, where)) from None
+        problems.extend(validation_problems(exc, Rules, merged, where))
+        raise RulesetError(in_file_order(problems, loaded.file)) from None
 
     resolved = rules.model_dump(mode="json", by_alias=True)
     for paths, message in coherence.check(rules):
@@ -102,7 +108,12 @@ def build(layer: Layer, base: Ruleset | None, sources: Sources, *, shipped: bool
     extends_prov = _extends_provenance(layer, base)
     for leaf in LEAVES:
         covering = entry_for(layer, leaf)
+        if leaf in own and covering is None and not strict:
+            provenance[leaf] = ValueProvenance(status="house", reason=NO_REASON)
+            continue
         if leaf in own and covering is None:
+            if any(leaf == key or leaf.startswith(key + ".") for key in layer.broken_entries):
+                continue  # its entry is wrong, and says so already
             line = loaded.line(location_of(leaf))
             problems.append(
                 Problem(
@@ -110,8 +121,8 @@ def build(layer: Layer, base: Ruleset | None, sources: Sources, *, shipped: bool
                     line,
                     leaf,
                     "no provenance: cite the "
-                    "claim(s) this value encodes, or say why it is assumed "
-                    "(provenance: {" + leaf + ": {assumed: <reason>}})",
+                    "claim(s) this value encodes, or say why it is assumed or a house rule "
+                    "(provenance: {" + leaf + ": {house: <reason>}} or {assumed: <reason>})",
                 )
             )
             continue
@@ -141,7 +152,7 @@ def build(layer: Layer, base: Ruleset | None, sources: Sources, *, shipped: bool
                 )
             provenance[leaf] = inherited
     if problems:
-        raise RulesetError(sorted(set(problems), key=lambda p: (p.file, p.line or 0, p.path)))
+        raise RulesetError(in_file_order(problems, loaded.file))
 
     return Ruleset(
         id=meta.id,
@@ -158,6 +169,19 @@ def build(layer: Layer, base: Ruleset | None, sources: Sources, *, shipped: bool
         own_leaves=own,
         base=base,
     )
+
+
+def in_file_order(problems: Sequence[Problem], own_file: str) -> list[Problem]:
+    """Each problem once: this file's first, by line, then those of other files by file and
+    line; one with neither line nor key (such as the count of problems not listed) last in
+    its file."""
+
+    def line(problem: Problem) -> float:
+        if problem.line is not None:
+            return problem.line
+        return 0 if problem.path else math.inf
+
+    return sorted(dict.fromkeys(problems), key=lambda p: (p.file != own_file, p.file, line(p)))
 
 
 def _changed(paths: Sequence[str], own_origin: Mapping[Location, tuple[str, int]]) -> str:
@@ -197,8 +221,10 @@ def _int_key(key: Any) -> Any:
 
 def _extends_provenance(layer: Layer, base: Ruleset | None) -> ValueProvenance | None:
     entry = layer.extends_entry
-    if base is None or entry is None:
+    if base is None:
         return None
+    if entry is None:  # a file without a word on its base: the house plays the base's rules
+        return ValueProvenance(status="house", reason=NO_REASON)
     status: Status = "house" if entry.house else "assumed" if entry.assumed else "stated"
     return ValueProvenance(
         status=status,

@@ -1,0 +1,195 @@
+"""House ruleset files as a club writes them: short, with or without provenance, checked and
+printed without friction (issue 17)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bolivia.authoring.house import derive
+from bolivia.authoring.lint import lint
+from bolivia.cli import cli
+from bolivia.errors import RulesetError
+from bolivia.rules.library import Library
+from bolivia.rules.resolution import NO_REASON
+
+THREE_LINES = "id: our-club\nextends: bolivia-da\ngame: {target: 10000}\n"
+
+
+def _three_lines(tmp_path: Path) -> Path:
+    path = tmp_path / "our-club.yaml"
+    path.write_text(THREE_LINES, encoding="utf-8")
+    return path
+
+
+def test_a_three_line_file_without_provenance_is_a_house_ruleset(tmp_path: Path) -> None:
+    path = _three_lines(tmp_path)
+    ruleset = Library().load(path)
+    prov = ruleset.provenance["game.target"]
+    assert (prov.status, prov.reason) == ("house", NO_REASON)
+    assert ruleset.extends_provenance is not None
+    assert ruleset.extends_provenance.reason == NO_REASON
+    # the inherited values keep the standing they have in the base
+    assert ruleset.provenance["pack.decks"].status == "stated"
+    runner = CliRunner()
+    validated = runner.invoke(cli, ["validate", str(path)])
+    assert validated.exit_code == 0, validated.output
+    linted = runner.invoke(cli, ["lint", str(path)])
+    assert linted.exit_code == 0, linted.output
+    assert linted.output.rstrip().endswith("our-club: 0 errors, 0 warnings"), linted.output
+    notes = [line for line in linted.output.splitlines() if line.startswith("note:")]
+    unstated = [line for line in notes if "without provenance" in line]
+    assert len(unstated) == 1 and "extends, game.target:" in unstated[0], notes
+    assert all(len(line) < 240 for line in linted.output.splitlines()), linted.output
+    book = runner.invoke(cli, ["rulebook", str(path)])
+    assert book.exit_code == 0, book.output
+    assert NO_REASON in book.output
+
+
+def test_strict_validation_keeps_asking_for_provenance_and_offers_house(tmp_path: Path) -> None:
+    path = _three_lines(tmp_path)
+    result = CliRunner().invoke(cli, ["validate", "--strict", str(path)])
+    assert result.exit_code == 1
+    assert f"{path}:2: extends: say why" in result.stderr
+    assert f"{path}:3: game.target: no provenance" in result.stderr
+    assert "{house: <reason>}" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_shipped_files_are_held_to_strict_provenance(tmp_path: Path) -> None:
+    # a shipped file is checked as strictly whatever the library's setting
+    library = Library()
+    assert not library.strict
+    assert all(prov.reason != NO_REASON for r in library.all() for prov in r.provenance.values())
+
+
+def test_lint_lets_a_deliberate_house_value_be(tmp_path: Path) -> None:
+    path = tmp_path / "odd.yaml"
+    path.write_text(
+        "id: odd\nextends: bolivia-da\ngoing_out: {bonus: 150}\n"
+        "canastas: {natural: {name: clean one}}\n"
+        "provenance:\n  going_out.bonus: {house: we like 150}\n"
+        "  canastas.natural.name: {house: what we call it}\n",
+        encoding="utf-8",
+    )
+    findings = lint(Library().load(path))
+    assert not [f for f in findings if f.level == "warning"], [str(f) for f in findings]
+    # the same value with no reason given may be a slip: it is pointed out
+    path.write_text("id: odd\nextends: bolivia-da\ngoing_out: {bonus: 150}\n", encoding="utf-8")
+    warned = [str(f) for f in lint(Library().load(path)) if f.level == "warning"]
+    assert any("150 is a value no source" in line for line in warned), warned
+
+
+def test_assumed_values_are_one_short_note() -> None:
+    findings = lint(Library().load("samba"))
+    notes = [f for f in findings if "assumptions" in f.message]
+    assert len(notes) == 1 and notes[0].level == "note"
+    line = str(notes[0])
+    assert len(notes[0].keys) > 40 and len(line) < 240, line
+    assert f"and {len(notes[0].keys) - 4} more" in line
+
+
+@pytest.mark.parametrize(
+    ("fragment", "words"),
+    [
+        ("going_out: {bonus: 50}\n", "say why"),
+        ("provenance: {extends: {house: x}}\ngoing_out: {bonus: 50}\n", "no provenance"),
+    ],
+)
+def test_strict_library_refuses_unstated_values(tmp_path: Path, fragment: str, words: str) -> None:
+    path = tmp_path / "s.yaml"
+    path.write_text(f"id: s\nextends: bolivia-da\n{fragment}", encoding="utf-8")
+    with pytest.raises(RulesetError) as info:
+        Library(strict=True).load(path)
+    assert any(words in p.message for p in info.value.problems), info.value.problems
+    Library().load(path)
+
+
+def test_validate_reports_every_problem_at_once_in_file_order(tmp_path: Path) -> None:
+    path = tmp_path / "five.yaml"
+    path.write_text(
+        "id: five\n"
+        "extends: bolivia-da\n"
+        "colour: red\n"  # 3: an unknown key
+        "melds:\n  group: {max_wild: two}\n"  # 5: a wrong type
+        "game: {target: 10000}\n"
+        "provenance:\n"
+        "  game.target: da:no-such-claim\n"  # 8: an unknown claim
+        "  going_out.bonuss: {house: x}\n",  # 9: not a field
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(cli, ["validate", str(path)])
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    assert [line.split(":")[1] for line in lines] == ["3", "5", "8", "9"], lines
+    assert "Traceback" not in result.output
+
+
+def test_a_bad_id_is_said_in_words_not_as_a_pattern(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text("id: Our Club\nextends: bolivia-da\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["validate", str(path)])
+    assert result.exit_code == 1
+    assert "letters, digits" in result.stderr and "^[" not in result.stderr, result.stderr
+
+
+def test_new_names_the_setting_not_a_line_of_an_unwritten_file(tmp_path: Path) -> None:
+    out = tmp_path / "club.yaml"
+    with pytest.raises(RulesetError) as info:
+        derive("club", "bolivia-da", ["going_out.bonus=abc"], out, Library())
+    (problem,) = info.value.problems
+    assert (problem.file, problem.line) == ("--set going_out.bonus=abc", None), problem
+    assert "expected a whole number" in problem.message
+    assert not out.exists()
+
+
+def test_new_takes_a_why_per_setting_and_an_entry_of_a_list(tmp_path: Path) -> None:
+    out = tmp_path / "club.yaml"
+    settings = ["going_out.bonus=300", "initial_meld.bands.2.minimum=100"]
+    ruleset = derive("club", "bolivia-da", settings, out, Library(), why=["one", "two"])
+    assert ruleset.provenance["going_out.bonus"].reason == "one"
+    assert ruleset.provenance["initial_meld.bands"].reason == "two"
+    base = Library().load("bolivia-da").rules.initial_meld.bands
+    bands = ruleset.rules.initial_meld.bands
+    assert bands[2].minimum == 100
+    assert [b for i, b in enumerate(bands) if i != 2] == [b for i, b in enumerate(base) if i != 2]
+    with pytest.raises(RulesetError, match="2 reasons for 1 settings"):
+        derive("c2", "bolivia-da", settings[:1], tmp_path / "c2.yaml", Library(), why=["a", "b"])
+    with pytest.raises(RulesetError, match="a list of 5 entries: a position from 0 to 4"):
+        derive(
+            "c3", "bolivia-da", ["initial_meld.bands.9.minimum=1"], tmp_path / "c3.yaml", Library()
+        )
+
+
+def test_new_says_when_a_setting_is_the_base_value_and_titles_do_not_double(
+    tmp_path: Path,
+) -> None:
+    runner = CliRunner()
+    first = tmp_path / "first.yaml"
+    result = runner.invoke(
+        cli,
+        [
+            "new",
+            "first",
+            "--from",
+            "bolivia-da",
+            "--set",
+            "going_out.bonus=200",
+            "--out",
+            str(first),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "note: going_out.bonus=200: bolivia-da has this value already" in result.output
+    assert "has this value already" in Library().load(first).provenance["going_out.bonus"].note
+    second = tmp_path / "second.yaml"
+    result = runner.invoke(
+        cli,
+        ["new", "second", "--from", str(first), "--set", "game.target=12000", "--out", str(second)],
+    )
+    assert result.exit_code == 0, result.output
+    assert "note:" not in result.output
+    name = Library().load(second).name
+    assert name == "Bolivia (Danish rules article), house rules (second)", name
