@@ -33,14 +33,23 @@ from bolivia.console import (
     interrupted,
     silence,
 )
-from bolivia.errors import Problem, RulesetError
 from bolivia.output import prepare_folder, write_text
 from bolivia.play_cli import MAX_MATCH, MAX_RUN, match, play_options, simulate
-from bolivia.rules.library import Library
 from bolivia.rules.rendering import ruleset_json, show_yaml, standalone_yaml
-from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.schema import fields_markdown, schema_text
 from bolivia.rules.sources import shipped_sources
+from bolivia.rules_cli import (
+    library as _library,
+)
+from bolivia.rules_cli import (
+    lint_ruleset,
+    list_rulesets,
+    new_ruleset,
+    validate,
+)
+from bolivia.rules_cli import (
+    rulesets_option as _rulesets_option,
+)
 from bolivia.text import terminal
 from bolivia.version import __version__, compiled
 
@@ -49,20 +58,6 @@ __all__ = ["BROKEN_PIPE", "INTERRUPTED", "MAX_COMPARE_HANDS", "MAX_RUN", "main"]
 F = TypeVar("F", bound=Callable[..., Any])
 
 MAX_COMPARE_HANDS = 100_000  # per ruleset: compare keeps every hand's figures for its intervals
-
-
-def _rulesets_option(func: F) -> F:
-    return click.option(
-        "--rulesets",
-        "folders",
-        multiple=True,
-        type=click.Path(file_okay=False, path_type=Path),
-        help="A folder of ruleset files to look in by id (repeatable).",
-    )(func)
-
-
-def _library(folders: Sequence[Path]) -> Library:
-    return Library(folders)
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -81,54 +76,7 @@ def cli() -> None:
 def rulesets_command(as_json: bool, folders: tuple[Path, ...]) -> None:
     """List the rulesets: id, name, base, sources. A file that cannot be read is named with
     its problem and the rest are listed; exit 1 when any file is broken."""
-    library = _library(folders)
-    loaded: list[Ruleset] = []
-    problems: list[Problem] = list(library.index_problems())
-    for rid in library.ids():
-        try:
-            loaded.append(library.load(rid))
-        except RulesetError as exc:
-            problems.extend(exc.problems)
-    if as_json:
-        rows = [
-            {
-                "id": r.id,
-                "name": r.name,
-                "extends": r.extends,
-                "family": r.family,
-                "sources": list(r.sources),
-                "shipped": r.shipped,
-                "path": str(r.path) if r.path else None,
-                "counts": r.counts(),
-            }
-            for r in loaded
-        ]
-        echo_json(rows)
-    else:
-        from tabulate import tabulate
-
-        table = [
-            [
-                terminal(cell)
-                for cell in (
-                    r.id,
-                    r.name,
-                    r.extends or "-",
-                    r.family,
-                    ", ".join(r.sources),
-                    "{stated}/{assumed}/{house}".format(**r.counts()),
-                )
-            ]
-            for r in loaded
-        ]
-        echo(
-            tabulate(
-                table,
-                headers=["id", "name", "extends", "family", "sources", "stated/assumed/house"],
-            )
-        )
-    if problems:
-        raise RulesetError(problems)
+    list_rulesets(_library(folders), as_json=as_json)
 
 
 @cli.command("show")
@@ -168,22 +116,7 @@ def show_command(ruleset: str, fmt: str, standalone: bool, folders: tuple[Path, 
 @_rulesets_option
 def validate_command(files: tuple[str, ...], strict: bool, folders: tuple[Path, ...]) -> None:
     """Check ruleset files (or ids); list every problem as FILE:LINE: key: message."""
-    library = Library(folders, strict=strict)
-    problems: list[Problem] = []
-    for ref in files:
-        try:
-            ruleset = library.load(ref)
-        except RulesetError as exc:
-            problems.extend(exc.problems)
-            continue
-        counts = ruleset.counts()
-        echo(
-            f"{ref}: valid ({ruleset.id}; {sum(counts.values())} values: "
-            f"{counts['stated']} stated, {counts['assumed']} assumed, "
-            f"{counts['house']} house rules)"
-        )
-    if problems:
-        raise RulesetError(problems)
+    validate(_library(folders, strict=strict), files)
 
 
 @cli.command("schema")
@@ -680,16 +613,8 @@ def new_command(
     folders: tuple[Path, ...],
 ) -> None:
     """Write a house ruleset NAME: the base, and only the rules the house changes."""
-    from bolivia.authoring.house import derive, unchanged
-
     target = out or Path(f"{name}.yaml")
-    library = _library(folders)
-    ruleset = derive(name, base_ref, settings, target, library, why=whys, title=title, force=force)
-    assert ruleset.base is not None
-    for same in unchanged(ruleset.base, settings):
-        echo(f"note: {same}: {ruleset.base.id} has this value already (kept, noted as such)")
-    changed = ", ".join(ruleset.own_leaves) or "nothing yet"
-    echo(f"{target}: {ruleset.id} extends {ruleset.extends}; changes {changed}")
+    new_ruleset(name, base_ref, settings, target, _library(folders), whys, title, force)
 
 
 @cli.command("lint")
@@ -697,20 +622,7 @@ def new_command(
 @_rulesets_option
 def lint_command(ruleset: str, folders: tuple[Path, ...]) -> None:
     """Look for what a valid ruleset may still get wrong; exit 1 on errors."""
-    from bolivia.authoring.lint import lint
-
-    resolved = _library(folders).load(ruleset)
-    findings = lint(resolved)
-    for finding in findings:
-        echo(str(finding))
-    errors = sum(1 for f in findings if f.level == "error")
-    warnings = sum(1 for f in findings if f.level == "warning")
-    echo(
-        f"{resolved.id}: {errors} error{'s' if errors != 1 else ''}, {warnings} "
-        f"warning{'s' if warnings != 1 else ''}"
-    )
-    if errors:
-        sys.exit(1)
+    lint_ruleset(_library(folders).load(ruleset))
 
 
 @cli.command("rulebook")

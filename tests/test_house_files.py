@@ -193,3 +193,62 @@ def test_new_says_when_a_setting_is_the_base_value_and_titles_do_not_double(
     assert "note:" not in result.output
     name = Library().load(second).name
     assert name == "Bolivia (Danish rules article), house rules (second)", name
+
+
+HOYLE = """\
+id: hoyle
+title: Hoyle's rules of Bolivia (a published rulebook)
+claims:
+  - id: hoyle:going-out
+    about: bolivia
+    says: Going out scores 300 points for the side that goes out.
+    where: page 12
+    fixes:
+      going_out.bonus: 300
+"""
+CITING = """\
+id: hoyle-club
+extends: bolivia-da
+sources: [hoyle]
+going_out: {bonus: 300}
+provenance:
+  going_out.bonus: hoyle:going-out
+"""
+
+
+def test_a_source_record_beside_the_ruleset_can_be_cited(tmp_path: Path) -> None:
+    (tmp_path / "sources").mkdir()
+    (tmp_path / "sources" / "hoyle.yaml").write_text(HOYLE, encoding="utf-8")
+    path = tmp_path / "hoyle-club.yaml"
+    path.write_text(CITING, encoding="utf-8")
+    ruleset = Library([tmp_path]).load(path)
+    prov = ruleset.provenance["going_out.bonus"]
+    assert (prov.status, prov.claims) == ("stated", ("hoyle:going-out",))
+    assert ruleset.sources == ("hoyle",)
+    # the records beside it are not rulesets of the folder
+    assert Library([tmp_path]).index_problems() == []
+    book = CliRunner().invoke(cli, ["rulebook", str(path)])
+    assert book.exit_code == 0, book.output
+    assert "sources: hoyle." in book.output and "(house rule)" not in book.output
+
+
+def test_a_source_folder_is_given_by_sources_and_checked(tmp_path: Path) -> None:
+    folder = tmp_path / "records"
+    folder.mkdir()
+    (folder / "hoyle.yaml").write_text(HOYLE, encoding="utf-8")
+    path = tmp_path / "hoyle-club.yaml"
+    path.write_text(CITING, encoding="utf-8")
+    runner = CliRunner()
+    without = runner.invoke(cli, ["validate", str(path)])
+    assert without.exit_code == 1 and "no source 'hoyle'" in without.stderr, without.output
+    given = runner.invoke(cli, ["validate", "--sources", str(folder), str(path)])
+    assert given.exit_code == 0, given.output
+    # a claim that disagrees with the value is caught as for a shipped source
+    path.write_text(CITING.replace("bonus: 300", "bonus: 400"), encoding="utf-8")
+    wrong = runner.invoke(cli, ["validate", "--sources", str(folder), str(path)])
+    assert wrong.exit_code == 1 and "disagrees with claim hoyle:going-out" in wrong.stderr
+    # a record may not take a shipped source's id
+    (folder / "da.yaml").write_text(HOYLE.replace("hoyle", "da"), encoding="utf-8")
+    taken = runner.invoke(cli, ["validate", "--sources", str(folder), str(path)])
+    assert taken.exit_code == 1 and "the source id 'da' is taken already" in taken.stderr
+    assert "Traceback" not in taken.output

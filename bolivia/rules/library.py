@@ -23,12 +23,13 @@ from bolivia.rules.files import Layer, read_layer
 from bolivia.rules.loading import did_you_mean, load_yaml
 from bolivia.rules.resolution import build, in_file_order
 from bolivia.rules.ruleset import ID_PATTERN, Ruleset, base_name_fault
-from bolivia.rules.sources import Sources, shipped_sources
+from bolivia.rules.sources import Sources, joined, load_sources, shipped_sources
 
-__all__ = ["MAX_CHAIN", "MAX_PATH", "Library", "load_ruleset", "shipped_library"]
+__all__ = ["MAX_CHAIN", "MAX_PATH", "SOURCES_FOLDER", "Library", "load_ruleset", "shipped_library"]
 
 MAX_CHAIN = 32  # files in an extends chain, the ruleset's own included
 MAX_PATH = 4096  # characters of a path given to the library (the usual PATH_MAX)
+SOURCES_FOLDER = "sources"  # beside a ruleset file: the source records it may cite
 
 
 def _checked(given: Path | str, *, folder: bool) -> Path | str:
@@ -61,9 +62,17 @@ class Library:
         shipped: bool = True,
         sources: Sources | None = None,
         strict: bool = False,
+        source_folders: Sequence[Path | str] = (),
     ) -> None:
         self.strict = strict
         self.sources = sources if sources is not None else shipped_sources()
+        for given in source_folders:
+            folder = _checked(given, folder=True)
+            if isinstance(folder, str):
+                why = f"not a folder of sources ({folder})" if folder else "not a folder of sources"
+                raise RulesetError([Problem(_shown_path(given), None, "", why)])
+            self.sources = joined(self.sources, load_sources(folder), folder)
+        self._beside: dict[Path, Sources] = {}
         self._shipped_dir = rulesets_dir().resolve() if shipped else None
         dirs = [self._shipped_dir] if self._shipped_dir else []
         for folder in folders:
@@ -95,6 +104,8 @@ class Library:
                 )
                 continue
             for path in paths:
+                if SOURCES_FOLDER in path.relative_to(folder).parts[:-1]:
+                    continue  # source records, not rulesets
                 loaded = load_yaml(path)
                 rid = loaded.data.get("id") if isinstance(loaded.data, Mapping) else None
                 if loaded.problems or not isinstance(rid, str):
@@ -240,10 +251,20 @@ class Library:
         located = self.locate(ref, layer.path.parent, allowed_extra)
         return located if isinstance(located, Path) else layer.loaded.problem(("extends",), located)
 
+    def sources_for(self, path: Path) -> Sources:
+        """The sources a ruleset file may cite: the library's, and the records in the
+        ``sources/`` folder beside the file (:data:`SOURCES_FOLDER`)."""
+        folder = path.parent / SOURCES_FOLDER
+        if folder not in self._beside:
+            beside = load_sources(folder) if folder.is_dir() else None
+            self._beside[folder] = joined(self.sources, beside, folder) if beside else self.sources
+        return self._beside[folder]
+
     def _resolve(self, path: Path, stack: tuple[Path, ...], allowed_extra: Path | None) -> Ruleset:
         if path in self._cache:
             return self._cache[path]
-        layer = read_layer(path, self.sources)
+        sources = self.sources_for(path)  # a SourceError is a RulesetError
+        layer = read_layer(path, sources)
         problems = list(layer.problems)
         if layer.meta is None:
             raise RulesetError(problems or [Problem(str(path), 1, "", "unreadable metadata")])
@@ -281,7 +302,7 @@ class Library:
             # the file's own problems and those of its rules as merged, all at once
             try:
                 ruleset = build(
-                    layer, base, self.sources, shipped=shipped, strict=self.strict or shipped
+                    layer, base, sources, shipped=shipped, strict=self.strict or shipped
                 )
             except RulesetError as exc:
                 problems.extend(p for p in exc.problems if p not in problems)

@@ -24,7 +24,7 @@ from bolivia.resources import seeds_dir
 from bolivia.rules.loading import Loaded, did_you_mean, load_yaml, validation_problems
 from bolivia.rules.model import field_at, is_section, leaf_paths
 
-__all__ = ["Claim", "Source", "Sources", "load_sources", "shipped_sources"]
+__all__ = ["Claim", "Source", "Sources", "joined", "load_sources", "shipped_sources"]
 
 SourceId = Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]{0,30}$")]
 ClaimId = Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*:[a-z0-9][a-z0-9-]*$")]
@@ -56,12 +56,18 @@ class Claim(_Record):
 
 
 class Source(_Record):
+    """A source document (or a club: a user's source record may describe its table's rules)."""
+
     id: SourceId
-    document: str = Field(description="The document's file name under shared/seeds/.")
-    language: str = Field(pattern=r"^[a-z]{2,3}$", description="ISO 639 code.")
+    document: str = Field(
+        default="",
+        description="The document's file name under shared/seeds/ (a user's record: where "
+        "the document is, if anywhere).",
+    )
+    language: str = Field(default="en", pattern=r"^[a-z]{2,3}$", description="ISO 639 code.")
     title: str = Field(min_length=3, description="What the document is, in English.")
-    description: str = Field(min_length=10)
-    scope: Literal["in", "out"]
+    description: str = Field(default="", min_length=10)
+    scope: Literal["in", "out"] = "in"
     scope_reason: str | None = None
     claims: tuple[Claim, ...] = ()
 
@@ -187,6 +193,25 @@ def load_sources(folder: Path) -> Sources:
     if problems:
         raise SourceError(problems)
     return Sources(sources)
+
+
+def joined(known: Sources, more: Sources, folder: Path) -> Sources:
+    """The sources of both; a source of ``folder`` may not take the id of one known already."""
+    taken = [sid for sid in more if sid in known]
+    if taken:
+        raise SourceError(
+            [
+                Problem(
+                    str(folder / f"{sid}.yaml"),
+                    None,
+                    "id",
+                    f"the source id {sid!r} is taken already (by a shipped source or an "
+                    "earlier --sources folder): give this record an id of its own",
+                )
+                for sid in taken
+            ]
+        )
+    return Sources({**known, **more})
 
 
 @functools.cache
