@@ -195,6 +195,9 @@ def oracle_command(served: tuple[str, ...], protocol: bool, folders: tuple[Path,
         oracle = served_oracle(_library(folders), served)
     except UsageProblem as exc:
         raise click.BadParameter(str(exc), param_hint=f"'{exc.param}'") from None
+    for rid, problems in oracle.unloadable().items():  # said once, not at every request
+        more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
+        click.echo(terminal(f"bolivia oracle: not serving {rid}: {problems[0]}{more}"), err=True)
     for name, stream in (("input", sys.stdin), ("output", sys.stdout)):
         if stream is None:
             click.echo(f"bolivia oracle: standard {name} is closed", err=True)

@@ -3,6 +3,7 @@ printed without friction (issue 17)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -252,3 +253,97 @@ def test_a_source_folder_is_given_by_sources_and_checked(tmp_path: Path) -> None
     taken = runner.invoke(cli, ["validate", "--sources", str(folder), str(path)])
     assert taken.exit_code == 1 and "the source id 'da' is taken already" in taken.stderr
     assert "Traceback" not in taken.output
+
+
+def test_an_id_is_found_beside_the_file_and_in_the_current_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    made = runner.invoke(
+        cli, ["new", "our-club", "--from", "bolivia-da", "--set", "game.target=9000"]
+    )
+    assert made.exit_code == 0, made.output
+    shown = runner.invoke(cli, ["show", "our-club"])
+    assert shown.exit_code == 0, shown.output
+    # a sibling file names it as its base by id, from any current folder
+    kid = tmp_path / "kid.yaml"
+    kid.write_text("id: kid\nextends: our-club\ngame: {target: 8000}\n", encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert Library().load(kid).chain[-2:] == ("our-club", "kid")
+    missing = runner.invoke(cli, ["show", "our-club"])
+    assert missing.exit_code == 1
+    assert "no ruleset has the id 'our-club'" in missing.stderr
+    assert "--rulesets DIR" in missing.stderr and str(elsewhere) in missing.stderr
+
+
+def test_two_files_with_one_id_are_an_error_naming_both(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    for path in (first, second):
+        path.write_text(THREE_LINES, encoding="utf-8")
+    with pytest.raises(RulesetError) as info:
+        Library([tmp_path]).load("our-club")
+    (problem,) = [p for p in info.value.problems if p.file == "<command line>"]
+    assert str(first) in problem.message and str(second) in problem.message
+    kid = tmp_path / "sub" / "kid.yaml"
+    kid.parent.mkdir()
+    kid.write_text("id: kid\nextends: our-club\n", encoding="utf-8")
+    with pytest.raises(RulesetError, match="two files have the id 'our-club'"):
+        Library([tmp_path]).load(kid)
+
+
+def test_the_oracle_lists_only_the_rulesets_that_load_and_says_why_once(tmp_path: Path) -> None:
+    (tmp_path / "good.yaml").write_text(THREE_LINES, encoding="utf-8")
+    (tmp_path / "bad.yaml").write_text(
+        "id: broke\nextends: bolivia-da\ngame: {target: lots}\n", encoding="utf-8"
+    )
+    requests = '{"op": "hello", "id": 1}\n{"op": "hello", "id": 2}\n'
+    result = CliRunner().invoke(cli, ["oracle", "--rulesets", str(tmp_path)], input=requests)
+    assert result.exit_code == 0, result.output
+    answers = [json.loads(line) for line in result.stdout.splitlines()]
+    listed = answers[0]["result"]["rulesets"]
+    assert "our-club" in listed and "broke" not in listed
+    assert result.stderr.count("not serving broke") == 1, result.stderr
+    assert "bad.yaml:3: game.target: expected a whole number" in result.stderr
+
+
+FOUR = "id: four\nextends: canasta\nplayers:\n  seats: {4: {teams: 2, hand_size: 11, draw: 1}}\n"
+
+
+def test_limiting_play_to_four_players_keeps_the_base_tables_by_players(tmp_path: Path) -> None:
+    # canasta has a going-out requirement for two players and a target for
+    # three: entries that never apply once only four may play, and no reason to refuse
+    path = tmp_path / "four.yaml"
+    path.write_text(
+        FOUR,
+        encoding="utf-8",
+    )
+    ruleset = Library().load(path)
+    assert sorted(ruleset.rules.players.seats) == [4]
+    assert 2 in ruleset.rules.going_out.requirement_by_players  # inherited, unused
+    # an entry for players who cannot sit, written by the file itself, is still a slip
+    path.write_text(
+        FOUR + "game: {target_by_players: {3: 9000}}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(RulesetError, match="an entry for 3 players, who are not allowed"):
+        Library().load(path)
+
+
+def test_a_house_note_on_an_inherited_value_is_kept(tmp_path: Path) -> None:
+    path = tmp_path / "noted.yaml"
+    path.write_text(
+        "id: noted\nextends: bolivia-da\n"
+        "provenance:\n  going_out.bonus: {house: we checked and keep the 200}\n",
+        encoding="utf-8",
+    )
+    ruleset = Library().load(path)
+    base = Library().load("bolivia-da").provenance["going_out.bonus"]
+    prov = ruleset.provenance["going_out.bonus"]
+    assert (prov.status, prov.claims) == (base.status, base.claims)
+    assert prov.note.endswith("house: we checked and keep the 200"), prov.note
+    assert "going_out.bonus" not in ruleset.own_leaves
+    shown = CliRunner().invoke(cli, ["show", str(path)])
+    assert "we checked and keep the 200" in shown.output

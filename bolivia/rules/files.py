@@ -147,12 +147,12 @@ def _read_entries(layer: Layer, raw: Any, sources: Sources) -> None:
                 loaded.problem(where, f"{key!r} is not a ruleset field" + did_you_mean(key, LEAVES))
             )
             continue
-        if not sets(layer.sections, key) and (entry.assumed or entry.house):
+        if not sets(layer.sections, key) and entry.assumed:
             layer.problems.append(
                 loaded.problem(
                     where,
                     f"{key} is not set in this file: an entry for an inherited value may "
-                    "only cite claims that confirm it",
+                    "cite claims that confirm it, or add a house note ({house: <why>})",
                 )
             )
             continue

@@ -94,7 +94,9 @@ def build(
         raise RulesetError(in_file_order(problems, loaded.file)) from None
 
     resolved = rules.model_dump(mode="json", by_alias=True)
-    for paths, message in coherence.check(rules):
+    own = tuple(leaf for leaf in LEAVES if sets(layer.sections, leaf))
+    unseated = [found for found in coherence.unseated_entries(rules) if found[0][0] in own]
+    for paths, message in [*coherence.check(rules), *unseated]:
         # report at the first key involved that this file sets: that is what it changed
         path = _changed(paths, own_origin)
         file, line = where(location_of(path))
@@ -103,7 +105,6 @@ def build(
         problems.append(Problem(file, line, path, message))
 
     family = meta.family or (base.family if base is not None else "")
-    own = tuple(leaf for leaf in LEAVES if sets(layer.sections, leaf))
     provenance: dict[str, ValueProvenance] = {}
     extends_prov = _extends_provenance(layer, base)
     for leaf in LEAVES:
@@ -140,6 +141,11 @@ def build(
             inherited = _inherited(base.provenance[leaf], base, extends_prov)
             if covering is not None:  # claims of this file confirm the inherited value
                 inherited = _confirmed(inherited, covering[1], leaf, sources, family, resolved)
+                if covering[1].house and covering[0] == leaf:  # the house's word on it
+                    note = f"house: {covering[1].house}"
+                    inherited = dataclasses.replace(
+                        inherited, note=f"{inherited.note}; {note}" if inherited.note else note
+                    )
             elif family != base.family:  # what this ruleset's game's sources say instead
                 inherited = dataclasses.replace(
                     inherited,
