@@ -19,10 +19,14 @@ from bolivia.rules.resolution import NO_REASON
 THREE_LINES = "id: our-club\nextends: bolivia-da\ngame: {target: 10000}\n"
 
 
-def _three_lines(tmp_path: Path) -> Path:
-    path = tmp_path / "our-club.yaml"
-    path.write_text(THREE_LINES, encoding="utf-8")
+def _file(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
     return path
+
+
+def _three_lines(tmp_path: Path) -> Path:
+    return _file(tmp_path, "our-club.yaml", THREE_LINES)
 
 
 def test_a_three_line_file_without_provenance_is_a_house_ruleset(tmp_path: Path) -> None:
@@ -333,12 +337,8 @@ def test_limiting_play_to_four_players_keeps_the_base_tables_by_players(tmp_path
 
 
 def test_a_house_note_on_an_inherited_value_is_kept(tmp_path: Path) -> None:
-    path = tmp_path / "noted.yaml"
-    path.write_text(
-        "id: noted\nextends: bolivia-da\n"
-        "provenance:\n  going_out.bonus: {house: we checked and keep the 200}\n",
-        encoding="utf-8",
-    )
+    note = "provenance:\n  going_out.bonus: {house: we checked and keep the 200}\n"
+    path = _file(tmp_path, "noted.yaml", f"id: noted\nextends: bolivia-da\n{note}")
     ruleset = Library().load(path)
     base = Library().load("bolivia-da").provenance["going_out.bonus"]
     prov = ruleset.provenance["going_out.bonus"]
