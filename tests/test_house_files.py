@@ -347,3 +347,58 @@ def test_a_house_note_on_an_inherited_value_is_kept(tmp_path: Path) -> None:
     assert "going_out.bonus" not in ruleset.own_leaves
     shown = CliRunner().invoke(cli, ["show", str(path)])
     assert "we checked and keep the 200" in shown.output
+
+
+EDITS = """\
+id: edits
+extends: bolivia-da
+scoring:
+  card_points.3: -200
+initial_meld:
+  bands.2.minimum: 60
+melds.group.max_wild: 1
+provenance:
+  scoring.card_points.3: {house: black threes hurt}
+"""
+
+
+def test_a_file_sets_one_entry_of_a_table_or_a_list(tmp_path: Path) -> None:
+    ruleset = Library().load(_file(tmp_path, "edits.yaml", EDITS))
+    base = Library().load("bolivia-da")
+    points = dict(ruleset.rules.scoring.card_points)
+    assert points.pop("3") == -200
+    assert points == {k: v for k, v in base.rules.scoring.card_points.items() if k != "3"}
+    bands, base_bands = ruleset.rules.initial_meld.bands, base.rules.initial_meld.bands
+    assert bands[2].minimum == 60 and bands[2].from_score == base_bands[2].from_score
+    assert bands[:2] == base_bands[:2] and bands[3:] == base_bands[3:]
+    assert ruleset.rules.melds.group.max_wild == 1
+    assert set(ruleset.own_leaves) == {
+        "scoring.card_points",
+        "initial_meld.bands",
+        "melds.group.max_wild",
+    }
+    assert ruleset.provenance["scoring.card_points"].reason == "black threes hurt"
+
+
+def test_entry_edits_that_cannot_be_made_name_their_line(tmp_path: Path) -> None:
+    text = EDITS.replace("card_points.3: -200", "card_points.3: lots").replace(
+        "bands.2.minimum", "bands.9.minimum"
+    )
+    path = _file(tmp_path, "bad.yaml", text + "game:\n  targt.x: 1\n")
+    with pytest.raises(RulesetError) as info:
+        Library().load(path)
+    shown = [(p.line, p.message) for p in info.value.problems]
+    assert [line for line, _ in shown] == [4, 6, 11], shown
+    assert "expected a whole number" in shown[0][1]
+    assert "a list of 5 entries: a position from 0 to 4, not '9'" in shown[1][1]
+    assert "'game.targt.x' is not a ruleset field" in shown[2][1]
+
+
+def test_new_writes_an_entry_of_a_table_not_the_whole_table(tmp_path: Path) -> None:
+    out = tmp_path / "oc.yaml"
+    settings = ["scoring.card_points.3=-200", "initial_meld.bands.2.minimum=60"]
+    derive("oc", "bolivia-da", settings, out, Library())
+    text = out.read_text(encoding="utf-8")
+    assert "  card_points.3: -200\n" in text and "  bands.2.minimum: 60\n" in text
+    assert "JK:" not in text and "from:" not in text
+    assert Library().load(out).rules.scoring.card_points["3"] == -200

@@ -180,6 +180,27 @@ def unchanged(base: Ruleset, settings: Sequence[str]) -> list[str]:
     ]
 
 
+def _sections(
+    overrides: dict[str, tuple[Any, list[str]]], settings: Sequence[str]
+) -> dict[str, Any]:
+    """The values as the file's sections: a field set whole, whole; a field only some entries
+    of which are set, as those entries (``card_points.3: -200``), the rest left to the base."""
+    out: dict[str, Any] = {}
+    parsed = {setting: parse_setting(setting) for setting in settings}
+    for leaf, (value, reached) in overrides.items():
+        *parents, last = leaf.split(".")
+        node = out
+        for part in parents:
+            node = node.setdefault(part, {})
+        if any(parsed[s][0] == leaf for s in reached):
+            node[last] = value  # set whole (entries set too are in the value)
+            continue
+        for setting in reached:
+            path, entry = parsed[setting]
+            node[last + path[len(leaf) :]] = entry
+    return out
+
+
 def _title(base: Ruleset, name: str) -> str:
     """The base's name, without the house-rules tail a base written by ``new`` has already."""
     core = base.name.removesuffix(f", house rules ({base.id})")
@@ -222,7 +243,7 @@ def derive_text(
         "name": title or _title(base, name),
         "extends": base_ref,
         "notes": notes or f"House rules derived from {base.id}.",
-        **nest_paths({leaf: value for leaf, (value, _) in overrides.items()}),
+        **_sections(overrides, settings),
         "provenance": provenance,
     }
     head = f"# House rules: {base.id} with the changes below (written by bolivia new).\n"

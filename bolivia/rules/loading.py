@@ -85,6 +85,15 @@ def plain(value: Any, key: Callable[[Any], Any] = str) -> Any:
     return value
 
 
+def tuples(value: Any) -> Any:
+    """JSON-like data as the records read it: lists become tuples (strict records want them)."""
+    if isinstance(value, tuple | list):
+        return tuple(tuples(v) for v in value)
+    if isinstance(value, Mapping):
+        return {k: tuples(v) for k, v in value.items()}
+    return value
+
+
 def plain_digits(value: Any) -> bool:
     """Whether ``value`` is a number written the plain way: ASCII digits, no sign, no leading
     zero (``4``, ``10``), as a table keyed by numbers wants its keys (not ``04``, ``٤``, ``+4``).

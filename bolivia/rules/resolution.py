@@ -15,8 +15,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from bolivia.errors import Problem, RulesetError
-from bolivia.rules import coherence
-from bolivia.rules.files import Layer, entry_for, location_of, sets
+from bolivia.rules import coherence, edits
+from bolivia.rules.files import Layer, entry_for, location_of
 from bolivia.rules.loading import Location, validation_problems
 from bolivia.rules.model import Rules, field_at, is_section
 from bolivia.rules.provenance import (
@@ -59,12 +59,20 @@ def build(
     base_data: dict[str, Any] = base.json if base is not None else {}
     base_data = _with_tuples(base_data)
     merged = merge(base_data, layer.sections)
+    own_origin.update({loc: (loaded.file, line) for loc, line in layer.path_lines.items()})
+    for edit in layer.edits:
+        why = edits.apply(merged, edit)
+        if why is not None:
+            problems.append(loaded.problem(edit.where, why))
 
     def where(location: Location) -> tuple[str, int | None]:
         loc = tuple(location)
         while loc:
             if loc in own_origin:
                 return own_origin[loc]
+            spelt = tuple(str(part) for part in loc)  # a dotted key spells numbers as text
+            if spelt in own_origin:
+                return own_origin[spelt]
             loc = loc[:-1]
         if base is not None and base.path is not None:
             return str(base.path), None
@@ -94,7 +102,7 @@ def build(
         raise RulesetError(in_file_order(problems, loaded.file)) from None
 
     resolved = rules.model_dump(mode="json", by_alias=True)
-    own = tuple(leaf for leaf in LEAVES if sets(layer.sections, leaf))
+    own = tuple(leaf for leaf in LEAVES if layer.sets(leaf))
     unseated = [found for found in coherence.unseated_entries(rules) if found[0][0] in own]
     for paths, message in [*coherence.check(rules), *unseated]:
         # report at the first key involved that this file sets: that is what it changed
@@ -115,7 +123,9 @@ def build(
         if leaf in own and covering is None:
             if any(leaf == key or leaf.startswith(key + ".") for key in layer.broken_entries):
                 continue  # its entry is wrong, and says so already
-            line = loaded.line(location_of(leaf))
+            at = location_of(leaf)
+            dotted = [n for loc, n in layer.path_lines.items() if loc[: len(at)] == at]
+            line = min(dotted) if dotted else loaded.line(at)
             problems.append(
                 Problem(
                     loaded.file,

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from bolivia.errors import Problem, SourceError
 from bolivia.resources import seeds_dir
 from bolivia.rules.loading import Loaded, did_you_mean, load_yaml, validation_problems
-from bolivia.rules.model import field_at, is_section, leaf_paths
+from bolivia.rules.model import leaf_paths, split_leaf
 
 __all__ = ["Claim", "Source", "Sources", "joined", "load_sources", "shipped_sources"]
 
@@ -137,7 +137,7 @@ def _check(source: Source, loaded: Loaded, path: Path) -> list[Problem]:
                 loaded.problem((*here, "fixes"), "an out-of-scope source fixes nothing")
             )
         for fixed in claim.fixes:
-            if _leaf_prefix(fixed) is None:
+            if split_leaf(fixed) is None:
                 problems.append(
                     loaded.problem(
                         (*here, "fixes", fixed),
@@ -153,19 +153,6 @@ def _check(source: Source, loaded: Loaded, path: Path) -> list[Problem]:
                     )
                 )
     return problems
-
-
-def _leaf_prefix(path: str) -> str | None:
-    """The part of a path that names a field of the rule tree (the rest goes into a table)."""
-    parts = path.split(".")
-    for end in range(len(parts), 0, -1):
-        prefix = ".".join(parts[:end])
-        found = field_at(prefix)
-        if found is not None:
-            record, name = found
-            inside_section = is_section(record.model_fields[name].annotation)
-            return None if inside_section and prefix != path else prefix
-    return None
 
 
 def load_sources(folder: Path) -> Sources:
