@@ -13,7 +13,6 @@ reaches the terminal, even through a pipe.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -35,6 +34,7 @@ from bolivia.console import (
 )
 from bolivia.output import prepare_folder, write_text
 from bolivia.play_cli import MAX_MATCH, MAX_RUN, match, play_options, simulate
+from bolivia.rules.library import Library
 from bolivia.rules.rendering import ruleset_json, show_yaml, standalone_yaml
 from bolivia.rules.schema import fields_markdown, schema_text
 from bolivia.rules.sources import shipped_sources
@@ -138,19 +138,26 @@ def schema_command(out: Path | None, fields: bool) -> None:
 @cli.command("sources")
 @click.option("--claims", "with_claims", is_flag=True, help="List every claim too.")
 @click.option("--json", "as_json", is_flag=True, help="JSON instead of text.")
-def sources_command(with_claims: bool, as_json: bool) -> None:
+@click.option(
+    "--sources",
+    "folders",
+    multiple=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="A folder of source records of your own to list too (repeatable).",
+)
+def sources_command(with_claims: bool, as_json: bool, folders: tuple[Path, ...]) -> None:
     """List the source documents and what they claim."""
-    sources = shipped_sources()
+    sources = Library(source_folders=folders).sources if folders else shipped_sources()
     if as_json:
         data = [source.model_dump(mode="json") for source in sources.values()]
         if not with_claims:
             for item in data:
                 item["claims"] = len(item["claims"])
-        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        echo_json(data)
         return
     for source in sources.values():
         modelled = sum(1 for claim in source.claims if claim.fixes)
-        click.echo(
+        echo(
             f"{source.id} ({source.language}, {source.scope} of scope): {source.title}; "
             f"{len(source.claims)} claims, {modelled} fix ruleset values"
         )
@@ -159,7 +166,7 @@ def sources_command(with_claims: bool, as_json: bool) -> None:
                 fixes = (
                     ", ".join(claim.fixes) if claim.fixes else f"not modelled: {claim.not_modelled}"
                 )
-                click.echo(
+                echo(
                     f"  {claim.id} [{claim.about or '-'}] {claim.where}\n"
                     f"    {claim.says}\n    -> {fixes}"
                 )

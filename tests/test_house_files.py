@@ -402,3 +402,15 @@ def test_new_writes_an_entry_of_a_table_not_the_whole_table(tmp_path: Path) -> N
     assert "  card_points.3: -200\n" in text and "  bands.2.minimum: 60\n" in text
     assert "JK:" not in text and "from:" not in text
     assert Library().load(out).rules.scoring.card_points["3"] == -200
+
+
+def test_sources_lists_a_folder_of_records_escaped(tmp_path: Path) -> None:
+    # a double-quoted YAML string may spell an escape character
+    text = HOYLE.replace("title: Hoyle's rules of Bolivia (a published rulebook)", "")
+    _file(tmp_path, "hoyle.yaml", text + 'title: "Hoyle\'s rules of Bolivia \\e[31mred"\n')
+    result = CliRunner().invoke(cli, ["sources", "--sources", str(tmp_path), "--claims"])
+    assert result.exit_code == 0, result.output
+    assert "hoyle (en, in of scope): Hoyle's rules of Bolivia" in result.output
+    assert "hoyle:going-out [bolivia] page 12" in result.output
+    assert "\x1b" not in result.output
+    assert result.output.startswith("da (da, in of scope)")  # the shipped ones first
