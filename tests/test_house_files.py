@@ -414,3 +414,15 @@ def test_sources_lists_a_folder_of_records_escaped(tmp_path: Path) -> None:
     assert "hoyle:going-out [bolivia] page 12" in result.output
     assert "\x1b" not in result.output
     assert result.output.startswith("da (da, in of scope)")  # the shipped ones first
+
+
+def test_an_unknown_id_names_a_broken_file_of_that_name_here_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    _file(tmp_path, "compose.yaml", "services: {}\n")
+    _file(tmp_path, "mine.yaml", "id: [x\n")
+    result = CliRunner().invoke(cli, ["show", "mine"])
+    assert result.exit_code == 1
+    assert "mine.yaml:2: not valid YAML" in result.stderr
+    assert "compose.yaml" not in result.stderr

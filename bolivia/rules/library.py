@@ -193,7 +193,8 @@ class Library:
                 [
                     Problem("<command line>", None, "", found),
                     *self._index_problems,
-                    *(nearby.problems if text not in self._build_index() else []),
+                    # a file of that name here that cannot be read may be the one meant
+                    *(p for p in nearby.problems if Path(p.file).stem == text),
                 ]
             )
         indexed = self._build_index().get(text) == found
