@@ -541,7 +541,7 @@ def test_ctrl_c_in_any_command_exits_130(
     def interrupted(*_: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("bolivia.cli.Library", interrupted)
+    monkeypatch.setattr("bolivia.rules_cli.Library", interrupted)  # where commands build it
     assert main(["rulesets"]) == 130
     assert capsys.readouterr().err.strip() == "interrupted"
 
