@@ -13,7 +13,6 @@ reaches the terminal, even through a pipe.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -33,14 +32,24 @@ from bolivia.console import (
     interrupted,
     silence,
 )
-from bolivia.errors import Problem, RulesetError
 from bolivia.output import prepare_folder, write_text
 from bolivia.play_cli import MAX_MATCH, MAX_RUN, match, play_options, simulate
 from bolivia.rules.library import Library
 from bolivia.rules.rendering import ruleset_json, show_yaml, standalone_yaml
-from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.schema import fields_markdown, schema_text
 from bolivia.rules.sources import shipped_sources
+from bolivia.rules_cli import (
+    library as _library,
+)
+from bolivia.rules_cli import (
+    lint_ruleset,
+    list_rulesets,
+    new_ruleset,
+    validate,
+)
+from bolivia.rules_cli import (
+    rulesets_option as _rulesets_option,
+)
 from bolivia.text import terminal
 from bolivia.version import __version__, compiled
 
@@ -49,20 +58,6 @@ __all__ = ["BROKEN_PIPE", "INTERRUPTED", "MAX_COMPARE_HANDS", "MAX_RUN", "main"]
 F = TypeVar("F", bound=Callable[..., Any])
 
 MAX_COMPARE_HANDS = 100_000  # per ruleset: compare keeps every hand's figures for its intervals
-
-
-def _rulesets_option(func: F) -> F:
-    return click.option(
-        "--rulesets",
-        "folders",
-        multiple=True,
-        type=click.Path(file_okay=False, path_type=Path),
-        help="A folder of ruleset files to look in by id (repeatable).",
-    )(func)
-
-
-def _library(folders: Sequence[Path]) -> Library:
-    return Library(folders)
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -81,54 +76,7 @@ def cli() -> None:
 def rulesets_command(as_json: bool, folders: tuple[Path, ...]) -> None:
     """List the rulesets: id, name, base, sources. A file that cannot be read is named with
     its problem and the rest are listed; exit 1 when any file is broken."""
-    library = _library(folders)
-    loaded: list[Ruleset] = []
-    problems: list[Problem] = list(library.index_problems())
-    for rid in library.ids():
-        try:
-            loaded.append(library.load(rid))
-        except RulesetError as exc:
-            problems.extend(exc.problems)
-    if as_json:
-        rows = [
-            {
-                "id": r.id,
-                "name": r.name,
-                "extends": r.extends,
-                "family": r.family,
-                "sources": list(r.sources),
-                "shipped": r.shipped,
-                "path": str(r.path) if r.path else None,
-                "counts": r.counts(),
-            }
-            for r in loaded
-        ]
-        echo_json(rows)
-    else:
-        from tabulate import tabulate
-
-        table = [
-            [
-                terminal(cell)
-                for cell in (
-                    r.id,
-                    r.name,
-                    r.extends or "-",
-                    r.family,
-                    ", ".join(r.sources),
-                    "{stated}/{assumed}/{house}".format(**r.counts()),
-                )
-            ]
-            for r in loaded
-        ]
-        echo(
-            tabulate(
-                table,
-                headers=["id", "name", "extends", "family", "sources", "stated/assumed/house"],
-            )
-        )
-    if problems:
-        raise RulesetError(problems)
+    list_rulesets(_library(folders), as_json=as_json)
 
 
 @cli.command("show")
@@ -160,25 +108,15 @@ def show_command(ruleset: str, fmt: str, standalone: bool, folders: tuple[Path, 
 
 @cli.command("validate")
 @click.argument("files", nargs=-1, required=True)
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Every value a file sets, and its extends, must have provenance (as shipped ones do).",
+)
 @_rulesets_option
-def validate_command(files: tuple[str, ...], folders: tuple[Path, ...]) -> None:
+def validate_command(files: tuple[str, ...], strict: bool, folders: tuple[Path, ...]) -> None:
     """Check ruleset files (or ids); list every problem as FILE:LINE: key: message."""
-    library = _library(folders)
-    problems: list[Problem] = []
-    for ref in files:
-        try:
-            ruleset = library.load(ref)
-        except RulesetError as exc:
-            problems.extend(exc.problems)
-            continue
-        counts = ruleset.counts()
-        echo(
-            f"{ref}: valid ({ruleset.id}; {sum(counts.values())} values: "
-            f"{counts['stated']} stated, {counts['assumed']} assumed, "
-            f"{counts['house']} house rules)"
-        )
-    if problems:
-        raise RulesetError(problems)
+    validate(_library(folders, strict=strict), files)
 
 
 @cli.command("schema")
@@ -200,19 +138,26 @@ def schema_command(out: Path | None, fields: bool) -> None:
 @cli.command("sources")
 @click.option("--claims", "with_claims", is_flag=True, help="List every claim too.")
 @click.option("--json", "as_json", is_flag=True, help="JSON instead of text.")
-def sources_command(with_claims: bool, as_json: bool) -> None:
+@click.option(
+    "--sources",
+    "folders",
+    multiple=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="A folder of source records of your own to list too (repeatable).",
+)
+def sources_command(with_claims: bool, as_json: bool, folders: tuple[Path, ...]) -> None:
     """List the source documents and what they claim."""
-    sources = shipped_sources()
+    sources = Library(source_folders=folders).sources if folders else shipped_sources()
     if as_json:
         data = [source.model_dump(mode="json") for source in sources.values()]
         if not with_claims:
             for item in data:
                 item["claims"] = len(item["claims"])
-        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        echo_json(data)
         return
     for source in sources.values():
         modelled = sum(1 for claim in source.claims if claim.fixes)
-        click.echo(
+        echo(
             f"{source.id} ({source.language}, {source.scope} of scope): {source.title}; "
             f"{len(source.claims)} claims, {modelled} fix ruleset values"
         )
@@ -221,7 +166,7 @@ def sources_command(with_claims: bool, as_json: bool) -> None:
                 fixes = (
                     ", ".join(claim.fixes) if claim.fixes else f"not modelled: {claim.not_modelled}"
                 )
-                click.echo(
+                echo(
                     f"  {claim.id} [{claim.about or '-'}] {claim.where}\n"
                     f"    {claim.says}\n    -> {fixes}"
                 )
@@ -257,6 +202,9 @@ def oracle_command(served: tuple[str, ...], protocol: bool, folders: tuple[Path,
         oracle = served_oracle(_library(folders), served)
     except UsageProblem as exc:
         raise click.BadParameter(str(exc), param_hint=f"'{exc.param}'") from None
+    for rid, problems in oracle.unloadable().items():  # said once, not at every request
+        more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
+        click.echo(terminal(f"bolivia oracle: not serving {rid}: {problems[0]}{more}"), err=True)
     for name, stream in (("input", sys.stdin), ("output", sys.stdout)):
         if stream is None:
             click.echo(f"bolivia oracle: standard {name} is closed", err=True)
@@ -649,7 +597,13 @@ def compare_command(
     help="A rule to change, its value in YAML (repeatable): going_out.bonus=100, "
     "melds.group.ratio=naturals_exceed_wilds, players.seats.4.hand_size=13.",
 )
-@click.option("--why", default="", help="Why the house plays it so (kept as provenance).")
+@click.option(
+    "--why",
+    "whys",
+    multiple=True,
+    help="Why the house plays it so (kept as provenance): one for all settings, or one per "
+    "--set in the same order.",
+)
 @click.option("--title", help="A name for people (default: the base's name and NAME).")
 @click.option(
     "--out",
@@ -662,21 +616,15 @@ def new_command(
     name: str,
     base_ref: str,
     settings: tuple[str, ...],
-    why: str,
+    whys: tuple[str, ...],
     title: str | None,
     out: Path | None,
     force: bool,
     folders: tuple[Path, ...],
 ) -> None:
     """Write a house ruleset NAME: the base, and only the rules the house changes."""
-    from bolivia.authoring.house import derive
-
     target = out or Path(f"{name}.yaml")
-    ruleset = derive(
-        name, base_ref, settings, target, _library(folders), why=why, title=title, force=force
-    )
-    changed = ", ".join(ruleset.own_leaves) or "nothing yet"
-    echo(f"{target}: {ruleset.id} extends {ruleset.extends}; changes {changed}")
+    new_ruleset(name, base_ref, settings, target, _library(folders), whys, title, force)
 
 
 @cli.command("lint")
@@ -684,20 +632,7 @@ def new_command(
 @_rulesets_option
 def lint_command(ruleset: str, folders: tuple[Path, ...]) -> None:
     """Look for what a valid ruleset may still get wrong; exit 1 on errors."""
-    from bolivia.authoring.lint import lint
-
-    resolved = _library(folders).load(ruleset)
-    findings = lint(resolved)
-    for finding in findings:
-        echo(str(finding))
-    errors = sum(1 for f in findings if f.level == "error")
-    warnings = len(findings) - errors
-    echo(
-        f"{resolved.id}: {errors} error{'s' if errors != 1 else ''}, {warnings} "
-        f"warning{'s' if warnings != 1 else ''}"
-    )
-    if errors:
-        sys.exit(1)
+    lint_ruleset(_library(folders).load(ruleset))
 
 
 @cli.command("rulebook")

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 
-from bolivia.authoring.lint import lint
+from bolivia.authoring.lint import LEVELS, lint
 from bolivia.errors import Problem, RulesetError
 from bolivia.rules.library import Library, shipped_library
 from bolivia.verify.oracle import Oracle
@@ -58,7 +58,7 @@ def test_a_mutated_ruleset_loads_or_names_file_line_and_key(folder: Path, text: 
             _check_problems(exc.problems, path)
             return
         findings = lint(ruleset)
-    assert all(f.level in ("error", "warning") for f in findings)
+    assert all(f.level in LEVELS for f in findings)
 
 
 @given(hostile_ruleset_texts())

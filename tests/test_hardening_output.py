@@ -538,10 +538,10 @@ def test_ctrl_c_exits_130_quietly() -> None:
 def test_ctrl_c_in_any_command_exits_130(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    def interrupted(*_: object) -> None:
+    def interrupted(*_: object, **__: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("bolivia.cli.Library", interrupted)
+    monkeypatch.setattr("bolivia.rules_cli.Library", interrupted)  # where commands build it
     assert main(["rulesets"]) == 130
     assert capsys.readouterr().err.strip() == "interrupted"
 

@@ -126,6 +126,27 @@ BROKEN = [
         "read as 2 in play",
     ),
     (
+        "going-out-above-concealed",
+        "going_out:\n  bonus: 500\n",
+        "warning",
+        ("going_out.bonus", "going_out.concealed_bonus"),
+        "more than going out concealed (200)",
+    ),
+    (
+        "mixed-above-natural",
+        "canastas:\n  mixed: {bonus: 600}\n",
+        "warning",
+        ("canastas.mixed.bonus", "canastas.natural.bonus"),
+        "more than a natural one (500)",
+    ),
+    (
+        "all-red-threes-below-each",
+        "red_threes:\n  all_value: 500\n",
+        "warning",
+        ("red_threes.all_value", "red_threes.value"),
+        "less than 6 of 100 each (600)",
+    ),
+    (
         "unusual-bonus",
         "going_out:\n  bonus: 150\n",
         "warning",
@@ -182,7 +203,9 @@ def test_the_linter_catches_broken_rulesets(
     tmp_path: Path, case: str, fragment: str, level: str, keys: tuple[str, ...], words: str
 ) -> None:
     sections = [line.split(":")[0] for line in fragment.splitlines() if not line.startswith(" ")]
-    provenance = "".join(f"  {s}: {{house: test}}\n" for s in sections)
+    # a house value with its reason is meant: the unusual-value check looks at the others
+    reason = "" if case.startswith("unusual") else "{house: test}"
+    provenance = "".join(f"  {s}: {reason}\n" for s in sections if reason)
     path = tmp_path / f"{case}.yaml"
     path.write_text(
         f"id: {case}\nextends: bolivia-da\n{fragment}provenance:\n"
@@ -243,10 +266,14 @@ def test_the_rulebook_escapes_house_text(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("setting", "where", "words"),
     [
-        ("going_out.bonus=lots", "evil.yaml", "expected a whole number, got 'lots'"),
+        ("going_out.bonus=lots", "--set going_out.bonus", "expected a whole number, got 'lots'"),
         ("going_out.bonsu=1", "--set going_out.bonsu", "did you mean one of 'going_out.bonus'"),
         ("players.seats.9.hand_size=3", "--set players.seats.9.hand_size", "has no entry '9'"),
-        ("melds.group.ratio=sometimes", "evil.yaml", "is not allowed: expected 'any'"),
+        (
+            "melds.group.ratio=sometimes",
+            "--set melds.group.ratio",
+            "is not allowed: expected 'any'",
+        ),
         ("going_out.bonus", "--set going_out.bonus", "write --set key.path=value"),
         ("pack.decks=[", "--set pack.decks=[", "not valid YAML"),
     ],

@@ -29,6 +29,7 @@ LAYERS = {
     "profiles": 7,  # an engine's rules read off its answers, written as a ruleset
     "console": 8,  # the command line's terminal plumbing
     "play_cli": 9,  # the bodies of the commands that play (simulate, match)
+    "rules_cli": 9,  # the bodies of the commands about ruleset files; --rulesets, --sources
     "cli": 10,
     "__init__": 10,
     "__main__": 11,  # python -m bolivia: runs the cli

@@ -211,7 +211,7 @@ CASES = [
     ),
     ("merge-key", "base: &b {target: 1}\ngame:\n  <<: *b\n", "game", 6, "merge keys"),
     ("syntax", "game: [\n", "", 6, "not valid YAML"),
-    ("bad-id", "", "id", 1, "should match pattern"),
+    ("bad-id", "", "id", 1, "is not written as this key expects (lower-case id: letters"),
 ]
 
 
@@ -242,7 +242,7 @@ def test_each_problem_is_named_by_file_line_and_key(
 ) -> None:
     path = _write(tmp_path, case, fragment)
     with pytest.raises(RulesetError) as info:
-        Library().load(path)
+        Library(strict=True).load(path)
     shown = [str(p) for p in info.value.problems]
     found = [p for p in info.value.problems if p.path == key and words in p.message]
     assert found, f"no problem at {key} saying {words!r}: {shown}"

@@ -26,20 +26,33 @@ from bolivia.rules.coherence import achievable_canastas, wild_cards_in_pack
 from bolivia.rules.library import shipped_library
 from bolivia.rules.model import leaf_paths
 from bolivia.rules.provenance import normalize_claim_value, value_text
+from bolivia.rules.resolution import NO_REASON
 from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.sources import Sources, shipped_sources
 
-__all__ = ["Finding", "lint"]
+__all__ = ["LEVELS", "Finding", "lint"]
+
+LEVELS = ("error", "warning", "note")
 
 
 @dataclass(frozen=True)
 class Finding:
-    level: str  # error | warning
+    level: str  # error | warning | note (what is worth knowing, nothing wrong)
     keys: tuple[str, ...]
     message: str
 
     def __str__(self) -> str:
-        return f"{self.level}: {', '.join(self.keys)}: {self.message}"
+        shown = _few(self.keys) if self.level == "note" else ", ".join(self.keys)
+        return f"{self.level}: {shown + ': ' if shown else ''}{self.message}"
+
+
+FEW = 4  # keys a note names in its line before it counts the rest
+
+
+def _few(keys: tuple[str, ...]) -> str:
+    """Keys for one short line: the first few, then how many more."""
+    more = len(keys) - FEW
+    return ", ".join(keys[:FEW]) + (f" and {more} more" if more > 0 else "")
 
 
 def _unreachable_limits(ruleset: Ruleset) -> Iterator[Finding]:
@@ -239,9 +252,17 @@ def _known_values(sources: Sources) -> dict[str, set[str]]:
     return known
 
 
+def _deliberate(ruleset: Ruleset, path: str) -> bool:
+    """A value the ruleset's own file sets as a house rule, with its reason: meant, not a slip."""
+    prov = ruleset.provenance[path]
+    return path in ruleset.own_leaves and prov.status == "house" and prov.reason != NO_REASON
+
+
 def _unusual(ruleset: Ruleset, sources: Sources) -> Iterator[Finding]:
     known = _known_values(sources)
     for path in leaf_paths():
+        if path.endswith(".name") or _deliberate(ruleset, path):
+            continue  # a name is for people, and a house value is meant
         for sub, item in _flatten(path, ruleset.value(path)):
             value = value_text(item)
             seen = known.get(sub)
@@ -259,14 +280,62 @@ def _unusual(ruleset: Ruleset, sources: Sources) -> Iterator[Finding]:
                 )
 
 
-def _assumptions(ruleset: Ruleset) -> Iterator[Finding]:
-    assumed = [path for path, prov in ruleset.provenance.items() if prov.status == "assumed"]
-    if assumed:
+def _order(ruleset: Ruleset) -> Iterator[Finding]:
+    """Legal values that read backwards: a prize lower than the lesser one it tops."""
+    rules = ruleset.rules
+    out, canastas, threes = rules.going_out, rules.canastas, rules.red_threes
+    if out.bonus > out.concealed_bonus:
         yield Finding(
             "warning",
-            tuple(assumed),
-            f"{len(assumed)} values rest on assumptions no source of "
-            f"{ruleset.id} states (see bolivia show {ruleset.id})",
+            ("going_out.bonus", "going_out.concealed_bonus"),
+            f"going out pays {out.bonus}, more than going out concealed ({out.concealed_bonus}),"
+            " the harder way out",
+        )
+    if canastas.mixed.bonus > canastas.natural.bonus:
+        yield Finding(
+            "warning",
+            ("canastas.mixed.bonus", "canastas.natural.bonus"),
+            f"a mixed canasta pays {canastas.mixed.bonus}, more than a natural one "
+            f"({canastas.natural.bonus})",
+        )
+    count = 2 * rules.pack.decks  # red threes in the pack
+    if threes.all_value < threes.value * count:
+        yield Finding(
+            "warning",
+            ("red_threes.all_value", "red_threes.value"),
+            f"all {count} red threes pay {threes.all_value}, less than {count} of "
+            f"{threes.value} each ({threes.value * count})",
+        )
+
+
+def _assumptions(ruleset: Ruleset) -> Iterator[Finding]:
+    """Two short lines: the values taken on assumption, and those the file sets without a
+    word of provenance (house rules, no reason given)."""
+    assumed = tuple(path for path, prov in ruleset.provenance.items() if prov.status == "assumed")
+    if assumed:
+        inherited = sum(1 for path in assumed if path not in ruleset.own_leaves)
+        yield Finding(
+            "note",
+            assumed,
+            f"{len(assumed)} values rest on assumptions no source of {ruleset.id} states"
+            + (f" ({inherited} of them inherited)" if inherited else "")
+            + f"; bolivia show {ruleset.id} gives the reasons",
+        )
+    unstated = tuple(
+        path
+        for path in ruleset.own_leaves
+        if ruleset.provenance[path].status == "house"
+        and ruleset.provenance[path].reason == NO_REASON
+    )
+    link = ruleset.extends_provenance
+    if link is not None and link.reason == NO_REASON:
+        unstated = ("extends", *unstated)
+    if unstated:
+        yield Finding(
+            "note",
+            unstated,
+            f"{len(unstated)} set without provenance, taken as house rules with no reason "
+            "given (provenance: {KEY: {house: <reason>}} says why)",
         )
 
 
@@ -279,7 +348,8 @@ def lint(ruleset: Ruleset, sources: Sources | None = None) -> list[Finding]:
         *_unreachable_limits(ruleset),
         *_bands(ruleset),
         *_keep(ruleset),
+        *_order(ruleset),
         *_unusual(ruleset, sources),
         *_assumptions(ruleset),
     ]
-    return sorted(found, key=lambda f: f.level != "error")
+    return sorted(found, key=lambda f: LEVELS.index(f.level))

@@ -17,7 +17,7 @@ import itertools
 from bolivia.cards import RANKS
 from bolivia.rules.model import POINT_KEYS, Rules
 
-__all__ = ["achievable_canastas", "check", "wild_cards_in_pack"]
+__all__ = ["BY_PLAYERS", "achievable_canastas", "check", "unseated_entries", "wild_cards_in_pack"]
 
 
 def wild_cards_in_pack(rules: Rules) -> int:
@@ -102,6 +102,28 @@ _KIND_FIELDS = {
 }
 
 
+BY_PLAYERS = ("going_out.requirement_by_players", "game.target_by_players")
+
+
+def unseated_entries(rules: Rules) -> list[tuple[tuple[str, ...], str]]:
+    """Entries of the tables by number of players (:data:`BY_PLAYERS`) for numbers who may not
+    play. Such an entry never applies: a slip in the file that writes it, but nothing wrong in
+    a base's table seen from a ruleset that seats fewer (limiting play to four players leaves
+    the base's entry for two in place, unused)."""
+    seats = rules.players.seats
+    found: list[tuple[tuple[str, ...], str]] = []
+    for table in BY_PLAYERS:
+        section, name = table.split(".")
+        for count in sorted(getattr(getattr(rules, section), name)):
+            if count not in seats:
+                message = (
+                    f"an entry for {count} players, who are not allowed "
+                    f"(players.seats has {sorted(seats)})"
+                )
+                found.append(((table, "players.seats"), message))
+    return found
+
+
 def check(rules: Rules) -> list[tuple[tuple[str, ...], str]]:
     """Every way the rules contradict each other: (key paths involved, message).
 
@@ -142,18 +164,6 @@ def check(rules: Rules) -> list[tuple[tuple[str, ...], str]]:
                 "players.seats",
                 "pack",
             )
-    for table in ("going_out.requirement_by_players", "game.target_by_players"):
-        section, name = table.split(".")
-        keys = getattr(getattr(rules, section), name)
-        for count in sorted(keys):
-            if count not in players.seats:
-                bad(
-                    table,
-                    f"an entry for {count} players, who are not allowed "
-                    f"(players.seats has {sorted(players.seats)})",
-                    "players.seats",
-                )
-
     group = rules.melds.group
     copies = 4 * pack.decks
     if group.min_natural > copies:

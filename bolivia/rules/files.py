@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from bolivia.errors import Problem
+from bolivia.rules.edits import Edit, expand
 from bolivia.rules.loading import (
     MAX_PROBLEMS,
     Loaded,
@@ -25,7 +26,7 @@ from bolivia.rules.loading import (
     more_problems,
     validation_problems,
 )
-from bolivia.rules.model import field_at
+from bolivia.rules.model import split_leaf
 from bolivia.rules.provenance import Entry, parse_entry
 from bolivia.rules.ruleset import LEAVES, META_KEYS, SECTION_KEYS, TOP_KEYS, Meta
 from bolivia.rules.sources import Sources
@@ -57,6 +58,13 @@ class Layer:
     entries: dict[str, tuple[Entry, Location]]
     extends_entry: Entry | None
     problems: list[Problem] = field(default_factory=list)
+    broken_entries: set[str] = field(default_factory=set)  # provenance keys that did not parse
+    edits: list[Edit] = field(default_factory=list)  # entries of tables set one by one
+    path_lines: dict[Location, int] = field(default_factory=dict)  # lines of dotted keys
+
+    def sets(self, leaf: str) -> bool:
+        """Whether the file sets the field (whole, or some entry of it)."""
+        return sets(self.sections, leaf) or any(edit.leaf == leaf for edit in self.edits)
 
 
 def read_layer(path: Path, sources: Sources) -> Layer:
@@ -72,8 +80,8 @@ def read_layer(path: Path, sources: Sources) -> Layer:
     for key, value in data.items():
         if key in META_KEYS:
             meta_raw[key] = value
-        elif key in SECTION_KEYS:
-            layer.sections[key] = value
+        elif key in SECTION_KEYS or str(key).split(".")[0] in SECTION_KEYS:
+            layer.sections[key] = value  # a dotted key is expanded below
         elif key != "provenance" and len(layer.problems) <= MAX_PROBLEMS:
             layer.problems.append(
                 loaded.problem(
@@ -85,6 +93,8 @@ def read_layer(path: Path, sources: Sources) -> Layer:
                     ),
                 )
             )
+    layer.edits, layer.path_lines, found = expand(layer.sections, loaded)
+    layer.problems.extend(loaded.problem(where, message) for where, message in found)
     try:
         layer.meta = Meta.model_validate(meta_raw)
     except ValidationError as exc:
@@ -127,6 +137,7 @@ def _read_entries(layer: Layer, raw: Any, sources: Sources) -> None:
                 )
             else:
                 layer.problems.append(loaded.problem(where, str(exc)))
+            layer.broken_entries.add(key)
             continue
         for claim_id in (
             *entry.claims,
@@ -140,17 +151,27 @@ def _read_entries(layer: Layer, raw: Any, sources: Sources) -> None:
         if key == "extends":
             layer.extends_entry = entry
             continue
-        if field_at(key) is None:
+        split = split_leaf(key)
+        if split is None:
             layer.problems.append(
                 loaded.problem(where, f"{key!r} is not a ruleset field" + did_you_mean(key, LEAVES))
             )
             continue
-        if not sets(layer.sections, key) and (entry.assumed or entry.house):
+        if split[1]:  # an entry of a table: the provenance is the field's
+            if split[0] in layer.entries:
+                layer.problems.append(
+                    loaded.problem(
+                        where, f"{split[0]} has an entry already: one provenance for its table"
+                    )
+                )
+                continue
+            key = split[0]
+        if not layer.sets(key) and entry.assumed:
             layer.problems.append(
                 loaded.problem(
                     where,
                     f"{key} is not set in this file: an entry for an inherited value may "
-                    "only cite claims that confirm it",
+                    "cite claims that confirm it, or add a house note ({house: <why>})",
                 )
             )
             continue

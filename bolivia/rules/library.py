@@ -21,14 +21,15 @@ from bolivia.errors import Problem, RulesetError
 from bolivia.resources import rulesets_dir
 from bolivia.rules.files import Layer, read_layer
 from bolivia.rules.loading import did_you_mean, load_yaml
-from bolivia.rules.resolution import build
+from bolivia.rules.resolution import build, in_file_order
 from bolivia.rules.ruleset import ID_PATTERN, Ruleset, base_name_fault
-from bolivia.rules.sources import Sources, shipped_sources
+from bolivia.rules.sources import Sources, joined, load_sources, shipped_sources
 
-__all__ = ["MAX_CHAIN", "MAX_PATH", "Library", "load_ruleset", "shipped_library"]
+__all__ = ["MAX_CHAIN", "MAX_PATH", "SOURCES_FOLDER", "Library", "load_ruleset", "shipped_library"]
 
 MAX_CHAIN = 32  # files in an extends chain, the ruleset's own included
 MAX_PATH = 4096  # characters of a path given to the library (the usual PATH_MAX)
+SOURCES_FOLDER = "sources"  # beside a ruleset file: the source records it may cite
 
 
 def _checked(given: Path | str, *, folder: bool) -> Path | str:
@@ -60,8 +61,18 @@ class Library:
         *,
         shipped: bool = True,
         sources: Sources | None = None,
+        strict: bool = False,
+        source_folders: Sequence[Path | str] = (),
     ) -> None:
+        self.strict = strict
         self.sources = sources if sources is not None else shipped_sources()
+        for given in source_folders:
+            folder = _checked(given, folder=True)
+            if isinstance(folder, str):
+                why = f"not a folder of sources ({folder})" if folder else "not a folder of sources"
+                raise RulesetError([Problem(_shown_path(given), None, "", why)])
+            self.sources = joined(self.sources, load_sources(folder), folder)
+        self._beside: dict[Path, Sources] = {}
         self._shipped_dir = rulesets_dir().resolve() if shipped else None
         dirs = [self._shipped_dir] if self._shipped_dir else []
         for folder in folders:
@@ -76,6 +87,8 @@ class Library:
         self._ids: list[str] | None = None
         self._by_id: dict[str, Ruleset] = {}
         self._index_problems: list[Problem] = []
+        self._indexed: _Index | None = None
+        self._near: dict[Path, _Index] = {}
         self._cache: dict[Path, Ruleset] = {}
 
     # ---- index
@@ -83,47 +96,27 @@ class Library:
     def _build_index(self) -> dict[str, Path]:
         if self._index is not None:
             return self._index
-        index: dict[str, Path] = {}
-        for folder in self.folders:
-            try:
-                paths = sorted(folder.rglob("*.yaml"))
-            except OSError as exc:
-                self._index_problems.append(
-                    Problem(str(folder), None, "", f"cannot list the folder: {_os_reason(exc)}")
-                )
-                continue
-            for path in paths:
-                loaded = load_yaml(path)
-                rid = loaded.data.get("id") if isinstance(loaded.data, Mapping) else None
-                if loaded.problems or not isinstance(rid, str):
-                    self._index_problems.extend(
-                        loaded.problems
-                        or [Problem(str(path), 1, "id", "a ruleset file needs an id")]
-                    )
-                    continue
-                if not re.fullmatch(ID_PATTERN, rid):
-                    self._index_problems.append(
-                        Problem(
-                            str(path),
-                            loaded.line(("id",)),
-                            "id",
-                            f"{rid[:80]!r} is not an id: lower-case letters, digits, - . _",
-                        )
-                    )
-                    continue
-                if rid in index and index[rid] != path:
-                    self._index_problems.append(
-                        Problem(
-                            str(path),
-                            loaded.line(("id",)),
-                            "id",
-                            f"id {rid!r} is taken already by {index[rid]}",
-                        )
-                    )
-                    continue
-                index[rid] = path
-        self._index = index
-        return index
+        self._indexed = _Index(self.folders, recursive=True)
+        self._index_problems.extend(self._indexed.problems)
+        self._index = self._indexed.paths
+        return self._index
+
+    def _nearby(self, folder: Path) -> _Index:
+        """The ruleset files of one folder (not its sub-folders): ids a file of that folder
+        names, or the command line names from there, are found in it too."""
+        if folder not in self._near:
+            self._near[folder] = _Index([folder], recursive=False)
+        return self._near[folder]
+
+    def find(self, ruleset_id: str, near: Path) -> Path | str:
+        """The file of an id: in the library's folders, else among the files of ``near``;
+        or why there is none (two files claim it, or none does)."""
+        self._build_index()
+        assert self._indexed is not None
+        found = self._indexed.file_of(ruleset_id)
+        if found is None:
+            found = self._nearby(near.resolve()).file_of(ruleset_id)
+        return found if found is not None else self.unknown_message(ruleset_id, near)
 
     def ids(self) -> list[str]:
         """Every ruleset id found, shipped first, in a stable order."""
@@ -156,13 +149,18 @@ class Library:
             raise KeyError(ruleset_id)
         return index[ruleset_id]
 
-    def unknown_message(self, ruleset_id: str) -> str:
-        """No such id, what was meant, and which files of the folders could not be read (one
-        of them may be the ruleset asked for)."""
+    def unknown_message(self, ruleset_id: str, near: Path | None = None) -> str:
+        """No such id, what was meant, where a ruleset of one's own is looked for, and which
+        files of the folders could not be read (one of them may be the ruleset asked for)."""
         asked = ruleset_id if len(ruleset_id) <= 80 else ruleset_id[:77] + "..."
         message = f"no ruleset has the id {asked!r}" + (
             did_you_mean(ruleset_id, self._build_index()) or f"; known: {', '.join(self.ids())}"
         )
+        if near is not None:
+            message += (
+                f" (looked in the ruleset folders and in {near}: name a file of your own by "
+                "its path, or its folder with --rulesets DIR)"
+            )
         unreadable = list(dict.fromkeys(problem.file for problem in self._index_problems))
         if unreadable:
             many = len(unreadable) > 1
@@ -185,18 +183,24 @@ class Library:
             if isinstance(path, str):
                 raise RulesetError([Problem(_shown_path(text), None, "", path or "no such file")])
             return self._resolve(path, (), allowed_extra=path.parent)
-        found = self._by_id.get(text)
-        if found is not None:
-            return found
-        index = self._build_index()
-        if text not in index:
+        known = self._by_id.get(text)
+        if known is not None:
+            return known
+        found = self.find(text, Path.cwd())
+        if isinstance(found, str):
+            nearby = self._nearby(Path.cwd().resolve())
             raise RulesetError(
                 [
-                    Problem("<command line>", None, "", self.unknown_message(text)),
+                    Problem("<command line>", None, "", found),
                     *self._index_problems,
+                    # a file of that name here that cannot be read may be the one meant
+                    *(p for p in nearby.problems if Path(p.file).stem == text),
                 ]
             )
-        ruleset = self._resolve(index[text].resolve(), (), allowed_extra=None)
+        indexed = self._build_index().get(text) == found
+        ruleset = self._resolve(
+            found.resolve(), (), allowed_extra=None if indexed else found.parent
+        )
         self._by_id[text] = ruleset
         return ruleset
 
@@ -210,10 +214,8 @@ class Library:
         ``relative_to`` that stays inside the library's folders or ``allowed_extra`` -- or why
         it names none. Nothing outside those folders is read, or even looked for."""
         if re.fullmatch(ID_PATTERN, ref) and not ref.endswith((".yaml", ".yml")):
-            index = self._build_index()
-            if ref in index:
-                return index[ref].resolve()
-            return self.unknown_message(ref)
+            found = self.find(ref, relative_to)
+            return found.resolve() if isinstance(found, Path) else found
         fault = base_name_fault(ref)  # Meta refuses these; a Layer built by hand may not
         if fault is not None:
             return fault
@@ -238,10 +240,20 @@ class Library:
         located = self.locate(ref, layer.path.parent, allowed_extra)
         return located if isinstance(located, Path) else layer.loaded.problem(("extends",), located)
 
+    def sources_for(self, path: Path) -> Sources:
+        """The sources a ruleset file may cite: the library's, and the records in the
+        ``sources/`` folder beside the file (:data:`SOURCES_FOLDER`)."""
+        folder = path.parent / SOURCES_FOLDER
+        if folder not in self._beside:
+            beside = load_sources(folder) if folder.is_dir() else None
+            self._beside[folder] = joined(self.sources, beside, folder) if beside else self.sources
+        return self._beside[folder]
+
     def _resolve(self, path: Path, stack: tuple[Path, ...], allowed_extra: Path | None) -> Ruleset:
         if path in self._cache:
             return self._cache[path]
-        layer = read_layer(path, self.sources)
+        sources = self.sources_for(path)  # a SourceError is a RulesetError
+        layer = read_layer(path, sources)
         problems = list(layer.problems)
         if layer.meta is None:
             raise RulesetError(problems or [Problem(str(path), 1, "", "unreadable metadata")])
@@ -273,11 +285,77 @@ class Library:
                         )
                     )
                     problems.extend(exc.problems)
-        if problems:
-            raise RulesetError(problems)
-        ruleset = build(layer, base, self.sources, shipped=self.is_shipped(path))
+        shipped = self.is_shipped(path)
+        ruleset: Ruleset | None = None
+        if base is not None or layer.meta.extends is None:
+            # the file's own problems and those of its rules as merged, all at once
+            try:
+                ruleset = build(
+                    layer, base, sources, shipped=shipped, strict=self.strict or shipped
+                )
+            except RulesetError as exc:
+                problems.extend(p for p in exc.problems if p not in problems)
+        if problems or ruleset is None:
+            raise RulesetError(in_file_order(problems, str(path)))
         self._cache[path] = ruleset
         return ruleset
+
+
+class _Index:
+    """The ruleset files of some folders by id, the files that could not be indexed, and the
+    ids two files claim (each with every file claiming it)."""
+
+    def __init__(self, folders: Sequence[Path], *, recursive: bool) -> None:
+        self.paths: dict[str, Path] = {}
+        self.problems: list[Problem] = []
+        self.duplicates: dict[str, list[Path]] = {}
+        for folder in folders:
+            try:
+                paths = sorted(folder.rglob("*.yaml") if recursive else folder.glob("*.yaml"))
+            except OSError as exc:
+                self.problems.append(
+                    Problem(str(folder), None, "", f"cannot list the folder: {_os_reason(exc)}")
+                )
+                continue
+            for path in paths:
+                if SOURCES_FOLDER not in path.relative_to(folder).parts[:-1]:  # records
+                    self._add(path)
+
+    def _add(self, path: Path) -> None:
+        loaded = load_yaml(path)
+        rid = loaded.data.get("id") if isinstance(loaded.data, Mapping) else None
+        if loaded.problems or not isinstance(rid, str):
+            self.problems.extend(
+                loaded.problems or [Problem(str(path), 1, "id", "a ruleset file needs an id")]
+            )
+        elif not re.fullmatch(ID_PATTERN, rid):
+            self.problems.append(
+                Problem(
+                    str(path),
+                    loaded.line(("id",)),
+                    "id",
+                    f"{rid[:80]!r} is not an id: lower-case letters, digits, - . _",
+                )
+            )
+        elif rid in self.paths and self.paths[rid] != path:
+            self.problems.append(
+                Problem(
+                    str(path),
+                    loaded.line(("id",)),
+                    "id",
+                    f"id {rid!r} is taken already by {self.paths[rid]}",
+                )
+            )
+            self.duplicates.setdefault(rid, [self.paths[rid]]).append(path)
+        else:
+            self.paths[rid] = path
+
+    def file_of(self, ruleset_id: str) -> Path | str | None:
+        """The file of an id; why not, when two files claim it; None if none does."""
+        if ruleset_id in self.duplicates:
+            files = " and ".join(str(p) for p in self.duplicates[ruleset_id])
+            return f"two files have the id {ruleset_id!r}: {files}; give one of them another id"
+        return self.paths.get(ruleset_id)
 
 
 def _os_reason(exc: OSError | ValueError) -> str:

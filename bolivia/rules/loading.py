@@ -85,6 +85,15 @@ def plain(value: Any, key: Callable[[Any], Any] = str) -> Any:
     return value
 
 
+def tuples(value: Any) -> Any:
+    """JSON-like data as the records read it: lists become tuples (strict records want them)."""
+    if isinstance(value, tuple | list):
+        return tuple(tuples(v) for v in value)
+    if isinstance(value, Mapping):
+        return {k: tuples(v) for k, v in value.items()}
+    return value
+
+
 def plain_digits(value: Any) -> bool:
     """Whether ``value`` is a number written the plain way: ASCII digits, no sign, no leading
     zero (``4``, ``10``), as a table keyed by numbers wants its keys (not ``04``, ``٤``, ``+4``).
@@ -449,6 +458,12 @@ def _message(error: Mapping[str, Any], model: type[BaseModel], location: Locatio
             + did_you_mean(
                 str(ctx.get("tag")), str(ctx.get("expected_tags", "")).replace("'", "").split(", ")
             )
+        )
+    if kind == "string_pattern_mismatch":
+        info = model.model_fields.get(str(location[0])) if len(location) == 1 else None
+        wanted = info.description if info is not None and info.description else ""
+        return f"{_shown(value)} is not written as this key expects" + (
+            f" ({wanted[0].lower()}{wanted[1:]})" if wanted else ""
         )
     if kind == "union_tag_not_found":
         return f"a named choice needs its {error.get('ctx', {}).get('discriminator')} key"

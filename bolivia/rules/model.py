@@ -591,3 +591,25 @@ def field_at(path: str, model: type[Record] = Rules) -> tuple[type[Record], str]
             return None
         current = info.annotation
     return None
+
+
+def split_leaf(path: str) -> tuple[str, tuple[str, ...]] | None:
+    """A dotted path as the field it names and the keys it goes on to inside that field's
+    table (``scoring.card_points.3`` -> ``("scoring.card_points", ("3",))``; a path naming a
+    field or a section -> the path and ``()``), or None when it names no field."""
+    parts = path.split(".")
+    for end in range(len(parts), 0, -1):
+        prefix = ".".join(parts[:end])
+        found = field_at(prefix)
+        if found is not None:
+            record, name = found
+            inside = tuple(parts[end:])
+            return (
+                None
+                if inside and is_section(record.model_fields[name].annotation)
+                else (
+                    prefix,
+                    inside,
+                )
+            )
+    return None

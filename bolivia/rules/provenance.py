@@ -27,7 +27,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from bolivia.rules.loading import plain
+from bolivia.rules.loading import plain, tuples
 from bolivia.rules.model import field_at, is_section
 from bolivia.rules.sources import Claim, Sources
 
@@ -138,14 +138,6 @@ def parse_entry(raw: Any) -> Entry:
     return entry
 
 
-def _lists_to_tuples(value: Any) -> Any:
-    if isinstance(value, tuple | list):
-        return tuple(_lists_to_tuples(v) for v in value)
-    if isinstance(value, Mapping):
-        return {k: _lists_to_tuples(v) for k, v in value.items()}
-    return value
-
-
 def normalize_claim_value(path: str, value: Any) -> Any:
     """A claim's value in the JSON form of the resolved ruleset (``4`` -> ``"4"`` for a rank)."""
     found = field_at(path)
@@ -159,7 +151,7 @@ def normalize_claim_value(path: str, value: Any) -> Any:
         return plain(value)
     adapter = _adapter(path)
     try:
-        parsed = adapter.validate_python(_lists_to_tuples(value))
+        parsed = adapter.validate_python(tuples(value))
     except ValidationError:
         return plain(value)
     return adapter.dump_python(parsed, mode="json", by_alias=True)

@@ -8,14 +8,15 @@ sources give. Every problem is reported at once, each with its file, line and ke
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pydantic import ValidationError
 
 from bolivia.errors import Problem, RulesetError
-from bolivia.rules import coherence
-from bolivia.rules.files import Layer, entry_for, location_of, sets
+from bolivia.rules import coherence, edits
+from bolivia.rules.files import Layer, entry_for, location_of
 from bolivia.rules.loading import Location, validation_problems
 from bolivia.rules.model import Rules, field_at, is_section
 from bolivia.rules.provenance import (
@@ -33,10 +34,17 @@ from bolivia.rules.provenance import (
 from bolivia.rules.ruleset import LEAVES, SECTION_KEYS, Ruleset, merge
 from bolivia.rules.sources import Sources
 
-__all__ = ["build"]
+__all__ = ["NO_REASON", "build", "in_file_order"]
+
+NO_REASON = "(no reason given)"  # the reason of a house rule a file sets without provenance
 
 
-def build(layer: Layer, base: Ruleset | None, sources: Sources, *, shipped: bool) -> Ruleset:
+def build(
+    layer: Layer, base: Ruleset | None, sources: Sources, *, shipped: bool, strict: bool
+) -> Ruleset:
+    """The ruleset a file makes on top of its base. ``strict``: every value the file sets, and
+    its ``extends``, must say where it comes from; otherwise an unstated value is a house rule
+    with no reason given (:data:`NO_REASON`)."""
     assert layer.meta is not None
     meta = layer.meta
     loaded = layer.loaded
@@ -51,12 +59,20 @@ def build(layer: Layer, base: Ruleset | None, sources: Sources, *, shipped: bool
     base_data: dict[str, Any] = base.json if base is not None else {}
     base_data = _with_tuples(base_data)
     merged = merge(base_data, layer.sections)
+    own_origin.update({loc: (loaded.file, line) for loc, line in layer.path_lines.items()})
+    for edit in layer.edits:
+        why = edits.apply(merged, edit)
+        if why is not None:
+            problems.append(loaded.problem(edit.where, why))
 
     def where(location: Location) -> tuple[str, int | None]:
         loc = tuple(location)
         while loc:
             if loc in own_origin:
                 return own_origin[loc]
+            spelt = tuple(str(part) for part in loc)  # a dotted key spells numbers as text
+            if spelt in own_origin:
+                return own_origin[spelt]
             loc = loc[:-1]
         if base is not None and base.path is not None:
             return str(base.path), None
@@ -71,24 +87,24 @@ def build(layer: Layer, base: Ruleset | None, sources: Sources, *, shipped: bool
                     f"a ruleset without extends sets every section; missing: {', '.join(missing)}",
                 )
             )
-    if base is not None and layer.extends_entry is None:
+    if base is not None and layer.extends_entry is None and strict:
         problems.append(
             loaded.problem(
                 ("extends",),
                 "say why this ruleset extends its base: "
-                "provenance.extends: <claim> or "
-                "{assumed: <reason>}",
+                "provenance.extends: <claim>, {assumed: <reason>} or {house: <reason>}",
             )
         )
-    if problems:
-        raise RulesetError(problems)
     try:
         rules = Rules.model_validate(merged)
     except ValidationError as exc:
-        raise RulesetError(validation_problems(exc, Rules, merged, where)) from None
+        problems.extend(validation_problems(exc, Rules, merged, where))
+        raise RulesetError(in_file_order(problems, loaded.file)) from None
 
     resolved = rules.model_dump(mode="json", by_alias=True)
-    for paths, message in coherence.check(rules):
+    own = tuple(leaf for leaf in LEAVES if layer.sets(leaf))
+    unseated = [found for found in coherence.unseated_entries(rules) if found[0][0] in own]
+    for paths, message in [*coherence.check(rules), *unseated]:
         # report at the first key involved that this file sets: that is what it changed
         path = _changed(paths, own_origin)
         file, line = where(location_of(path))
@@ -97,21 +113,27 @@ def build(layer: Layer, base: Ruleset | None, sources: Sources, *, shipped: bool
         problems.append(Problem(file, line, path, message))
 
     family = meta.family or (base.family if base is not None else "")
-    own = tuple(leaf for leaf in LEAVES if sets(layer.sections, leaf))
     provenance: dict[str, ValueProvenance] = {}
     extends_prov = _extends_provenance(layer, base)
     for leaf in LEAVES:
         covering = entry_for(layer, leaf)
+        if leaf in own and covering is None and not strict:
+            provenance[leaf] = ValueProvenance(status="house", reason=NO_REASON)
+            continue
         if leaf in own and covering is None:
-            line = loaded.line(location_of(leaf))
+            if any(leaf == key or leaf.startswith(key + ".") for key in layer.broken_entries):
+                continue  # its entry is wrong, and says so already
+            at = location_of(leaf)
+            dotted = [n for loc, n in layer.path_lines.items() if loc[: len(at)] == at]
+            line = min(dotted) if dotted else loaded.line(at)
             problems.append(
                 Problem(
                     loaded.file,
                     line,
                     leaf,
                     "no provenance: cite the "
-                    "claim(s) this value encodes, or say why it is assumed "
-                    "(provenance: {" + leaf + ": {assumed: <reason>}})",
+                    "claim(s) this value encodes, or say why it is assumed or a house rule "
+                    "(provenance: {" + leaf + ": {house: <reason>}} or {assumed: <reason>})",
                 )
             )
             continue
@@ -129,6 +151,11 @@ def build(layer: Layer, base: Ruleset | None, sources: Sources, *, shipped: bool
             inherited = _inherited(base.provenance[leaf], base, extends_prov)
             if covering is not None:  # claims of this file confirm the inherited value
                 inherited = _confirmed(inherited, covering[1], leaf, sources, family, resolved)
+                if covering[1].house and covering[0] == leaf:  # the house's word on it
+                    note = f"house: {covering[1].house}"
+                    inherited = dataclasses.replace(
+                        inherited, note=f"{inherited.note}; {note}" if inherited.note else note
+                    )
             elif family != base.family:  # what this ruleset's game's sources say instead
                 inherited = dataclasses.replace(
                     inherited,
@@ -141,7 +168,7 @@ def build(layer: Layer, base: Ruleset | None, sources: Sources, *, shipped: bool
                 )
             provenance[leaf] = inherited
     if problems:
-        raise RulesetError(sorted(set(problems), key=lambda p: (p.file, p.line or 0, p.path)))
+        raise RulesetError(in_file_order(problems, loaded.file))
 
     return Ruleset(
         id=meta.id,
@@ -158,6 +185,19 @@ def build(layer: Layer, base: Ruleset | None, sources: Sources, *, shipped: bool
         own_leaves=own,
         base=base,
     )
+
+
+def in_file_order(problems: Sequence[Problem], own_file: str) -> list[Problem]:
+    """Each problem once: this file's first, by line, then those of other files by file and
+    line; one with neither line nor key (such as the count of problems not listed) last in
+    its file."""
+
+    def line(problem: Problem) -> float:
+        if problem.line is not None:
+            return problem.line
+        return 0 if problem.path else math.inf
+
+    return sorted(dict.fromkeys(problems), key=lambda p: (p.file != own_file, p.file, line(p)))
 
 
 def _changed(paths: Sequence[str], own_origin: Mapping[Location, tuple[str, int]]) -> str:
@@ -197,8 +237,10 @@ def _int_key(key: Any) -> Any:
 
 def _extends_provenance(layer: Layer, base: Ruleset | None) -> ValueProvenance | None:
     entry = layer.extends_entry
-    if base is None or entry is None:
+    if base is None:
         return None
+    if entry is None:  # a file without a word on its base: the house plays the base's rules
+        return ValueProvenance(status="house", reason=NO_REASON)
     status: Status = "house" if entry.house else "assumed" if entry.assumed else "stated"
     return ValueProvenance(
         status=status,

@@ -22,9 +22,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from bolivia.errors import Problem, SourceError
 from bolivia.resources import seeds_dir
 from bolivia.rules.loading import Loaded, did_you_mean, load_yaml, validation_problems
-from bolivia.rules.model import field_at, is_section, leaf_paths
+from bolivia.rules.model import leaf_paths, split_leaf
 
-__all__ = ["Claim", "Source", "Sources", "load_sources", "shipped_sources"]
+__all__ = ["Claim", "Source", "Sources", "joined", "load_sources", "shipped_sources"]
 
 SourceId = Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]{0,30}$")]
 ClaimId = Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*:[a-z0-9][a-z0-9-]*$")]
@@ -56,12 +56,18 @@ class Claim(_Record):
 
 
 class Source(_Record):
+    """A source document (or a club: a user's source record may describe its table's rules)."""
+
     id: SourceId
-    document: str = Field(description="The document's file name under shared/seeds/.")
-    language: str = Field(pattern=r"^[a-z]{2,3}$", description="ISO 639 code.")
+    document: str = Field(
+        default="",
+        description="The document's file name under shared/seeds/ (a user's record: where "
+        "the document is, if anywhere).",
+    )
+    language: str = Field(default="en", pattern=r"^[a-z]{2,3}$", description="ISO 639 code.")
     title: str = Field(min_length=3, description="What the document is, in English.")
-    description: str = Field(min_length=10)
-    scope: Literal["in", "out"]
+    description: str = Field(default="", min_length=10)
+    scope: Literal["in", "out"] = "in"
     scope_reason: str | None = None
     claims: tuple[Claim, ...] = ()
 
@@ -131,7 +137,7 @@ def _check(source: Source, loaded: Loaded, path: Path) -> list[Problem]:
                 loaded.problem((*here, "fixes"), "an out-of-scope source fixes nothing")
             )
         for fixed in claim.fixes:
-            if _leaf_prefix(fixed) is None:
+            if split_leaf(fixed) is None:
                 problems.append(
                     loaded.problem(
                         (*here, "fixes", fixed),
@@ -147,19 +153,6 @@ def _check(source: Source, loaded: Loaded, path: Path) -> list[Problem]:
                     )
                 )
     return problems
-
-
-def _leaf_prefix(path: str) -> str | None:
-    """The part of a path that names a field of the rule tree (the rest goes into a table)."""
-    parts = path.split(".")
-    for end in range(len(parts), 0, -1):
-        prefix = ".".join(parts[:end])
-        found = field_at(prefix)
-        if found is not None:
-            record, name = found
-            inside_section = is_section(record.model_fields[name].annotation)
-            return None if inside_section and prefix != path else prefix
-    return None
 
 
 def load_sources(folder: Path) -> Sources:
@@ -187,6 +180,25 @@ def load_sources(folder: Path) -> Sources:
     if problems:
         raise SourceError(problems)
     return Sources(sources)
+
+
+def joined(known: Sources, more: Sources, folder: Path) -> Sources:
+    """The sources of both; a source of ``folder`` may not take the id of one known already."""
+    taken = [sid for sid in more if sid in known]
+    if taken:
+        raise SourceError(
+            [
+                Problem(
+                    str(folder / f"{sid}.yaml"),
+                    None,
+                    "id",
+                    f"the source id {sid!r} is taken already (by a shipped source or an "
+                    "earlier --sources folder): give this record an id of its own",
+                )
+                for sid in taken
+            ]
+        )
+    return Sources({**known, **more})
 
 
 @functools.cache

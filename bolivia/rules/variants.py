@@ -367,7 +367,8 @@ def with_values(
         first = exc.errors()[0]
         at = ".".join(str(p) for p in first["loc"])
         raise RulesetError([Problem(where, None, at, first["msg"])]) from None
-    problems = coherence.check(rules)
+    unseated = [found for found in coherence.unseated_entries(rules) if found[0][0] in changes]
+    problems = [*coherence.check(rules), *unseated]
     if problems:
         raise RulesetError([Problem(where, None, paths[0], why) for paths, why in problems])
     return dataclasses.replace(ruleset, id=where, rules=rules)

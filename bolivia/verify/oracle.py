@@ -26,7 +26,7 @@ from bolivia.engine.initial_meld import minimum, verify_initial_meld
 from bolivia.engine.melds import Meld, canasta_of, describe, verify_extend, verify_meld
 from bolivia.engine.pile import verify_pickup, verify_take_top
 from bolivia.engine.scoring import TeamHand, card_points, score_hand
-from bolivia.errors import BadRequest, CardError, Illegal, RulesetError
+from bolivia.errors import BadRequest, CardError, Illegal, Problem, RulesetError
 from bolivia.play.actions import parse_action
 from bolivia.play.position import hand_at
 from bolivia.rules.library import Library, shipped_library
@@ -264,6 +264,7 @@ class Oracle:
     def __init__(self, library: Library | None = None) -> None:
         self.library = library if library is not None else shipped_library()
         self._extra: dict[str, Ruleset] = {}
+        self._unloadable: dict[str, list[Problem]] | None = None
         self._ops: dict[str, Callable[[Ruleset, dict[str, Any]], dict[str, Any]]] = {
             "info": self._info,
             "meld": self._meld,
@@ -358,8 +359,23 @@ class Oracle:
         self._extra[as_id if as_id is not None else ruleset.id] = ruleset
 
     def ids(self) -> list[str]:
-        """The rulesets it answers for, each once: the library's, then those registered."""
-        return list(dict.fromkeys([*self.library.ids(), *self._extra]))
+        """The rulesets it answers for, each once: the library's that load, then those
+        registered."""
+        broken = self.unloadable()
+        return list(
+            dict.fromkeys([*(r for r in self.library.ids() if r not in broken), *self._extra])
+        )
+
+    def unloadable(self) -> dict[str, list[Problem]]:
+        """The library's ids whose files do not load, each with why (found once, kept)."""
+        if self._unloadable is None:
+            self._unloadable = {}
+            for rid in self.library.ids():
+                try:
+                    self.library.load(rid)
+                except RulesetError as exc:
+                    self._unloadable[rid] = exc.problems
+        return self._unloadable
 
     def _ruleset(self, name: str) -> Ruleset:
         extra = self._extra.get(name)
