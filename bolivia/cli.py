@@ -41,6 +41,7 @@ from bolivia.rules.rendering import ruleset_json, show_yaml, standalone_yaml
 from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.schema import fields_markdown, schema_text
 from bolivia.rules.sources import shipped_sources
+from bolivia.sweep_cli import status, sweep, sweep_options
 from bolivia.text import terminal
 from bolivia.version import __version__, compiled
 
@@ -744,6 +745,18 @@ def profile_command(command: str, folders: tuple[Path, ...], **options: Any) -> 
         raise
     echo(text)
     sys.exit(status)
+
+
+@cli.command("sweep")
+@sweep_options
+@_rulesets_option
+def sweep_command(show_status: bool, **options: Any) -> None:
+    """Play every combination of rule values on the same deals, paired with the base, and
+    report what each value does; resumable, locally or on a Dask cluster."""
+    if show_status:
+        status(options["store_path"])
+    else:
+        sweep(**options)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
