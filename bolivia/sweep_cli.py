@@ -148,18 +148,19 @@ def status(store_path: Path | None) -> None:
         echo(tabulate(rows, headers=head, tablefmt="simple", disable_numparse=True))
 
 
-def _base_ref(base: Ruleset, library: Library, folder: Path) -> str:
-    """How a derived ruleset in ``folder`` names its base: an id the library finds, or a
-    path relative to ``folder``."""
-    if (
-        base.id in library
-        and base.path is not None
-        and library.path_of(base.id).resolve() == base.path.resolve()
-    ):
-        return base.id
+def _base_library(base: Ruleset, library: Library) -> Library:
+    """A library in which the derived rulesets find their base by its id: this one, with
+    the base file's folder added when the base is a file of no folder of it."""
     if base.path is None:
         raise SweepError("the base ruleset has no file to extend")
-    return os.path.relpath(base.path.resolve(), folder.resolve())
+    if base.id in library and library.path_of(base.id).resolve() == base.path.resolve():
+        return library
+    if base.id in library:
+        raise SweepError(
+            f"{base.path}: its id {base.id!r} is also the id of {library.path_of(base.id)}: "
+            "give the base file another id"
+        )
+    return Library([*list(library.folders[1:]), base.path.resolve().parent])
 
 
 def sweep(
@@ -203,7 +204,7 @@ def sweep(
     if twice:
         raise SweepError(f"--vary {twice[0]} is given twice: list all its values in one --vary")
     folder = out / "rulesets"
-    variants = derive_variants(base, _base_ref(base, library, folder), axes, folder, library)
+    variants = derive_variants(base, base.id, axes, folder, _base_library(base, library))
     spec = SweepSpec(
         base,
         tuple(axes),

@@ -308,3 +308,20 @@ def test_a_store_that_is_not_one_is_an_error(tmp_path: Path) -> None:
     bad.write_text("not a database " * 100)
     result = CliRunner().invoke(cli, ["sweep", "--status", "--store", str(bad)])
     assert result.exit_code == 1 and "cannot use" in result.stderr
+
+
+def test_a_base_given_as_a_file_is_found_by_its_derived_rulesets(tmp_path: Path) -> None:
+    club = tmp_path / "club" / "our-club.yaml"
+    club.parent.mkdir()
+    club.write_text(
+        "id: our-club\nname: Our club\nextends: bolivia-da\ngame:\n  target: 10000\n"
+        "provenance:\n  extends: {house: the club plays bolivia-da}\n"
+        "  game.target: {house: agreed}\n"
+    )
+    args = _sweep_args(tmp_path / "s.sqlite", tmp_path / "out", "1", "--format", "json")
+    args[args.index("bolivia-da")] = str(club)
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.stderr
+    derived = json.loads((tmp_path / "out" / "sweep.json").read_text())["combinations"][1]
+    ruleset = Library([club.parent]).load(tmp_path / "out" / derived["file"])
+    assert ruleset.value("game.target") == 10000 and ruleset.value("going_out.bonus") == 300

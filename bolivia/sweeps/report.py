@@ -213,7 +213,8 @@ def plots(data: dict[str, Any]) -> dict[str, str]:
             for c, x, y in zip(combos, at, ys, strict=True):
                 if c["base"]:
                     ax.plot([x], [y], marker="o", markersize=11, fillstyle="none", color="k")
-        ax.set_title(_short(m["label"] + (" (%)" if m["share"] else ""), 48), fontsize=9)
+        title = m["label"].replace(" (each game's mean)", "")
+        ax.set_title(_short(title + (" (%)" if m["share"] else ""), 48), fontsize=9)
         ax.tick_params(labelsize=8)
         if not numeric:
             ax.set_xticks(positions, [_short(value_text(v), 16) for v in xs], fontsize=7)
@@ -224,6 +225,7 @@ def plots(data: dict[str, Any]) -> dict[str, str]:
         f"(ringed: the base, {_short(value_text(first['base']))}; 95% CI)",
         fontsize=10,
     )
+    fig.supxlabel(first["field"], fontsize=9)
     if len(series) > 1:
         fig.legend(loc="lower center", ncols=min(3, len(series)), frameon=False, fontsize=8)
     fig.tight_layout(rect=(0, 0.06 if len(series) > 1 else 0, 1, 0.97))
