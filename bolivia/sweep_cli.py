@@ -8,6 +8,7 @@ click.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from collections import Counter
@@ -23,7 +24,8 @@ from bolivia.rules.library import Library
 from bolivia.rules.ruleset import Ruleset
 from bolivia.sweeps.grid import SweepError, derive_variants, parse_axis
 from bolivia.sweeps.jobs import Job
-from bolivia.sweeps.measures import measure_all, measures_for
+from bolivia.sweeps.measures import MeasuredVariant, measure_all, measures_for
+from bolivia.sweeps.precision import ROUNDS, deals_needed, parse_precision
 from bolivia.sweeps.report import render_json, sweep_data, tables, write_report
 from bolivia.sweeps.run import SweepSpec, plan, run_sweep
 from bolivia.sweeps.store import Store, default_store
@@ -62,6 +64,14 @@ def sweep_options(func: F) -> F:
             type=click.IntRange(min=1, max=10_000),
             help="Deals in a job: what a worker plays at once and the store keeps together "
             "(default 100 hands or 10 games; part of the store's key).",
+        ),
+        click.option(
+            "--precision",
+            metavar="[MEASURE=]HALF",
+            help="Play more deals until every difference from the base in MEASURE is known "
+            "to within HALF either side (a share in percentage points; default measure: "
+            "went_out, or hands_per_game with --games), at most "
+            f"{MAX_DEALS:,} deals.",
         ),
         click.option(
             "--bots",
@@ -169,6 +179,7 @@ def sweep(
     hands: int | None,
     games: int | None,
     chunk: int | None,
+    precision: str | None,
     bot_names: str,
     players: int | None,
     seed: int,
@@ -217,11 +228,35 @@ def sweep(
         "none" if no_check else check,
         chunk or 0,
     )
+    measures = measures_for(spec.games, spec.teams, count)
+    wanted = parse_precision(precision, measures, spec.games) if precision else None
     path = store_path or default_store()
     with Store(path) as store:
-        records = _play(spec, store, path, workers, cluster)
-    measures = measures_for(spec.games, spec.teams, count)
-    measured = measure_all(records, spec.base_index, spec.games, spec.teams, measures)
+
+        def measured_of(spec: SweepSpec) -> list[MeasuredVariant]:
+            records = _play(spec, store, path, workers, cluster)
+            return measure_all(records, spec.base_index, spec.games, spec.teams, measures)
+
+        measured = measured_of(spec)
+        rounds = 0
+        while wanted is not None:
+            need = deals_needed(measured, wanted, spec.deals, spec.chunk_size)
+            if need <= spec.deals:
+                break
+            if spec.deals >= MAX_DEALS or rounds == ROUNDS:
+                click.echo(
+                    terminal(
+                        f"warning: {wanted.text()} is not reached with {spec.deals:,} deals "
+                        f"(it needs {need:,})"
+                    ),
+                    err=True,
+                )
+                break
+            need = min(need, MAX_DEALS)
+            click.echo(terminal(f"{wanted.text()} needs {need:,} deals: going on"), err=True)
+            spec = dataclasses.replace(spec, deals=need)
+            measured = measured_of(spec)
+            rounds += 1
     files = [
         None if v.is_base else str(Path("rulesets") / f"{v.ruleset.id}.yaml") for v in variants
     ]
@@ -233,7 +268,7 @@ def sweep(
         _summary(data)
     for written_path in written:
         if written_path.suffix != ".svg":
-            echo(f"wrote {written_path}")
+            click.echo(terminal(f"wrote {written_path}"), err=True)
     for c in data["combinations"]:
         problems = c["not_ended_by_a_rule"] + c["conservation_failures"] + c["games_not_over"]
         if problems:

@@ -18,10 +18,12 @@ import pytest
 from click.testing import CliRunner
 
 from bolivia.cli import cli
+from bolivia.compare.statistics import Difference, units_for_precision
 from bolivia.rules.library import Library, shipped_library
 from bolivia.sweeps.grid import SweepError, derive_variants, parse_axis
 from bolivia.sweeps.jobs import HAND_FIELDS, Job
-from bolivia.sweeps.measures import measure_all, measures_for
+from bolivia.sweeps.measures import MeasuredVariant, measure_all, measures_for
+from bolivia.sweeps.precision import deals_needed, parse_precision
 from bolivia.sweeps.report import render_json, render_markdown, sweep_data
 from bolivia.sweeps.run import SweepSpec, plan, run_sweep
 from bolivia.sweeps.store import Store
@@ -163,7 +165,7 @@ def test_local_processes_and_a_dask_local_cluster_give_the_same_bytes(tmp_path: 
             outputs.append(_report(spec, run_sweep(spec, store, **options)))
     with (
         distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
         ) as cluster,
         Store(tmp_path / "dask.sqlite") as store,
     ):
@@ -234,13 +236,15 @@ def test_a_games_sweep_measures_hands_per_game_and_wins(tmp_path: Path) -> None:
     assert wins <= 1 and low["games_not_over"] == 0
 
 
-def _sweep_args(store: Path, out: Path, hands: str, *more: str) -> list[str]:
+def _sweep_args(
+    store: Path, out: Path, hands: str, *more: str, vary: str = "going_out.bonus=300"
+) -> list[str]:
     return [
         "sweep",
         "--from",
         "bolivia-da",
         "--vary",
-        "going_out.bonus=300",
+        vary,
         "--hands",
         hands,
         *more,
@@ -325,3 +329,35 @@ def test_a_base_given_as_a_file_is_found_by_its_derived_rulesets(tmp_path: Path)
     derived = json.loads((tmp_path / "out" / "sweep.json").read_text())["combinations"][1]
     ruleset = Library([club.parent]).load(tmp_path / "out" / derived["file"])
     assert ruleset.value("game.target") == 10000 and ruleset.value("going_out.bonus") == 300
+
+
+def test_precision_asks_for_the_deals_the_widest_difference_needs() -> None:
+    measures = measures_for(False, 2, 4)
+    wanted = parse_precision("turns=0.5", measures, games=False)
+    assert wanted.measure.name == "turns" and wanted.half == 0.5
+    assert parse_precision("2", measures, games=False).half == pytest.approx(0.02)
+    narrow, wide = Difference(1.0, 0.1, 100), Difference(1.0, 0.3, 100)  # sd 1 and 3 a deal
+
+    def variant(d: Difference | None) -> MeasuredVariant:
+        return MeasuredVariant({}, {"turns": d}, {}, 100, 0, 0, 0)
+
+    need = deals_needed([variant(None), variant(narrow), variant(wide)], wanted, 100, 10)
+    assert need == -(-units_for_precision(0.5, 3.0) // 10) * 10 and need > 100
+    assert deals_needed([variant(None), variant(narrow)], wanted, 100, 10) == 100
+    with pytest.raises(SweepError, match="no measure 'length'; measures: went_out, turns"):
+        parse_precision("length=1", measures, games=False)
+    with pytest.raises(SweepError, match="a half-width above 0"):
+        parse_precision("turns=-1", measures, games=False)
+
+
+def test_the_command_plays_on_until_the_precision_is_reached(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    # greedy bots go out of about half the hands, each worth 100 more points under 300
+    args = _sweep_args(tmp_path / "s.sqlite", out, "10", "--chunk", "5", "--format", "json")
+    result = CliRunner().invoke(cli, [*args, "--bots", "greedy", "--precision", "points_1=20"])
+    assert result.exit_code == 0, result.stderr
+    assert "needs" in result.stderr and "going on" in result.stderr
+    data = json.loads((out / "sweep.json").read_text())
+    assert data["deals"] > 10 and data["deals"] % 5 == 0
+    difference = data["combinations"][1]["measures"]["points_1"]["difference"]
+    assert 0 < difference["high"] - difference["value"] <= 20

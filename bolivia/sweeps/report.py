@@ -207,6 +207,7 @@ def plots(data: dict[str, Any]) -> dict[str, str]:
                 marker="o",
                 markersize=4,
                 capsize=3,
+                linestyle="-" if numeric else "none",
                 color=f"C{i}",
                 label=rest or None,
             )
@@ -217,21 +218,28 @@ def plots(data: dict[str, Any]) -> dict[str, str]:
         ax.set_title(_short(title + (" (%)" if m["share"] else ""), 48), fontsize=9)
         ax.tick_params(labelsize=8)
         if not numeric:
-            ax.set_xticks(positions, [_short(value_text(v), 16) for v in xs], fontsize=7)
+            ax.set_xticks(positions, [str(i + 1) for i in positions], fontsize=8)
     for ax in list(grid.flat)[len(measures) :]:
         ax.set_visible(False)
     fig.suptitle(
-        f"{data['base']['id']}: each measure against {first['field']} "
-        f"(ringed: the base, {_short(value_text(first['base']))}; 95% CI)",
+        f"{data['base']['id']}: each measure against {first['field']} (ringed: the base; 95% CI)",
         fontsize=10,
     )
-    fig.supxlabel(first["field"], fontsize=9)
+    key = "" if numeric else _key(xs)
+    fig.supxlabel(first["field"] + key, fontsize=9)
     if len(series) > 1:
         fig.legend(loc="lower center", ncols=min(3, len(series)), frameon=False, fontsize=8)
     fig.tight_layout(rect=(0, 0.06 if len(series) > 1 else 0, 1, 0.97))
     out = {"sweep": svg_text(fig)}
     plt.close(fig)
     return out
+
+
+def _key(values: Sequence[Any]) -> str:
+    """What the numbered ticks of values that are not numbers stand for."""
+    items = [f"{i + 1}: {_short(value_text(v), 60)}" for i, v in enumerate(values)]
+    joined = "    ".join(items)
+    return "\n" + (joined if len(joined) <= 130 else "\n".join(items))
 
 
 def _short(text: str, width: int = 28) -> str:
