@@ -50,6 +50,7 @@ from bolivia.rules_cli import (
 from bolivia.rules_cli import (
     rulesets_option as _rulesets_option,
 )
+from bolivia.sweep_cli import status, sweep, sweep_options
 from bolivia.text import terminal
 from bolivia.version import __version__, compiled
 
@@ -679,6 +680,18 @@ def profile_command(command: str, folders: tuple[Path, ...], **options: Any) -> 
         raise
     echo(text)
     sys.exit(status)
+
+
+@cli.command("sweep")
+@sweep_options
+@_rulesets_option
+def sweep_command(show_status: bool, **options: Any) -> None:
+    """Play every combination of rule values on the same deals, paired with the base, and
+    report what each value does; resumable, locally or on a Dask cluster."""
+    if show_status:
+        status(options["store_path"])
+    else:
+        sweep(**options)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

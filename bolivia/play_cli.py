@@ -24,7 +24,9 @@ from bolivia.text import terminal
 __all__ = [
     "MAX_MATCH",
     "MAX_RUN",
+    "bots_of",
     "match",
+    "play_option_list",
     "play_options",
     "players_of",
     "report_unruled",
@@ -37,9 +39,10 @@ MAX_RUN = 10_000_000  # the most hands (or games) one simulate run plays
 MAX_MATCH = 1_000_000  # the most deals (or games) a match plays, each twice
 
 
-def play_options(func: F) -> F:
-    """The options of the commands that play (simulate, match)."""
-    options = [
+def play_option_list(workers: int = 1, workers_shown: str | None = None) -> list[Any]:
+    """The options of the commands that play (simulate, match, sweep), ``--workers``
+    defaulting to ``workers``."""
+    return [
         click.option(
             "--seed",
             default=0,
@@ -54,8 +57,8 @@ def play_options(func: F) -> F:
         ),
         click.option(
             "--workers",
-            default=1,
-            show_default=True,
+            default=workers,
+            show_default=workers_shown or True,
             type=click.IntRange(min=1, max=64),
             help="Worker processes; the results do not depend on it.",
         ),
@@ -70,7 +73,11 @@ def play_options(func: F) -> F:
         click.option("--no-check", is_flag=True, help="The same as --check none."),
         click.option("--json", "as_json", is_flag=True, help="One JSON object, not a table."),
     ]
-    for option in reversed(options):
+
+
+def play_options(func: F) -> F:
+    """The options of the commands that play (simulate, match)."""
+    for option in reversed(play_option_list()):
         func = option(func)
     return func
 
@@ -82,6 +89,21 @@ def players_of(ruleset: Ruleset, players: int | None) -> int:
         allowed = ", ".join(map(str, sorted(ruleset.rules.players.seats)))
         raise click.UsageError(f"{ruleset.id} is played by {allowed} players, not {count}")
     return count
+
+
+def bots_of(bot_names: str, count: int) -> list[str]:
+    """``--bots``: one bot name for every seat, or one per seat; a usage error otherwise."""
+    from bolivia.play.bots import BOTS
+
+    names = [name.strip() for name in bot_names.split(",")]
+    if len(names) == 1:
+        names = names * count
+    unknown = [name for name in names if name not in BOTS]
+    if unknown or len(names) != count:
+        raise click.UsageError(
+            f"--bots takes {', '.join(BOTS)}: one name, or one per seat ({count} seats)"
+        )
+    return names
 
 
 def simulate(
@@ -100,7 +122,6 @@ def simulate(
     folders: tuple[Path, ...],
 ) -> None:
     """Let bots play hands or games under a ruleset, and count what happened."""
-    from bolivia.play.bots import BOTS
     from bolivia.play.simulate import RunSpec, prepare_replays, run
 
     if hands and games:
@@ -108,14 +129,7 @@ def simulate(
     library = Library(folders)
     ruleset = library.load(ruleset_ref)
     count = players_of(ruleset, players)
-    names = [name.strip() for name in bot_names.split(",")]
-    if len(names) == 1:
-        names = names * count
-    unknown = [name for name in names if name not in BOTS]
-    if unknown or len(names) != count:
-        raise click.UsageError(
-            f"--bots takes {', '.join(BOTS)}: one name, or one per seat ({count} seats)"
-        )
+    names = bots_of(bot_names, count)
     ref = str(ruleset.path) if ruleset.path and not ruleset.shipped else ruleset.id
     if replays is not None:
         try:

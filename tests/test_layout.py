@@ -1,6 +1,6 @@
 """The package's layers: every import runs down them (rules <- engine <- play <- verify <-
-compare <- authoring <- profiles <- console <- play_cli <- cli), and modules stay small enough
-to read."""
+compare <- authoring <- profiles <- sweeps <- console <- play_cli <- sweep_cli <- cli), and
+modules stay small enough to read."""
 
 from __future__ import annotations
 
@@ -27,12 +27,14 @@ LAYERS = {
     "compare": 5,
     "authoring": 6,
     "profiles": 7,  # an engine's rules read off its answers, written as a ruleset
-    "console": 8,  # the command line's terminal plumbing
-    "play_cli": 9,  # the bodies of the commands that play (simulate, match)
-    "rules_cli": 9,  # the bodies of the commands about ruleset files; --rulesets, --sources
-    "cli": 10,
-    "__init__": 10,
-    "__main__": 11,  # python -m bolivia: runs the cli
+    "sweeps": 8,  # rule values swept: derived rulesets (authoring) played and measured (compare)
+    "console": 9,  # the command line's terminal plumbing
+    "play_cli": 10,  # the bodies of the commands that play (simulate, match)
+    "rules_cli": 10,  # the bodies of the commands about ruleset files; --rulesets, --sources
+    "sweep_cli": 11,  # the body of bolivia sweep (uses play_cli's checks of players and bots)
+    "cli": 12,
+    "__init__": 12,
+    "__main__": 13,  # python -m bolivia: runs the cli
 }
 MAX_LINES = 800
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,18 +30,24 @@ from bolivia.rules.phrases import answer, label, question
 from bolivia.text import environment
 
 __all__ = [
+    "pyplot",
     "render_html",
     "render_json",
     "render_markdown",
+    "report_environment",
+    "svg_text",
     "witness_suite",
+    "write_formats",
     "write_report",
 ]
 
 REPORT_NAME = "comparison"
 
 
-def _environment(autoescape: bool) -> jinja2.Environment:
-    env = environment("bolivia.compare", autoescape=autoescape)
+def report_environment(autoescape: bool, package: str = "bolivia.compare") -> jinja2.Environment:
+    """The templates' environment of a report (this one, or another part's, such as a
+    sweep's), with the filters for estimates."""
+    env = environment(package, autoescape=autoescape)
     env.filters["est"] = lambda e, digits=1: e.text(digits)
     env.filters["cap"] = lambda text: text[:1].upper() + text[1:]
     env.filters["pct"] = lambda e: f"{100 * e.value:.1f}% [{100 * e.low:.1f}, {100 * e.high:.1f}]"
@@ -81,7 +87,8 @@ def _play_table(play: Sequence[tuple[str, PlayStats]]) -> str:
 # --------------------------------------------------------------------------- plots
 
 
-def _svg(figure: Any) -> str:
+def svg_text(figure: Any) -> str:
+    """A matplotlib figure as SVG text, with no date or creator: the same bytes each time."""
     buffer = io.StringIO()
     figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
     text = buffer.getvalue()
@@ -89,10 +96,8 @@ def _svg(figure: Any) -> str:
     return text[start:] if start >= 0 else text
 
 
-def plots(comparison: Comparison) -> dict[str, str]:
-    """name -> SVG text of each plot: one series per column of the report (rulesets that set
-    every rule alike drawn once, under both names), legends outside the data, each kind of
-    canasta on its own scale."""
+def pyplot() -> Any:
+    """matplotlib's pyplot, set up to draw the same SVG bytes each time (no display)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -101,6 +106,14 @@ def plots(comparison: Comparison) -> dict[str, str]:
     matplotlib.rcParams["font.size"] = 10
     from matplotlib import pyplot as plt
 
+    return plt
+
+
+def plots(comparison: Comparison) -> dict[str, str]:
+    """name -> SVG text of each plot: one series per column of the report (rulesets that set
+    every rule alike drawn once, under both names), legends outside the data, each kind of
+    canasta on its own scale."""
+    plt = pyplot()
     out: dict[str, str] = {}
     play = context_play(comparison)
     names = [title.replace(" = ", " =\n") for title, _ in play]
@@ -126,7 +139,7 @@ def plots(comparison: Comparison) -> dict[str, str]:
     ax.set_ylabel("points per hand")
     ax.set_title("Points per hand by side (95% CI)")
     fig.legend(loc="outside lower center", ncols=2, frameon=False)
-    out["points"] = _svg(fig)
+    out["points"] = svg_text(fig)
     plt.close(fig)
 
     kinds = ("natural", "mixed", "escalera", "bolivia")
@@ -148,7 +161,7 @@ def plots(comparison: Comparison) -> dict[str, str]:
     key = "   ".join(f"{i + 1}: {title}" for i, (title, _) in enumerate(play))
     fig.suptitle("Canastas per hand by kind (95% CI)")
     fig.supxlabel(key)
-    out["canastas"] = _svg(fig)
+    out["canastas"] = svg_text(fig)
     plt.close(fig)
 
     fig, ax = plt.subplots(figsize=(7, 3.8), layout="constrained")
@@ -169,7 +182,7 @@ def plots(comparison: Comparison) -> dict[str, str]:
     ax.set_ylabel("share of hands")
     ax.set_title("How long hands last")
     fig.legend(loc="outside lower center", ncols=min(3, max(1, len(play))), frameon=False)
-    out["turns"] = _svg(fig)
+    out["turns"] = svg_text(fig)
     plt.close(fig)
     return out
 
@@ -184,7 +197,7 @@ def context_play(comparison: Comparison) -> list[tuple[str, PlayStats]]:
 
 
 def render_markdown(comparison: Comparison, plot_files: dict[str, str]) -> str:
-    env = _environment(autoescape=False)
+    env = report_environment(autoescape=False)
     data = context(comparison)
     return env.get_template("report.md.j2").render(
         **data,
@@ -194,7 +207,7 @@ def render_markdown(comparison: Comparison, plot_files: dict[str, str]) -> str:
 
 
 def render_html(comparison: Comparison, svgs: dict[str, str]) -> str:
-    env = _environment(autoescape=True)
+    env = report_environment(autoescape=True)
     return env.get_template("report.html.j2").render(
         **context(comparison),
         svgs={name: Markup(svg) for name, svg in svgs.items()},
@@ -352,20 +365,43 @@ def witness_suite(comparison: Comparison) -> str:
 def write_report(comparison: Comparison, out: Path, formats: Iterable[str]) -> list[Path]:
     """Write the chosen formats into ``out``; the paths written. All are staged before any
     older file is replaced (:mod:`bolivia.output`): a failure leaves the older report whole."""
+    return write_formats(
+        out,
+        REPORT_NAME,
+        formats,
+        lambda: plots(comparison),
+        lambda names: render_markdown(comparison, names),
+        lambda svgs: render_html(comparison, svgs),
+        lambda: render_json(comparison),
+    )
+
+
+def write_formats(
+    out: Path,
+    name: str,
+    formats: Iterable[str],
+    svgs_of: Callable[[], dict[str, str]],
+    markdown: Callable[[dict[str, str]], str],
+    html: Callable[[dict[str, str]], str],
+    json_text: Callable[[], str],
+) -> list[Path]:
+    """A report's chosen formats (md, html, json) in ``out`` as ``name.md`` (its plots as
+    ``plots/*.svg`` beside it), ``name.html`` (the plots inline) and ``name.json``, all
+    staged before any older file is replaced; the paths written."""
     formats = list(formats)
     prepare_folder(out)
     files: dict[Path, str] = {}
-    svgs = plots(comparison) if {"md", "html"} & set(formats) else {}
+    svgs = svgs_of() if {"md", "html"} & set(formats) else {}
     if "md" in formats:
         prepare_folder(out / "plots")
         names = {}
-        for name, svg in svgs.items():
-            files[out / "plots" / f"{name}.svg"] = svg
-            names[name] = f"plots/{name}.svg"
-        files[out / f"{REPORT_NAME}.md"] = render_markdown(comparison, names)
+        for plot, svg in svgs.items():
+            files[out / "plots" / f"{plot}.svg"] = svg
+            names[plot] = f"plots/{plot}.svg"
+        files[out / f"{name}.md"] = markdown(names)
     if "html" in formats:
-        files[out / f"{REPORT_NAME}.html"] = render_html(comparison, svgs)
+        files[out / f"{name}.html"] = html(svgs)
     if "json" in formats:
-        files[out / f"{REPORT_NAME}.json"] = render_json(comparison)
+        files[out / f"{name}.json"] = json_text()
     write_files(files)
     return list(files)

@@ -49,6 +49,7 @@ __all__ = [
     "derive_seed",
     "hand_job",
     "job_results",
+    "play_deal",
     "play_game",
     "play_hand",
     "prepare_replays",
@@ -212,19 +213,42 @@ def _write_replay(spec: RunSpec, name: str, lines: Sequence[str]) -> None:
     write_text(Path(spec.replays) / name, "".join(line + "\n" for line in lines))
 
 
+def play_deal(
+    ruleset: Ruleset,
+    players: int,
+    run_seed: int,
+    index: int,
+    bots: Sequence[Bot],
+    *,
+    check: str,
+    record: bool = False,
+) -> HandStats:
+    """Hand ``index`` of a run of hands: dealt from ``derive_seed(run_seed, index)``, seat
+    ``index mod players`` leading (what simulate, and a sweep's deal ``index``, play)."""
+    stats, _ = play_hand(
+        ruleset,
+        players,
+        derive_seed(run_seed, index),
+        bots,
+        first=index % players,
+        check=check,
+        record=record,
+        index=index,
+    )
+    return stats
+
+
 def hand_job(args: tuple[RunSpec, int]) -> dict[str, Any]:
     spec, index = args
     ruleset, bots = _setup(spec)
-    seed = derive_seed(spec.seed, index)
-    stats, _ = play_hand(
+    stats = play_deal(
         ruleset,
         spec.players,
-        seed,
+        spec.seed,
+        index,
         bots,
-        first=index % spec.players,
         check=spec.check,
         record=spec.replays is not None,
-        index=index,
     )
     _write_replay(spec, f"hand-{index:06d}.jsonl", stats.replay)
     stats.replay = []

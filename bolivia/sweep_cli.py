@@ -1,0 +1,350 @@
+"""The body of ``bolivia sweep``: a grid of rule values played on the same deals, resumable
+from its store, on local worker processes or a Dask cluster, and its report. The click
+command is declared in :mod:`bolivia.cli`, which calls :func:`sweep`.
+
+May import: everything below the command line (sweeps, play, ...), console, play_cli and
+click.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from bolivia.console import Progress, echo
+from bolivia.play_cli import bots_of, play_option_list, players_of
+from bolivia.rules.library import Library
+from bolivia.rules.ruleset import Ruleset
+from bolivia.sweeps.grid import SweepError, derive_variants, parse_axis
+from bolivia.sweeps.jobs import Job
+from bolivia.sweeps.measures import MeasuredVariant, measure_all, measures_for
+from bolivia.sweeps.precision import ROUNDS, deals_needed, parse_precision
+from bolivia.sweeps.report import render_json, sweep_data, tables, write_report
+from bolivia.sweeps.run import SweepSpec, plan, run_sweep
+from bolivia.sweeps.store import Store, default_store
+from bolivia.text import terminal
+
+__all__ = ["FORMATS", "MAX_DEALS", "status", "sweep", "sweep_options"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+MAX_DEALS = 1_000_000  # deals (hands or games) under each combination
+FORMATS = ("md", "html", "json")
+
+
+def sweep_options(func: F) -> F:
+    """The options of ``bolivia sweep``."""
+    options = [
+        click.option("--from", "from_ref", help="The base ruleset: an id or a file."),
+        click.option(
+            "--vary",
+            multiple=True,
+            help="FIELD=V1,V2,... (YAML values) or FIELD=LOW..HIGH/STEP (whole numbers, both "
+            "ends included); repeat for more fields: every combination is played.",
+        ),
+        click.option(
+            "--hands",
+            type=click.IntRange(min=1, max=MAX_DEALS),
+            help=f"Hands under every combination (default 200, at most {MAX_DEALS:,}).",
+        ),
+        click.option(
+            "--games",
+            type=click.IntRange(min=1, max=MAX_DEALS),
+            help=f"Whole games under every combination instead (at most {MAX_DEALS:,}).",
+        ),
+        click.option(
+            "--chunk",
+            type=click.IntRange(min=1, max=10_000),
+            help="Deals in a job: what a worker plays at once and the store keeps together "
+            "(default 100 hands or 10 games; part of the store's key).",
+        ),
+        click.option(
+            "--precision",
+            metavar="[MEASURE=]HALF",
+            help="Play more deals until every difference from the base in MEASURE is known "
+            "to within HALF either side (a share in percentage points; default measure: "
+            "went_out, or hands_per_game with --games), at most "
+            f"{MAX_DEALS:,} deals.",
+        ),
+        click.option(
+            "--bots",
+            "bot_names",
+            default="greedy",
+            show_default=True,
+            help="One bot for every seat, or one name per seat: greedy,random,...",
+        ),
+        click.option(
+            "--cluster",
+            metavar="tcp://HOST:PORT",
+            help="Run the jobs on this Dask scheduler instead (pip install 'bolivia[cluster]').",
+        ),
+        click.option(
+            "--store",
+            "store_path",
+            type=click.Path(dir_okay=False, path_type=Path),
+            help="The SQLite file of finished chunks (default: "
+            "$XDG_CACHE_HOME/bolivia/sweeps.sqlite, or ~/.cache/bolivia/sweeps.sqlite).",
+        ),
+        click.option(
+            "--out",
+            type=click.Path(file_okay=False, path_type=Path),
+            default=Path("reports/sweep"),
+            show_default=True,
+            help="The report's folder (sweep.md, sweep.html, sweep.json, plots/, and the "
+            "derived rulesets in rulesets/).",
+        ),
+        click.option(
+            "--format",
+            "formats",
+            default="md,html,json",
+            show_default=True,
+            help="Comma-separated: md, html, json.",
+        ),
+        click.option("--status", "show_status", is_flag=True, help="Say what the store holds."),
+        *play_option_list(workers=os.cpu_count() or 1, workers_shown="the number of CPUs"),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def status(store_path: Path | None) -> None:
+    """``--status``: what the store holds."""
+    from tabulate import tabulate
+
+    path = store_path or default_store()
+    if not path.exists():
+        echo(f"no sweep store at {path} yet: a sweep makes it")
+        return
+    with Store(path) as store:
+        rows = [
+            [
+                s.ruleset,
+                s.label,
+                s.bots,
+                s.players,
+                s.mode,
+                s.seed,
+                s.check,
+                s.deals,
+                s.chunks,
+                s.seconds,
+                s.engine,
+            ]
+            for s in store.status()
+        ]
+    echo(f"sweep store {path}: {len(rows)} sets of deals")
+    if rows:
+        head = [
+            "ruleset",
+            "values",
+            "bots",
+            "players",
+            "unit",
+            "seed",
+            "check",
+            "deals",
+            "chunks",
+            "seconds",
+            "engine",
+        ]
+        echo(tabulate(rows, headers=head, tablefmt="simple", disable_numparse=True))
+
+
+def _base_library(base: Ruleset, library: Library) -> Library:
+    """A library in which the derived rulesets find their base by its id: this one, with
+    the base file's folder added when the base is a file of no folder of it."""
+    if base.path is None:
+        raise SweepError("the base ruleset has no file to extend")
+    if base.id in library and library.path_of(base.id).resolve() == base.path.resolve():
+        return library
+    if base.id in library:
+        raise SweepError(
+            f"{base.path}: its id {base.id!r} is also the id of {library.path_of(base.id)}: "
+            "give the base file another id"
+        )
+    return Library([*list(library.folders[1:]), base.path.resolve().parent])
+
+
+def sweep(
+    from_ref: str | None,
+    vary: Sequence[str],
+    hands: int | None,
+    games: int | None,
+    chunk: int | None,
+    precision: str | None,
+    bot_names: str,
+    players: int | None,
+    seed: int,
+    workers: int,
+    cluster: str | None,
+    check: str,
+    no_check: bool,
+    as_json: bool,
+    store_path: Path | None,
+    out: Path,
+    formats: str,
+    folders: tuple[Path, ...],
+) -> None:
+    """Play every combination of the varied values on the same deals; write the report."""
+    if from_ref is None:
+        raise click.UsageError("give --from RULESET (or --status)")
+    if not vary:
+        raise click.UsageError("give at least one --vary FIELD=V1,V2,... (or FIELD=LOW..HIGH/STEP)")
+    if hands and games:
+        raise click.UsageError("give --hands or --games, not both")
+    chosen = [part.strip() for part in formats.split(",") if part.strip()]
+    unknown = [f for f in chosen if f not in FORMATS]
+    if unknown or not chosen:
+        raise click.UsageError(
+            f"--format takes md, html, json (not {', '.join(unknown) or 'nothing'})"
+        )
+    library = Library(folders)
+    base = library.load(from_ref)
+    count = players_of(base, players)
+    names = bots_of(bot_names, count)
+    axes = [parse_axis(text, base) for text in vary]
+    twice = [f for f, n in Counter(a.field for a in axes).items() if n > 1]
+    if twice:
+        raise SweepError(f"--vary {twice[0]} is given twice: list all its values in one --vary")
+    folder = out / "rulesets"
+    variants = derive_variants(base, base.id, axes, folder, _base_library(base, library))
+    spec = SweepSpec(
+        base,
+        tuple(axes),
+        tuple(variants),
+        tuple(names),
+        count,
+        bool(games),
+        games or hands or 200,
+        seed,
+        "none" if no_check else check,
+        chunk or 0,
+    )
+    measures = measures_for(spec.games, spec.teams, count)
+    wanted = parse_precision(precision, measures, spec.games) if precision else None
+    path = store_path or default_store()
+    with Store(path) as store:
+
+        def measured_of(spec: SweepSpec) -> list[MeasuredVariant]:
+            records = _play(spec, store, path, workers, cluster)
+            return measure_all(records, spec.base_index, spec.games, spec.teams, measures)
+
+        measured = measured_of(spec)
+        rounds = 0
+        while wanted is not None:
+            need = deals_needed(measured, wanted, spec.deals, spec.chunk_size)
+            if need <= spec.deals:
+                break
+            if spec.deals >= MAX_DEALS or rounds == ROUNDS:
+                click.echo(
+                    terminal(
+                        f"warning: {wanted.text()} is not reached with {spec.deals:,} deals "
+                        f"(it needs {need:,})"
+                    ),
+                    err=True,
+                )
+                break
+            need = min(need, MAX_DEALS)
+            click.echo(terminal(f"{wanted.text()} needs {need:,} deals: going on"), err=True)
+            spec = dataclasses.replace(spec, deals=need)
+            measured = measured_of(spec)
+            rounds += 1
+    files = [
+        None if v.is_base else str(Path("rulesets") / f"{v.ruleset.id}.yaml") for v in variants
+    ]
+    data = sweep_data(spec, measures, measured, files)
+    written = write_report(data, out, chosen)
+    if as_json:
+        echo(render_json(data).rstrip())
+    else:
+        _summary(data)
+    for written_path in written:
+        if written_path.suffix != ".svg":
+            click.echo(terminal(f"wrote {written_path}"), err=True)
+    for c in data["combinations"]:
+        problems = c["not_ended_by_a_rule"] + c["conservation_failures"] + c["games_not_over"]
+        if problems:
+            click.echo(
+                terminal(
+                    f"warning: {c['label']}: {c['not_ended_by_a_rule']} hands not ended by a "
+                    f"rule, {c['conservation_failures']} card-check failures, "
+                    f"{c['games_not_over']} games not over"
+                ),
+                err=True,
+            )
+
+
+def _play(
+    spec: SweepSpec, store: Store, path: Path, workers: int, cluster: str | None
+) -> list[list[list[int]]]:
+    """Run what the store lacks, with a progress line and a note as each combination is
+    done; Ctrl-C keeps what is finished and says so."""
+    todo = plan(spec, store)
+    unit = "games" if spec.games else "hands"
+    noun = f"{unit} played"
+    total = sum(job.count for job in todo.pending)
+    stored = sum(todo.stored_deals)
+    where = f"on the Dask cluster at {cluster}" if cluster else f"with {workers} worker(s)"
+    click.echo(
+        terminal(
+            f"sweep of {len(spec.variants)} combinations x {spec.deals:,} {unit}: "
+            f"{stored:,} from the store {path}, {total:,} to play {where}"
+        ),
+        err=True,
+    )
+    left = Counter(job.ruleset.digest for job in todo.pending)
+    for variant, held in zip(spec.variants, todo.stored_deals, strict=True):
+        if not left[variant.ruleset.digest]:
+            click.echo(
+                terminal(f"  {variant.label(spec.axes)}: all {held:,} {unit} from the store"),
+                err=True,
+            )
+    meter = Progress(total, noun)
+    start = time.monotonic()
+
+    def done(job: Job, seconds: float) -> None:
+        meter.update(job.count)
+        left[job.ruleset.digest] -= 1
+        if not left[job.ruleset.digest]:
+            for variant in spec.variants:
+                if variant.ruleset.digest == job.ruleset.digest:
+                    meter.note(terminal(f"  {variant.label(spec.axes)}: done"))
+
+    try:
+        records = run_sweep(spec, store, workers=workers, cluster=cluster, progress=done)
+    except KeyboardInterrupt:
+        meter.finish()
+        click.echo(
+            terminal(
+                f"stopped: {meter.done:,} {unit} finished are kept in {path}; "
+                "the same command goes on from there"
+            ),
+            err=True,
+        )
+        raise
+    meter.finish()
+    click.echo(terminal(f"played {total:,} {unit} in {time.monotonic() - start:.1f} s"), err=True)
+    return records
+
+
+def _summary(data: dict[str, object]) -> None:
+    """The first measures on the terminal: going out and the first side's wins."""
+    from tabulate import tabulate
+
+    shown = [
+        t for t in tables(data) if t["name"] in ("went_out", "turns", "wins_1", "hands_per_game")
+    ]
+    head = ["combination", *[str(t["label"]) for t in shown]]
+    rows = [
+        [row["label"], *[f"{t['rows'][i]['value']}  {t['rows'][i]['difference']}" for t in shown]]
+        for i, row in enumerate(shown[0]["rows"])
+    ]
+    echo(tabulate(rows, headers=head, tablefmt="simple", disable_numparse=True))

@@ -1,0 +1,229 @@
+"""The grid of a sweep: ``--vary FIELD=V1,V2,...`` or ``--vary FIELD=LOW..HIGH/STEP`` for
+some fields of a base ruleset, every combination a derived ruleset.
+
+Each value is read as YAML (``100``, ``escalera``, ``[wild, black_three]``); a range is of
+whole numbers, both ends included. The base's own value is always part of an axis (added if
+not given) and marked, so every measure is set beside the base on the same deals. Every
+combination is derived with :func:`bolivia.authoring.house.derive_text` and validated exactly
+as ``bolivia new`` validates (:func:`bolivia.authoring.house.write_ruleset`); a field that is
+not one, or a value the field does not take, is a :class:`SweepError` naming the ``--vary``
+given and what is allowed.
+
+>>> split_values("100,[wild, black_three],{a: 1, b: 2}")
+['100', '[wild, black_three]', '{a: 1, b: 2}']
+>>> parse_range("100..400/100")
+[100, 200, 300, 400]
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bolivia.authoring.house import derive_text, parse_setting, write_ruleset
+from bolivia.errors import BoliviaError, Problem, RulesetError
+from bolivia.rules.library import Library
+from bolivia.rules.ruleset import Ruleset
+
+__all__ = [
+    "MAX_COMBINATIONS",
+    "MAX_VALUES",
+    "Axis",
+    "SweepError",
+    "Variant",
+    "derive_variants",
+    "parse_axis",
+    "parse_range",
+    "split_values",
+    "value_text",
+]
+
+MAX_VALUES = 100  # values on one axis
+MAX_COMBINATIONS = 200  # derived rulesets in one sweep
+_RANGE = re.compile(r"\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*(?:/\s*(\d+)\s*)?")
+
+
+class SweepError(BoliviaError):
+    """A sweep that cannot be set up as given: one line saying what and what is allowed."""
+
+
+def value_text(value: Any) -> str:
+    """A value as a person writes it: ``100``, ``escalera``, ``[wild, black_three]``."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    if isinstance(value, list):
+        return "[" + ", ".join(value_text(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {value_text(v)}" for k, v in value.items()) + "}"
+    return json.dumps(value)
+
+
+def split_values(text: str) -> list[str]:
+    """A comma-separated list of YAML values; commas inside brackets or braces stay."""
+    out: list[str] = []
+    current: list[str] = []
+    depth = 0
+    for char in text:
+        if char in "[{":
+            depth += 1
+        elif char in "]}":
+            depth -= 1
+        if char == "," and depth == 0:
+            out.append("".join(current).strip())
+            current = []
+        else:
+            current.append(char)
+    out.append("".join(current).strip())
+    return out
+
+
+def parse_range(text: str) -> list[int] | None:
+    """``LOW..HIGH/STEP`` (both ends included; step 1 if not given), or None if not a range."""
+    found = _RANGE.fullmatch(text)
+    if found is None:
+        return None
+    low, high, step = int(found[1]), int(found[2]), int(found[3] or 1)
+    if step <= 0 or high < low:
+        raise SweepError(f"the range {text!r} runs from a low value up to a high one by a step > 0")
+    if (high - low) // step + 1 > MAX_VALUES:
+        raise SweepError(f"the range {text!r} has more than {MAX_VALUES} values")
+    return list(range(low, high + 1, step))
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One varied field: its values in order, the base's value among them."""
+
+    field: str
+    values: tuple[Any, ...]
+    base: Any
+    given: str  # the --vary as written, for error messages
+
+    def setting(self, value: Any) -> str:
+        return f"{self.field}={json.dumps(value)}"
+
+
+def parse_axis(text: str, base: Ruleset) -> Axis:
+    """``FIELD=V1,V2`` or ``FIELD=LOW..HIGH/STEP`` against the base: the axis, its values
+    checked to be the field's kind of value by the derivation that follows."""
+    where = f"--vary {text}"
+    if "=" not in text:
+        raise SweepError(f"{where}: write --vary FIELD=V1,V2,... or FIELD=LOW..HIGH/STEP")
+    field, raw = (part.strip() for part in text.split("=", 1))
+    if not raw:
+        raise SweepError(f"{where}: give the values after '='")
+    try:
+        derive_text("x", base, base.id, [f"{field}=0"])  # names an unknown field
+        current = base.value(field)
+    except RulesetError as exc:
+        raise SweepError(f"{where}: {exc.problems[0].message}") from None
+    except KeyError:
+        raise SweepError(f"{where}: {base.id} has no value at {field}") from None
+    numbers = parse_range(raw)
+    if numbers is not None:
+        if not isinstance(current, int) or isinstance(current, bool):
+            raise SweepError(
+                f"{where}: a range is for a whole-number field; {field} is "
+                f"{value_text(current)} in {base.id}: list its values instead"
+            )
+        values: list[Any] = list(numbers)
+    else:
+        values = []
+        for item in split_values(raw):
+            if not item:
+                raise SweepError(f"{where}: an empty value in the list")
+            try:
+                values.append(parse_setting(f"{field}={item}")[1])
+            except RulesetError as exc:
+                raise SweepError(f"{where}: {exc.problems[0].message}") from None
+    if len(values) > MAX_VALUES:
+        raise SweepError(f"{where}: more than {MAX_VALUES} values")
+    unique: list[Any] = []
+    for value in values:
+        if value in unique:
+            raise SweepError(f"{where}: {value_text(value)} is given twice")
+        unique.append(value)
+    if current not in unique:
+        unique.insert(0, current)
+        if numbers is not None or all(isinstance(v, int | float) for v in unique):
+            unique.sort()
+    return Axis(field, tuple(unique), current, text)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One combination of the grid: its values (one per axis), its resolved ruleset."""
+
+    values: tuple[Any, ...]
+    ruleset: Ruleset
+    is_base: bool
+    settings: tuple[str, ...]
+
+    def label(self, axes: Sequence[Axis]) -> str:
+        return ", ".join(
+            f"{axis.field} = {value_text(v)}" for axis, v in zip(axes, self.values, strict=True)
+        )
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9._-]+", "-", text.lower()).strip("-")[:60] or "value"
+
+
+def derive_variants(
+    base: Ruleset, base_ref: str, axes: Sequence[Axis], folder: Path, library: Library
+) -> list[Variant]:
+    """Every combination of the axes' values (the first axis varying slowest), each a
+    ruleset file in ``folder`` validated as ``bolivia new`` does; the base combination is
+    the base itself. Every invalid combination is named, then the sweep refused."""
+    combos = list(itertools.product(*(axis.values for axis in axes)))
+    if len(combos) > MAX_COMBINATIONS:
+        raise SweepError(
+            f"the grid has {len(combos)} combinations, more than {MAX_COMBINATIONS}: "
+            "vary fewer fields or fewer values"
+        )
+    out: list[Variant] = []
+    problems: list[str] = []
+    names: set[str] = set()
+    for combo in combos:
+        settings = tuple(
+            axis.setting(v) for axis, v in zip(axes, combo, strict=True) if v != axis.base
+        )
+        if not settings:
+            out.append(Variant(combo, base, True, ()))
+            continue
+        name = _slug(
+            base.id
+            + "-"
+            + "-".join(f"{a.field}-{value_text(v)}" for a, v in zip(axes, combo, strict=True))
+        )
+        while name in names:
+            name += "-x"
+        names.add(name)
+        why = "sweep: " + "; ".join(settings)
+        try:
+            text = derive_text(name, base, base_ref, settings, why=why)
+            ruleset = write_ruleset(text, folder / f"{name}.yaml", library, force=True)
+        except RulesetError as exc:
+            shown = ", ".join(
+                f"{a.field}={value_text(v)}" for a, v in zip(axes, combo, strict=True)
+            )
+            problems += [f"{shown}: {_problem_text(p)}" for p in exc.problems]
+            continue
+        out.append(Variant(combo, ruleset, False, settings))
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise SweepError(f"not a valid ruleset: {problems[0]}{more}")
+    return out
+
+
+def _problem_text(problem: Problem) -> str:
+    return f"{problem.path}: {problem.message}" if problem.path else problem.message
