@@ -603,12 +603,7 @@ def compare_command(
 
     With no RULESET, all shipped Bolivia rulesets; with one, that ruleset and its base.
     """
-    from bolivia.compare.findings import (
-        PRECISION_BOUNDS,
-        build,
-        default_workers,
-        planned_plays,
-    )
+    from bolivia.compare.findings import PRECISION_BOUNDS, build, default_workers, planned_plays
     from bolivia.compare.report import witness_suite, write_report
 
     chosen = [part.strip() for part in formats.split(",") if part.strip()]

@@ -330,17 +330,18 @@ def _jobs(
     games: range,
     digest: bool,
 ) -> list[tuple[str, PlayJob]]:
+    games_first: list[tuple[str, PlayJob]] = []  # the longest jobs, so no worker ends alone
     out = []
     for ruleset in rulesets:
         ref = str(ruleset.path) if ruleset.path is not None and not ruleset.shipped else ruleset.id
         players = ruleset.rules.players.usual
         common = (ref, tuple(folders), players)
+        for index in games:
+            games_first.append((ruleset.id, PlayJob(*common, GAME_BOT, seed, index, game=True)))
         for bot in BOTS:
             for index in deals:
                 out.append((ruleset.id, PlayJob(*common, bot, seed, index, digest=digest)))
-        for index in games:
-            out.append((ruleset.id, PlayJob(*common, GAME_BOT, seed, index, game=True)))
-    return out
+    return games_first + out
 
 
 def _run(

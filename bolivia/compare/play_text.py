@@ -17,7 +17,7 @@ from bolivia.compare.statistics import no_change_bound
 from bolivia.compare.summary import Column
 from bolivia.rules.phrases import join_words, label
 
-__all__ = ["figure_text", "play_context"]
+__all__ = ["figure_parts", "figure_text", "play_context"]
 
 
 def _number(value: float, digits: int, share: bool, sign: bool = True) -> str:
@@ -26,15 +26,15 @@ def _number(value: float, digits: int, share: bool, sign: bool = True) -> str:
     return f"{value:+,.{digits}f}" if sign else f"{value:,.{digits}f}"
 
 
-def figure_text(p: PairedFigure) -> str:
-    """A paired difference in words: the value and its corrected interval (a share's in
-    percentage points, pp), or that it was the same on every unit; and when no difference is
-    shown, the smallest one the run detects."""
+def figure_parts(p: PairedFigure) -> tuple[str, str]:
+    """A paired difference in words, in two parts: the value and its corrected interval (a
+    share's in percentage points, pp), or that it was the same on every unit; and, when no
+    difference is shown, that none is and the smallest one the run detects ("" when shown)."""
     share = p.figure.kind == "share"
     digits = p.figure.digits
     unit = " pp" if share else ""
     if p.difference.n == 0:
-        return f"no {p.unit} ended under both"
+        return f"no {p.unit} ended under both", ""
     e = p.interval
     text = (
         f"{_number(e.value, digits, share)} [{_number(e.low, digits, share, sign=False)}, "
@@ -43,14 +43,21 @@ def figure_text(p: PairedFigure) -> str:
     if p.same:
         n = p.difference.n
         if share:
-            return f"the same on all {n:,} {p.unit}s: {text}"
+            return f"the same on all {n:,} {p.unit}s: {text}", ""
         bound = 100 * no_change_bound(n, p.corrected.level if p.corrected else 0.95)
-        return f"the same on all {n:,} {p.unit}s (at most {bound:.1f}% of {p.unit}s differ)"
+        return f"the same on all {n:,} {p.unit}s (at most {bound:.1f}% of {p.unit}s differ)", ""
     if p.shown:
-        return text
+        return text, ""
     if share and p.detectable >= 1:
-        return f"{text}: no difference shown (too few {p.unit}s to detect one)"
-    return f"{text}: no difference shown (detects ±{_number(p.detectable, digits, share, False)})"
+        return text, f"no difference shown (too few {p.unit}s to detect one)"
+    detects = _number(p.detectable, digits, share, False)
+    return text, f"no difference shown (detects ±{detects})"
+
+
+def figure_text(p: PairedFigure) -> str:
+    """:func:`figure_parts` as one phrase."""
+    value, note = figure_parts(p)
+    return f"{value}: {note}" if note else value
 
 
 def _conclusion(figures: Sequence[PairedFigure]) -> str:
@@ -85,6 +92,9 @@ def _pairs(comparison: Comparison, cols: Sequence[Column]) -> list[dict[str, Any
                     "figure": figure.name,
                     "unit": of[0].unit,
                     "cells": [figure_text(by_bot[bot]) if bot in by_bot else "" for bot in BOTS],
+                    "parts": [
+                        figure_parts(by_bot[bot]) if bot in by_bot else ("", "") for bot in BOTS
+                    ],
                     "conclusion": _conclusion(of),
                     "shown": any(p.shown for p in of),
                 }

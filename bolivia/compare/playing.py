@@ -177,14 +177,15 @@ def play_job(job: PlayJob) -> Deal | GamePlayed:
 def run_jobs(
     jobs: Sequence[PlayJob], workers: int, progress: Callable[[int], None] | None = None
 ) -> Iterator[Deal | GamePlayed]:
-    """Every job's result, in the jobs' order."""
+    """Every job's result, in the jobs' order (whatever the workers)."""
     if workers <= 1:
         for job in jobs:
             yield play_job(job)
             if progress:
                 progress(1)
         return
-    chunk = max(1, min(len(jobs) // (workers * 8), CHUNK_LIMIT))
+    # small chunks: a game can take as long as a hundred deals
+    chunk = max(1, min(len(jobs) // (workers * 64), CHUNK_LIMIT))
     with worker_pool(workers) as pool:
         for done in pool.imap(play_job, jobs, chunksize=chunk):
             yield done
