@@ -170,12 +170,12 @@ def _house(comparison: Comparison, cols: Sequence[Column]) -> dict[str, Any] | N
         scores = all(c.identical_scores for c in checks)
         warning = (
             f"Play is identical on every deal under every bot ({checks[0].deals:,} deals each): "
-            f"no bot reacts to {join_words(changed, 'or')}, so the change shows "
-            + ("nothing at all in these hands" if scores else "only in what the hands score")
-            + " (and in the games, where a rule of the game can change their length). "
-            f"A real table may play differently; a bot that reads the rule would be needed to "
-            f"see it (at most {100 * checks[0].bound:.1f}% of deals played differently is what "
-            f"{checks[0].deals:,} identical deals allow, 95%)."
+            f"no bot reacts to {join_words(changed, 'or')}, so in single hands the change "
+            + ("shows nothing at all" if scores else "shows only in what the hands score")
+            + ". A rule of the whole game (the target, a cap on hands, ties) shows in the "
+            "games' figures instead. People may well play differently: only a bot that reads "
+            f"the rule could show it here (with {checks[0].deals:,} identical deals, at most "
+            f"{100 * checks[0].bound:.1f}% of deals would be played differently, 95%)."
         )
     return {"base": comparison.base, "rows": rows, "warning": warning}
 
