@@ -627,6 +627,9 @@ def compare_command(
     ids = [r.id for r in rulesets]
     if len(set(ids)) != len(ids):
         raise click.UsageError("a ruleset is named twice")
+    source = click.get_current_context().get_parameter_source("hands")
+    if precision is not None and source is not click.core.ParameterSource.DEFAULT:
+        raise click.UsageError("--hands and --precision both choose the deals: give one")
     prepare_folder(out)  # before a minute of work, not after it
     if suite is not None:
         prepare_folder(suite.parent)
