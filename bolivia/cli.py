@@ -496,10 +496,25 @@ def replay_command(files: tuple[Path, ...], folders: tuple[Path, ...]) -> None:
 )
 @click.option(
     "--hands",
-    default=300,
+    default=100,
     show_default=True,
     type=click.IntRange(min=10, max=MAX_COMPARE_HANDS),
-    help=f"Simulated hands per ruleset (greedy bots; at most {MAX_COMPARE_HANDS:,}).",
+    help="Deals played per column under each bot (expert, greedy), the same deals under "
+    f"every column (at most {MAX_COMPARE_HANDS:,}).",
+)
+@click.option(
+    "--precision",
+    type=click.FloatRange(min=1.0, max=100_000.0),
+    help="Choose the number of deals instead: enough for a corrected interval of this many "
+    "points a hand either side on every pair's paired difference, between 100 and 4,000 "
+    "deals (the report says when a bound is hit).",
+)
+@click.option(
+    "--games",
+    default=10,
+    show_default=True,
+    type=click.IntRange(min=0, max=100_000),
+    help="Whole games to the target per column (greedy bots); 0 for none.",
 )
 @click.option("--seed", default=1, show_default=True, type=click.IntRange(min=0))
 @click.option(
@@ -525,6 +540,8 @@ def compare_command(
     refs: tuple[str, ...],
     out: Path,
     hands: int,
+    precision: float | None,
+    games: int,
     seed: int,
     workers: int | None,
     formats: str,
@@ -535,7 +552,7 @@ def compare_command(
 
     With no RULESET, all shipped Bolivia rulesets; with one, that ruleset and its base.
     """
-    from bolivia.compare.findings import build, default_workers
+    from bolivia.compare.findings import PRECISION_BOUNDS, build, default_workers, planned_plays
     from bolivia.compare.report import witness_suite, write_report
 
     chosen = [part.strip() for part in formats.split(",") if part.strip()]
@@ -559,21 +576,28 @@ def compare_command(
     ids = [r.id for r in rulesets]
     if len(set(ids)) != len(ids):
         raise click.UsageError("a ruleset is named twice")
+    source = click.get_current_context().get_parameter_source("hands")
+    if precision is not None and source is not click.core.ParameterSource.DEFAULT:
+        raise click.UsageError("--hands and --precision both choose the deals: give one")
     prepare_folder(out)  # before a minute of work, not after it
     if suite is not None:
         prepare_folder(suite.parent)
-    total = hands * len(rulesets)
-    meter = Progress(total, "hands simulated")
-    meter.note(f"comparing {len(rulesets)} rulesets: finding witnesses, then {total:,} hands")
-    seen: dict[str, int] = {}
+    first = PRECISION_BOUNDS[0] if precision is not None else hands
+    total = planned_plays(rulesets, first, games)
+    meter = Progress(total, "deals and games played")
+    meter.note(
+        f"comparing {len(rulesets)} rulesets: finding witnesses, then {total:,} deals and games"
+        + (" (then as many more deals as the precision needs)" if precision is not None else "")
+    )
 
-    def progress(rid: str, done: int, _total: int) -> None:
-        meter.update(done - seen.get(rid, 0))
-        seen[rid] = done
+    def progress(done: int) -> None:
+        meter.update(done)
 
     comparison = build(
         rulesets,
         hands=hands,
+        games=games,
+        precision=precision,
         seed=seed,
         workers=workers or default_workers(),
         folders=[str(f) for f in folders],

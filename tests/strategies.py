@@ -879,3 +879,27 @@ __all__ += ["HOSTILE_PIECES", "hostile_texts"]
 # them, as the statistics of matches and comparisons see them
 unit_differences = st.lists(st.integers(-3000, 3000), min_size=2, max_size=60)
 difference_families = st.lists(unit_differences, min_size=1, max_size=12)
+
+
+@st.composite
+def played_deals(draw: st.DrawFn) -> list[Any]:
+    """Deals as the report's play keeps them (:class:`bolivia.compare.playing.Deal`): points of
+    two sides, turns, canastas, some not ended; identical lists stand for identical columns."""
+    from bolivia.compare.playing import Deal
+
+    deal = st.builds(
+        Deal,
+        completed=st.sampled_from([True, True, True, False]),
+        conserved=st.just(True),
+        points=st.tuples(st.integers(-2000, 12000), st.integers(-2000, 12000)),
+        first_team=st.integers(0, 1),
+        turns=st.integers(1, 200),
+        went_out=st.booleans(),
+        canastas=st.tuples(*[st.integers(0, 6)] * 4),
+        pile_taken=st.lists(st.integers(1, 30), max_size=4).map(tuple),
+        actions=st.just(""),
+    )
+    return draw(st.lists(deal, min_size=2, max_size=30))
+
+
+__all__ += ["played_deals"]

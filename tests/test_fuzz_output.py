@@ -210,6 +210,7 @@ def comparison(house: Ruleset) -> Comparison:
     return build(
         [library.load("bolivia-da"), house],
         hands=10,
+        games=0,
         seed=1,
         workers=1,
         oracle=Oracle(library),

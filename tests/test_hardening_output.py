@@ -137,6 +137,7 @@ def comparison(evil: Path) -> Comparison:
     return build(
         [library.load("bolivia-da"), library.load(evil)],
         hands=10,
+        games=0,
         seed=1,
         workers=1,
         oracle=Oracle(library),

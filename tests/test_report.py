@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +18,8 @@ import pytest
 import yaml
 
 from bolivia.compare.findings import Comparison, build
+from bolivia.compare.paired import family_size
+from bolivia.compare.play_text import figure_text
 from bolivia.compare.report import render_html, render_json, render_markdown, witness_suite
 from bolivia.compare.witnesses import compared_keys
 from bolivia.rules.library import Library, shipped_library
@@ -31,7 +34,7 @@ REGENERATE = os.environ.get("BOLIVIA_REGENERATE") == "1"
 
 @pytest.fixture(scope="module")
 def comparison() -> Comparison:
-    return build([LIBRARY.load(r) for r in BOLIVIAS], hands=20, seed=3)
+    return build([LIBRARY.load(r) for r in BOLIVIAS], hands=20, games=4, seed=3)
 
 
 def _finding(comparison: Comparison, area: str, pair: tuple[str, str], rule: str):  # type: ignore[no-untyped-def]
@@ -106,24 +109,30 @@ def test_the_chinese_and_korean_pages_come_out_identical(comparison: Comparison)
     assert mine and all(f.rule is None for f in mine)
     for witness in comparison.witnesses:
         assert witness.verdict("bolivia-zh") == witness.verdict("bolivia-ko")
-    zh, ko = (
-        next(p for p in comparison.play if p.ruleset == r) for r in ("bolivia-zh", "bolivia-ko")
-    )
-    assert zh.turns == ko.turns and zh.points_first == ko.points_first
+    assert [c for c in comparison.play.columns if c in ("bolivia-ko", "bolivia-zh")] == [
+        "bolivia-ko"
+    ]  # one column, played once
 
 
 def test_play_statistics(comparison: Comparison) -> None:
-    for play in comparison.play:
+    assert {(p.bot, p.ruleset) for p in comparison.play.stats} == {
+        (bot, rid)
+        for bot in ("expert", "greedy")
+        for rid in ("bolivia-da", "bolivia-fr", "bolivia-ko")
+    }
+    for play in comparison.play.stats:
         assert play.completed == play.hands == 20
         assert play.conservation_failures == 0
         assert play.turns.low <= play.turns.value <= play.turns.high
         assert 0 <= play.went_out.low <= play.went_out.value <= play.went_out.high <= 1
+        for kind in play.canastas.values():
+            assert kind.high > kind.low  # never zero width, none seen or not
 
 
 def test_the_same_inputs_give_the_same_bytes(tmp_path: Path) -> None:
     rulesets = [LIBRARY.load(r) for r in ("bolivia-da", "bolivia-zh")]
-    first = build(rulesets, hands=12, seed=5, workers=1)
-    second = build(rulesets, hands=12, seed=5, workers=2)
+    first = build(rulesets, hands=12, games=2, seed=5, workers=1)
+    second = build(rulesets, hands=12, games=2, seed=5, workers=2)
     assert render_json(first) == render_json(second)
     assert render_markdown(first, {}) == render_markdown(second, {})
     assert render_html(first, {}) == render_html(second, {})
@@ -143,6 +152,7 @@ def test_user_written_text_is_escaped(tmp_path: Path) -> None:
     comparison = build(
         [library.load("bolivia-da"), library.load("evil")],
         hands=10,
+        games=0,
         seed=1,
         oracle=oracle,
         folders=[str(tmp_path)],
@@ -211,3 +221,53 @@ def test_the_first_page_answers_the_committee(comparison: Comparison) -> None:
     assert "escalera" in first and "assumed" in first  # the biggest gap, and it is assumed
     for ruleset in ("bolivia-da", "bolivia-fr"):
         assert f"**{ruleset}**" in glance
+
+
+# --------------------------------------------------------------------------- the play section
+
+
+def _section(markdown: str) -> str:
+    return markdown.split("## 5. Play", 1)[1].split("## 6.", 1)[0]
+
+
+def test_the_family_is_corrected_together_and_named(comparison: Comparison) -> None:
+    paired = comparison.play.paired
+    assert len(paired) == family_size(3, games=True) == 3 * (2 * 6 + 2)
+    levels = sorted(p.corrected.level for p in paired if p.corrected)
+    assert levels[-1] == pytest.approx(1 - 0.05 / len(paired)) and levels[0] == pytest.approx(0.95)
+    section = _section(render_markdown(comparison, {}))
+    assert f"Holm's step-down procedure over the family of all {len(paired)} differences" in section
+    page = render_html(comparison, {})
+    assert "Holm&#39;s step-down procedure" in page or "Holm's step-down procedure" in page
+
+
+def test_no_sentence_claims_what_the_interval_does_not_show(comparison: Comparison) -> None:
+    for p in comparison.play.paired:
+        text = figure_text(p)
+        if p.shown:
+            assert p.interval.low > 0 or p.interval.high < 0
+            assert "no difference" not in text
+        else:
+            assert "no difference shown" in text or text.startswith("the same on all")
+    section = _section(render_markdown(comparison, {}))
+    rows = [line for line in section.splitlines() if line.startswith("| ") and "under" not in line]
+    for line in rows:
+        if "shown under both bots" in line:
+            assert line.count("no difference shown") == 0
+
+
+def test_the_games_table_gives_seats_draws_caps_and_length(comparison: Comparison) -> None:
+    section = _section(render_markdown(comparison, {}))
+    games = section.split("### Whole games to the target (under greedy bots)", 1)[1]
+    for row in ("won by the first side", "won by the second side", "drawn", "ended by the cap"):
+        assert f"| {row}" in games
+    for g in comparison.play.games:
+        assert g.played == 4 and g.over + g.stopped == 4
+        assert g.draws.high > 0  # none drawn still gets an interval of some width
+
+
+def test_each_pair_is_said_once_on_the_first_page(comparison: Comparison) -> None:
+    glance = render_markdown(comparison, {}).split("## At a glance", 1)[1].split("## 1.", 1)[0]
+    assert "points per hand between" not in glance  # the old sentence on every rule
+    in_play = glance.split("**In play**", 1)[1]
+    assert len(re.findall(r"^- bolivia-\S+ minus ", in_play, re.M)) == 3

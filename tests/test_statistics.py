@@ -5,6 +5,7 @@ difference is called only when its corrected interval excludes 0."""
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 
 import pytest
 from hypothesis import given
@@ -22,9 +23,12 @@ from bolivia.compare.statistics import (
     holm,
     mcnemar_p,
     mean_ci,
+    no_change_bound,
+    normal_quantile,
     paired_difference,
     paired_mean,
     paired_proportions,
+    paired_share,
     proportion_ci,
     t_cdf,
     t_quantile,
@@ -221,3 +225,44 @@ def test_units_for_precision_is_the_smallest_that_gives_it(half: float, sd: floa
     n = units_for_precision(half, sd, limit=10**7)
     assert n == 10**7 or t_quantile(0.975, n - 1) * sd / math.sqrt(n) <= half
     assert n == 2 or t_quantile(0.975, n - 2) * sd / math.sqrt(n - 1) > half
+
+
+# Fagerland, Lydersen and Laake (2014), "Recommended tests and confidence intervals for paired
+# binomial proportions", their example (Bentur et al.: airway hyper-responsiveness before and
+# after stem cell transplantation, 21 patients, 1 and 7 discordant): Tango's asymptotic score
+# interval for the difference -0.286 is [-0.517, -0.026]
+def test_the_paired_score_interval_of_the_published_example() -> None:
+    d = paired_share(1, 7, 21)
+    assert d.value == pytest.approx(-6 / 21)
+    e = d.interval()
+    assert e.low == pytest.approx(-0.5172, abs=5e-4) and e.high == pytest.approx(-0.0260, abs=5e-4)
+    mirrored = paired_share(7, 1, 21).interval()
+    assert (mirrored.low, mirrored.high) == pytest.approx((-e.high, -e.low))
+
+
+@given(st.integers(1, 100_000), st.sampled_from([0.95, 0.99, 0.999]))
+def test_no_discordant_unit_gives_the_closed_form_width(n: int, level: float) -> None:
+    # with no discordant unit, Tango's bound solves n d / (1 - d) = z^2: d = z^2 / (n + z^2)
+    z = normal_quantile(0.5 + level / 2)
+    e = paired_share(0, 0, n).interval(level)
+    assert e.high == pytest.approx(z * z / (n + z * z), rel=1e-6)
+    assert e.low == pytest.approx(-e.high, rel=1e-9)
+
+
+@given(st.integers(0, 60), st.integers(0, 60), st.integers(0, 60))
+def test_the_score_interval_excludes_zero_exactly_when_mcnemar_rejects(
+    only_a: int, only_b: int, both: int
+) -> None:
+    d = paired_share(only_a, only_b, only_a + only_b + both + 1)
+    e = d.interval()
+    excludes = e.low > 0 or e.high < 0
+    if abs(d.p_value() - 0.05) > 1e-6:
+        assert excludes == (d.p_value() < 0.05)
+    if only_a + only_b:
+        z = (only_a - only_b) / math.sqrt(only_a + only_b)
+        assert d.p_value() == pytest.approx(2 * (1 - NormalDist().cdf(abs(z))))
+
+
+def test_the_bound_on_units_that_differ_when_none_did() -> None:
+    assert no_change_bound(1) == pytest.approx(0.975)
+    assert no_change_bound(100) == pytest.approx(0.036217, abs=1e-6)  # 1 - 0.025 ** (1 / 100)

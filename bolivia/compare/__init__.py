@@ -1,6 +1,8 @@
 """The variant comparison: which rules differ between rulesets, by area (``differences``);
 the smallest situations in which they rule differently (``witnesses``); statistics with
-intervals (``statistics``); everything the report says, computed once as data
+intervals (``statistics``); the report's play on the same deals under each bot
+(``playing``) and the paired differences between columns (``paired``, ``play_text``);
+everything the report says, computed once as data
 (``findings``); and the report written as Markdown, HTML and JSON (``report``, with
 ``templates/``).
 

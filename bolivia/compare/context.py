@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bolivia.compare.findings import Comparison, RuleRow
+from bolivia.compare.play_text import play_context
 from bolivia.compare.situations import rulings, situation
 from bolivia.compare.summary import Column, columns, outlier, rank
 from bolivia.compare.witnesses import AREA_OPS
@@ -266,7 +267,6 @@ def _disagreements(comparison: Comparison, cols: Sequence[Column]) -> list[dict[
 
 def context(comparison: Comparison) -> dict[str, Any]:
     cols = columns(comparison.rows, comparison.ids)
-    by_column = {p.ruleset: p for p in comparison.play}
     if comparison.base is not None:
         title = f"{comparison.rulesets[1].id} compared with {comparison.base}"
     else:
@@ -287,13 +287,13 @@ def context(comparison: Comparison) -> dict[str, Any]:
         **_behaviour(comparison, cols),
         "witnesses": _witnesses(comparison, cols),
         "gallery": _gallery(comparison, cols),
-        "play": [(col.title, by_column[col.first]) for col in cols if col.first in by_column],
+        "play": play_context(comparison, cols),
         "disagreements": _disagreements(comparison, cols),
         "silences": _silences(comparison),
         "sources": [comparison.sources[sid] for sid in used_sources],
         "plot_titles": {
-            "points": "Points per hand by side",
-            "canastas": "Canastas per hand by kind",
-            "turns": "How long hands last",
+            "points": "Points per hand by side (expert bots)",
+            "canastas": "Canastas per hand by kind (expert bots)",
+            "turns": "How long hands last (expert bots)",
         },
     }

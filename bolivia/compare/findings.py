@@ -2,9 +2,10 @@
 
 :func:`build` puts together, for the rulesets compared: their sources and standing; every rule
 side by side with where each value comes from; the behaviour witnesses (:mod:`witnesses`);
-a gallery of end-of-hand positions scored under each ruleset; simulated play with the greedy
-bots and its statistics with 95% confidence intervals; and where the sources disagree or are
-silent. Rendering (:mod:`report`) only formats this data, so the Markdown, HTML and JSON say
+a gallery of end-of-hand positions scored under each ruleset; play on the same deals under
+every column with each bot, whole games to the target, and the paired differences between
+columns, corrected as one family (:mod:`playing`, :mod:`paired`); and where the sources disagree
+or are silent. Rendering (:mod:`report`) only formats this data, so the Markdown, HTML and JSON say
 the same thing.
 """
 
@@ -12,16 +13,32 @@ from __future__ import annotations
 
 import json
 import os
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from bolivia.compare.differences import area_of
-from bolivia.compare.statistics import Estimate, mean_ci, proportion_ci
-from bolivia.compare.summary import Effect, measured_effects
+from bolivia.compare.paired import (
+    HouseCheck,
+    PairedFigure,
+    deals_for_precision,
+    house_check,
+    paired_figures,
+)
+from bolivia.compare.playing import (
+    BOTS,
+    GAME_BOT,
+    GameStats,
+    PlayJob,
+    PlayStats,
+    Runs,
+    game_stats,
+    play_stats,
+    run_jobs,
+)
+from bolivia.compare.summary import Effect, columns, measured_effects
 from bolivia.compare.witnesses import AREA_OPS, Finding, Witness, find_witnesses
-from bolivia.play.simulate import HandStats, RunSpec, derive_seed, hand_job, worker_pool
+from bolivia.play.simulate import derive_seed
 from bolivia.rules.model import leaf_paths
 from bolivia.rules.provenance import value_text
 from bolivia.rules.ruleset import Ruleset
@@ -30,8 +47,6 @@ from bolivia.verify.oracle import Oracle
 from bolivia.version import __version__
 
 __all__ = ["Comparison", "build"]
-
-KINDS = ("natural", "mixed", "escalera", "bolivia")
 
 
 @dataclass
@@ -54,22 +69,6 @@ class GalleryEntry:
 
 
 @dataclass
-class PlayStats:
-    ruleset: str
-    hands: int
-    completed: int
-    conservation_failures: int
-    turns: Estimate
-    went_out: Estimate
-    points_first: Estimate
-    points_second: Estimate
-    advantage: Estimate
-    canastas: dict[str, Estimate]
-    pile_taken: Estimate
-    turns_histogram: dict[int, int]
-
-
-@dataclass
 class Disagreement:
     path: str
     values: list[tuple[str, list[str]]]  # value text, claims saying it
@@ -85,7 +84,7 @@ class Comparison:
     witnesses: list[Witness]
     findings: list[Finding]
     gallery: list[GalleryEntry]
-    play: list[PlayStats]
+    play: Play
     disagreements: list[Disagreement]
     silences: list[tuple[str, dict[str, str]]]  # path, ruleset id -> reason
     sources: Sources
@@ -294,69 +293,117 @@ def _gallery(rulesets: Sequence[Ruleset], oracle: Oracle, seed: int) -> list[Gal
 # --------------------------------------------------------------------------- play
 
 
+@dataclass(frozen=True)
+class Sizing:
+    """How many deals and games were played, and why: ``precision`` (points a hand, the
+    half-width wanted for the corrected interval of a pair's difference) or None for a fixed
+    number; ``bounds`` the fewest and most deals it may choose, ``bound_hit`` when the number
+    it wanted lay outside them (and ``wanted`` that number)."""
+
+    deals: int
+    games: int
+    precision: float | None = None
+    bounds: tuple[int, int] = (0, 0)
+    bound_hit: bool = False
+    wanted: int = 0
+
+
+@dataclass
+class Play:
+    """The play section's data: per bot and column its figures, the games to the target, the
+    paired differences (one corrected family) and, for a house ruleset and its base, the check
+    of whether the deals were played alike."""
+
+    sizing: Sizing
+    columns: list[str]  # the first ruleset id of each column
+    stats: list[PlayStats]
+    games: list[GameStats]
+    paired: list[PairedFigure]
+    house: list[HouseCheck]
+
+
+def _jobs(
+    rulesets: Sequence[Ruleset],
+    folders: Sequence[str],
+    seed: int,
+    deals: range,
+    games: range,
+    digest: bool,
+) -> list[tuple[str, PlayJob]]:
+    games_first: list[tuple[str, PlayJob]] = []  # the longest jobs, so no worker ends alone
+    out = []
+    for ruleset in rulesets:
+        ref = str(ruleset.path) if ruleset.path is not None and not ruleset.shipped else ruleset.id
+        players = ruleset.rules.players.usual
+        common = (ref, tuple(folders), players)
+        for index in games:
+            games_first.append((ruleset.id, PlayJob(*common, GAME_BOT, seed, index, game=True)))
+        for bot in BOTS:
+            for index in deals:
+                out.append((ruleset.id, PlayJob(*common, bot, seed, index, digest=digest)))
+    return games_first + out
+
+
+def _run(
+    runs: Runs,
+    jobs: Sequence[tuple[str, PlayJob]],
+    workers: int,
+    progress: Callable[[int], None] | None,
+) -> None:
+    for (column, job), result in zip(
+        jobs, run_jobs([job for _, job in jobs], workers, progress), strict=True
+    ):
+        runs.add(job, result, column)
+
+
 def _play(
-    ruleset: Ruleset,
-    hands: int,
+    rulesets: Sequence[Ruleset],
+    sizing: Sizing,
     seed: int,
     workers: int,
-    library_folders: Sequence[str],
+    folders: Sequence[str],
     progress: Callable[[int], None] | None,
-) -> PlayStats:
-    players = ruleset.rules.players.usual
-    ref = str(ruleset.path) if ruleset.path is not None and not ruleset.shipped else ruleset.id
-    spec = RunSpec(
-        ref,
-        tuple(library_folders),
-        players,
-        ("greedy",) * players,
-        seed,
-        hands=hands,
-        check="sampled",
+    base: str | None,
+) -> Play:
+    """Play every column's deals under each bot and its games, then (with a precision asked)
+    as many more deals as it needs within its bounds; the figures and paired differences."""
+    ids = [r.id for r in rulesets]
+    runs = Runs()
+    first = sizing.bounds[0] if sizing.precision is not None else sizing.deals
+    _run(
+        runs,
+        _jobs(rulesets, folders, seed, range(first), range(sizing.games), base is not None),
+        workers,
+        progress,
     )
-    jobs = [(spec, index) for index in range(hands)]
-    results: list[dict[str, Any]] = []
-    if workers <= 1:
-        for job in jobs:
-            results.append(hand_job(job))
-            if progress:
-                progress(1)
-    else:
-        with worker_pool(workers) as pool:
-            for done in pool.imap(hand_job, jobs, chunksize=max(1, hands // (workers * 8))):
-                results.append(done)
-                if progress:
-                    progress(1)
-    stats: list[HandStats] = [h for r in results for h in r["hands"]]
-    done_hands = [h for h in stats if h.completed]
-    first = [h.points[h.first_team] for h in done_hands]
-    second = (
-        [sum(h.points) - h.points[h.first_team] for h in done_hands]
-        if all(len(h.points) == 2 for h in done_hands)
-        else []
-    )
-    canastas = {
-        kind: mean_ci([h.canastas.get(kind, 0) for h in done_hands], floor=0) for kind in KINDS
-    }
-    histogram = Counter(h.turns for h in done_hands)
-    return PlayStats(
-        ruleset=ruleset.id,
-        hands=len(stats),
-        completed=len(done_hands),
-        conservation_failures=sum(1 for h in stats if not h.conserved),
-        turns=mean_ci([h.turns for h in done_hands], floor=1),
-        went_out=proportion_ci(
-            sum(1 for h in done_hands if h.ended_by == "went_out"), len(done_hands)
-        ),
-        points_first=mean_ci(first),
-        points_second=mean_ci(second),
-        advantage=mean_ci([a - b for a, b in zip(first, second, strict=False)]),
-        canastas=canastas,
-        pile_taken=mean_ci([n for h in done_hands for n in h.pile_taken], floor=1),
-        turns_histogram=dict(sorted(histogram.items())),
+    if sizing.precision is not None:
+        deals, wanted = deals_for_precision(
+            runs, ids, sizing.precision, sizing.bounds, sizing.games > 0
+        )
+        _run(
+            runs,
+            _jobs(rulesets, folders, seed, range(first, deals), range(0), base is not None),
+            workers,
+            progress,
+        )
+        hit = wanted != deals
+        sizing = Sizing(deals, sizing.games, sizing.precision, sizing.bounds, hit, wanted)
+    return Play(
+        sizing=sizing,
+        columns=ids,
+        stats=[play_stats(rid, bot, runs.deals[(bot, rid)]) for bot in BOTS for rid in ids],
+        games=[game_stats(rid, runs.games[rid]) for rid in ids if rid in runs.games],
+        paired=paired_figures(runs, ids),
+        house=house_check(runs, ids[0], ids[1]) if base is not None else [],
     )
 
 
 # --------------------------------------------------------------------------- building
+
+
+DEFAULT_DEALS = 100  # deals per column and bot
+DEFAULT_GAMES = 10  # games to the target per column
+PRECISION_BOUNDS = (100, 4000)  # the fewest and the most deals --precision may choose
 
 
 def default_workers() -> int:
@@ -366,15 +413,20 @@ def default_workers() -> int:
 def build(
     rulesets: Sequence[Ruleset],
     *,
-    hands: int = 300,
+    hands: int = DEFAULT_DEALS,
+    games: int = DEFAULT_GAMES,
+    precision: float | None = None,
+    bounds: tuple[int, int] = PRECISION_BOUNDS,
     seed: int = 1,
     workers: int = 1,
     folders: Sequence[str] = (),
     oracle: Oracle | None = None,
-    progress: Callable[[str, int, int], None] | None = None,
+    progress: Callable[[int], None] | None = None,
     sources: Sources | None = None,
 ) -> Comparison:
-    """Everything the report says about these rulesets."""
+    """Everything the report says about these rulesets. ``hands`` deals per column and bot
+    (or, with ``precision``, as many as it needs within ``bounds``), ``games`` games per
+    column; ``progress`` is told of every deal and game played."""
     if len(rulesets) < 2:
         raise ValueError("a comparison needs two rulesets or more")
     oracle = oracle if oracle is not None else Oracle()
@@ -383,36 +435,49 @@ def build(
     chosen_sources = sources if sources is not None else shipped_sources()
     witnesses, findings = find_witnesses(rulesets, oracle)
     witnesses.sort(key=lambda w: (list(AREA_OPS).index(w.area), w.key))
-    play = []
-    for ruleset in rulesets:
-        done = [0]
-
-        def tick(n: int, ruleset: Ruleset = ruleset, done: list[int] = done) -> None:
-            done[0] += n
-            if progress:
-                progress(ruleset.id, done[0], hands)
-
-        play.append(_play(ruleset, hands, derive_seed(seed, 31), workers, folders, tick))
+    rows = _rows(rulesets)
+    base = (
+        rulesets[0].id
+        if len(rulesets) == 2
+        and rulesets[1].base is not None
+        and rulesets[1].base.id == rulesets[0].id
+        else None
+    )
+    by_id = {r.id: r for r in rulesets}
+    played = [by_id[col.first] for col in columns(rows, [r.id for r in rulesets])]
+    sizing = Sizing(hands, games, precision, bounds if precision is not None else (hands, hands))
     comparison = Comparison(
         rulesets=list(rulesets),
         seed=seed,
         hands=hands,
-        rows=_rows(rulesets),
+        rows=rows,
         witnesses=witnesses,
         findings=findings,
         gallery=_gallery(rulesets, oracle, seed),
-        play=play,
+        play=_play(played, sizing, seed, workers, folders, progress, base),
         disagreements=_disagreements(rulesets, chosen_sources),
         silences=_silences(rulesets),
         sources=chosen_sources,
-        base=rulesets[0].id
-        if len(rulesets) == 2
-        and rulesets[1].base is not None
-        and rulesets[1].base.id == rulesets[0].id
-        else None,
+        base=base,
     )
+    comparison.hands = comparison.play.sizing.deals
     comparison.effects, comparison.gallery_rules = measured_effects(comparison, oracle)
     return comparison
 
 
-__all__ += ["GalleryEntry", "PlayStats", "RuleRow", "default_workers"]
+def planned_plays(rulesets: Sequence[Ruleset], hands: int, games: int) -> int:
+    """How many deals and games a comparison of these rulesets plays first (rulesets with
+    identical rules play once)."""
+    cols = columns(_rows(rulesets), [r.id for r in rulesets])
+    return len(cols) * (len(BOTS) * hands + games)
+
+
+__all__ += [
+    "GalleryEntry",
+    "Play",
+    "PlayStats",
+    "RuleRow",
+    "Sizing",
+    "default_workers",
+    "planned_plays",
+]

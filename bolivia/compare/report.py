@@ -21,7 +21,8 @@ from markupsafe import Markup
 from tabulate import tabulate
 
 from bolivia.compare.context import context, witness_numbers
-from bolivia.compare.findings import Comparison, PlayStats
+from bolivia.compare.findings import Comparison
+from bolivia.compare.playing import BOTS, KINDS, GameStats, PlayStats
 from bolivia.compare.statistics import Estimate
 from bolivia.compare.summary import columns, outlier, rank
 from bolivia.compare.witnesses import compared_keys
@@ -50,8 +51,12 @@ def report_environment(autoescape: bool, package: str = "bolivia.compare") -> ji
     env = environment(package, autoescape=autoescape)
     env.filters["est"] = lambda e, digits=1: e.text(digits)
     env.filters["cap"] = lambda text: text[:1].upper() + text[1:]
-    env.filters["pct"] = lambda e: f"{100 * e.value:.1f}% [{100 * e.low:.1f}, {100 * e.high:.1f}]"
+    env.filters["pct"] = _pct
     return env
+
+
+def _pct(e: Estimate) -> str:
+    return f"{100 * e.value:.1f}% [{100 * e.low:.1f}, {100 * e.high:.1f}]"
 
 
 def _play_table(play: Sequence[tuple[str, PlayStats]]) -> str:
@@ -60,20 +65,13 @@ def _play_table(play: Sequence[tuple[str, PlayStats]]) -> str:
     lines = [
         ["hands played (completed)", *[f"{p.hands:,} ({p.completed:,})" for p in stats]],
         ["turns per hand", *[p.turns.text(1) for p in stats]],
-        [
-            "hands ended by going out",
-            *[
-                f"{100 * p.went_out.value:.1f}% [{100 * p.went_out.low:.1f}"
-                f", {100 * p.went_out.high:.1f}]"
-                for p in stats
-            ],
-        ],
+        ["hands ended by going out", *[_pct(p.went_out) for p in stats]],
         ["points per hand, first side", *[p.points_first.text(0) for p in stats]],
         ["points per hand, second side", *[p.points_second.text(0) for p in stats]],
         ["first side's advantage", *[p.advantage.text(0) for p in stats]],
         *[
             [f"{kind} canastas per hand", *[p.canastas[kind].text(2) for p in stats]]
-            for kind in ("natural", "mixed", "escalera", "bolivia")
+            for kind in KINDS
         ],
         ["cards in the pile when taken", *[p.pile_taken.text(1) for p in stats]],
         [
@@ -81,6 +79,26 @@ def _play_table(play: Sequence[tuple[str, PlayStats]]) -> str:
             *[str(p.conservation_failures) for p in stats],
         ],
     ]
+    return tabulate(lines, headers=head, tablefmt="pipe", disable_numparse=True)
+
+
+def _games_table(games: Sequence[tuple[str, GameStats]]) -> str:
+    head = ["", *[title for title, _ in games]]
+    stats = [g for _, g in games]
+    lines = [
+        ["games played (ended by their rules)", *[f"{g.played:,} ({g.over:,})" for g in stats]],
+        ["won by the first side", *[_pct(g.first_wins) for g in stats]],
+        ["won by the second side", *[_pct(g.second_wins) for g in stats]],
+        ["drawn", *[_pct(g.draws) for g in stats]],
+        ["ended by the cap on hands", *[_pct(g.capped) for g in stats]],
+        ["hands per game", *[g.hands.text(1) for g in stats]],
+    ]
+    return tabulate(lines, headers=head, tablefmt="pipe", disable_numparse=True)
+
+
+def _pairs_table(pair: dict[str, Any], bots: Sequence[str]) -> str:
+    head = ["", *[f"under {bot}" for bot in bots], "conclusion"]
+    lines = [[row["figure"], *row["cells"], row["conclusion"]] for row in pair["rows"]]
     return tabulate(lines, headers=head, tablefmt="pipe", disable_numparse=True)
 
 
@@ -137,14 +155,13 @@ def plots(comparison: Comparison) -> dict[str, str]:
     bars(ax, [p.points_second for p in stats], 0.2, 0.4, "second side")
     ax.set_xticks(x, names)
     ax.set_ylabel("points per hand")
-    ax.set_title("Points per hand by side (95% CI)")
+    ax.set_title(f"Points per hand by side, {BOTS[0]} bots (95% CI)")
     fig.legend(loc="outside lower center", ncols=2, frameon=False)
     out["points"] = svg_text(fig)
     plt.close(fig)
 
-    kinds = ("natural", "mixed", "escalera", "bolivia")
     fig, axes = plt.subplots(1, 4, figsize=(10, 3.6), layout="constrained")
-    for ax, kind in zip(axes, kinds, strict=True):
+    for ax, kind in zip(axes, KINDS, strict=True):
         estimates = [p.canastas[kind] for p in stats]
         ax.bar(
             x,
@@ -159,7 +176,7 @@ def plots(comparison: Comparison) -> dict[str, str]:
         ax.margins(y=0.15)
     axes[0].set_ylabel("canastas per hand (own scale)")
     key = "   ".join(f"{i + 1}: {title}" for i, (title, _) in enumerate(play))
-    fig.suptitle("Canastas per hand by kind (95% CI)")
+    fig.suptitle(f"Canastas per hand by kind, {BOTS[0]} bots (95% CI)")
     fig.supxlabel(key)
     out["canastas"] = svg_text(fig)
     plt.close(fig)
@@ -180,7 +197,7 @@ def plots(comparison: Comparison) -> dict[str, str]:
             )
     ax.set_xlabel("turns in the hand")
     ax.set_ylabel("share of hands")
-    ax.set_title("How long hands last")
+    ax.set_title(f"How long hands last, {BOTS[0]} bots")
     fig.legend(loc="outside lower center", ncols=min(3, max(1, len(play))), frameon=False)
     out["turns"] = svg_text(fig)
     plt.close(fig)
@@ -188,9 +205,10 @@ def plots(comparison: Comparison) -> dict[str, str]:
 
 
 def context_play(comparison: Comparison) -> list[tuple[str, PlayStats]]:
-    """The play figures per column (rulesets with the same rules play the same hands)."""
-    play: list[tuple[str, PlayStats]] = context(comparison)["play"]
-    return play
+    """The play figures per column under the first bot (rulesets with the same rules play the
+    same hands once)."""
+    tables: list[tuple[str, list[tuple[str, PlayStats]]]] = context(comparison)["play"]["tables"]
+    return tables[0][1]
 
 
 # --------------------------------------------------------------------------- renderers
@@ -201,7 +219,9 @@ def render_markdown(comparison: Comparison, plot_files: dict[str, str]) -> str:
     data = context(comparison)
     return env.get_template("report.md.j2").render(
         **data,
-        play_table=_play_table(data["play"]),
+        play_tables=[(bot, _play_table(table)) for bot, table in data["play"]["tables"]],
+        games_table=_games_table(data["play"]["games"]) if data["play"]["games"] else "",
+        pair_tables=[_pairs_table(pair, data["play"]["bots"]) for pair in data["play"]["pairs"]],
         plot_files=plot_files,
     )
 
@@ -218,6 +238,86 @@ def _estimate(e: Estimate) -> dict[str, Any]:
     return e.as_json()
 
 
+def _stats_json(p: PlayStats) -> dict[str, Any]:
+    return {
+        "ruleset": p.ruleset,
+        "bot": p.bot,
+        "hands": p.hands,
+        "completed": p.completed,
+        "conservation_failures": p.conservation_failures,
+        "turns": _estimate(p.turns),
+        "went_out": _estimate(p.went_out),
+        "points_first": _estimate(p.points_first),
+        "points_second": _estimate(p.points_second),
+        "advantage": _estimate(p.advantage),
+        "canastas": {k: _estimate(v) for k, v in p.canastas.items()},
+        "pile_taken": _estimate(p.pile_taken),
+        "turns_histogram": {str(k): v for k, v in p.turns_histogram.items()},
+    }
+
+
+def _play_json(comparison: Comparison) -> dict[str, Any]:
+    play = comparison.play
+    s = play.sizing
+    return {
+        "deals": s.deals,
+        "games": s.games,
+        "precision": s.precision,
+        "bounds": list(s.bounds),
+        "bound_hit": s.bound_hit,
+        "wanted": s.wanted,
+        "bots": list(BOTS),
+        "columns": play.columns,
+        "correction": {"method": "holm", "alpha": 0.05, "family": len(play.paired)},
+        "rulesets": [_stats_json(p) for p in play.stats],
+        "games_played": [
+            {
+                "ruleset": g.ruleset,
+                "bot": g.bot,
+                "played": g.played,
+                "over": g.over,
+                "first_wins": _estimate(g.first_wins),
+                "second_wins": _estimate(g.second_wins),
+                "draws": _estimate(g.draws),
+                "capped": _estimate(g.capped),
+                "hands": _estimate(g.hands),
+                "stopped": g.stopped,
+            }
+            for g in play.games
+        ],
+        "paired": [
+            {
+                "a": p.a,
+                "b": p.b,
+                "bot": p.bot,
+                "figure": p.figure.name,
+                "unit": p.unit,
+                "kind": p.figure.kind,
+                **p.difference.as_json(),
+                "same": p.same,
+                "level": round(p.corrected.level, 6) if p.corrected else None,
+                "corrected_low": round(p.interval.low, 4) if p.corrected else None,
+                "corrected_high": round(p.interval.high, 4) if p.corrected else None,
+                "adjusted_p": round(p.corrected.adjusted, 6) if p.corrected else None,
+                "shown": p.shown,
+                "detectable": round(p.detectable, 4) if p.detectable != float("inf") else None,
+            }
+            for p in play.paired
+        ],
+        "house": [
+            {
+                "bot": h.bot,
+                "deals": h.deals,
+                "other_winner": h.other_winner,
+                "share": _estimate(h.share),
+                "identical_play": h.identical_play,
+                "identical_scores": h.identical_scores,
+            }
+            for h in play.house
+        ],
+    }
+
+
 def render_json(comparison: Comparison) -> str:
     """The comparison as data (``docs/comparison-schema.json`` describes it): rule values as
     JSON values, witnesses numbered from 1 as in the text."""
@@ -226,7 +326,7 @@ def render_json(comparison: Comparison) -> str:
     apart = outlier(comparison.rows, cols)
     data = {
         "format": "bolivia-comparison",
-        "format_version": 2,
+        "format_version": 3,
         "version": comparison.version,
         "seed": comparison.seed,
         "hands": comparison.hands,
@@ -288,23 +388,7 @@ def render_json(comparison: Comparison) -> str:
             }
             for g in comparison.gallery
         ],
-        "play": [
-            {
-                "ruleset": p.ruleset,
-                "hands": p.hands,
-                "completed": p.completed,
-                "conservation_failures": p.conservation_failures,
-                "turns": _estimate(p.turns),
-                "went_out": _estimate(p.went_out),
-                "points_first": _estimate(p.points_first),
-                "points_second": _estimate(p.points_second),
-                "advantage": _estimate(p.advantage),
-                "canastas": {k: _estimate(v) for k, v in p.canastas.items()},
-                "pile_taken": _estimate(p.pile_taken),
-                "turns_histogram": {str(k): v for k, v in p.turns_histogram.items()},
-            }
-            for p in comparison.play
-        ],
+        "play": _play_json(comparison),
         "disagreements": [
             {
                 "path": d.path,

@@ -32,6 +32,7 @@ __all__ = [
     "Corrected",
     "Difference",
     "Estimate",
+    "PairedProportion",
     "benjamini_hochberg",
     "bonferroni",
     "correct",
@@ -41,10 +42,12 @@ __all__ = [
     "holm",
     "mcnemar_p",
     "mean_ci",
+    "no_change_bound",
     "normal_quantile",
     "paired_difference",
     "paired_mean",
     "paired_proportions",
+    "paired_share",
     "proportion_ci",
     "t_cdf",
     "t_quantile",
@@ -276,6 +279,70 @@ def mcnemar_p(only_a: int, only_b: int) -> float:
     k = min(only_a, only_b)
     tail = sum(math.comb(m, i) for i in range(k + 1))
     return float(min(Fraction(1), Fraction(2 * tail, 2**m)))
+
+
+@dataclass(frozen=True)
+class PairedProportion(Difference):
+    """The difference of two proportions on the same ``n`` units (``only_a`` units with the
+    event under side a alone, ``only_b`` under b alone), with Tango's score interval (Tango
+    1998; the interval of the deltas whose score statistic stays within the normal quantile)
+    and the matching score test, McNemar's asymptotic one, so that the interval excludes 0
+    exactly when the test rejects at its level. Unlike the Wald interval it is never of zero
+    width: with no discordant unit it is ``±z²/(n + z²)``."""
+
+    only_a: int = 0
+    only_b: int = 0
+
+    def _score(self, delta: float) -> float:
+        """Tango's statistic at ``delta`` (decreasing in it)."""
+        n, b, c = self.n, self.only_a, self.only_b
+        big_a = 2 * n
+        big_b = -b - c + (2 * n - b + c) * delta
+        big_c = -c * delta * (1 - delta)
+        q = (math.sqrt(max(0.0, big_b * big_b - 4 * big_a * big_c)) - big_b) / (2 * big_a)
+        spread = n * (2 * q + delta * (1 - delta))
+        if spread <= 0:
+            return math.inf if b - c - n * delta > 0 else -math.inf if b - c - n * delta < 0 else 0
+        return (b - c - n * delta) / math.sqrt(spread)
+
+    def _root(self, z: float, low: float, high: float) -> float:
+        """The delta in [low, high] where the statistic crosses ``z`` (bisection)."""
+        for _ in range(200):
+            middle = (low + high) / 2
+            if self._score(middle) > z:
+                low = middle
+            else:
+                high = middle
+        return (low + high) / 2
+
+    def interval(self, level: float = 0.95) -> Estimate:
+        if self.n < 1:
+            return Estimate(self.value, -1.0, 1.0, self.n)
+        z = normal_quantile(0.5 + level / 2)
+        low = -1.0 if self._score(-1.0) <= z else self._root(z, -1.0, self.value)
+        high = 1.0 if self._score(1.0) >= -z else self._root(-z, self.value, 1.0)
+        return Estimate(self.value, low, high, self.n)
+
+    def p_value(self) -> float:
+        m = self.only_a + self.only_b
+        if m == 0:
+            return 1.0
+        z = abs(self.only_a - self.only_b) / math.sqrt(m)
+        return min(1.0, 2 * (1 - NormalDist().cdf(z)))
+
+
+def paired_share(only_a: int, only_b: int, n: int) -> PairedProportion:
+    """:func:`paired_proportions` with Tango's score interval and McNemar's score test."""
+    d = paired_proportions(only_a, only_b, n)
+    return PairedProportion(d.value, d.se, d.n, only_a, only_b)
+
+
+def no_change_bound(n: int, level: float = 0.95) -> float:
+    """The largest share of units that may differ when none of ``n`` did: the exact binomial
+    (Clopper-Pearson) two-sided bound, 1 - ((1 - level) / 2) ** (1 / n)."""
+    if n < 1:
+        return 1.0
+    return float(1 - ((1 - level) / 2) ** (1 / n))
 
 
 # --------------------------------------------------------------------------- a family of them

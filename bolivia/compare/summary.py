@@ -5,11 +5,11 @@ Rulesets that set every rule alike share one column wherever the report compares
 *outlier* is the column whose value is its own (no other column has it) on the most rules,
 when one column clearly leads. Each differing rule gets an :class:`Effect`: what it changes in
 points, measured with what the comparison holds now -- the scoring gallery's positions scored
-with only that rule changed (exact, for the rules that score), and the play section's
-per-ruleset figures (points per hand between the rulesets holding the different values, shared
-by every rule on which those rulesets differ). :func:`rank` orders the differences by any
-mapping of effects, so paired play results (one rule changed, the same deals) can replace
-:func:`measured_effects` as its input without touching the page.
+with only that rule changed (exact, for the rules that score), and otherwise the paired
+difference in points a hand between the columns holding the different values, on the same
+deals (shared by every rule on which those columns differ, so the page says it once per pair,
+not on every rule; 0 when the corrected interval shows none). :func:`rank` orders the
+differences by any mapping of effects.
 """
 
 from __future__ import annotations
@@ -20,13 +20,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bolivia.compare.differences import SCORING_AREAS, area_of, with_value
+from bolivia.compare.paired import POINTS
 from bolivia.rules.ruleset import Ruleset
 from bolivia.verify.oracle import Oracle
 
 if TYPE_CHECKING:
-    from bolivia.compare.findings import Comparison, GalleryEntry, PlayStats, RuleRow
+    from bolivia.compare.findings import Comparison, GalleryEntry, RuleRow
 
-__all__ = ["Column", "Effect", "columns", "measured_effects", "outlier", "rank"]
+__all__ = ["Column", "Effect", "columns", "measured_effects", "outlier", "play_gaps", "rank"]
 
 
 @dataclass(frozen=True)
@@ -87,10 +88,19 @@ class Effect:
     basis: str
     scoring: bool
     alone: bool = False
+    basis_play: bool = False  # the points are a pair's paired difference in play
 
 
-def _points_per_hand(play: PlayStats) -> float:
-    return float(play.points_first.value + play.points_second.value)
+def play_gaps(comparison: Comparison) -> dict[tuple[str, str], float]:
+    """Per pair of columns (their first ids, in column order), the largest paired difference in
+    points a hand that play shows under any bot (its corrected interval excluding 0); pairs
+    with none shown are left out."""
+    out: dict[tuple[str, str], float] = {}
+    for figure in comparison.play.paired:
+        if figure.figure.name == POINTS.name and figure.shown:
+            key = (figure.a, figure.b)
+            out[key] = max(out.get(key, 0.0), abs(figure.difference.value))
+    return out
 
 
 def _scoring_gaps(
@@ -125,7 +135,7 @@ def measured_effects(
     """The effect of every differing rule, from the gallery and the per-ruleset figures; and
     per gallery position, the rules that alone change its score."""
     by_id = {r.id: r for r in comparison.rulesets}
-    play = {p.ruleset: p for p in comparison.play}
+    play = play_gaps(comparison)
     cols = columns(comparison.rows, comparison.ids)
     out: dict[str, Effect] = {}
     deciding: dict[str, list[str]] = {entry.name: [] for entry in comparison.gallery}
@@ -154,15 +164,15 @@ def measured_effects(
                             scoring,
                             alone=True,
                         )
-            if not scoring and x.first in play and y.first in play:
-                gap = abs(_points_per_hand(play[x.first]) - _points_per_hand(play[y.first]))
-                if not best.alone and gap > best.points:
-                    best = Effect(
-                        gap,
-                        f"{gap:,.0f} points per hand between {x.title} and {y.title} in "
-                        "simulated play (shared by every rule on which they differ)",
-                        scoring,
-                    )
+            gap = play.get((x.first, y.first), 0.0)
+            if not scoring and not best.alone and (gap > best.points or not best.basis_play):
+                best = Effect(
+                    gap,
+                    f"not measured alone; in play it goes with the other rules on which "
+                    f"{x.title} and {y.title} differ (their paired difference: below)",
+                    scoring,
+                    basis_play=True,
+                )
         out[row.path] = best
     return out, deciding
 

@@ -1,0 +1,241 @@
+"""Differences between the report's columns, paired on the same deals (and games): per deal,
+the value under column A minus the value under column B, so that the luck of the cards falls on
+both; a mean difference gets Student's t interval, a share (hands ended by going out, games won
+by the first side) Tango's score interval with McNemar's test. All differences of the report
+are one family, corrected together (Holm's step-down procedure): a difference is *shown* when
+its corrected interval excludes 0, and only then does the text say the columns differ.
+Otherwise the text says "no difference shown" and gives the smallest difference the run would
+have detected (80% power at the strictest level of the family).
+
+How many deals to play: a fixed number, or (:func:`deals_for_precision`) the number that gives
+the corrected interval of the points a hand the half-width asked for, from a first batch of
+deals, within a lower and an upper bound.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from bolivia.compare.playing import BOTS, GAME_BOT, Deal, GamePlayed, Runs
+from bolivia.compare.statistics import (
+    Corrected,
+    Difference,
+    Estimate,
+    Method,
+    correct,
+    detectable_difference,
+    no_change_bound,
+    paired_difference,
+    paired_share,
+    proportion_ci,
+    units_for_precision,
+)
+
+__all__ = [
+    "ALPHA",
+    "DEAL_FIGURES",
+    "GAME_FIGURES",
+    "HouseCheck",
+    "PairedFigure",
+    "deals_for_precision",
+    "family_size",
+    "house_check",
+    "paired_figures",
+]
+
+ALPHA = 0.05
+METHOD: Method = "holm"
+POWER = 0.8
+
+Kind = Literal["mean", "share"]
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A figure measured on every deal (or game): its name, its unit, how it is compared."""
+
+    name: str
+    kind: Kind
+    digits: int
+
+
+DEAL_FIGURES: tuple[tuple[Figure, Callable[[Deal], int]], ...] = (
+    (Figure("points a hand (both sides)", "mean", 0), lambda d: sum(d.points)),
+    (
+        Figure("first side's advantage a hand", "mean", 0),
+        lambda d: d.first_points - d.second_points,
+    ),
+    (Figure("turns a hand", "mean", 1), lambda d: d.turns),
+    (Figure("hands ended by going out", "share", 3), lambda d: int(d.went_out)),
+    (Figure("canastas a hand", "mean", 2), lambda d: sum(d.canastas)),
+    (Figure("escalera canastas a hand", "mean", 2), lambda d: d.canastas[2]),
+)
+GAME_FIGURES: tuple[tuple[Figure, Callable[[GamePlayed], int]], ...] = (
+    (Figure("hands a game", "mean", 1), lambda g: g.hands),
+    (Figure("games won by the first side", "share", 3), lambda g: int(g.winner == 0)),
+)
+POINTS = DEAL_FIGURES[0][0]
+
+
+@dataclass(frozen=True)
+class PairedFigure:
+    """One paired difference, column ``a`` minus column ``b``, under one bot; ``n`` deals (or
+    games) ended under both; ``same`` when the value was the same on every one."""
+
+    a: str
+    b: str
+    bot: str
+    figure: Figure
+    unit: str  # "deal" or "game"
+    difference: Difference
+    sd: float  # the standard deviation of the per-unit differences
+    same: bool
+    corrected: Corrected | None = None
+    detectable: float = math.inf
+
+    @property
+    def shown(self) -> bool:
+        return self.corrected is not None and self.corrected.different
+
+    @property
+    def interval(self) -> Estimate:
+        if self.corrected is None:
+            return self.difference.interval()
+        return self.corrected.interval
+
+
+def _difference(figure: Figure, a: Sequence[int], b: Sequence[int]) -> Difference:
+    if figure.kind == "share":
+        only_a = sum(1 for x, y in zip(a, b, strict=True) if x and not y)
+        only_b = sum(1 for x, y in zip(a, b, strict=True) if y and not x)
+        return paired_share(only_a, only_b, len(a))
+    return paired_difference([float(x) for x in a], [float(y) for y in b])
+
+
+def _pairs(
+    columns: Sequence[str],
+) -> list[tuple[str, str]]:
+    return list(itertools.combinations(columns, 2))
+
+
+def family_size(columns: int, games: bool) -> int:
+    """How many differences the report corrects together."""
+    pairs = columns * (columns - 1) // 2
+    return pairs * (len(BOTS) * len(DEAL_FIGURES) + (len(GAME_FIGURES) if games else 0))
+
+
+def _paired_units(first: Sequence[Deal], second: Sequence[Deal]) -> list[tuple[Deal, Deal]]:
+    return [(x, y) for x, y in zip(first, second, strict=True) if x.completed and y.completed]
+
+
+def _figure(
+    a: str, b: str, bot: str, unit: str, figure: Figure, xs: Sequence[int], ys: Sequence[int]
+) -> PairedFigure:
+    diff = _difference(figure, xs, ys)
+    return PairedFigure(
+        a, b, bot, figure, unit, diff, diff.se * math.sqrt(max(diff.n, 1)), list(xs) == list(ys)
+    )
+
+
+def paired_figures(runs: Runs, columns: Sequence[str]) -> list[PairedFigure]:
+    """Every paired difference of the report, corrected as one family (Holm), each with the
+    smallest difference its run detects at the family's strictest level."""
+    out: list[PairedFigure] = []
+    for a, b in _pairs(columns):
+        for bot in BOTS:
+            units = _paired_units(runs.deals[(bot, a)], runs.deals[(bot, b)])
+            for figure, value in DEAL_FIGURES:
+                xs = [value(x) for x, _ in units]
+                ys = [value(y) for _, y in units]
+                out.append(_figure(a, b, bot, "deal", figure, xs, ys))
+        if runs.games:
+            games = [
+                (x, y)
+                for x, y in zip(runs.games[a], runs.games[b], strict=True)
+                if x.over and y.over
+            ]
+            for figure, game_value in GAME_FIGURES:
+                xs = [game_value(x) for x, _ in games]
+                ys = [game_value(y) for _, y in games]
+                out.append(_figure(a, b, GAME_BOT, "game", figure, xs, ys))
+    if not out:
+        return out
+    corrected = correct([p.difference for p in out], METHOD, ALPHA)
+    strictest = ALPHA / len(out)
+    return [
+        PairedFigure(
+            p.a,
+            p.b,
+            p.bot,
+            p.figure,
+            p.unit,
+            p.difference,
+            p.sd,
+            p.same,
+            c,
+            detectable_difference(p.difference.n, p.sd, power=POWER, alpha=strictest),
+        )
+        for p, c in zip(out, corrected, strict=True)
+    ]
+
+
+def deals_for_precision(
+    runs: Runs, columns: Sequence[str], precision: float, bounds: tuple[int, int], games: bool
+) -> tuple[int, int]:
+    """The number of deals that makes the corrected interval of every pair's difference in
+    points a hand at most ``precision`` either side, under every bot, estimated from the deals
+    played so far, clamped to ``bounds``; and the number it wanted."""
+    level = 1 - ALPHA / max(1, family_size(len(columns), games))
+    low, high = bounds
+    needed = low
+    for a, b in _pairs(columns):
+        for bot in BOTS:
+            units = _paired_units(runs.deals[(bot, a)], runs.deals[(bot, b)])
+            diff = paired_difference(
+                [float(sum(x.points)) for x, _ in units], [float(sum(y.points)) for _, y in units]
+            )
+            sd = diff.se * math.sqrt(max(diff.n, 1))
+            needed = max(needed, units_for_precision(precision, sd, level=level, limit=high + 1))
+    return min(max(needed, low), high), needed
+
+
+# --------------------------------------------------------------------------- house and base
+
+
+@dataclass(frozen=True)
+class HouseCheck:
+    """A house ruleset against its base, per bot: the deals ended under both, how many ended
+    with another winner (the share with its Wilson interval), and whether every deal was
+    played with the same actions under both; ``bound`` is the most a share of deals played
+    differently can be when none was (95%)."""
+
+    bot: str
+    deals: int
+    other_winner: int
+    share: Estimate
+    identical_play: bool
+    identical_scores: bool
+    bound: float
+
+
+def house_check(runs: Runs, base: str, house: str) -> list[HouseCheck]:
+    out = []
+    for bot in BOTS:
+        units = _paired_units(runs.deals[(bot, base)], runs.deals[(bot, house)])
+        other = sum(1 for x, y in units if x.winner != y.winner)
+        out.append(
+            HouseCheck(
+                bot,
+                len(units),
+                other,
+                proportion_ci(other, len(units)),
+                all(x.actions == y.actions for x, y in units),
+                all(x.points == y.points for x, y in units),
+                no_change_bound(len(units)),
+            )
+        )
+    return out

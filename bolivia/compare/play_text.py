@@ -1,0 +1,199 @@
+"""The play section in words, as the templates print it: the figures per bot and column, the
+paired differences grouped by pair of columns with what holds under both bots, the games to the
+target, the sentence naming the correction and its family, and for a house ruleset the check
+against its base. Nothing here claims a difference the corrected interval does not show.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+from bolivia.compare.findings import Comparison
+from bolivia.compare.paired import ALPHA, DEAL_FIGURES, GAME_FIGURES, POINTS, PairedFigure
+from bolivia.compare.playing import BOTS, GAME_BOT
+from bolivia.compare.statistics import no_change_bound
+from bolivia.compare.summary import Column
+from bolivia.rules.phrases import join_words, label
+
+__all__ = ["figure_parts", "figure_text", "play_context"]
+
+
+def _number(value: float, digits: int, share: bool, sign: bool = True) -> str:
+    if share:
+        value, digits = value * 100, 1
+    return f"{value:+,.{digits}f}" if sign else f"{value:,.{digits}f}"
+
+
+def figure_parts(p: PairedFigure) -> tuple[str, str]:
+    """A paired difference in words, in two parts: the value and its corrected interval (a
+    share's in percentage points, pp), or that it was the same on every unit; and, when no
+    difference is shown, that none is and the smallest one the run detects ("" when shown)."""
+    share = p.figure.kind == "share"
+    digits = p.figure.digits
+    unit = " pp" if share else ""
+    if p.difference.n == 0:
+        return f"no {p.unit} ended under both", ""
+    e = p.interval
+    text = (
+        f"{_number(e.value, digits, share)} [{_number(e.low, digits, share, sign=False)}, "
+        f"{_number(e.high, digits, share, sign=False)}]{unit}"
+    )
+    if p.same:
+        n = p.difference.n
+        if share:
+            return f"the same on all {n:,} {p.unit}s: {text}", ""
+        bound = 100 * no_change_bound(n, p.corrected.level if p.corrected else 0.95)
+        return f"the same on all {n:,} {p.unit}s (at most {bound:.1f}% of {p.unit}s differ)", ""
+    if p.shown:
+        return text, ""
+    if share and p.detectable >= 1:
+        return text, f"no difference shown (too few {p.unit}s to detect one)"
+    detects = _number(p.detectable, digits, share, False)
+    return text, f"no difference shown (detects ±{detects})"
+
+
+def figure_text(p: PairedFigure) -> str:
+    """:func:`figure_parts` as one phrase."""
+    value, note = figure_parts(p)
+    return f"{value}: {note}" if note else value
+
+
+def _conclusion(figures: Sequence[PairedFigure]) -> str:
+    shown = [p for p in figures if p.shown]
+    if not shown:
+        return "no difference shown" + (" under either bot" if len(figures) > 1 else "")
+    if len(figures) == 1:
+        return f"shown (games under {figures[0].bot})"
+    signs = {p.difference.value > 0 for p in shown}
+    if len(shown) == len(figures):
+        return "shown under both bots" if len(signs) == 1 else "the bots disagree on its sign"
+    return f"shown under {shown[0].bot} only"
+
+
+def _titles(cols: Sequence[Column]) -> dict[str, str]:
+    return {col.first: col.title for col in cols}
+
+
+def _pairs(comparison: Comparison, cols: Sequence[Column]) -> list[dict[str, Any]]:
+    titles = _titles(cols)
+    out = []
+    for a, b in itertools.combinations([c.first for c in cols], 2):
+        mine = [p for p in comparison.play.paired if (p.a, p.b) == (a, b)]
+        rows = []
+        for figure, _ in (*DEAL_FIGURES, *GAME_FIGURES):
+            of = [p for p in mine if p.figure == figure]
+            if not of:
+                continue
+            by_bot = {p.bot: p for p in of}
+            rows.append(
+                {
+                    "figure": figure.name,
+                    "unit": of[0].unit,
+                    "cells": [figure_text(by_bot[bot]) if bot in by_bot else "" for bot in BOTS],
+                    "parts": [
+                        figure_parts(by_bot[bot]) if bot in by_bot else ("", "") for bot in BOTS
+                    ],
+                    "conclusion": _conclusion(of),
+                    "shown": any(p.shown for p in of),
+                }
+            )
+        points = [p for p in mine if p.figure == POINTS]
+        out.append(
+            {
+                "a": titles[a],
+                "b": titles[b],
+                "rows": rows,
+                "points": {p.bot: figure_text(p) for p in points},
+                "points_conclusion": _conclusion(points),
+            }
+        )
+    return out
+
+
+def _correction(comparison: Comparison, cols: Sequence[Column]) -> str:
+    m = len(comparison.play.paired)
+    pairs = len(cols) * (len(cols) - 1) // 2
+    games = " and the games' figures" if comparison.play.games else ""
+    return (
+        f"Every difference is paired on the same deals (and games) and corrected with Holm's "
+        f"step-down procedure over the family of all {m} differences of this section "
+        f"({pairs} pair{'s' if pairs != 1 else ''} of columns; {len(DEAL_FIGURES)} figures of "
+        f"hands under each of {len(BOTS)} bots{games}), family-wise error {ALPHA:.0%}: each "
+        f"interval is at the level Holm's step tests it at (from {1 - ALPHA / max(m, 1):.2%} "
+        f"for the smallest p-value up to 95%), and a difference is called only when that "
+        f"interval excludes 0. Means: Student's t over the deals; shares: Tango's score "
+        f"interval with McNemar's test, in percentage points (pp). Where none is shown, the "
+        f"smallest difference the run detects (80% power at the strictest level, "
+        f"{1 - ALPHA / max(m, 1):.2%}) is given."
+    )
+
+
+def _sizing(comparison: Comparison) -> str:
+    s = comparison.play.sizing
+    bots = " and ".join(BOTS)
+    text = f"{s.deals:,} deals per column under each bot ({bots}, four of a kind at the table)"
+    if s.precision is not None:
+        low, high = s.bounds
+        text += (
+            f", the number chosen for a corrected interval of ±{s.precision:,.0f} points a "
+            f"hand on every pair's difference, between {low:,} and {high:,} deals"
+        )
+        if s.bound_hit:
+            side = "upper" if s.wanted > high else "lower"
+            text += (
+                f"; the {side} bound was hit: that precision wanted {s.wanted:,} deals"
+                if side == "upper"
+                else f"; the lower bound was hit: {s.wanted:,} deals would have given it"
+            )
+    return text + f"; {s.games:,} games to the target per column under {GAME_BOT}"
+
+
+def _house(comparison: Comparison, cols: Sequence[Column]) -> dict[str, Any] | None:
+    checks = comparison.play.house
+    if not checks or comparison.base is None:
+        return None
+    changed = [label(row.path) for row in comparison.rows if row.differs]
+    rows = [
+        {
+            "bot": c.bot,
+            "deals": c.deals,
+            "other": c.other_winner,
+            "share": c.share,
+            "identical": c.identical_play,
+        }
+        for c in checks
+    ]
+    warning = None
+    if all(c.identical_play for c in checks):
+        scores = all(c.identical_scores for c in checks)
+        warning = (
+            f"Play is identical on every deal under every bot ({checks[0].deals:,} deals each): "
+            f"no bot reacts to {join_words(changed, 'or')}, so in single hands the change "
+            + ("shows nothing at all" if scores else "shows only in what the hands score")
+            + ". A rule of the whole game (the target, a cap on hands, ties) shows in the "
+            "games' figures instead. People may well play differently: only a bot that reads "
+            f"the rule could show it here (with {checks[0].deals:,} identical deals, at most "
+            f"{100 * checks[0].bound:.1f}% of deals would be played differently, 95%)."
+        )
+    return {"base": comparison.base, "rows": rows, "warning": warning}
+
+
+def play_context(comparison: Comparison, cols: Sequence[Column]) -> dict[str, Any]:
+    titles = _titles(cols)
+    play = comparison.play
+    tables = [
+        (bot, [(titles[p.ruleset], p) for p in play.stats if p.bot == bot and p.ruleset in titles])
+        for bot in BOTS
+    ]
+    return {
+        "sizing": _sizing(comparison),
+        "tables": tables,
+        "games": [(titles[g.ruleset], g) for g in play.games if g.ruleset in titles],
+        "game_bot": GAME_BOT,
+        "bots": list(BOTS),
+        "pairs": _pairs(comparison, cols),
+        "correction": _correction(comparison, cols),
+        "house": _house(comparison, cols),
+    }
