@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from bolivia.cards import RANKS, Card, parse_cards
 from bolivia.engine.melds import Meld, verify_meld
 from bolivia.play import ways_out as ways_out_module
-from bolivia.play.actions import TakePile
+from bolivia.play.actions import Combine, TakePile
 from bolivia.play.bots import GreedyBot, RandomBot
 from bolivia.play.hand import Hand
 from bolivia.play.position import hand_at, position_of
@@ -298,6 +298,34 @@ def test_pickups_checked_on_the_counts_agree_with_the_verify_path(
     rid: str, seed: int, steps: int, size: int
 ) -> None:
     _check_pickups_on_counts(LIBRARY.load(rid), seed, steps, size)
+
+
+COMBINING = [rid for rid in SHIPPED_IDS if LIBRARY.load(rid).rules.melds.group.combine]
+
+
+@pytest.mark.parametrize("rid", COMBINING)
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 300), size=st.integers(0, 6))
+def test_joins_checked_on_the_melds_agree_with_the_verify_path(
+    rid: str, seed: int, steps: int, size: int
+) -> None:
+    """The candidates' check for joining two groups (on the melds, the full path only where the
+    turn binds the player) answers as the hand's verify path, for every pair of indices (out
+    of range and equal ones included), in every phase the bots reach, small hands included
+    (fewer cards than the keep-cards rule asks)."""
+    ruleset = LIBRARY.load(rid)
+    position = _played(ruleset, seed, steps)
+    hand = (
+        _small(ruleset, position, random.Random(seed), size) if size else hand_at(ruleset, position)
+    )
+    melds = len(hand.melds[hand.team])
+    for target in range(-1, melds + 1):
+        for other in range(-1, melds + 1):
+            assert hand.candidates.can_combine(target, other) == hand.can(Combine(target, other)), (
+                target,
+                other,
+                hand.melds[hand.team],
+            )
 
 
 @settings(

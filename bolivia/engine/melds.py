@@ -68,6 +68,24 @@ class Meld:
     rank: str | None = None  # a group's rank ("3" for black threes)
     suit: str | None = None  # a sequence's suit
 
+    def __init__(
+        self,
+        kind: str,
+        cards: tuple[Card, ...],
+        naturals: int,
+        wilds: int,
+        rank: str | None = None,
+        suit: str | None = None,
+    ) -> None:
+        # written out, not generated: mypyc compiles this one (the dataclass's is interpreted,
+        # and melds are built in the inner loops); the fields set as a frozen dataclass's are
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "naturals", naturals)
+        object.__setattr__(self, "wilds", wilds)
+        object.__setattr__(self, "rank", rank)
+        object.__setattr__(self, "suit", suit)
+
     @property
     def size(self) -> int:
         return len(self.cards)

@@ -16,7 +16,7 @@ from bolivia.rules.ruleset import Ruleset
 __all__ = ["could_meet", "stranded"]
 
 
-def stranded(ruleset: Ruleset, counts: Sequence[int], table: Sequence[Meld]) -> list[int]:
+def stranded(ruleset: Ruleset, counts: list[int], table: Sequence[Meld]) -> list[int]:
     """The cards of the hand (by index; two at most, two meaning more) that surely have
     nowhere to go -- no meld of the side to join, no card to meld with. Going out allows one
     (the discard). Every test is generous: a hand that can go out is never refused here."""
@@ -73,7 +73,7 @@ def stranded(ruleset: Ruleset, counts: Sequence[int], table: Sequence[Meld]) -> 
 
 
 def _could_run(
-    lim: Limits, counts: Sequence[int], runs: Sequence[Meld], r: int, s: int, budget: int
+    lim: Limits, counts: list[int], runs: Sequence[Meld], r: int, s: int, budget: int
 ) -> bool:
     """Whether the natural of rank ``r`` and suit ``s`` might be in a run: a new one (some
     window of the smallest size, within the span, whose other ranks the hand holds in the
@@ -108,9 +108,7 @@ def _could_run(
     return False
 
 
-def could_meet(
-    ruleset: Ruleset, counts: Sequence[int], table: Sequence[Meld], players: int
-) -> bool:
+def could_meet(ruleset: Ruleset, counts: list[int], table: Sequence[Meld], players: int) -> bool:
     """A quick upper bound: could the side's melds, with every card of the hand put to use,
     meet the going-out requirement? Generous like :func:`stranded`: each canasta the cards
     might make counts once toward the number needed and toward every kind it might be."""
@@ -185,15 +183,19 @@ def could_meet(
         # an escalera: generous, a run per copy of the suit
         need = escalera - lim.sequence_max_wild
         for s in range(4):
-            mask = 0
-            for r in range(low, high + 1):
-                if counts[r * 4 + s]:
-                    mask |= 1 << r
-            for _ in range(need - 1):
-                mask &= mask >> 1
-            if need <= 0 or mask:
-                total += 1 + lim.decks
-                might[2] += 1 + lim.decks
+            if need > 0:  # the ranks held in the suit, in a row, until ``need`` are met
+                streak = 0
+                for i in range(low * 4 + s, high * 4 + s + 1, 4):
+                    if not counts[i]:
+                        streak = 0
+                        continue
+                    streak += 1
+                    if streak == need:
+                        break
+                if streak < need:
+                    continue
+            total += 1 + lim.decks
+            might[2] += 1 + lim.decks
     if lim.wild_allowed and wilds >= lim.bolivia_size:
         n = wilds // lim.bolivia_size
         total += n

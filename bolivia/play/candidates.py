@@ -35,6 +35,7 @@ from bolivia.engine.initial_meld import counted_points, meld_value, minimum
 from bolivia.engine.melds import (
     Meld,
     canasta_of,
+    combination,
     could_join,
     extension,
     group_table,
@@ -552,5 +553,27 @@ class Candidates:
                 continue
             for j in range(i + 1, len(team)):
                 b = team[j]
-                if b.kind == "group" and b.rank == a.rank and h.can(Combine(i, j)):
+                if b.kind == "group" and b.rank == a.rank and self.can_combine(i, j):
                     yield Combine(i, j)
+
+    def can_combine(self, target: int, other: int) -> bool:
+        """:meth:`Hand.can <bolivia.play.hand.Hand.can>` for joining two of the side's melds
+        in the play phase, decided with :func:`~bolivia.engine.melds.combination` (the check
+        of :func:`~bolivia.engine.melds.verify_combine`, without the reason); where the turn
+        binds the player to going out (fewer cards than the keep-cards rule asks, a partner's
+        answer, a commitment) the full verify path decides. :meth:`Hand.apply` verifies what
+        this allows again in full."""
+        h = self.hand
+        team = h.melds[h.team]
+        if (
+            h.ended_by is not None
+            or h.phase != "play"
+            or not (0 <= target < len(team) and 0 <= other < len(team))
+            or target == other
+        ):
+            return h.can(Combine(target, other))
+        if combination(self.ruleset, team[target], team[other]) is None:
+            return False
+        if h.sizes[h.current] < self.keep or h.committed or h.asked is not None:
+            return h.can(Combine(target, other))  # what the turn binds the player to
+        return True

@@ -524,15 +524,7 @@ class Hand(HandState):
         self.steps += 1
         player = self.current
         team = self.team_of[player]
-
         taken = self.taken[player]
-
-        def remove(cards: Sequence[Card]) -> None:
-            for card in cards:
-                self._from_hand(player, card.index)
-                if taken[card.index]:
-                    taken[card.index] -= 1
-
         if isinstance(action, Draw):
             count = self.draw_count
             if len(self.stock) < count and self.rules.stock.short_draw == "end_hand":
@@ -548,7 +540,7 @@ class Hand(HandState):
                 self.ended_by = "stock_exhausted"
         elif isinstance(action, TakePile):
             assert isinstance(outcome, Pickup)
-            remove([*(action.with_cards or ()), *(c for m in action.also for c in m)])
+            self._remove(player, [*(action.with_cards or ()), *(c for m in action.also for c in m)])
             rest = self.pile[:-1]
             self.pile = []
             self._pile_classes.clear()
@@ -577,12 +569,12 @@ class Hand(HandState):
             self.ended_by = "stock_exhausted"
         elif isinstance(action, Lay):
             assert isinstance(outcome, list)
-            remove([c for m in action.melds for c in m])
+            self._remove(player, [c for m in action.melds for c in m])
             self.melds[team].extend(outcome)
             self._melded_now(player, self._only_going_out(outcome))
         elif isinstance(action, Extend):
             assert isinstance(outcome, Meld)
-            remove(action.cards)
+            self._remove(player, action.cards)
             self.melds[team][action.target] = outcome
             self._melded_now(player, self._only_going_out([outcome]))
         elif isinstance(action, Combine):
@@ -591,7 +583,7 @@ class Hand(HandState):
                 self.melds[team], action.target, action.other, outcome
             )
         elif isinstance(action, Discard):
-            remove([action.card])
+            self._remove(player, [action.card])
             self._pile_push(action.card.index)
             if self.sizes[player] == 0:
                 self._went_out(player)
@@ -599,12 +591,13 @@ class Hand(HandState):
                 self._next_turn()
         elif isinstance(action, GoOut):
             assert isinstance(outcome, list)
-            remove(
+            self._remove(
+                player,
                 [
                     *(c for m in action.melds for c in m),
                     *(c for _, more in action.extends for c in more),
                     *([action.discard] if action.discard is not None else []),
-                ]
+                ],
             )
             self.melds[team] = outcome
             if action.discard is not None:
@@ -624,6 +617,15 @@ class Hand(HandState):
                 # the last card of the stock was a red three: the player holds one card and,
                 # told no, can neither discard it nor go out: the stock is exhausted
                 self.ended_by = "stock_exhausted"
+
+    def _remove(self, player: int, cards: Sequence[Card]) -> None:
+        """The cards leave the player's hand (melded or discarded): no longer among those
+        everyone saw the player take from the pile."""
+        taken = self.taken[player]
+        for card in cards:
+            self._from_hand(player, card.index)
+            if taken[card.index]:
+                taken[card.index] -= 1
 
     def _melded_now(self, player: int, threes: bool = False) -> None:
         """The player melded: a hand emptied goes out; fewer cards than the keep-cards rule

@@ -85,10 +85,11 @@ def ways_out(
     the side's melds ``table``. ``first_minimum``: the side has not melded, and its new melds
     must count this much. ``bounded=False`` searches without the quick bounds (for tests: the
     bounds must never change the answer)."""
-    lost = stranded(ruleset, counts, table) if bounded else []
-    if bounded and (len(lost) > 1 or not could_meet(ruleset, counts, table, players)):
+    held = list(counts)  # a list: what the compiled bounds index fastest
+    lost = stranded(ruleset, held, table) if bounded else []
+    if bounded and (len(lost) > 1 or not could_meet(ruleset, held, table, players)):
         return []
-    search = _Search(ruleset, table, counts, players, first_minimum, limit)
+    search = _Search(ruleset, table, held, players, first_minimum, limit)
     search.bounded = bounded
     search.root_lost = lost if bounded else None
     search.run()
