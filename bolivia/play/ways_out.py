@@ -90,8 +90,7 @@ def ways_out(
     if bounded and (len(lost) > 1 or not could_meet(ruleset, held, table, players)):
         return []
     search = _Search(ruleset, table, held, players, first_minimum, limit)
-    search.bounded = bounded
-    search.root_lost = lost if bounded else None
+    search.bounded, search.root_lost = bounded, (lost if bounded else None)
     search.run()
     return search.found
 
