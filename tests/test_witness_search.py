@@ -9,6 +9,7 @@ import pytest
 
 from bolivia.compare import witnesses
 from bolivia.compare.differences import with_value
+from bolivia.compare.findings import build
 from bolivia.compare.witnesses import find_witnesses
 from bolivia.rules.library import shipped_library
 from bolivia.rules.variants import with_values
@@ -51,3 +52,15 @@ def test_shrinking_drops_what_the_property_does_not_need() -> None:
     item = ("meld", {"cards": ["8H", "JK", "8S", "2C", "JK"], "going_out": False})
     op, request = witnesses._shrink(item, lambda it: it[1]["cards"].count("JK") >= 2)
     assert (op, request) == ("meld", {"cards": ["JK", "JK"], "going_out": False})
+
+
+def test_a_scoring_rule_no_gallery_position_reaches_is_measured_on_its_witness(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "six-reds.yaml"
+    path.write_text("id: six-reds\nextends: bolivia-da\nred_threes:\n  all_value: 1500\n")
+    house = LIBRARY.load(str(path))
+    comparison = build([LIBRARY.load("bolivia-da"), house], hands=2, games=1)
+    effect = comparison.effects["red_threes.all_value"]
+    assert effect.alone and effect.points == 500
+    assert "the situation section 3 shows for it" in effect.basis

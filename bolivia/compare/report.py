@@ -45,12 +45,22 @@ __all__ = [
 REPORT_NAME = "comparison"
 
 
+def count_of(n: int, word: str) -> str:
+    """``1 rule``, ``27 rules``, ``1,500 hands``: a count with its noun in the right number.
+
+    >>> count_of(1, "house rule"), count_of(27, "rule")
+    ('1 house rule', '27 rules')
+    """
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
 def report_environment(autoescape: bool, package: str = "bolivia.compare") -> jinja2.Environment:
     """The templates' environment of a report (this one, or another part's, such as a
     sweep's), with the filters for estimates."""
     env = environment(package, autoescape=autoescape)
     env.filters["est"] = lambda e, digits=1: e.text(digits)
     env.filters["cap"] = lambda text: text[:1].upper() + text[1:]
+    env.filters["count_of"] = count_of
     env.filters["pct"] = _pct
     return env
 

@@ -25,7 +25,7 @@ from bolivia.rules.ruleset import Ruleset
 from bolivia.verify.oracle import Oracle
 
 if TYPE_CHECKING:
-    from bolivia.compare.findings import Comparison, GalleryEntry, RuleRow
+    from bolivia.compare.findings import Comparison, RuleRow
 
 __all__ = ["Column", "Effect", "columns", "measured_effects", "outlier", "play_gaps", "rank"]
 
@@ -103,30 +103,43 @@ def play_gaps(comparison: Comparison) -> dict[tuple[str, str], float]:
     return out
 
 
+Position = tuple[str, Mapping[str, Any], Mapping[str, Any]]  # name, request, results by id
+
+
 def _scoring_gaps(
-    oracle: Oracle,
-    gallery: Sequence[GalleryEntry],
-    path: str,
-    a: Ruleset,
-    b: Ruleset,
+    oracle: Oracle, positions: Sequence[Position], path: str, a: Ruleset, b: Ruleset
 ) -> dict[str, float]:
-    """Per gallery position, the largest change of a side's score when ``a`` takes ``b``'s
-    value of the one rule ``path``."""
+    """Per position, the largest change of a side's score when ``a`` takes ``b``'s value of
+    the one rule ``path``."""
     variant = with_value(a, path, b)
     oracle.register(variant)
     out: dict[str, float] = {}
-    for entry in gallery:
-        mine = entry.results.get(a.id)
+    for name, request, results in positions:
+        mine = results.get(a.id)
         if not isinstance(mine, list):
             continue
-        answer = oracle.handle({"op": "score", "ruleset": variant.id, **entry.request})
+        answer = oracle.handle({"op": "score", "ruleset": variant.id, **request})
         if not answer["ok"]:
             continue
         teams = answer["result"]["teams"]
-        out[entry.name] = float(
+        out[name] = float(
             max(abs(t["total"] - m["total"]) for m, t in zip(mine, teams, strict=False))
         )
     return out
+
+
+def _witness_positions(comparison: Comparison, path: str) -> list[Position]:
+    """The scoring witnesses section 3 found for this rule alone, as positions to score."""
+    keys = {f.witness for f in comparison.findings if f.rule == path and f.witness}
+    return [
+        (
+            "section 3's situation",
+            witness.input,
+            {rid: r["teams"] for rid, r in witness.results.items() if "teams" in r},
+        )
+        for witness in comparison.witnesses
+        if witness.key in keys and witness.op == "score"
+    ]
 
 
 def measured_effects(
@@ -150,9 +163,8 @@ def measured_effects(
             if row.values[x.first] == row.values[y.first]:
                 continue
             for a, b in ((x, y), (y, x)):
-                gaps = _scoring_gaps(
-                    oracle, comparison.gallery, row.path, by_id[a.first], by_id[b.first]
-                )
+                gallery = [(e.name, e.request, e.results) for e in comparison.gallery]
+                gaps = _scoring_gaps(oracle, gallery, row.path, by_id[a.first], by_id[b.first])
                 for name, gap in gaps.items():
                     if gap and row.path not in deciding[name]:
                         deciding[name].append(row.path)
@@ -164,6 +176,22 @@ def measured_effects(
                             scoring,
                             alone=True,
                         )
+            if not best.alone:  # the gallery does not reach it: section 3's situation may
+                for a, b in ((x, y), (y, x)):
+                    positions = _witness_positions(comparison, row.path)
+                    found = _scoring_gaps(
+                        oracle, positions, row.path, by_id[a.first], by_id[b.first]
+                    )
+                    for gap in found.values():
+                        if gap > best.points:
+                            best = Effect(
+                                gap,
+                                f"{gap:,.0f} points for a side in the situation section 3 "
+                                f"shows for it, {a.title} with {b.title}'s value of this rule "
+                                "alone (no position of section 4 reaches it)",
+                                scoring,
+                                alone=True,
+                            )
             gap = play.get((x.first, y.first), 0.0)
             if not scoring and not best.alone and (gap > best.points or not best.basis_play):
                 best = Effect(
