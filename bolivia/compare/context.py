@@ -13,7 +13,7 @@ from typing import Any
 
 from bolivia.compare.findings import Comparison, RuleRow
 from bolivia.compare.play_text import play_context
-from bolivia.compare.situations import rulings, situation
+from bolivia.compare.situations import for_people, rulings, situation
 from bolivia.compare.summary import Column, columns, outlier, rank
 from bolivia.compare.witnesses import AREA_OPS
 from bolivia.rules.phrases import answer, in_words, join_words, label, question
@@ -170,14 +170,15 @@ def _witnesses(comparison: Comparison, cols: Sequence[Column]) -> list[dict[str,
 def _gallery(comparison: Comparison, cols: Sequence[Column]) -> list[dict[str, Any]]:
     out = []
     for entry in comparison.gallery:
-        rows = []
+        rows: list[dict[str, Any]] = []
         for col in cols:
             result = entry.results[col.first]
             if isinstance(result, dict) and "error" in result:
                 rows.append(
                     {
                         "ruleset": col.title,
-                        "error": "not a position of this ruleset: " + result["error"]["message"],
+                        "error": "not a position of this ruleset: "
+                        + for_people(result["error"]["message"]),
                     }
                 )
                 continue
