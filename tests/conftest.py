@@ -55,7 +55,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
     if not compiled():
         return
-    skip = pytest.mark.skip(reason="replaces a compiled method: run by the pure build (.ci/run)")
+    skip = pytest.mark.skip(
+        reason="replaces or reads what compiled code hides: run by the pure build (.ci/run)"
+    )
     for item in items:
         if item.get_closest_marker("pure_only") is not None:
             item.add_marker(skip)

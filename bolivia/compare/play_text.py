@@ -124,8 +124,8 @@ def _correction(comparison: Comparison, cols: Sequence[Column]) -> str:
         f"interval is at the level Holm's step tests it at (from {1 - ALPHA / max(m, 1):.2%} "
         f"for the smallest p-value up to 95%), and a difference is called only when that "
         f"interval excludes 0. Means: Student's t over the deals; shares: Tango's score "
-        f"interval with McNemar's test, in percentage points (pp). Where none is shown, the "
-        f"smallest difference the run detects (80% power at the strictest level, "
+        f"interval with McNemar's test, in percentage points (pp). Where no difference is "
+        f"shown, the smallest difference the run detects (80% power at the strictest level, "
         f"{1 - ALPHA / max(m, 1):.2%}) is given."
     )
 
