@@ -177,8 +177,8 @@ def measured_effects(
                             alone=True,
                         )
             if not best.alone:  # the gallery does not reach it: section 3's situation may
+                positions = _witness_positions(comparison, row.path)
                 for a, b in ((x, y), (y, x)):
-                    positions = _witness_positions(comparison, row.path)
                     found = _scoring_gaps(
                         oracle, positions, row.path, by_id[a.first], by_id[b.first]
                     )
