@@ -81,6 +81,38 @@ def _track(size: int, target: int, bonus: float) -> float:
     return bonus * share * share
 
 
+class _TableView:
+    """A table as the valuation reads it: its value, and the unfinished melds the hand's cards
+    could grow (the biggest group of each rank, the wild meld, the longest run of each suit)."""
+
+    __slots__ = ("groups", "open_runs", "value", "wild_meld")
+
+    def __init__(
+        self,
+        value: float,
+        groups: dict[int, tuple[int, int]],
+        wild_meld: int,
+        open_runs: dict[int, int],
+    ) -> None:
+        self.value = value
+        self.groups = groups
+        self.wild_meld = wild_meld
+        self.open_runs = open_runs
+
+
+class _Shape:
+    """The cards in hand as the valuation reads them: their penalty, the cards of each rank,
+    the wild cards, and a bit per rank held of each suit (within the sequences' span)."""
+
+    __slots__ = ("by_rank", "masks", "penalty", "wilds")
+
+    def __init__(self, penalty: int, by_rank: list[int], wilds: int, masks: list[int]) -> None:
+        self.penalty = penalty
+        self.by_rank = by_rank
+        self.wilds = wilds
+        self.masks = masks
+
+
 class _Position:
     """What the bot knows and values once per choice."""
 
@@ -116,6 +148,12 @@ class _Position:
         self.risk = weights.risk + (1.0 - weights.risk) * self.late * self.late
         self.table = [self.summary(m) for m in hand.melds[self.team]]
         self._unseen()
+        # what one choice's candidates share, kept while they are valued: most of them change
+        # one suit or one rank of the hand and leave the table as it is
+        self._views: dict[tuple[_Summary, ...], _TableView] = {}
+        self._suits: dict[tuple[int, int, int], float | None] = {}
+        self._ranks: dict[tuple[int, int, int, int], tuple[float, ...]] = {}
+        self.own = self.shape(self.counts)
 
     # ------------------------------------------------------------------ what is known
 
@@ -204,6 +242,35 @@ class _Position:
             return KIND_INDEX["bolivia"] if size >= lim.bolivia_size else None
         return None
 
+    def view(self, table: Sequence[_Summary]) -> _TableView:
+        """What the valuation reads off a table, once per table a choice's candidates lead to."""
+        key = tuple(table)
+        found = self._views.get(key)
+        if found is None:
+            found = self._views[key] = self._table_view(table)
+        return found
+
+    def _table_view(self, table: Sequence[_Summary]) -> _TableView:
+        # the side's biggest unfinished group of each rank, its wild meld, its longest
+        # unfinished run of each suit
+        groups: dict[int, tuple[int, int]] = {}
+        wild_meld = 0
+        open_runs: dict[int, int] = {}
+        for s in table:
+            if self.canasta_kind(s) is not None:
+                continue
+            if s[0] == "group":
+                held = groups.get(s[3])
+                if held is None or s[1] > held[0]:
+                    groups[s[3]] = (s[1], s[2])
+            elif s[0] == "wild":
+                wild_meld = max(wild_meld, s[1])
+            elif s[0] == "sequence":
+                run = open_runs.get(s[3])
+                if run is None or bin(s[4]).count("1") > bin(run).count("1"):
+                    open_runs[s[3]] = s[4]
+        return _TableView(self.table_value(table), groups, wild_meld, open_runs)
+
     def table_value(self, table: Sequence[_Summary]) -> float:
         value = 0.0
         done = [0, 0, 0, 0]
@@ -235,95 +302,143 @@ class _Position:
                 value += self.req_value * (longest / self.lim.escalera_size) ** 2
         return value
 
-    def hand_value(self, counts: Sequence[int], table: Sequence[_Summary]) -> float:
-        w = self.w
+    def shape(self, counts: Sequence[int]) -> _Shape:
+        """What the valuation reads off the cards in hand."""
         lim = self.lim
-        value = 0.0
-        size = 0
+        penalties = self.penalties
         penalty = 0
         for i, n in enumerate(counts):
             if n:
-                size += n
-                penalty += n * self.penalties[i]
-        value -= self.risk * penalty
+                penalty += n * penalties[i]
+        by_rank = [
+            counts[b] + counts[b + 1] + counts[b + 2] + counts[b + 3] for b in range(0, 52, 4)
+        ]
+        wilds = 0
+        for i in lim.wild_indices:
+            wilds += counts[i]
+        masks = [0, 0, 0, 0]
+        if lim.sequence_allowed:
+            low, high = lim.low, lim.high
+            for suit in range(4):
+                mask = 0
+                for r in range(low, high + 1):
+                    if counts[r * 4 + suit]:
+                        mask |= 1 << r
+                masks[suit] = mask
+        return _Shape(penalty, by_rank, wilds, masks)
+
+    def discarded(self, index: int) -> _Shape:
+        """The hand's shape without one card of ``index`` (held), from the hand's own."""
+        was = self.own
+        by_rank = list(was.by_rank)
+        masks = list(was.masks)
+        wilds = was.wilds - 1 if self.wild[index] else was.wilds
+        if index < 52:
+            r = index >> 2
+            by_rank[r] -= 1
+            if self.counts[index] == 1 and self.lim.low <= r <= self.lim.high:
+                masks[index & 3] &= ~(1 << r)
+        return _Shape(was.penalty - self.penalties[index], by_rank, wilds, masks)
+
+    def shape_value(self, shape: _Shape, view: _TableView) -> float:
+        w = self.w
+        lim = self.lim
+        value = 0.0
+        value -= self.risk * shape.penalty
         # groups: the side's biggest unfinished group of each rank, grown by the hand's cards
-        groups: dict[int, tuple[int, int]] = {}
-        wild_meld = 0
-        for s in table:
-            if s[0] == "group" and self.canasta_kind(s) is None:
-                held = groups.get(s[3])
-                if held is None or s[1] > held[0]:
-                    groups[s[3]] = (s[1], s[2])
-            elif s[0] == "wild" and self.canasta_kind(s) is None:
-                wild_meld = max(wild_meld, s[1])
+        groups = view.groups
+        ranks = self._ranks
+        by_rank = shape.by_rank
         for r in lim.group_ranks:
-            base = r * 4
-            c = counts[base] + counts[base + 1] + counts[base + 2] + counts[base + 3]
+            c = by_rank[r]
             if not c:
                 continue
-            if c >= 2:
-                value += w.pair
             on = groups.get(r)
-            if on is not None:
-                s0: _Summary = ("group", on[0], on[1], r, 0)
-                s1: _Summary = ("group", on[0] + c, on[1], r, 0)
-                value += w.hand * (self.meld_value(s1) - self.meld_value(s0))
-            elif c >= 2:
-                value += w.hand * self.meld_value(("group", c + (1 if c == 2 else 0), 0, r, 0))
-            value += w.hand * c * self.points[base]
+            key = (r, c, -1, 0) if on is None else (r, c, on[0], on[1])
+            terms = ranks.get(key)
+            if terms is None:
+                terms = ranks[key] = self._rank_terms(r, c, on)
+            for term in terms:
+                value += term
         # wild cards: toward a wild canasta, or to finish another
-        wilds = sum(counts[i] for i in lim.wild_indices)
+        wilds = shape.wilds
         if wilds:
             value += w.wild * wilds
             if lim.wild_allowed:
+                wild_meld = view.wild_meld
                 grown = self.meld_value(("wild", wild_meld + wilds, 0, -1, 0))
                 value += w.hand * (grown - self.meld_value(("wild", wild_meld, 0, -1, 0)))
         # runs: the best window of an escalera's length in each suit
         if lim.sequence_allowed:
-            value += self._runs_value(counts, table)
+            value += self._runs_value(shape.masks, view)
         return value
 
-    def _runs_value(self, counts: Sequence[int], table: Sequence[_Summary]) -> float:
+    def _rank_terms(self, r: int, c: int, on: tuple[int, int] | None) -> tuple[float, ...]:
+        """What ``c`` cards of rank ``r`` in hand add, term by term (added in this order)."""
+        w = self.w
+        terms: list[float] = []
+        if c >= 2:
+            terms.append(w.pair)
+        if on is not None:
+            s0: _Summary = ("group", on[0], on[1], r, 0)
+            s1: _Summary = ("group", on[0] + c, on[1], r, 0)
+            terms.append(w.hand * (self.meld_value(s1) - self.meld_value(s0)))
+        elif c >= 2:
+            terms.append(w.hand * self.meld_value(("group", c + (1 if c == 2 else 0), 0, r, 0)))
+        terms.append(w.hand * c * self.points[r * 4])
+        return tuple(terms)
+
+    def _runs_value(self, masks: Sequence[int], view: _TableView) -> float:
+        open_runs = view.open_runs
+        suits = self._suits
+        value = 0.0
+        for suit in range(4):
+            mask = masks[suit]
+            if not mask:
+                continue
+            on = open_runs.get(suit, 0)
+            key = (suit, mask, on)
+            if key in suits:
+                gain = suits[key]
+            else:
+                gain = suits[key] = self._run_gain(suit, mask, on)
+            if gain is not None:
+                value += gain
+        return value
+
+    def _run_gain(self, suit: int, mask: int, on: int) -> float | None:
+        """What the hand's cards of a suit (``mask``) add to the side's run of it (``on``),
+        weighted; None when they add nothing."""
         lim = self.lim
         span = lim.escalera_size
         low, high = lim.low, lim.high
-        open_runs: dict[int, int] = {}
-        for s in table:
-            if s[0] == "sequence" and self.canasta_kind(s) is None:
-                held = open_runs.get(s[3])
-                if held is None or bin(s[4]).count("1") > bin(held).count("1"):
-                    open_runs[s[3]] = s[4]
-        value = 0.0
-        for suit in range(4):
-            mask = 0
-            for r in range(low, high + 1):
-                if counts[r * 4 + suit]:
-                    mask |= 1 << r
-            on = open_runs.get(suit, 0)
-            if not mask:
+        best = 0
+        for start in range(low, max(high - span + 2, low + 1)):
+            window = ((1 << span) - 1) << start
+            if on & ~window:
                 continue
-            best = 0
-            for start in range(low, max(high - span + 2, low + 1)):
-                window = ((1 << span) - 1) << start
-                if on & ~window:
-                    continue
-                covered = bin((mask | on) & window).count("1")
-                best = max(best, covered)
-            have = bin(on).count("1")
-            if best <= have:
-                continue
-            gain = self.meld_value(("sequence", best, 0, suit, 0)) - self.meld_value(
-                ("sequence", have, 0, suit, 0)
-            )
-            weight = self.w.run if on else self.w.run * 0.7
-            needs = self.req_kinds.get(KIND_INDEX["escalera"], 0)
-            if needs:
-                gain += self.req_value * ((best / span) ** 2 - (have / span) ** 2)
-            value += weight * gain
-        return value
+            covered = bin((mask | on) & window).count("1")
+            best = max(best, covered)
+        have = bin(on).count("1")
+        if best <= have:
+            return None
+        gain = self.meld_value(("sequence", best, 0, suit, 0)) - self.meld_value(
+            ("sequence", have, 0, suit, 0)
+        )
+        weight = self.w.run if on else self.w.run * 0.7
+        needs = self.req_kinds.get(KIND_INDEX["escalera"], 0)
+        if needs:
+            gain += self.req_value * ((best / span) ** 2 - (have / span) ** 2)
+        return weight * gain
 
     def value(self, counts: Sequence[int], table: Sequence[_Summary]) -> float:
-        return self.table_value(table) + self.hand_value(counts, table)
+        view = self.view(table)
+        return view.value + self.shape_value(self.shape(counts), view)
+
+    def value_discarding(self, index: int) -> float:
+        """The position's value once the card of ``index`` is discarded."""
+        view = self.view(self.table)
+        return view.value + self.shape_value(self.discarded(index), view)
 
     # ------------------------------------------------------------------ danger
 
@@ -529,9 +644,7 @@ class ExpertBot:
         for n, action in enumerate(actions):
             if type(action) is Discard:
                 index = action.card.index
-                after = list(counts)
-                after[index] -= 1
-                discards.append((pos.danger(index) - pos.value(after, table), n))
+                discards.append((pos.danger(index) - pos.value_discarding(index), n))
             elif type(action) is Lay:
                 after = list(counts)
                 new = list(table)
