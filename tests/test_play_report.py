@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 
 from bolivia.compare.findings import Comparison, build
@@ -110,3 +111,34 @@ def test_the_command_line_defaults_are_the_comparison_defaults() -> None:
     assert f"between {PRECISION_BOUNDS[0]:,} and {PRECISION_BOUNDS[1]:,} deals" in (
         precision.help or ""
     )
+
+
+def test_play_told_to_stop_raises_at_its_next_result() -> None:
+    import threading
+
+    from bolivia.compare.playing import Stopped
+
+    stop = threading.Event()
+    job = PlayJob("bolivia-da", (), 4, "greedy", 1, 0)
+    results = run_jobs([job, job], 1, stop=stop)
+    assert next(results).completed
+    stop.set()
+    with pytest.raises(Stopped):
+        next(results)
+
+
+def test_a_failure_beside_the_play_stops_the_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With workers, the deals are played while witnesses are found; when finding them fails,
+    the error comes out and no more deals are played."""
+    import bolivia.compare.findings as findings
+
+    def broken(*args: object) -> None:
+        raise RuntimeError("no witnesses today")
+
+    monkeypatch.setattr(findings, "find_witnesses", broken)
+    library = shipped_library()
+    rulesets = [library.load("bolivia-da"), library.load("bolivia-fr")]
+    played: list[int] = []
+    with pytest.raises(RuntimeError, match="no witnesses today"):
+        build(rulesets, hands=400, games=10, workers=2, progress=played.append)
+    assert len(played) < 2 * (2 * 400 + 10)

@@ -12,8 +12,11 @@ the same thing.
 from __future__ import annotations
 
 import json
+import multiprocessing.pool
 import os
+import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,7 +41,7 @@ from bolivia.compare.playing import (
 )
 from bolivia.compare.summary import Effect, columns, measured_effects
 from bolivia.compare.witnesses import AREA_OPS, Finding, Witness, find_witnesses
-from bolivia.play.simulate import derive_seed
+from bolivia.play.simulate import derive_seed, worker_pool
 from bolivia.rules.model import leaf_paths
 from bolivia.rules.provenance import value_text
 from bolivia.rules.ruleset import Ruleset
@@ -349,9 +352,11 @@ def _run(
     jobs: Sequence[tuple[str, PlayJob]],
     workers: int,
     progress: Callable[[int], None] | None,
+    stop: threading.Event | None = None,
+    pool: multiprocessing.pool.Pool | None = None,
 ) -> None:
     for (column, job), result in zip(
-        jobs, run_jobs([job for _, job in jobs], workers, progress), strict=True
+        jobs, run_jobs([job for _, job in jobs], workers, progress, stop, pool), strict=True
     ):
         runs.add(job, result, column)
 
@@ -364,9 +369,12 @@ def _play(
     folders: Sequence[str],
     progress: Callable[[int], None] | None,
     base: str | None,
+    stop: threading.Event | None = None,
+    pool: multiprocessing.pool.Pool | None = None,
 ) -> Play:
     """Play every column's deals under each bot and its games, then (with a precision asked)
-    as many more deals as it needs within its bounds; the figures and paired differences."""
+    as many more deals as it needs within its bounds; the figures and paired differences.
+    Once ``stop`` is set, the next result raises :class:`~bolivia.compare.playing.Stopped`."""
     ids = [r.id for r in rulesets]
     runs = Runs()
     first = sizing.bounds[0] if sizing.precision is not None else sizing.deals
@@ -375,6 +383,8 @@ def _play(
         _jobs(rulesets, folders, seed, range(first), range(sizing.games), base is not None),
         workers,
         progress,
+        stop,
+        pool,
     )
     if sizing.precision is not None:
         deals, wanted = deals_for_precision(
@@ -385,6 +395,8 @@ def _play(
             _jobs(rulesets, folders, seed, range(first, deals), range(0), base is not None),
             workers,
             progress,
+            stop,
+            pool,
         )
         hit = wanted != deals
         sizing = Sizing(deals, sizing.games, sizing.precision, sizing.bounds, hit, wanted)
@@ -433,8 +445,6 @@ def build(
     for ruleset in rulesets:
         oracle.register(ruleset)
     chosen_sources = sources if sources is not None else shipped_sources()
-    witnesses, findings = find_witnesses(rulesets, oracle)
-    witnesses.sort(key=lambda w: (list(AREA_OPS).index(w.area), w.key))
     rows = _rows(rulesets)
     base = (
         rulesets[0].id
@@ -446,6 +456,30 @@ def build(
     by_id = {r.id: r for r in rulesets}
     played = [by_id[col.first] for col in columns(rows, [r.id for r in rulesets])]
     sizing = Sizing(hands, games, precision, bounds if precision is not None else (hands, hands))
+
+    def rulings() -> tuple[list[Witness], list[Finding], list[GalleryEntry]]:
+        witnesses, findings = find_witnesses(rulesets, oracle)
+        witnesses.sort(key=lambda w: (list(AREA_OPS).index(w.area), w.key))
+        return witnesses, findings, _gallery(rulesets, oracle, seed)
+
+    if workers > 1:
+        # the workers play while this process looks for witnesses: the two use separate
+        # state (the workers load their own rulesets), so the order cannot change a byte
+        # (the pool is made here: only the main thread may set the signal handling it needs)
+        stop = threading.Event()
+        with worker_pool(workers) as pool, ThreadPoolExecutor(1, "play") as ahead:
+            playing = ahead.submit(
+                _play, played, sizing, seed, workers, folders, progress, base, stop, pool
+            )
+            try:
+                witnesses, findings, gallery = rulings()
+                play = playing.result()
+            except BaseException:
+                stop.set()
+                raise
+    else:
+        witnesses, findings, gallery = rulings()
+        play = _play(played, sizing, seed, workers, folders, progress, base)
     comparison = Comparison(
         rulesets=list(rulesets),
         seed=seed,
@@ -453,8 +487,8 @@ def build(
         rows=rows,
         witnesses=witnesses,
         findings=findings,
-        gallery=_gallery(rulesets, oracle, seed),
-        play=_play(played, sizing, seed, workers, folders, progress, base),
+        gallery=gallery,
+        play=play,
         disagreements=_disagreements(rulesets, chosen_sources),
         silences=_silences(rulesets),
         sources=chosen_sources,

@@ -12,7 +12,10 @@ asked, a digest of its actions, to tell whether two rulesets were played alike).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import multiprocessing.pool
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -37,6 +40,7 @@ __all__ = [
     "PlayJob",
     "PlayStats",
     "Runs",
+    "Stopped",
     "game_stats",
     "play_stats",
     "run_jobs",
@@ -174,20 +178,38 @@ def play_job(job: PlayJob) -> Deal | GamePlayed:
     )
 
 
+class Stopped(Exception):
+    """The play was told to stop: the work it was started beside has failed or was
+    interrupted."""
+
+
 def run_jobs(
-    jobs: Sequence[PlayJob], workers: int, progress: Callable[[int], None] | None = None
+    jobs: Sequence[PlayJob],
+    workers: int,
+    progress: Callable[[int], None] | None = None,
+    stop: threading.Event | None = None,
+    pool: multiprocessing.pool.Pool | None = None,
 ) -> Iterator[Deal | GamePlayed]:
-    """Every job's result, in the jobs' order (whatever the workers)."""
+    """Every job's result, in the jobs' order (whatever the workers), played by ``pool`` (or
+    by a pool of ``workers`` made for them). Once ``stop`` is set, the next result raises
+    :class:`Stopped` instead."""
     if workers <= 1:
-        for job in jobs:
-            yield play_job(job)
+        results: Iterator[Deal | GamePlayed] = map(play_job, jobs)
+        for done in results:
+            if stop is not None and stop.is_set():
+                raise Stopped
+            yield done
             if progress:
                 progress(1)
         return
     # small chunks: a game can take as long as a hundred deals
     chunk = max(1, min(len(jobs) // (workers * 64), CHUNK_LIMIT))
-    with worker_pool(workers) as pool:
+    with contextlib.ExitStack() as own:
+        if pool is None:
+            pool = own.enter_context(worker_pool(workers))
         for done in pool.imap(play_job, jobs, chunksize=chunk):
+            if stop is not None and stop.is_set():
+                raise Stopped
             yield done
             if progress:
                 progress(1)
