@@ -1,7 +1,7 @@
 """Instructions per hand, counted by valgrind's callgrind: a figure that does not drift with
 the machine's load, for comparing two builds of the engine.
 
-    python benchmarks/play_instructions.py [--hands N] [--rulesets ID,...] [--bots random,greedy]
+    python benchmarks/play_instructions.py [--hands N] [--rulesets ID,...] [--bots random,greedy,expert]
         [--check every|sampled|end|none] [--python VENV/bin/python]
 
 For each ruleset and bot kind, the same seeded hands are played twice under
@@ -28,14 +28,14 @@ SIX = ["canasta", "samba", "bolivia-fr", "bolivia-da", "bolivia-zh", "bolivia-ko
 def play(rid: str, bot: str, hands: int, check: str) -> None:
     """The measured work: ``hands`` seeded hands of four bots of one kind; prints the number
     of actions played and the build."""
-    from bolivia.play.bots import GreedyBot, RandomBot
+    from bolivia.play.bots import make_bot
     from bolivia.play.simulate import derive_seed, play_hand
     from bolivia.rules.library import shipped_library
     from bolivia.version import compiled
 
     ruleset = shipped_library().load(rid)
     players = ruleset.rules.players.usual
-    bots = [RandomBot() if bot == "random" else GreedyBot()] * players
+    bots = [make_bot(bot) for _ in range(players)]
     actions = 0
     for index in range(hands):
         stats, _ = play_hand(ruleset, players, derive_seed(42, index), bots, check=check)
