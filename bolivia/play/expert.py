@@ -154,6 +154,7 @@ class _Position:
         self._suits: dict[tuple[int, int, int], float | None] = {}
         self._ranks: dict[tuple[int, int, int, int], tuple[float, ...]] = {}
         self.own = self.shape(self.counts)
+        self._own_view: _TableView | None = None  # the view of the side's table as it is
 
     # ------------------------------------------------------------------ what is known
 
@@ -244,10 +245,14 @@ class _Position:
 
     def view(self, table: Sequence[_Summary]) -> _TableView:
         """What the valuation reads off a table, once per table a choice's candidates lead to."""
+        if table is self.table and self._own_view is not None:
+            return self._own_view
         key = tuple(table)
         found = self._views.get(key)
         if found is None:
             found = self._views[key] = self._table_view(table)
+        if table is self.table:
+            self._own_view = found
         return found
 
     def _table_view(self, table: Sequence[_Summary]) -> _TableView:
