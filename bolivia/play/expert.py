@@ -151,8 +151,9 @@ class _Position:
         # what one choice's candidates share, kept while they are valued: most of them change
         # one suit or one rank of the hand and leave the table as it is
         self._views: dict[tuple[_Summary, ...], _TableView] = {}
-        self._suits: dict[tuple[int, int, int], float | None] = {}
-        self._ranks: dict[tuple[int, int, int, int], tuple[float, ...]] = {}
+        # keyed by one int each (no tuple built per lookup): see shape_value and _runs_value
+        self._suits: dict[int, float | None] = {}
+        self._ranks: dict[int, tuple[float, ...]] = {}
         self.own = self.shape(self.counts)
         self._own_view: _TableView | None = None  # the view of the side's table as it is
 
@@ -359,7 +360,9 @@ class _Position:
             if not c:
                 continue
             on = groups.get(r)
-            key = (r, c, -1, 0) if on is None else (r, c, on[0], on[1])
+            # rank (4 bits), count and the group's size + 1 (10 bits each: MAX_CARDS < 1024),
+            # then its wild cards
+            key = r | c << 4 if on is None else r | c << 4 | (on[0] + 1) << 14 | on[1] << 24
             terms = ranks.get(key)
             if terms is None:
                 terms = ranks[key] = self._rank_terms(r, c, on)
@@ -402,7 +405,7 @@ class _Position:
             if not mask:
                 continue
             on = open_runs.get(suit, 0)
-            key = (suit, mask, on)
+            key = suit | mask << 2 | on << 16  # a rank mask has 13 bits
             if key in suits:
                 gain = suits[key]
             else:
