@@ -342,12 +342,17 @@ def _start(
     bots = record["bots"]
     if not isinstance(bots, list) or len(bots) != players:
         raise reader.fail(f"bots: {players} bot names, one per player, not {_shown(bots)}")
+    made: list[Bot] = []
     for i, bot in enumerate(bots):
-        if not isinstance(bot, str) or bot not in BOTS:
+        if not isinstance(bot, str):
             raise reader.fail(f"bots: [{i}] is {_shown(bot)}; the bots are {', '.join(BOTS)}")
+        try:
+            made.append(make_bot(bot))
+        except ValueError as exc:
+            raise reader.fail(f"bots: [{i}]: {exc}") from None
     hand = _deal(record, ruleset, players, first, scores, reader)
     seed = record.get("seed")
-    chooser = None if seed is None else _Chooser(bots, [make_bot(bot) for bot in bots], seed)
+    chooser = None if seed is None else _Chooser(bots, made, seed)
     return hand, _Game({name: record[name] for name in _SHARED}, scores), chooser
 
 

@@ -30,16 +30,27 @@ from bolivia.play.hand import Hand
 from bolivia.play.sampling import determinize
 from bolivia.rules.model import Canastas
 
-__all__ = ["SearchBot"]
+__all__ = ["BUDGET", "SearchBot", "search_bot"]
 
 #: a playout stops after this many actions whatever happens (a hand never takes so many)
 PLAYOUT_STEPS = 2_000
 
+#: the keys of a budget spec (``search:playouts=16,width=3``), in the order the bot's name
+#: gives them, each with its lowest and highest value: whole numbers, ``depth`` also ``none``
+#: (to the hand's end), ``discards`` 0 or 1 (no or yes), ``confidence`` in standard errors,
+#: ``win`` points a playout scores more when its side is ahead at the end (less when behind)
+BUDGET: dict[str, tuple[float, float]] = {
+    "playouts": (1, 256),
+    "width": (1, 8),
+    "depth": (1, 400),
+    "discards": (0, 1),
+    "confidence": (0, 10),
+    "win": (0, 10_000),
+}
+
 
 class SearchBot:
     """Determinized Monte Carlo over the expert's candidates (see the module)."""
-
-    name = "search"
 
     def __init__(
         self,
@@ -48,9 +59,12 @@ class SearchBot:
         depth: int | None = None,
         discards: bool = False,
         confidence: float = 1.0,
+        win: int = 0,
     ) -> None:
+        self.name = "search"
         self.playouts = playouts
         self.confidence = confidence
+        self.win = win
         self.width = width
         self.depth = depth
         self.discards = discards
@@ -100,7 +114,8 @@ class SearchBot:
                 break
             sim.apply(policy.choose(sim, actions, quiet))
             steps += 1
-        return margin(sim, team)
+        points = margin(sim, team)
+        return points + self.win * ((points > 0) - (points < 0))
 
 
 def _paired_edge(scores: Sequence[float], base: Sequence[float], z: float) -> float:
@@ -152,3 +167,63 @@ def _share(kind: str, size: int, wilds: int, canastas: Canastas) -> float:
         return 0.0
     share = min(size / canasta.size, 1.0)
     return float(canasta.bonus) * share * share
+
+
+def search_bot(options: str) -> SearchBot:
+    """The search bot of a budget spec's options (``playouts=16,width=3``: the keys of
+    :data:`BUDGET`, each at most once), named by the spec in :data:`BUDGET`'s order; a
+    ``ValueError`` saying what is wrong otherwise."""
+    given: dict[str, float | None] = {}
+    for item in options.split(","):
+        key, eq, text = (part.strip() for part in item.partition("="))
+        if not key:
+            raise ValueError(f"search: an empty option in {options!r} (key=value,...)")
+        if key not in BUDGET:
+            raise ValueError(f"search: no option {key!r}; options: {', '.join(BUDGET)}")
+        if not eq or not text:
+            raise ValueError(f"search: {key} needs a value ({key}=...)")
+        if key in given:
+            raise ValueError(f"search: {key} given twice")
+        given[key] = _value(key, text)
+    values = {key: given[key] for key in BUDGET if key in given}
+    bot = SearchBot()
+    for key, value in values.items():
+        if key == "playouts":
+            bot.playouts = int(value or 0)
+        elif key == "width":
+            bot.width = int(value or 0)
+        elif key == "depth":
+            bot.depth = None if value is None else int(value)
+        elif key == "discards":
+            bot.discards = bool(value)
+        elif key == "confidence":
+            bot.confidence = float(value or 0)
+        else:
+            bot.win = int(value or 0)
+    shown = (f"{key}={_shown(key, value)}" for key, value in values.items())
+    bot.name = "search:" + ",".join(shown)
+    return bot
+
+
+def _value(key: str, text: str) -> float | None:
+    """A budget value read from ``text``, within :data:`BUDGET`'s bounds."""
+    low, high = BUDGET[key]
+    if key == "depth" and text == "none":
+        return None
+    whole = key != "confidence"
+    try:
+        value = float(int(text)) if whole else float(text)
+    except ValueError:
+        value = float("nan")
+    if not low <= value <= high:  # NaN fails here too
+        kind = "a whole number" if whole else "a number"
+        also = " or none" if key == "depth" else ""
+        raise ValueError(f"search: {key} is {kind} from {low:g} to {high:g}{also}, not {text!r}")
+    return value
+
+
+def _shown(key: str, value: float | None) -> str:
+    """A budget value as the bot's name gives it."""
+    if value is None:
+        return "none"
+    return f"{value:g}" if key == "confidence" else str(int(value))
