@@ -112,4 +112,4 @@ def test_a_replay_names_the_budget_and_replays_as_played(tmp_path: Path) -> None
     bad = tmp_path / "bad.jsonl"
     bad.write_text(files[0].read_text().replace(named, "search:playouts=999"))
     code, _, err = run("replay", str(bad))
-    assert code != 0 and "bots: [0]: search: playouts is a whole number" in err
+    assert code != 0 and 'bots: [0] is "search:playouts=999": search: playouts is a whole' in err

@@ -349,7 +349,7 @@ def _start(
         try:
             made.append(make_bot(bot))
         except ValueError as exc:
-            raise reader.fail(f"bots: [{i}]: {exc}") from None
+            raise reader.fail(f"bots: [{i}] is {_shown(bot)}: {exc}") from None
     hand = _deal(record, ruleset, players, first, scores, reader)
     seed = record.get("seed")
     chooser = None if seed is None else _Chooser(bots, made, seed)
