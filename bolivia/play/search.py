@@ -24,7 +24,18 @@ from collections.abc import Sequence
 
 from bolivia.engine.melds import canasta_of
 from bolivia.engine.scoring import TeamHand, score_team
-from bolivia.play.actions import Action, Answer, Ask, Discard, GoOut, TakePile, TakeTop
+from bolivia.play.actions import (
+    Action,
+    Answer,
+    Ask,
+    Combine,
+    Discard,
+    Extend,
+    GoOut,
+    Lay,
+    TakePile,
+    TakeTop,
+)
 from bolivia.play.expert import ExpertBot
 from bolivia.play.hand import Hand
 from bolivia.play.sampling import determinize
@@ -38,7 +49,8 @@ PLAYOUT_STEPS = 2_000
 #: the keys of a budget spec (``search:playouts=16,width=3``), in the order the bot's name
 #: gives them, each with its lowest and highest value: whole numbers, ``depth`` also ``none``
 #: (to the hand's end), ``discards`` 0 or 1 (no or yes), ``confidence`` in standard errors,
-#: ``win`` points a playout scores more when its side is ahead at the end (less when behind)
+#: ``win`` points a playout scores more when its side is ahead at the end (less when behind),
+#: ``melds`` 0 or 1 (search holding a meld back), ``extra`` playouts more while undecided
 BUDGET: dict[str, tuple[float, float]] = {
     "playouts": (1, 256),
     "width": (1, 8),
@@ -46,6 +58,8 @@ BUDGET: dict[str, tuple[float, float]] = {
     "discards": (0, 1),
     "confidence": (0, 10),
     "win": (0, 10_000),
+    "melds": (0, 1),
+    "extra": (0, 256),
 }
 
 
@@ -60,11 +74,15 @@ class SearchBot:
         discards: bool = False,
         confidence: float = 1.0,
         win: int = 0,
+        melds: bool = False,
+        extra: int = 0,
     ) -> None:
         self.name = "search"
         self.playouts = playouts
         self.confidence = confidence
         self.win = win
+        self.melds = melds
+        self.extra = extra
         self.width = width
         self.depth = depth
         self.discards = discards
@@ -79,19 +97,28 @@ class SearchBot:
         player = hand.current
         seed = rng.getrandbits(64)
         scores: list[list[float]] = [[] for _ in options]
-        for j in range(self.playouts):
-            world = determinize(hand, player, random.Random(seed + j))
-            for k, action in enumerate(options):
-                sim = world.copy()
-                sim.apply(action)
-                scores[k].append(self._playout(sim, hand.team))
-        # the expert's choice stays unless an alternative beats it on the same samples by
-        # more than ``confidence`` standard errors of the paired differences
-        best, best_edge = 0, 0.0
-        for k in range(1, len(options)):
-            edge = _paired_edge(scores[k], scores[0], self.confidence)
-            if edge > best_edge:
-                best, best_edge = k, edge
+        best = 0
+        done = 0
+        # batches of ``playouts`` samples, more (up to ``extra``) while an alternative leads
+        # without a clear edge
+        while done < self.playouts + self.extra:
+            for j in range(done, min(done + self.playouts, self.playouts + self.extra)):
+                world = determinize(hand, player, random.Random(seed + j))
+                for k, action in enumerate(options):
+                    sim = world.copy()
+                    sim.apply(action)
+                    scores[k].append(self._playout(sim, hand.team))
+            done = len(scores[0])
+            # the expert's choice stays unless an alternative beats it on the same samples
+            # by more than ``confidence`` standard errors of the paired differences
+            best, best_edge, leads = 0, 0.0, False
+            for k in range(1, len(options)):
+                edge = _paired_edge(scores[k], scores[0], self.confidence)
+                leads = leads or sum(scores[k]) > sum(scores[0])
+                if edge > best_edge:
+                    best, best_edge = k, edge
+            if best or not leads:
+                break
         return options[best]
 
     def _searched(self, options: Sequence[Action]) -> bool:
@@ -100,6 +127,8 @@ class SearchBot:
         for action in options:
             if isinstance(action, TakePile | TakeTop | GoOut | Ask | Answer):
                 return True
+        if isinstance(options[0], Lay | Extend | Combine):
+            return self.melds
         return self.discards and all(isinstance(action, Discard) for action in options)
 
     def _playout(self, sim: Hand, team: int) -> float:
@@ -198,8 +227,12 @@ def search_bot(options: str) -> SearchBot:
             bot.discards = bool(value)
         elif key == "confidence":
             bot.confidence = float(value or 0)
-        else:
+        elif key == "win":
             bot.win = int(value or 0)
+        elif key == "melds":
+            bot.melds = bool(value)
+        else:
+            bot.extra = int(value or 0)
     shown = (f"{key}={_shown(key, value)}" for key, value in values.items())
     bot.name = "search:" + ",".join(shown)
     return bot
