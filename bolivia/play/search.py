@@ -24,18 +24,7 @@ from collections.abc import Sequence
 
 from bolivia.engine.melds import canasta_of
 from bolivia.engine.scoring import TeamHand, score_team
-from bolivia.play.actions import (
-    Action,
-    Answer,
-    Ask,
-    Combine,
-    Discard,
-    Extend,
-    GoOut,
-    Lay,
-    TakePile,
-    TakeTop,
-)
+from bolivia.play.actions import Action, Answer, Ask, Discard, Draw, GoOut, TakePile, TakeTop
 from bolivia.play.expert import ExpertBot
 from bolivia.play.hand import Hand
 from bolivia.play.sampling import determinize
@@ -127,7 +116,7 @@ class SearchBot:
         for action in options:
             if isinstance(action, TakePile | TakeTop | GoOut | Ask | Answer):
                 return True
-        if isinstance(options[0], Lay | Extend | Combine):
+        if not isinstance(options[0], Discard | Draw):  # a meld, the discards after it
             return self.melds
         return self.discards and all(isinstance(action, Discard) for action in options)
 
