@@ -19,6 +19,7 @@ The budget is in playouts, not seconds, so that a seed gives the same play on an
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 
@@ -103,7 +104,7 @@ class SearchBot:
             best, best_edge, leads = 0, 0.0, False
             for k in range(1, len(options)):
                 edge = _paired_edge(scores[k], scores[0], self.confidence)
-                leads = leads or sum(scores[k]) > sum(scores[0])
+                leads = leads or math.fsum(scores[k]) > math.fsum(scores[0])
                 if edge > best_edge:
                     best, best_edge = k, edge
             if best or not leads:
