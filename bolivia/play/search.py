@@ -14,7 +14,8 @@ action) it plays as the expert does.
 
 The budget is in playouts, not seconds, so that a seed gives the same play on any machine:
 ``playouts`` samples a decision, ``width`` actions compared, ``depth`` turns a playout
-(None: to the hand's end).
+(None: to the hand's end), and the keys of :data:`BUDGET`; a bot spec names them
+(``search:playouts=16,width=3``, read by :func:`search_bot`).
 """
 
 from __future__ import annotations
