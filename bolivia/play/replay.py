@@ -16,7 +16,7 @@ named here is refused):
   is the ruleset's now; ``players``, a seating of the ruleset, and ``first``, one of them;
   ``team_scores``, one whole number per side; ``deck``, the pack in dealing order -- the very
   deck that ``seed`` shuffles, where a seed is recorded (``null`` or none: a deck dealt
-  elsewhere); ``bots``, one known bot per player;
+  elsewhere); ``bots``, one bot spec per player (a name, or ``search:playouts=8,...``);
 - an action line: ``step``, ``player`` (whose move it is) and ``action`` (no field more than
   its type takes), legal where it stands, and, where a seed is recorded, the action that
   player's bot chooses with the random numbers the seed gives (as the hand was played); a
