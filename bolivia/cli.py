@@ -365,7 +365,8 @@ def conform_command(
     "bot_names",
     default="greedy",
     show_default=True,
-    help="random or greedy for every seat, or one name per seat: greedy,random,...",
+    help="A bot for every seat, or one per seat: greedy,random,...; the bots are random, "
+    "greedy, expert and search, whose budget a spec sets (search:playouts=16,width=3).",
 )
 @click.option(
     "--replays",

@@ -93,17 +93,22 @@ def players_of(ruleset: Ruleset, players: int | None) -> int:
 
 def bots_of(bot_names: str, count: int) -> list[str]:
     """``--bots``: one bot name for every seat, or one per seat; a usage error otherwise."""
-    from bolivia.play.bots import BOTS
+    from bolivia.play.bots import BOTS, make_bot, split_specs
 
-    names = [name.strip() for name in bot_names.split(",")]
+    names = split_specs(bot_names)
     if len(names) == 1:
         names = names * count
-    unknown = [name for name in names if name not in BOTS]
-    if unknown or len(names) != count:
+    if len(names) != count:
         raise click.UsageError(
             f"--bots takes {', '.join(BOTS)}: one name, or one per seat ({count} seats)"
         )
-    return names
+    bots = []
+    for name in names:
+        try:
+            bots.append(make_bot(name).name)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--bots") from None
+    return bots
 
 
 def simulate(
@@ -214,11 +219,13 @@ def match(
 
     if deals and games:
         raise click.UsageError("give --deals or --games, not both")
+    named = []  # the specs as the bots name themselves (a budget's keys in one order)
     for name, hint in ((bot_a, "BOT_A"), (bot_b, "BOT_B")):
         try:
-            make_bot(name)
+            named.append(make_bot(name).name)
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint=hint) from None
+    bot_a, bot_b = named
     ruleset = Library(folders).load(ruleset_ref)
     count = players_of(ruleset, players)
     try:

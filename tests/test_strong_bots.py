@@ -173,3 +173,24 @@ def test_a_small_match_of_the_expert() -> None:
     assert summary["hands_played"] == 12 and summary["not_ended_by_a_rule"] == 0
     assert summary["conservation_failures"] == 0
     assert summary["hands"]["won"] > summary["hands"]["lost"]
+
+
+def test_every_search_option_plays_legally_and_the_same_with_any_workers() -> None:
+    """The search's options all on, a small budget: legal actions only, the hand conserved,
+    and a match of it the same figures from one worker or two."""
+    spec = "search:playouts=2,width=3,depth=2,discards=1,confidence=0.5,win=100,melds=1,extra=2"
+    bot = make_bot(spec)
+    ruleset = LIBRARY.load("bolivia-da")
+    hand = Hand.deal(ruleset, 4, random.Random(8))
+    rng = random.Random(8)
+    searched = 0
+    while not hand.over and hand.steps < 50:
+        actions = hand.choices()
+        action = bot.choose(hand, actions, rng)
+        assert action in actions and hand.can(action)
+        searched += action != ExpertBot().choose(hand, actions, rng)
+        hand.apply(action)
+    assert hand.conserved() and searched  # the search did choose otherwise than the expert
+    cheap = "search:playouts=2,depth=2,extra=2,win=50"  # searched at the pile only
+    match = MatchSpec("bolivia-da", (), 4, cheap, "expert", 2, deals=1, check="end")
+    assert play_match(match, 1) == play_match(match, 2)

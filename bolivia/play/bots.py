@@ -36,10 +36,10 @@ from bolivia.play.actions import (
 )
 from bolivia.play.expert import ExpertBot
 from bolivia.play.hand import Hand
-from bolivia.play.search import SearchBot
+from bolivia.play.search import SearchBot, search_bot
 from bolivia.play.state import BLACK_THREES
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "make_bot"]
+__all__ = ["BOTS", "SPECS", "Bot", "GreedyBot", "RandomBot", "make_bot", "split_specs"]
 
 
 class Bot(Protocol):
@@ -226,8 +226,38 @@ BOTS: dict[str, Callable[[], Bot]] = {
 }
 
 
-def make_bot(name: str) -> Bot:
-    try:
+#: the bots whose budget a spec may set (``search:playouts=16``), and how it is read
+SPECS: dict[str, Callable[[str], Bot]] = {"search": search_bot}
+
+#: the longest bot spec read
+MAX_SPEC = 200
+
+
+def make_bot(spec: str) -> Bot:
+    """The bot a spec names: a name of :data:`BOTS`, or one of :data:`SPECS` with its budget
+    (``search:playouts=16,width=3``); its ``name`` gives the spec back, so that a replay
+    names the bot that played. A ``ValueError`` of one line saying what is wrong otherwise."""
+    if len(spec) > MAX_SPEC:
+        raise ValueError(f"a bot spec is at most {MAX_SPEC} characters, not {len(spec):,}")
+    name, colon, options = spec.partition(":")
+    if name not in BOTS:
+        raise ValueError(f"no bot {name!r}; bots: {', '.join(BOTS)}")
+    if not colon:
         return BOTS[name]()
-    except KeyError:
-        raise ValueError(f"no bot {name!r}; bots: {', '.join(BOTS)}") from None
+    if name not in SPECS:
+        raise ValueError(f"{name} takes no options ({spec!r}); {', '.join(SPECS)} does")
+    return SPECS[name](options)
+
+
+def split_specs(text: str) -> list[str]:
+    """Bot specs separated by commas, a budget's own commas kept with its bot:
+    ``search:playouts=8,width=3,greedy`` is two specs (a piece with ``=`` and no ``:`` goes on
+    the spec before it)."""
+    specs: list[str] = []
+    for piece in text.split(","):
+        piece = piece.strip()
+        if specs and "=" in piece and ":" not in piece and ":" in specs[-1]:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return specs

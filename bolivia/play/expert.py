@@ -566,8 +566,8 @@ class ExpertBot:
 
     def consider(self, hand: Hand, actions: Sequence[Action]) -> list[Action]:
         """The bot's choice among ``actions`` first, then the alternatives it weighed, the
-        better first: the other discards, drawing or taking the pile, not going out (a meld
-        that pays has none)."""
+        better first: the other discards, drawing or taking the pile, not going out, holding
+        a meld back (the discards after it)."""
         if len(actions) == 1:
             return [actions[0]]
         pos = _Position(hand, self.weights)
@@ -703,8 +703,6 @@ class ExpertBot:
                 melds = hand.verify_way_out(lines[0], asking=False)
                 if pos.wants_out(pos.margin_going_out(melds, pos.player)):
                     return [ask, *ranked[:1]]
-        if best_meld is not None:
-            return [best_meld]
         if ranked:
             return ranked
         return [next((a for a in actions if not isinstance(a, Ask)), actions[0])]

@@ -16,7 +16,7 @@ named here is refused):
   is the ruleset's now; ``players``, a seating of the ruleset, and ``first``, one of them;
   ``team_scores``, one whole number per side; ``deck``, the pack in dealing order -- the very
   deck that ``seed`` shuffles, where a seed is recorded (``null`` or none: a deck dealt
-  elsewhere); ``bots``, one known bot per player;
+  elsewhere); ``bots``, one bot spec per player (a name, or ``search:playouts=8,...``);
 - an action line: ``step``, ``player`` (whose move it is) and ``action`` (no field more than
   its type takes), legal where it stands, and, where a seed is recorded, the action that
   player's bot chooses with the random numbers the seed gives (as the hand was played); a
@@ -342,12 +342,17 @@ def _start(
     bots = record["bots"]
     if not isinstance(bots, list) or len(bots) != players:
         raise reader.fail(f"bots: {players} bot names, one per player, not {_shown(bots)}")
+    made: list[Bot] = []
     for i, bot in enumerate(bots):
-        if not isinstance(bot, str) or bot not in BOTS:
+        if not isinstance(bot, str):
             raise reader.fail(f"bots: [{i}] is {_shown(bot)}; the bots are {', '.join(BOTS)}")
+        try:
+            made.append(make_bot(bot))
+        except ValueError as exc:
+            raise reader.fail(f"bots: [{i}] is {_shown(bot)}: {exc}") from None
     hand = _deal(record, ruleset, players, first, scores, reader)
     seed = record.get("seed")
-    chooser = None if seed is None else _Chooser(bots, [make_bot(bot) for bot in bots], seed)
+    chooser = None if seed is None else _Chooser(bots, made, seed)
     return hand, _Game({name: record[name] for name in _SHARED}, scores), chooser
 
 

@@ -14,32 +14,48 @@ action) it plays as the expert does.
 
 The budget is in playouts, not seconds, so that a seed gives the same play on any machine:
 ``playouts`` samples a decision, ``width`` actions compared, ``depth`` turns a playout
-(None: to the hand's end).
+(None: to the hand's end), and the keys of :data:`BUDGET`; a bot spec names them
+(``search:playouts=16,width=3``, read by :func:`search_bot`).
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 
 from bolivia.engine.melds import canasta_of
 from bolivia.engine.scoring import TeamHand, score_team
-from bolivia.play.actions import Action, Answer, Ask, Discard, GoOut, TakePile, TakeTop
+from bolivia.play.actions import Action, Answer, Ask, Discard, Draw, GoOut, TakePile, TakeTop
 from bolivia.play.expert import ExpertBot
 from bolivia.play.hand import Hand
 from bolivia.play.sampling import determinize
 from bolivia.rules.model import Canastas
 
-__all__ = ["SearchBot"]
+__all__ = ["BUDGET", "SearchBot", "search_bot"]
 
 #: a playout stops after this many actions whatever happens (a hand never takes so many)
 PLAYOUT_STEPS = 2_000
 
+#: the keys of a budget spec (``search:playouts=16,width=3``), in the order the bot's name
+#: gives them, each with its lowest and highest value: whole numbers, ``depth`` also ``none``
+#: (to the hand's end), ``discards`` 0 or 1 (no or yes), ``confidence`` in standard errors,
+#: ``win`` points a playout scores more when its side is ahead at the end (less when behind),
+#: ``melds`` 0 or 1 (search holding a meld back), ``extra`` playouts more while undecided
+BUDGET: dict[str, tuple[float, float]] = {
+    "playouts": (1, 256),
+    "width": (1, 8),
+    "depth": (1, 400),
+    "discards": (0, 1),
+    "confidence": (0, 10),
+    "win": (0, 10_000),
+    "melds": (0, 1),
+    "extra": (0, 256),
+}
+
 
 class SearchBot:
     """Determinized Monte Carlo over the expert's candidates (see the module)."""
-
-    name = "search"
 
     def __init__(
         self,
@@ -48,9 +64,16 @@ class SearchBot:
         depth: int | None = None,
         discards: bool = False,
         confidence: float = 1.0,
+        win: int = 0,
+        melds: bool = False,
+        extra: int = 0,
     ) -> None:
+        self.name = "search"
         self.playouts = playouts
         self.confidence = confidence
+        self.win = win
+        self.melds = melds
+        self.extra = extra
         self.width = width
         self.depth = depth
         self.discards = discards
@@ -65,19 +88,28 @@ class SearchBot:
         player = hand.current
         seed = rng.getrandbits(64)
         scores: list[list[float]] = [[] for _ in options]
-        for j in range(self.playouts):
-            world = determinize(hand, player, random.Random(seed + j))
-            for k, action in enumerate(options):
-                sim = world.copy()
-                sim.apply(action)
-                scores[k].append(self._playout(sim, hand.team))
-        # the expert's choice stays unless an alternative beats it on the same samples by
-        # more than ``confidence`` standard errors of the paired differences
-        best, best_edge = 0, 0.0
-        for k in range(1, len(options)):
-            edge = _paired_edge(scores[k], scores[0], self.confidence)
-            if edge > best_edge:
-                best, best_edge = k, edge
+        best = 0
+        done = 0
+        # batches of ``playouts`` samples, more (up to ``extra``) while an alternative leads
+        # without a clear edge
+        while done < self.playouts + self.extra:
+            for j in range(done, min(done + self.playouts, self.playouts + self.extra)):
+                world = determinize(hand, player, random.Random(seed + j))
+                for k, action in enumerate(options):
+                    sim = world.copy()
+                    sim.apply(action)
+                    scores[k].append(self._playout(sim, hand.team))
+            done = len(scores[0])
+            # the expert's choice stays unless an alternative beats it on the same samples
+            # by more than ``confidence`` standard errors of the paired differences
+            best, best_edge, leads = 0, 0.0, False
+            for k in range(1, len(options)):
+                edge = _paired_edge(scores[k], scores[0], self.confidence)
+                leads = leads or math.fsum(scores[k]) > math.fsum(scores[0])
+                if edge > best_edge:
+                    best, best_edge = k, edge
+            if best or not leads:
+                break
         return options[best]
 
     def _searched(self, options: Sequence[Action]) -> bool:
@@ -86,6 +118,8 @@ class SearchBot:
         for action in options:
             if isinstance(action, TakePile | TakeTop | GoOut | Ask | Answer):
                 return True
+        if not isinstance(options[0], Discard | Draw):  # a meld, the discards after it
+            return self.melds
         return self.discards and all(isinstance(action, Discard) for action in options)
 
     def _playout(self, sim: Hand, team: int) -> float:
@@ -100,7 +134,8 @@ class SearchBot:
                 break
             sim.apply(policy.choose(sim, actions, quiet))
             steps += 1
-        return margin(sim, team)
+        points = margin(sim, team)
+        return points + self.win * ((points > 0) - (points < 0))
 
 
 def _paired_edge(scores: Sequence[float], base: Sequence[float], z: float) -> float:
@@ -152,3 +187,67 @@ def _share(kind: str, size: int, wilds: int, canastas: Canastas) -> float:
         return 0.0
     share = min(size / canasta.size, 1.0)
     return float(canasta.bonus) * share * share
+
+
+def search_bot(options: str) -> SearchBot:
+    """The search bot of a budget spec's options (``playouts=16,width=3``: the keys of
+    :data:`BUDGET`, each at most once), named by the spec in :data:`BUDGET`'s order; a
+    ``ValueError`` saying what is wrong otherwise."""
+    given: dict[str, float | None] = {}
+    for item in options.split(","):
+        key, eq, text = (part.strip() for part in item.partition("="))
+        if not key:
+            raise ValueError(f"search: an empty option in {options!r} (key=value,...)")
+        if key not in BUDGET:
+            raise ValueError(f"search: no option {key!r}; options: {', '.join(BUDGET)}")
+        if not eq or not text:
+            raise ValueError(f"search: {key} needs a value ({key}=...)")
+        if key in given:
+            raise ValueError(f"search: {key} given twice")
+        given[key] = _value(key, text)
+    values = {key: given[key] for key in BUDGET if key in given}
+    bot = SearchBot()
+    for key, value in values.items():
+        if key == "playouts":
+            bot.playouts = int(value or 0)
+        elif key == "width":
+            bot.width = int(value or 0)
+        elif key == "depth":
+            bot.depth = None if value is None else int(value)
+        elif key == "discards":
+            bot.discards = bool(value)
+        elif key == "confidence":
+            bot.confidence = float(value or 0)
+        elif key == "win":
+            bot.win = int(value or 0)
+        elif key == "melds":
+            bot.melds = bool(value)
+        else:
+            bot.extra = int(value or 0)
+    shown = (f"{key}={_shown(key, value)}" for key, value in values.items())
+    bot.name = "search:" + ",".join(shown)
+    return bot
+
+
+def _value(key: str, text: str) -> float | None:
+    """A budget value read from ``text``, within :data:`BUDGET`'s bounds."""
+    low, high = BUDGET[key]
+    if key == "depth" and text == "none":
+        return None
+    whole = key != "confidence"
+    try:
+        value = float(int(text)) if whole else float(text)
+    except ValueError:
+        value = float("nan")
+    if not low <= value <= high:  # NaN fails here too
+        kind = "a whole number" if whole else "a number"
+        also = " or none" if key == "depth" else ""
+        raise ValueError(f"search: {key} is {kind} from {low:g} to {high:g}{also}, not {text!r}")
+    return value
+
+
+def _shown(key: str, value: float | None) -> str:
+    """A budget value as the bot's name gives it."""
+    if value is None:
+        return "none"
+    return f"{value:g}" if key == "confidence" else str(int(value))
