@@ -10,6 +10,8 @@ from collections import Counter
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bolivia.authoring.lint import lint
 from bolivia.authoring.rulebook import render_rulebook
@@ -26,6 +28,8 @@ from bolivia.rules.library import shipped_library
 from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.variants import alternatives, with_values
 from bolivia.verify.oracle import Oracle
+
+from .test_moves import _check_perft, _check_ways_out
 
 LIBRARY = shipped_library()
 VARIANTS = ("black-samba", "joker-canasta")
@@ -235,3 +239,48 @@ def test_the_simulator_runs_the_variants_strictly() -> None:
             ],
         )
         assert result.exit_code == 0, result.output
+
+
+# ------------------------------------------------------------------ the move generator agrees
+
+LONG = {
+    "melds.sequence.max_size": None,
+    "canastas.special": [
+        {"name": "long escalera", "kind": "escalera", "min_size": 9, "bonus": 3000}
+    ],
+}
+
+
+def _long() -> Ruleset:
+    """Sequences past seven cards (up to the 4-to-ace span), nine or more paying 3,000."""
+    return with_values(LIBRARY.load("bolivia-da"), LONG, "long-escaleras")
+
+
+@pytest.mark.parametrize("rid", [*VARIANTS, "long-escaleras"])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 200), size=st.integers(1, 5))
+def test_the_generator_and_the_way_out_search_hold_under_the_variants(
+    rid: str, seed: int, steps: int, size: int
+) -> None:
+    ruleset = _long() if rid == "long-escaleras" else LIBRARY.load(rid)
+    _check_perft(ruleset, seed, steps)
+    _check_ways_out(ruleset, seed, steps, size)
+
+
+def test_sequences_past_seven_cards_are_laid_and_paid_their_own_bonus() -> None:
+    ruleset = _long()
+    assert _canasta(ruleset, [f"{r}H" for r in ("4", "5", "6", "7", "8", "9", "10", "J")]) == (
+        "escalera",
+        1500,
+        "escalera",
+    )
+    nine = [f"{r}H" for r in ("4", "5", "6", "7", "8", "9", "10", "J", "Q")]
+    assert _canasta(ruleset, nine) == ("escalera", 3000, "long escalera")
+    sizes: Counter[int] = Counter()
+    for i in range(12):
+        stats, hand = play_hand(
+            ruleset, 4, derive_seed(4, i), [make_bot("expert") for _ in range(4)], check="every"
+        )
+        assert stats.completed and stats.conserved
+        sizes.update(m.size for team in hand.melds for m in team if m.kind == "sequence")
+    assert sum(n for size, n in sizes.items() if size >= 9) > 0  # long escaleras were laid
