@@ -36,6 +36,7 @@ from bolivia.output import prepare_folder, write_text
 from bolivia.play_cli import MAX_MATCH, MAX_RUN, match, play_options, simulate
 from bolivia.rules.library import Library
 from bolivia.rules.rendering import ruleset_json, show_yaml, standalone_yaml
+from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.schema import fields_markdown, schema_text
 from bolivia.rules.sources import shipped_sources
 from bolivia.rules_cli import (
@@ -59,6 +60,18 @@ __all__ = ["BROKEN_PIPE", "INTERRUPTED", "MAX_COMPARE_HANDS", "MAX_RUN", "main"]
 F = TypeVar("F", bound=Callable[..., Any])
 
 MAX_COMPARE_HANDS = 100_000  # per ruleset: compare keeps every hand's figures for its intervals
+
+
+def default_compared(library: Library) -> list[Ruleset]:
+    """The rulesets ``bolivia compare`` compares when none is named: the shipped Bolivias,
+    not the house-rule examples (``house/``) nor the published variants (``variants/``)."""
+    return [
+        r
+        for r in (library.load(rid) for rid in library.ids())
+        if r.shipped
+        and r.family == "bolivia"
+        and not any(f"/{folder}/" in str(r.path) for folder in ("house", "variants"))
+    ]
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -561,14 +574,7 @@ def compare_command(
     if unknown or not chosen:
         raise click.UsageError(f"--format takes md, html, json (not {', '.join(unknown)})")
     library = _library(folders)
-    if refs:
-        rulesets = [library.load(ref) for ref in refs]
-    else:
-        rulesets = [
-            r
-            for r in (library.load(rid) for rid in library.ids())
-            if r.shipped and r.family == "bolivia" and "/house/" not in str(r.path)
-        ]
+    rulesets = [library.load(ref) for ref in refs] if refs else default_compared(library)
     if len(rulesets) == 1:
         base = rulesets[0].base
         if base is None:

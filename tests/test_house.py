@@ -158,7 +158,7 @@ BROKEN = [
         "players:\n  seats: {4: {teams: 2, hand_size: 12, draw: 2}}\n",
         "warning",
         ("players.seats.4.hand_size",),
-        "they use: 11, 15",
+        "they use: 11, 13, 15",  # 13: Joker Canasta (rulesets/variants/)
     ),
     (
         "bonus-for-an-impossible-canasta",

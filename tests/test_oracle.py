@@ -145,10 +145,10 @@ def test_the_id_is_echoed_on_errors_too() -> None:
 
 def test_results_have_the_spec_fields() -> None:
     fields = {
-        "meld": ({"cards": ["8H", "8S", "8D"]}, {"legal", "kind", "canasta", "reason"}),
+        "meld": ({"cards": ["8H", "8S", "8D"]}, {"legal", "kind", "canasta", "bonus", "reason"}),
         "extend": (
             {"meld": ["8H", "8S", "8D"], "add": ["8C"]},
-            {"legal", "kind", "canasta", "reason"},
+            {"legal", "kind", "canasta", "bonus", "reason"},
         ),
         "initial_minimum": ({"team_score": 0}, {"minimum"}),
         "initial_meld": (

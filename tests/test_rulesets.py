@@ -69,12 +69,15 @@ def test_standalone_dump_loads_back_to_the_same_ruleset(rid: str, tmp_path: Path
     ruleset = LIBRARY.load(rid)
     path = tmp_path / f"{rid}.yaml"
     path.write_text(standalone_yaml(ruleset), encoding="utf-8")
-    again = Library().load(path)
+    # a variant's own source records (rulesets/variants/sources/) go with it
+    records = [ruleset.path.parent / "sources"] if ruleset.path is not None else []
+    again = Library(source_folders=[p for p in records if p.is_dir()]).load(path)
     assert again.rules == ruleset.rules
     assert again.digest == ruleset.digest
     assert _comparable(again) == _comparable(ruleset)
     path.write_text(standalone_yaml(again), encoding="utf-8")
-    assert standalone_yaml(Library().load(path)) == standalone_yaml(again)
+    reloaded = Library(source_folders=[p for p in records if p.is_dir()]).load(path)
+    assert standalone_yaml(reloaded) == standalone_yaml(again)
 
 
 def test_the_chinese_and_korean_pages_resolve_to_the_same_rules() -> None:

@@ -43,7 +43,11 @@ def _json(value: Any) -> Any:
 VALIDATOR = jsonschema.Draft202012Validator(ruleset_schema())
 
 
-@pytest.mark.parametrize("path", sorted(rulesets_dir().rglob("*.yaml")), ids=lambda p: p.stem)
+@pytest.mark.parametrize(
+    "path",
+    sorted(p for p in rulesets_dir().rglob("*.yaml") if "sources" not in p.parent.parts),
+    ids=lambda p: p.stem,
+)
 def test_shipped_files_validate_against_the_schema(path: Path) -> None:
     loaded = load_yaml(path)
     assert not loaded.problems

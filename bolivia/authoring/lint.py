@@ -22,7 +22,12 @@ from typing import Any
 
 from bolivia.engine.initial_meld import minimum
 from bolivia.engine.melds import group_fault
-from bolivia.rules.coherence import achievable_canastas, wild_cards_in_pack
+from bolivia.rules.coherence import (
+    achievable_canastas,
+    covers,
+    special_canasta_impossible,
+    wild_cards_in_pack,
+)
 from bolivia.rules.library import shipped_library
 from bolivia.rules.model import leaf_paths
 from bolivia.rules.provenance import normalize_claim_value, value_text
@@ -106,6 +111,26 @@ def _unreachable_limits(ruleset: Ruleset) -> Iterator[Finding]:
                 "warning",
                 (f"canastas.{kind}.bonus",),
                 f"a {kind} canasta earns {bonus}, but none can be made: {why}",
+            )
+
+
+def _special_canastas(ruleset: Ruleset) -> Iterator[Finding]:
+    """Special canastas no meld can be, and those an earlier entry always catches first."""
+    specials = ruleset.rules.canastas.special
+    for i, entry in enumerate(specials):
+        why = special_canasta_impossible(ruleset.rules, i)
+        shadow = next((j for j in range(i) if covers(specials[j], entry)), None)
+        if why is None and shadow is not None:
+            why = (
+                f"every canasta it matches matches entry {shadow + 1} "
+                f"({specials[shadow].name}) first"
+            )
+        if why is not None:
+            yield Finding(
+                "warning",
+                (f"canastas.special.{i}",),
+                f"the special canasta {entry.name!r} (entry {i + 1}) pays {entry.bonus}, "
+                f"but no canasta is ever paid as it: {why}",
             )
 
 
@@ -221,6 +246,15 @@ def _flatten(path: str, value: Any) -> Iterator[tuple[str, Any]]:
         yield path, value
 
 
+SHORT = 80  # characters of a value a finding shows (a list of records reads as a sample)
+
+
+def _short(text: str) -> str:
+    """A value's text for one line of a finding: whole up to :data:`SHORT` characters, else
+    its start and how long it is (``bolivia show`` prints it whole)."""
+    return text if len(text) <= SHORT else f"{text[: SHORT - 20]}... ({len(text)} characters)"
+
+
 def _known_values(sources: Sources) -> dict[str, set[str]]:
     """For each rule (each entry of a table), every value some claim or shipped ruleset gives."""
     known: dict[str, set[str]] = {}
@@ -272,11 +306,14 @@ def _unusual(ruleset: Ruleset, sources: Sources) -> Iterator[Finding]:
                 )
             elif value not in seen:
                 shown = sorted(seen)
-                sample = ", ".join(shown[:5]) + (" ..." if len(shown) > 5 else "")
+                sample = ", ".join(_short(v) for v in shown[:5]) + (
+                    " ..." if len(shown) > 5 else ""
+                )
                 yield Finding(
                     "warning",
                     (sub,),
-                    f"{value} is a value no source or shipped ruleset uses (they use: {sample})",
+                    f"{_short(value)} is a value no source or shipped ruleset uses "
+                    f"(they use: {sample})",
                 )
 
 
@@ -346,6 +383,7 @@ def lint(ruleset: Ruleset, sources: Sources | None = None) -> list[Finding]:
         *_going_out(ruleset),
         *_game_end(ruleset),
         *_unreachable_limits(ruleset),
+        *_special_canastas(ruleset),
         *_bands(ruleset),
         *_keep(ruleset),
         *_order(ruleset),

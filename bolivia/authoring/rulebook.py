@@ -16,7 +16,7 @@ from typing import Any
 import markdown as markdown_lib
 
 from bolivia.rules.model import leaf_paths
-from bolivia.rules.phrases import answer, in_words, question
+from bolivia.rules.phrases import answer, in_words, question, special_composition
 from bolivia.rules.ruleset import Ruleset
 from bolivia.text import environment, md, safe_html
 
@@ -67,6 +67,19 @@ class Rulebook:
             (counted if self.value(path) else not_counted).append(words + self.mark(path))
         return counted, not_counted
 
+    def specials(self) -> list[dict[str, str]]:
+        """The special canastas in order: name, what each holds, its bonus (escaped)."""
+        return [
+            {
+                "name": md(entry["name"]),
+                "holds": md(
+                    special_composition(entry, self.ruleset.value(f"canastas.{entry['kind']}.name"))
+                ),
+                "bonus": f"{entry['bonus']:,}",
+            }
+            for entry in self.value("canastas.special")
+        ]
+
     def assumed(self) -> list[dict[str, str]]:
         """The rules no source of the ruleset states: question, answer, why assumed."""
         out = []
@@ -116,6 +129,7 @@ class Rulebook:
             m=self.mark,
             n=self.number,
             first_meld=self.first_meld_counts(),
+            specials=self.specials(),
         )
 
     def html(self) -> str:

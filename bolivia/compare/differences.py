@@ -41,6 +41,7 @@ _PREFIXES: tuple[tuple[str, str], ...] = (
     ("canastas.mixed.bonus", "canasta bonuses"),
     ("canastas.escalera.bonus", "canasta bonuses"),
     ("canastas.bolivia.bonus", "canasta bonuses"),
+    ("canastas.special", "canasta bonuses"),
     ("canastas.natural.name", "names"),
     ("canastas.mixed.name", "names"),
     ("canastas.escalera.name", "names"),

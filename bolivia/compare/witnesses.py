@@ -92,6 +92,7 @@ _AREA_RULES: dict[str, tuple[str, ...]] = {
         "canastas.mixed.bonus",
         "canastas.escalera.bonus",
         "canastas.bolivia.bonus",
+        "canastas.special",
         "going_out.bonus",
         "going_out.concealed_bonus",
         "red_threes.value",
@@ -331,6 +332,25 @@ def _score_requests() -> Iterator[dict[str, Any]]:
         yield {"teams": [{"melds": melds, "concealed": True}, other]}
     yield {"teams": [{"melds": [], "hands": [["3C"]]}, other]}
     yield {"teams": [{"melds": [], "hands": [["JK", "AS"]]}, other]}
+    for canasta in _SPECIAL_CANASTAS:  # last: the witnesses above stay as they were
+        yield {"teams": [{"melds": [canasta]}, other]}
+
+
+# canastas of the compositions special canastas pay for (canastas.special): of aces, natural
+# and mixed; of twos only, of four jokers and three twos, of seven jokers; sequences with a
+# wild card, and long ones
+_SPECIAL_CANASTAS = (
+    _group("A", 7),
+    _group("A", 5, 1, 1),
+    _group("8", 5, 1, 1),
+    _group("8", 0, 0, 7),
+    _group("8", 0, 4, 3),
+    _group("8", 0, 7, 0),
+    [*_run("4", 6, "S"), "JK"],
+    [*_run("4", 6, "S"), "2C"],
+    _run("4", 11, "S"),
+    [*_run("4", 11, "S"), "2C"],
+)
 
 
 def _info_requests() -> Iterator[dict[str, Any]]:

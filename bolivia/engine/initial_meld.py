@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bolivia.cards import Card
-from bolivia.engine.melds import Meld, canasta_kind, verify_meld
+from bolivia.engine.melds import Meld, canasta_bonus, canasta_kind, verify_meld
 from bolivia.errors import Illegal
 from bolivia.rules.ruleset import Ruleset
 
@@ -66,7 +66,7 @@ def meld_value(ruleset: Ruleset, kind: str, cards: Sequence[Card], wilds: int) -
     if rule.counts_bonuses:
         canasta = canasta_kind(ruleset, kind, len(cards), wilds)
         if canasta is not None:
-            value += getattr(ruleset.rules.canastas, canasta).bonus
+            value += canasta_bonus(ruleset, canasta, cards, wilds)
     return value
 
 

@@ -13,7 +13,7 @@ modules do, from the same values.
 from __future__ import annotations
 
 from bolivia.cards import RANKS
-from bolivia.rules.model import CanastaRequirement
+from bolivia.rules.model import MAX_CARDS, CanastaRequirement
 from bolivia.rules.ruleset import Ruleset
 
 __all__ = ["KINDS", "Limits", "limits"]
@@ -38,6 +38,23 @@ class Limits:
         self.escalera_size: int = canastas.escalera.size
         self.bolivia_size: int = canastas.bolivia.size
         self.group_canasta: int = min(self.natural_size, self.mixed_size)
+        self.kind_size: dict[str, int] = {kind: getattr(canastas, kind).size for kind in KINDS}
+        self.kind_bonus: dict[str, int] = {kind: getattr(canastas, kind).bonus for kind in KINDS}
+        # canastas.special as plain tuples: kind, rank index (-1: any), fewest cards, fewest
+        # and most wild cards, fewest and most jokers (no limit: the pack's size), bonus
+        self.special: tuple[tuple[str, int, int, int, int, int, int, int], ...] = tuple(
+            (
+                s.kind,
+                -1 if s.rank is None else RANKS.index(s.rank),
+                0 if s.min_size is None else s.min_size,
+                s.min_wild,
+                MAX_CARDS if s.max_wild is None else s.max_wild,
+                s.min_jokers,
+                MAX_CARDS if s.max_jokers is None else s.max_jokers,
+                s.bonus,
+            )
+            for s in canastas.special
+        )
         group = rules.melds.group
         self.group_max_wild: int | None = group.max_wild
         self.group_min_natural: int = group.min_natural

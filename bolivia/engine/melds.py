@@ -28,7 +28,7 @@ from typing import Any
 from bolivia.cards import RANKS, SUITS, Card
 from bolivia.engine.limits import limits
 from bolivia.errors import Illegal
-from bolivia.rules.model import BlackThreeMelds, GroupMelds, WildMelds
+from bolivia.rules.model import MAX_CARDS, BlackThreeMelds, GroupMelds, WildMelds
 from bolivia.rules.ruleset import Ruleset
 from bolivia.values import reduce_fields
 
@@ -36,6 +36,8 @@ __all__ = [
     "Meld",
     "can_extend",
     "can_meld",
+    "canasta_bonus",
+    "canasta_name",
     "canasta_of",
     "combination",
     "could_join",
@@ -46,6 +48,8 @@ __all__ = [
     "is_canasta",
     "new_meld",
     "sequence_fault",
+    "special_bonus",
+    "special_index",
     "threes_fault",
     "verify_combine",
     "verify_extend",
@@ -132,6 +136,81 @@ def canasta_kind(ruleset: Ruleset, kind: str, size: int, wilds: int) -> str | No
     if kind == "wild":
         return "bolivia" if size >= lim.bolivia_size else None
     return None
+
+
+def canasta_bonus(
+    ruleset: Ruleset, kind: str, cards: Sequence[Card], wilds: int, at_least: int = 0
+) -> int:
+    """What a canasta of this kind (``natural``, ...) holding these cards (``wilds`` of them
+    wild) scores on top of its cards: the bonus of the first of ``canastas.special`` it
+    matches, else its kind's. Everything that pays a canasta's bonus reads it here (or, from
+    counts, in :func:`special_bonus`). ``at_least``: as if grown by natural cards to that many
+    (what an unfinished meld would score as a canasta).
+
+    >>> from bolivia.rules.library import shipped_library
+    >>> from bolivia.cards import parse_cards
+    >>> canasta_bonus(shipped_library().load("bolivia-da"), "bolivia", parse_cards(["JK"] * 7), 7)
+    2500
+    """
+    size, jokers, rank = _composition(ruleset, cards)
+    return special_bonus(ruleset, kind, max(size, at_least), wilds, jokers, rank)
+
+
+def canasta_name(ruleset: Ruleset, kind: str, cards: Sequence[Card], wilds: int) -> str:
+    """What the ruleset calls this canasta: the special canasta's name it matches, else its
+    kind's (``canasta of aces``, ``mixed canasta``)."""
+    size, jokers, rank = _composition(ruleset, cards)
+    found = special_index(ruleset, kind, size, wilds, jokers, rank)
+    canastas = ruleset.rules.canastas
+    return canastas.special[found].name if found >= 0 else str(getattr(canastas, kind).name)
+
+
+def _composition(ruleset: Ruleset, cards: Sequence[Card]) -> tuple[int, int, int]:
+    """The cards' number, how many are jokers, and the rank index of a natural card (-1
+    when none is natural)."""
+    wild = limits(ruleset).wild
+    jokers = 0
+    rank = -1
+    for card in cards:
+        if card.is_joker:
+            jokers += 1
+        elif not wild[card.index]:
+            rank = card.index >> 2
+    return len(cards), jokers, rank
+
+
+def special_bonus(
+    ruleset: Ruleset, kind: str, size: int, wilds: int, jokers: int, rank: int
+) -> int:
+    """:func:`canasta_bonus` from counts: a canasta of ``kind`` of ``size`` cards, ``wilds``
+    of them wild and ``jokers`` of those jokers (-1: not known, and then no entry that counts
+    jokers matches), its group's rank index ``rank`` (-1: none)."""
+    lim = limits(ruleset)
+    found = special_index(ruleset, kind, size, wilds, jokers, rank) if lim.special else -1
+    return lim.special[found][7] if found >= 0 else lim.kind_bonus[kind]
+
+
+def special_index(
+    ruleset: Ruleset, kind: str, size: int, wilds: int, jokers: int, rank: int
+) -> int:
+    """The position in ``canastas.special`` of the first entry such a canasta matches (see
+    :func:`special_bonus`), or -1 when it matches none."""
+    for i, (of, of_rank, min_size, min_wild, max_wild, min_jokers, max_jokers, _) in enumerate(
+        limits(ruleset).special
+    ):
+        if (
+            of == kind
+            and (of_rank < 0 or of_rank == rank)
+            and size >= min_size
+            and min_wild <= wilds <= max_wild
+            and (
+                min_jokers <= jokers <= max_jokers
+                if jokers >= 0
+                else min_jokers == 0 and max_jokers >= MAX_CARDS
+            )
+        ):
+            return i
+    return -1
 
 
 def is_canasta(ruleset: Ruleset, meld: Meld) -> bool:

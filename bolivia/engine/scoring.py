@@ -16,7 +16,7 @@ from typing import Any
 
 from bolivia.cards import Card
 from bolivia.engine.going_out import canastas, meets_requirement
-from bolivia.engine.melds import Meld, canasta_of
+from bolivia.engine.melds import Meld, canasta_bonus, canasta_of
 from bolivia.errors import BadRequest
 from bolivia.rules.ruleset import Ruleset
 from bolivia.values import reduce_fields
@@ -106,7 +106,7 @@ def score_team(ruleset: Ruleset, team: TeamHand) -> TeamScore:
     for meld in team.melds:
         kind = canasta_of(ruleset, meld)
         if kind is not None:
-            bonuses += getattr(ruleset.rules.canastas, kind).bonus
+            bonuses += canasta_bonus(ruleset, kind, meld.cards, meld.wilds)
     going = ruleset.rules.going_out
     going_out = going.concealed_bonus if team.concealed else going.bonus if team.went_out else 0
     hands = sum(card_points(ruleset, hand, in_hand=True) for hand in team.hands)

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 
 from bolivia.cards import Card
 from bolivia.engine.limits import KIND_INDEX, limits
-from bolivia.engine.melds import Meld
+from bolivia.engine.melds import Meld, special_bonus
 from bolivia.engine.pile import card_class, frozen_when
 from bolivia.engine.scoring import TeamHand, score_team
 from bolivia.play.actions import (
@@ -127,11 +127,6 @@ class _Position:
         self.wild = lim.wild
         self.points = lim.points
         self.penalties = ruleset.penalties
-        canastas = rules.canastas
-        self.bonus_natural = float(canastas.natural.bonus)
-        self.bonus_mixed = float(canastas.mixed.bonus)
-        self.bonus_escalera = float(canastas.escalera.bonus)
-        self.bonus_bolivia = float(canastas.bolivia.bonus)
         self.player = hand.current
         self.team = hand.team
         self.counts = hand.hands[self.player]
@@ -215,20 +210,30 @@ class _Position:
 
     # ------------------------------------------------------------------ the valuation
 
+    def bonus(self, kind: str, size: int, wilds: int, rank: int) -> float:
+        """The bonus of the canasta of ``kind`` a meld would make as it stands (``wilds`` wild
+        cards, jokers among them not known, of rank index ``rank`` or -1)."""
+        return float(special_bonus(self.ruleset, kind, size, wilds, 0 if wilds == 0 else -1, rank))
+
     def meld_value(self, s: _Summary) -> float:
-        kind, size, wilds, _, _ = s
+        kind, size, wilds, rank, _ = s
         lim = self.lim
         if kind == "group":
+            mixed = self.bonus("mixed", lim.mixed_size, max(wilds, 1), rank)
             if wilds == 0:
                 return max(
-                    _track(size, lim.natural_size, self.bonus_natural),
-                    _track(size, lim.mixed_size, self.bonus_mixed) * 0.8,
+                    _track(
+                        size, lim.natural_size, self.bonus("natural", lim.natural_size, 0, rank)
+                    ),
+                    _track(size, lim.mixed_size, mixed) * 0.8,
                 )
-            return _track(size, lim.mixed_size, self.bonus_mixed)
+            return _track(size, lim.mixed_size, mixed)
         if kind == "sequence":
-            return _track(size, lim.escalera_size, self.bonus_escalera)
+            bonus = self.bonus("escalera", max(size, lim.escalera_size), wilds, -1)
+            return _track(size, lim.escalera_size, bonus)
         if kind == "wild":
-            return _track(size, lim.bolivia_size, self.bonus_bolivia)
+            bonus = self.bonus("bolivia", lim.bolivia_size, lim.bolivia_size, -1)
+            return _track(size, lim.bolivia_size, bonus)
         return 0.0
 
     def canasta_kind(self, s: _Summary) -> int | None:

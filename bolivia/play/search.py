@@ -24,13 +24,14 @@ import math
 import random
 from collections.abc import Sequence
 
-from bolivia.engine.melds import canasta_of
+from bolivia.engine.limits import limits
+from bolivia.engine.melds import Meld, canasta_bonus, canasta_of
 from bolivia.engine.scoring import TeamHand, score_team
 from bolivia.play.actions import Action, Answer, Ask, Discard, Draw, GoOut, TakePile, TakeTop
 from bolivia.play.expert import ExpertBot
 from bolivia.play.hand import Hand
 from bolivia.play.sampling import determinize
-from bolivia.rules.model import Canastas
+from bolivia.rules.ruleset import Ruleset
 
 __all__ = ["BUDGET", "SearchBot", "search_bot"]
 
@@ -158,7 +159,6 @@ def margin(hand: Hand, team: int) -> float:
         totals = [float(score.total) for score in hand.result().scores]
     else:
         ruleset = hand.ruleset
-        canastas = ruleset.rules.canastas
         penalties = ruleset.penalties
         totals = []
         for t in range(hand.teams):
@@ -166,7 +166,7 @@ def margin(hand: Hand, team: int) -> float:
             points = float(score_team(ruleset, TeamHand(tuple(melds), hand.red_threes[t])).total)
             for meld in melds:
                 if canasta_of(ruleset, meld) is None:
-                    points += _share(meld.kind, meld.size, meld.wilds, canastas)
+                    points += _share(ruleset, meld)
             for p in range(hand.players):
                 if hand.team_of[p] == t:
                     points -= sum(n * penalties[i] for i, n in enumerate(hand.hands[p]) if n)
@@ -175,18 +175,21 @@ def margin(hand: Hand, team: int) -> float:
     return totals[team] - sum(others) / max(len(others), 1)
 
 
-def _share(kind: str, size: int, wilds: int, canastas: Canastas) -> float:
-    """An unfinished meld's share of its canasta's bonus, squared."""
-    if kind == "group":
-        canasta = canastas.natural if wilds == 0 else canastas.mixed
-    elif kind == "sequence":
-        canasta = canastas.escalera
-    elif kind == "wild":
-        canasta = canastas.bolivia
-    else:
+def _share(ruleset: Ruleset, meld: Meld) -> float:
+    """An unfinished meld's share of its canasta's bonus, squared: the bonus of the canasta it
+    would be, grown to its canasta's size as it stands."""
+    kind = _CANASTA_OF.get(meld.kind)
+    if kind is None:
         return 0.0
-    share = min(size / canasta.size, 1.0)
-    return float(canasta.bonus) * share * share
+    if kind == "natural" and meld.wilds:
+        kind = "mixed"
+    target = limits(ruleset).kind_size[kind]
+    grown = canasta_bonus(ruleset, kind, meld.cards, meld.wilds, target)
+    share = min(meld.size / target, 1.0)
+    return float(grown) * share * share
+
+
+_CANASTA_OF = {"group": "natural", "sequence": "escalera", "wild": "bolivia"}
 
 
 def search_bot(options: str) -> SearchBot:

@@ -15,9 +15,17 @@ from __future__ import annotations
 import itertools
 
 from bolivia.cards import RANKS
-from bolivia.rules.model import POINT_KEYS, Rules
+from bolivia.rules.model import POINT_KEYS, Rules, SpecialCanasta
 
-__all__ = ["BY_PLAYERS", "achievable_canastas", "check", "unseated_entries", "wild_cards_in_pack"]
+__all__ = [
+    "BY_PLAYERS",
+    "achievable_canastas",
+    "check",
+    "covers",
+    "special_canasta_impossible",
+    "unseated_entries",
+    "wild_cards_in_pack",
+]
 
 
 def wild_cards_in_pack(rules: Rules) -> int:
@@ -92,6 +100,86 @@ def achievable_canastas(rules: Rules) -> dict[str, str | None]:
     else:
         out["bolivia"] = None
     return out
+
+
+def _kind_limits(rules: Rules, kind: str) -> tuple[int | None, int | None]:
+    """The most cards and the most wild cards a meld that is a canasta of this kind may hold
+    (None: no limit)."""
+    melds = rules.melds
+    if kind in ("natural", "mixed"):
+        return melds.group.max_size, 0 if kind == "natural" else melds.group.max_wild
+    if kind == "escalera":
+        seq = melds.sequence
+        span = _sequence_span(rules) + seq.max_wild
+        return (span if seq.max_size is None else min(span, seq.max_size)), seq.max_wild
+    wilds = wild_cards_in_pack(rules)
+    most = wilds if melds.wild.max_size is None else min(wilds, melds.wild.max_size)
+    return most, most
+
+
+def _a(kind: str) -> str:
+    return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
+
+
+def special_canasta_impossible(rules: Rules, position: int) -> str | None:
+    """Why no meld can be the special canasta at this position of ``canastas.special`` (its
+    kind cannot be made, or no canasta of that kind has the composition it asks), or None."""
+    entry = rules.canastas.special[position]
+    kind = entry.kind
+    why = achievable_canastas(rules)[kind]
+    if why is not None:
+        return f"no {kind} canasta can be made: {why}"
+    if entry.rank is not None and kind not in ("natural", "mixed"):
+        return f"{_a(kind)} canasta has no rank of its own (rank: {entry.rank})"
+    if entry.rank is not None and entry.rank not in _natural_ranks(rules):
+        return f"no group is of {entry.rank}s (a wild rank or the threes)"
+    size = rules.canastas.model_dump()[kind]["size"]
+    most_cards, most_wild = _kind_limits(rules, kind)
+    if entry.min_size is not None and most_cards is not None and entry.min_size > most_cards:
+        return f"{_a(kind)} canasta holds at most {most_cards} cards, not {entry.min_size}"
+    least_wild = entry.min_wild + (1 if kind == "mixed" and entry.min_wild == 0 else 0)
+    top = entry.max_wild if entry.max_wild is not None else most_wild
+    if most_wild is not None:
+        top = most_wild if top is None else min(top, most_wild)
+    if kind == "bolivia":
+        least_wild = max(least_wild, entry.min_size or size)
+    if top is not None and least_wild > top:
+        return f"it asks for {least_wild} wild cards or more, and {_a(kind)} canasta holds {top}"
+    jokers = rules.pack.jokers
+    if entry.min_jokers > jokers:
+        return f"it asks for {entry.min_jokers} jokers, and the pack holds {jokers}"
+    if entry.min_jokers > (top if top is not None else entry.min_jokers):
+        return f"it asks for {entry.min_jokers} jokers, more than the {top} wild cards it may hold"
+    if entry.max_jokers is not None and entry.max_jokers < entry.min_jokers:
+        return f"it asks for {entry.min_jokers} jokers or more and at most {entry.max_jokers}"
+    if kind == "bolivia" and entry.max_jokers is not None:
+        others = 4 * rules.pack.decks * len(set(rules.pack.wild_ranks))
+        if least_wild - entry.max_jokers > others:
+            return (
+                f"{least_wild} wild cards with at most {entry.max_jokers} jokers need more "
+                f"wild cards than the pack's {others} besides its jokers"
+            )
+    return None
+
+
+def covers(earlier: SpecialCanasta, later: SpecialCanasta) -> bool:
+    """Whether every canasta the special canasta ``later`` matches is matched by ``earlier``
+    (so ``later``, listed after it, never applies)."""
+    return (
+        earlier.kind == later.kind
+        and (earlier.rank is None or earlier.rank == later.rank)
+        and (earlier.min_size or 0) <= (later.min_size or 0)
+        and earlier.min_wild <= later.min_wild
+        and (
+            earlier.max_wild is None
+            or (later.max_wild is not None and later.max_wild <= earlier.max_wild)
+        )
+        and earlier.min_jokers <= later.min_jokers
+        and (
+            earlier.max_jokers is None
+            or (later.max_jokers is not None and later.max_jokers <= earlier.max_jokers)
+        )
+    )
 
 
 _KIND_FIELDS = {

@@ -61,6 +61,7 @@ __all__ = [
     "Scoring",
     "Seating",
     "SequenceMelds",
+    "SpecialCanasta",
     "Stock",
     "TakeTop",
     "WildMelds",
@@ -302,6 +303,32 @@ class CanastaKind(Record):
     bonus: Points = Field(description="Points the canasta scores on top of its cards.")
 
 
+class SpecialCanasta(Record):
+    """A canasta of one kind whose cards make it worth a bonus of its own (a canasta of aces,
+    seven twos, a sequence holding one wild card): it matches a canasta of ``kind`` whose
+    composition meets every condition given here (a condition left null does not apply)."""
+
+    name: str = Field(min_length=1, max_length=40, description="What the ruleset calls it.")
+    kind: CanastaKindName = Field(description="The kind of canasta it is a special case of.")
+    rank: Rank | None = Field(
+        default=None, description="The rank of the group (natural and mixed only; null: any)."
+    )
+    min_size: MeldSize | None = Field(
+        default=None, description="Fewest cards it holds (null: the kind's canasta size)."
+    )
+    min_wild: CardCount = Field(default=0, description="Fewest wild cards it holds.")
+    max_wild: CardCount | None = Field(
+        default=None, description="Most wild cards it holds (null: no limit)."
+    )
+    min_jokers: CardCount = Field(default=0, description="Fewest jokers it holds.")
+    max_jokers: CardCount | None = Field(
+        default=None, description="Most jokers it holds (null: no limit)."
+    )
+    bonus: Points = Field(
+        description="Points it scores on top of its cards, instead of the kind's."
+    )
+
+
 class Canastas(Record):
     """Canastas by kind: natural and mixed groups, escaleras (sequences), bolivias (wild)."""
 
@@ -309,6 +336,11 @@ class Canastas(Record):
     mixed: CanastaKind
     escalera: CanastaKind
     bolivia: CanastaKind
+    special: tuple[SpecialCanasta, ...] = Field(
+        description="Canastas paid a bonus of their own by what they hold, in order: a canasta "
+        "takes the bonus of the first entry it matches, else its kind's (a list, replaced whole "
+        "or edited by entry)."
+    )
 
 
 # --------------------------------------------------------------------------- initial meld

@@ -37,6 +37,7 @@ __all__ = [
     "label",
     "question",
     "sentence",
+    "special_composition",
 ]
 
 
@@ -105,6 +106,50 @@ def _canasta_phrases() -> dict[str, Phrase]:
             number="{n:point}",
         )
     return out
+
+
+def _specials(value: list[dict[str, Any]]) -> str:
+    """``canastas.special`` in words: each entry as what it is and what it pays, in order."""
+    return "; ".join(
+        f"{entry['name']} ({special_composition(entry)}): {count(entry['bonus'], 'point')}"
+        for entry in value
+    )
+
+
+def _between(low: int, high: int | None, noun: str) -> str | None:
+    """``1 wild card``, ``at least 2 jokers``, ``at most 1 joker``, ``no joker``, or None for
+    no condition (at least 0, no limit)."""
+    if high is None:
+        return f"at least {count(low, noun)}" if low else None
+    if high == 0:
+        return f"no {noun}"
+    if low == high:
+        return count(low, noun)
+    return f"{low:,} to {count(high, noun)}" if low else f"at most {count(high, noun)}"
+
+
+def special_composition(entry: Mapping[str, Any], noun: str | None = None) -> str:
+    """What a special canasta holds, in words (``a natural canasta of aces``, ``a bolivia
+    with no joker``, ``an escalera of at least 13 cards with 1 wild card``); ``noun``: what
+    the ruleset calls its kind (``samba``), else the kind's common name."""
+    kind = entry["kind"]
+    if noun is None:
+        text = f"{_ARTICLE[kind]} {CANASTA_KINDS[kind][0]}"
+    else:
+        text = f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+    if entry.get("rank") is not None:
+        text += f" of {_RANKS_PLURAL[entry['rank']]}"
+    if entry.get("min_size") is not None:
+        text += f" of at least {count(entry['min_size'], 'card')}"
+    held = [
+        part
+        for part in (
+            _between(entry.get("min_wild", 0), entry.get("max_wild"), "wild card"),
+            _between(entry.get("min_jokers", 0), entry.get("max_jokers"), "joker"),
+        )
+        if part is not None
+    ]
+    return text + (f" with {join_words(held, 'and')}" if held else "")
 
 
 PHRASES: dict[str, Phrase] = {
@@ -227,6 +272,11 @@ PHRASES: dict[str, Phrase] = {
         "at most {n:wild card}",
     ),
     **_canasta_phrases(),
+    "canastas.special": Phrase(
+        "special canastas",
+        "Which canastas earn a bonus of their own for what they hold, instead of their kind's?",
+        {"empty": "no canasta: every canasta earns its kind's bonus"},
+    ),
     "initial_meld.bands": Phrase(
         "first meld's minimum", "How many points must a side's first meld reach, by its score?"
     ),
@@ -544,6 +594,8 @@ def answer(path: str, value: Any) -> str:
         return _bands(value)
     if path == "scoring.card_points":
         return _card_points(value)
+    if path == "canastas.special" and value:
+        return _specials(value)
     if isinstance(value, list | tuple):
         if not value:
             return words["empty"]

@@ -45,7 +45,18 @@ from pydantic.fields import FieldInfo
 
 from bolivia.errors import Problem, RulesetError
 from bolivia.rules import coherence
-from bolivia.rules.model import MAX_CARDS, Band, Choice, Rules, Seating, field_at, leaf_paths
+from bolivia.rules.model import (
+    CANASTA_KINDS,
+    MAX_CARDS,
+    MAX_POINTS,
+    Band,
+    Choice,
+    Rules,
+    Seating,
+    SpecialCanasta,
+    field_at,
+    leaf_paths,
+)
 from bolivia.rules.ruleset import Ruleset
 
 __all__ = [
@@ -144,6 +155,8 @@ def _of_type(annotation: Any, value: Any, known: Iterable[Any] = (), depth: int 
         return [choice for choice in typing.get_args(inner) if choice != value]
     if origin is tuple:
         item = typing.get_args(inner)[0]
+        if item is SpecialCanasta:
+            return _special_edits(value)
         return _band_edits(value) if item is Band else _list_edits(item, value)
     if origin is dict:
         key_type, item_type = typing.get_args(inner)
@@ -270,6 +283,33 @@ def _seating_edits(table: dict[str, Any]) -> list[Any]:
             out.append({**table, n: {**seating, "teams": players}})
         elif players >= 4 and players % 2 == 0:
             out.append({**table, n: {**seating, "teams": players // 2}})
+    return out
+
+
+def _special(name: str, kind: str, bonus: int, **conditions: Any) -> dict[str, Any]:
+    """A special canasta as JSON, every field written (as a resolved ruleset gives it)."""
+    entry = SpecialCanasta.model_validate({"name": name, "kind": kind, "bonus": bonus})
+    return {**entry.model_dump(mode="json", by_alias=True), **conditions}
+
+
+def _special_edits(value: Sequence[Mapping[str, Any]]) -> list[Any]:
+    """Each special canasta taken away or paid 500 more, and a special canasta added: one of
+    each kind at a bonus of 5,000, and the compositions the published variants pay (a canasta
+    of aces, seven wild cards without a joker, a sequence with one wild card)."""
+    present = [dict(entry) for entry in value]
+    out: list[Any] = [present[:i] + present[i + 1 :] for i in range(len(present))]
+    out.extend(
+        [*present[:i], {**entry, "bonus": entry["bonus"] + 500}, *present[i + 1 :]]
+        for i, entry in enumerate(present)
+        if entry["bonus"] + 500 <= MAX_POINTS
+    )
+    added = [_special(f"special {kind}", kind, 5000) for kind in CANASTA_KINDS]
+    added += [
+        _special("canasta of aces", "natural", 5000, rank="A"),
+        _special("canasta of twos", "bolivia", 5000, max_jokers=0),
+        _special("sequence with a wild card", "escalera", 5000, min_wild=1),
+    ]
+    out.extend([*present, entry] for entry in added if entry not in present)
     return out
 
 

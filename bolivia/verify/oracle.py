@@ -23,7 +23,15 @@ from bolivia.cards import Card
 from bolivia.engine.game_end import game_over, target_for
 from bolivia.engine.going_out import verify_go_out
 from bolivia.engine.initial_meld import minimum, verify_initial_meld
-from bolivia.engine.melds import Meld, canasta_of, describe, verify_extend, verify_meld
+from bolivia.engine.melds import (
+    Meld,
+    canasta_bonus,
+    canasta_name,
+    canasta_of,
+    describe,
+    verify_extend,
+    verify_meld,
+)
 from bolivia.engine.pile import verify_pickup, verify_take_top
 from bolivia.engine.scoring import TeamHand, card_points, score_hand
 from bolivia.errors import BadRequest, CardError, Illegal, Problem, RulesetError
@@ -107,8 +115,8 @@ RESULT_FIELDS: dict[str, frozenset[str]] = {
     "info": frozenset(
         {"players", "partnerships", "decks", "jokers", "cards", "hand_size", "draw", "target"}
     ),
-    "meld": frozenset({"legal", "kind", "canasta", "reason"}),
-    "extend": frozenset({"legal", "kind", "canasta", "reason"}),
+    "meld": frozenset({"legal", "kind", "canasta", "bonus", "reason"}),
+    "extend": frozenset({"legal", "kind", "canasta", "bonus", "reason"}),
     "initial_minimum": frozenset({"minimum"}),
     "initial_meld": frozenset({"legal", "points", "minimum", "reason"}),
     "pickup": frozenset({"legal", "reason"}),
@@ -248,8 +256,18 @@ def _table_melds(ruleset: Ruleset, melds: list[list[Card]]) -> list[Meld]:
 
 def _meld_result(ruleset: Ruleset, meld: Meld) -> dict[str, Any]:
     canasta = canasta_of(ruleset, meld)
-    text = describe(meld) + (f", a {canasta} canasta" if canasta else "")
-    return {"legal": True, "kind": meld.kind, "canasta": canasta, "reason": text}
+    if canasta is None:
+        return {
+            "legal": True,
+            "kind": meld.kind,
+            "canasta": None,
+            "bonus": None,
+            "reason": describe(meld),
+        }
+    bonus = canasta_bonus(ruleset, canasta, meld.cards, meld.wilds)
+    name = canasta_name(ruleset, canasta, meld.cards, meld.wilds)
+    text = f"{describe(meld)}, a {canasta} canasta ({name}, a bonus of {bonus:,})"
+    return {"legal": True, "kind": meld.kind, "canasta": canasta, "bonus": bonus, "reason": text}
 
 
 def _refused(exc: Illegal, key: str = "legal", **extra: Any) -> dict[str, Any]:
@@ -427,7 +445,7 @@ class Oracle:
         try:
             meld = verify_meld(ruleset, f["cards"], going_out=f.get("going_out", False))
         except Illegal as exc:
-            return _refused(exc, kind=None, canasta=None)
+            return _refused(exc, kind=None, canasta=None, bonus=None)
         return _meld_result(ruleset, meld)
 
     def _extend(self, ruleset: Ruleset, f: dict[str, Any]) -> dict[str, Any]:
@@ -441,6 +459,7 @@ class Oracle:
                 "legal": False,
                 "kind": None,
                 "canasta": None,
+                "bonus": None,
                 "reason": f"the meld is not itself a legal meld: {exc}",
                 "code": "meld-illegal",
                 "rule": exc.rule,
@@ -448,7 +467,7 @@ class Oracle:
         try:
             meld = verify_extend(ruleset, base, f["add"], going_out=going_out)
         except Illegal as exc:
-            return _refused(exc, kind=None, canasta=None)
+            return _refused(exc, kind=None, canasta=None, bonus=None)
         return _meld_result(ruleset, meld)
 
     def _initial_minimum(self, ruleset: Ruleset, f: dict[str, Any]) -> dict[str, Any]:
