@@ -26,6 +26,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bolivia.cli import cli
+from bolivia.engine.scoring import SCORE_PARTS
 from bolivia.errors import RulesetError
 from bolivia.resources import docs_dir
 from bolivia.rules.library import Library
@@ -633,7 +634,7 @@ def test_the_protocol_document_lists_every_field_the_suites_compare() -> None:
             if case.op in OPERATIONS:
                 keys = {k for e in case.expect.values() for k in e if k != "error"}
                 used.setdefault(case.op, set()).update(keys)
-    team = {"cards", "bonuses", "red_threes", "going_out", "hands", "total"}
+    team = {*SCORE_PARTS, "total"}
     for op, keys in used.items():
         assert keys <= documented[op], op
         beyond = keys - RESULT_FIELDS[op] - {"includes", "excludes"}

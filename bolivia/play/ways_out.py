@@ -50,7 +50,7 @@ from collections.abc import Iterator, Sequence
 
 from bolivia.cards import SUITS, Card
 from bolivia.engine.going_out import meets_requirement
-from bolivia.engine.initial_meld import counted_points
+from bolivia.engine.initial_meld import counted_points, holds_canasta
 from bolivia.engine.melds import (
     Meld,
     canasta_of,
@@ -78,18 +78,21 @@ def ways_out(
     *,
     players: int,
     first_minimum: int | None = None,
+    first_canasta: tuple[str, ...] = (),
     limit: int = 1,
     bounded: bool = True,
 ) -> list[GoOut]:
     """Up to ``limit`` ways to go out with the hand ``counts`` (53 counts by card index) onto
     the side's melds ``table``. ``first_minimum``: the side has not melded, and its new melds
-    must count this much. ``bounded=False`` searches without the quick bounds (for tests: the
+    must count this much (and hold a canasta of one of the kinds ``first_canasta``, where it
+    names any). ``bounded=False`` searches without the quick bounds (for tests: the
     bounds must never change the answer)."""
     held = list(counts)  # a list: what the compiled bounds index fastest
     lost = stranded(ruleset, held, table) if bounded else []
     if bounded and (len(lost) > 1 or not could_meet(ruleset, held, table, players)):
         return []
     search = _Search(ruleset, table, held, players, first_minimum, limit)
+    search.first_canasta = first_canasta if first_minimum is not None else ()
     search.bounded, search.root_lost = bounded, (lost if bounded else None)
     search.run()
     return search.found
@@ -102,9 +105,19 @@ def can_go_out(
     *,
     players: int,
     first_minimum: int | None = None,
+    first_canasta: tuple[str, ...] = (),
 ) -> bool:
     """Whether any way out exists (:func:`ways_out` with a limit of one)."""
-    return bool(ways_out(ruleset, table, counts, players=players, first_minimum=first_minimum))
+    return bool(
+        ways_out(
+            ruleset,
+            table,
+            counts,
+            players=players,
+            first_minimum=first_minimum,
+            first_canasta=first_canasta,
+        )
+    )
 
 
 QUICK_TRY = 48  # states the first try in the plain order may visit
@@ -133,6 +146,7 @@ class _Search:
         self.wild = ruleset.wild
         self.players = players
         self.first_minimum = first_minimum
+        self.first_canasta: tuple[str, ...] = ()  # kinds the first meld's canasta may be
         self.limit = limit
         self.counts = list(counts)
         self.old = len(table)
@@ -305,7 +319,10 @@ class _Search:
         (states that differ in their suits alone are one state)."""
         points: object = None
         if self.first_minimum is not None:
-            points = counted_points(self.ruleset, self.table[self.old :])
+            new = self.table[self.old :]
+            points = counted_points(self.ruleset, new)
+            if self.first_canasta:
+                points = (points, holds_canasta(self.ruleset, self.first_canasta, new))
         counts = self.counts
         if self.sequences:
             capable = self.capable_masks()
@@ -787,7 +804,9 @@ class _Search:
             return
         new = self.table[self.old :]
         if self.first_minimum is not None and (
-            not new or counted_points(self.ruleset, new) < self.first_minimum
+            not new
+            or counted_points(self.ruleset, new) < self.first_minimum
+            or not holds_canasta(self.ruleset, self.first_canasta, new)
         ):
             return
         self.found.append(
