@@ -24,6 +24,7 @@ __all__ = [
     "canasta_needed",
     "counted_points",
     "holds_canasta",
+    "meets_first",
     "meld_points",
     "meld_value",
     "minimum",
@@ -55,6 +56,11 @@ def canasta_needed(ruleset: Ruleset, team_score: int) -> tuple[str, ...]:
 def holds_canasta(ruleset: Ruleset, kinds: Sequence[str], melds: Sequence[Meld]) -> bool:
     """Whether these melds hold a canasta of one of ``kinds`` (or none is needed)."""
     return not kinds or any(canasta_of(ruleset, meld) in kinds for meld in melds)
+
+
+def meets_first(ruleset: Ruleset, melds: Sequence[Meld], needed: int, kinds: Sequence[str]) -> bool:
+    """Whether these melds count ``needed`` and hold a canasta of one of ``kinds`` (if any)."""
+    return counted_points(ruleset, melds) >= needed and holds_canasta(ruleset, kinds, melds)
 
 
 def verify_first_melds(

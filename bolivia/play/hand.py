@@ -43,7 +43,7 @@ from bolivia.play.actions import (
 from bolivia.play.candidates import Candidates
 from bolivia.play.moves import Moves
 from bolivia.play.state import BLACK_THREES, CARDS, RED_THREES, HandResult, HandState, HandView
-from bolivia.play.ways_out import can_go_out
+from bolivia.play.ways_out import ways_out
 from bolivia.rules.ruleset import Ruleset
 
 __all__ = ["BLACK_THREES", "Hand", "HandResult"]
@@ -123,7 +123,7 @@ class Hand(HandState):
                 f"{self.keep} cards after melding; this leaves {remaining}",
                 "going_out.ask_partner",
             )
-        if not can_go_out(
+        if not ways_out(  # a way out at least (the search stops at the first)
             self.ruleset,
             table,
             counts,

@@ -30,18 +30,7 @@ whether the discard is used) are remembered, so the same state is never searched
 
 Wild cards of one rank are interchangeable (the same points, the same rules), so where the
 points of the new melds do not matter (the side has melded) the cheapest are used first.
-
->>> from bolivia.cards import parse_cards
->>> from bolivia.engine.melds import verify_meld
->>> from bolivia.rules.library import shipped_library
->>> canasta = shipped_library().load("canasta")
->>> table = [verify_meld(canasta, parse_cards(["KH"] * 2 + ["KS"] * 2 + ["KD"] * 2 + ["KC"]))]
->>> counts = [0] * 53
->>> for card in parse_cards(["8H", "8S", "8D", "5C"]):
-...     counts[card.index] += 1
->>> way = ways_out(canasta, table, counts, players=4)[0]
->>> way.melds, way.discard
-(((8D, 8H, 8S),), 5C)
+(An example: ``tests/test_moves.py``, the first way out of a small hand.)
 """
 
 from __future__ import annotations
@@ -50,7 +39,7 @@ from collections.abc import Iterator, Sequence
 
 from bolivia.cards import SUITS, Card
 from bolivia.engine.going_out import meets_requirement
-from bolivia.engine.initial_meld import counted_points, holds_canasta
+from bolivia.engine.initial_meld import counted_points, meets_first
 from bolivia.engine.melds import (
     Meld,
     canasta_of,
@@ -84,9 +73,8 @@ def ways_out(
 ) -> list[GoOut]:
     """Up to ``limit`` ways to go out with the hand ``counts`` (53 counts by card index) onto
     the side's melds ``table``. ``first_minimum``: the side has not melded, and its new melds
-    must count this much (and hold a canasta of one of the kinds ``first_canasta``, where it
-    names any). ``bounded=False`` searches without the quick bounds (for tests: the
-    bounds must never change the answer)."""
+    must count this much (and hold a canasta of a kind in ``first_canasta``, if any).
+    ``bounded=False`` searches without the quick bounds (the bounds never change the answer)."""
     held = list(counts)  # a list: what the compiled bounds index fastest
     lost = stranded(ruleset, held, table) if bounded else []
     if bounded and (len(lost) > 1 or not could_meet(ruleset, held, table, players)):
@@ -105,19 +93,9 @@ def can_go_out(
     *,
     players: int,
     first_minimum: int | None = None,
-    first_canasta: tuple[str, ...] = (),
 ) -> bool:
     """Whether any way out exists (:func:`ways_out` with a limit of one)."""
-    return bool(
-        ways_out(
-            ruleset,
-            table,
-            counts,
-            players=players,
-            first_minimum=first_minimum,
-            first_canasta=first_canasta,
-        )
-    )
+    return bool(ways_out(ruleset, table, counts, players=players, first_minimum=first_minimum))
 
 
 QUICK_TRY = 48  # states the first try in the plain order may visit
@@ -320,9 +298,7 @@ class _Search:
         points: object = None
         if self.first_minimum is not None:
             new = self.table[self.old :]
-            points = counted_points(self.ruleset, new)
-            if self.first_canasta:
-                points = (points, holds_canasta(self.ruleset, self.first_canasta, new))
+            points = (counted_points(self.ruleset, new), bool(new) and self.first_met(new))
         counts = self.counts
         if self.sequences:
             capable = self.capable_masks()
@@ -797,17 +773,18 @@ class _Search:
 
     # ------------------------------------------------------------------ the end
 
+    def first_met(self, new: Sequence[Meld]) -> bool:
+        """Whether the new melds make the first meld (its minimum, its canasta)."""
+        assert self.first_minimum is not None
+        return meets_first(self.ruleset, new, self.first_minimum, self.first_canasta)
+
     def leaf(self) -> None:
         if self.rules.going_out.discard_required and self.discard is None:
             return
         if not meets_requirement(self.ruleset, self.table, self.players):
             return
         new = self.table[self.old :]
-        if self.first_minimum is not None and (
-            not new
-            or counted_points(self.ruleset, new) < self.first_minimum
-            or not holds_canasta(self.ruleset, self.first_canasta, new)
-        ):
+        if self.first_minimum is not None and not (new and self.first_met(new)):
             return
         self.found.append(
             GoOut(
