@@ -1,8 +1,9 @@
 """Instructions per hand, counted by valgrind's callgrind: a figure that does not drift with
 the machine's load, for comparing two builds of the engine.
 
-    python benchmarks/play_instructions.py [--hands N] [--rulesets ID,...] [--bots random,greedy,expert]
-        [--check every|sampled|end|none] [--python VENV/bin/python]
+    python benchmarks/play_instructions.py [--hands N] [--rulesets ID,...]
+        [--bots random,greedy,expert] [--check every|sampled|end|none]
+        [--python VENV/bin/python]
 
 For each ruleset and bot kind, the same seeded hands are played twice under
 ``valgrind --tool=callgrind``: once with no hands (start-up: imports, loading the ruleset,

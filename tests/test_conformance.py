@@ -42,7 +42,9 @@ def test_case(suite, case, ruleset, request_) -> None:  # type: ignore[no-untype
 
 def test_suites_are_valid_and_name_known_rulesets_and_claims() -> None:
     assert SUITES, "no shipped suite"
-    known = set(shipped_library().ids())
+    library = shipped_library()
+    known = set(library.ids())
+    claims = {c for rid in known for c in library.sources_for(library.path_of(rid)).claims}
     names = [suite.suite for suite in SUITES]
     assert len(names) == len(set(names))
     library = shipped_library()

@@ -346,3 +346,14 @@ def test_pickups_checked_on_the_counts_agree_under_house_rules(
     assume(ruleset is not None and ruleset.rules.players.usual in ruleset.rules.players.seats)
     assert ruleset is not None
     _check_pickups_on_counts(ruleset, seed, steps, size)
+
+
+def test_the_first_way_out_of_a_small_hand() -> None:
+    """Three eights melded, the five discarded, onto a side holding a canasta of kings."""
+    canasta = LIBRARY.load("canasta")
+    kings = parse_cards(["KH"] * 2 + ["KS"] * 2 + ["KD"] * 2 + ["KC"])
+    counts = [0] * 53
+    for card in parse_cards(["8H", "8S", "8D", "5C"]):
+        counts[card.index] += 1
+    way = ways_out(canasta, [verify_meld(canasta, kings)], counts, players=4)[0]
+    assert (way.melds, way.discard) == ((tuple(parse_cards(["8D", "8H", "8S"])),), Card.parse("5C"))

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bolivia.engine.scoring import SCORE_PARTS
 from bolivia.verify.oracle import (
     ERROR_CODES,
     MAX_LINE,
@@ -192,7 +193,7 @@ def test_results_have_the_spec_fields() -> None:
     team = ask(
         json.dumps({"op": "score", "ruleset": "samba", "teams": [{"melds": []}, {"melds": []}]})
     )["result"]["teams"][0]
-    assert set(team) == {"cards", "bonuses", "red_threes", "going_out", "hands", "total"}
+    assert set(team) == {*SCORE_PARTS, "total"}
 
 
 def _serve(data: bytes) -> list[dict[str, Any]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +12,7 @@ from hypothesis import assume, given, settings
 from bolivia.authoring.house import nest_paths
 from bolivia.errors import RulesetError
 from bolivia.resources import rulesets_dir
-from bolivia.rules.library import Library, shipped_library
+from bolivia.rules.library import SOURCES_FOLDER, Library, shipped_library
 from bolivia.rules.model import leaf_paths
 from bolivia.rules.rendering import ruleset_json, show_yaml, standalone_yaml
 from bolivia.rules.ruleset import Ruleset
@@ -69,14 +70,15 @@ def test_standalone_dump_loads_back_to_the_same_ruleset(rid: str, tmp_path: Path
     ruleset = LIBRARY.load(rid)
     path = tmp_path / f"{rid}.yaml"
     path.write_text(standalone_yaml(ruleset), encoding="utf-8")
-    # a variant's own source records (rulesets/variants/sources/) go with it
-    records = [ruleset.path.parent / "sources"] if ruleset.path is not None else []
-    again = Library(source_folders=[p for p in records if p.is_dir()]).load(path)
+    records = LIBRARY.path_of(rid).parent / SOURCES_FOLDER
+    if records.is_dir():  # the user source records it cites go with it
+        shutil.copytree(records, tmp_path / SOURCES_FOLDER)
+    again = Library().load(path)
     assert again.rules == ruleset.rules
     assert again.digest == ruleset.digest
     assert _comparable(again) == _comparable(ruleset)
     path.write_text(standalone_yaml(again), encoding="utf-8")
-    reloaded = Library(source_folders=[p for p in records if p.is_dir()]).load(path)
+    reloaded = Library().load(path)
     assert standalone_yaml(reloaded) == standalone_yaml(again)
 
 

@@ -13,6 +13,7 @@ import jsonschema
 import pytest
 
 from bolivia.resources import rulesets_dir
+from bolivia.rules.library import SOURCES_FOLDER
 from bolivia.rules.loading import load_yaml
 from bolivia.rules.schema import fields_markdown, ruleset_schema, schema_text
 
@@ -43,11 +44,14 @@ def _json(value: Any) -> Any:
 VALIDATOR = jsonschema.Draft202012Validator(ruleset_schema())
 
 
-@pytest.mark.parametrize(
-    "path",
-    sorted(p for p in rulesets_dir().rglob("*.yaml") if "sources" not in p.parent.parts),
-    ids=lambda p: p.stem,
+RULESET_FILES = sorted(
+    path
+    for path in rulesets_dir().rglob("*.yaml")
+    if SOURCES_FOLDER not in path.relative_to(rulesets_dir()).parts  # source records
 )
+
+
+@pytest.mark.parametrize("path", RULESET_FILES, ids=lambda p: p.stem)
 def test_shipped_files_validate_against_the_schema(path: Path) -> None:
     loaded = load_yaml(path)
     assert not loaded.problems

@@ -39,9 +39,9 @@ def test_every_stated_value_agrees_with_the_claims_it_cites() -> None:
             if prov.status != "stated":
                 continue
             assert prov.claims, f"{ruleset.id}: {path} is stated by no claim"
-            cited = LIBRARY.sources_for(ruleset.path) if ruleset.path is not None else SOURCES
-            for claim_id in prov.claims:  # a variant's may be its own records' (sources/)
-                problems = check_claim(cited.claim(claim_id), path, ruleset.json)
+            sources = LIBRARY.sources_for(LIBRARY.path_of(ruleset.id))  # user records too
+            for claim_id in prov.claims:
+                problems = check_claim(sources.claim(claim_id), path, ruleset.json)
                 assert not problems, f"{ruleset.id}: {problems}"
 
 

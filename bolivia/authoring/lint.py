@@ -146,7 +146,17 @@ def _bands(ruleset: Ruleset) -> Iterator[Finding]:
                 ("initial_meld.bands", "game.target"),
                 f"the band from {band.from_score} can never apply: the game ends at {target}",
             )
-    minimums = [band.minimum for band in rules.initial_meld.bands[1:]]
+    reachable = achievable_canastas(rules)
+    for band in rules.initial_meld.bands:
+        if band.canasta and not any(reachable.get(kind) is None for kind in band.canasta):
+            yield Finding(
+                "warning",
+                ("initial_meld.bands", "canastas"),
+                f"the band from {band.from_score or 'the lowest score'} asks for a canasta "
+                f"({', '.join(band.canasta)}) that no side can make",
+            )
+    # a band that asks for a canasta asks for something else than points
+    minimums = [band.minimum for band in rules.initial_meld.bands[1:] if not band.canasta]
     if any(b < a for a, b in itertools.pairwise(minimums)):
         yield Finding(
             "warning",
@@ -335,8 +345,38 @@ def _order(ruleset: Ruleset) -> Iterator[Finding]:
             f"a mixed canasta pays {canastas.mixed.bonus}, more than a natural one "
             f"({canastas.natural.bonus})",
         )
+    sequence = rules.melds.sequence
+    if sequence.extend_going_out and (sequence.max_size is None or not sequence.allowed):
+        yield Finding(
+            "warning",
+            ("melds.sequence.extend_going_out", "melds.sequence.max_size"),
+            "sequences may be extended past their size in going out, but no size limit "
+            "holds them back otherwise",
+        )
+    allowed = {
+        "group": True,
+        "sequence": rules.melds.sequence.allowed,
+        "wild": rules.melds.wild.allowed,
+    }
+    for i, penalty in enumerate(rules.scoring.meld_penalties):
+        never = [kind for kind in penalty.kinds if not allowed[kind]]
+        if never:
+            yield Finding(
+                "warning",
+                ("scoring.meld_penalties", f"melds.{never[0]}.allowed"),
+                f"penalty {i + 1} is for {', '.join(never)} melds, which may not be melded",
+            )
     count = 2 * rules.pack.decks  # red threes in the pack
-    if threes.all_value < threes.value * count:
+    unreached = sorted(n for n in threes.value_by_count if n > count)
+    if unreached:
+        yield Finding(
+            "warning",
+            ("red_threes.value_by_count", "pack.decks"),
+            f"the pack holds {count} red threes: no side holds "
+            f"{', '.join(str(n) for n in unreached)}",
+        )
+    # all the pack's red threes listed in the table pay what it says: all_value is not read
+    if count not in threes.value_by_count and threes.all_value < threes.value * count:
         yield Finding(
             "warning",
             ("red_threes.all_value", "red_threes.value"),

@@ -16,6 +16,7 @@ from bolivia.compare.play_text import play_context
 from bolivia.compare.situations import for_people, rulings, situation
 from bolivia.compare.summary import Column, columns, outlier, rank
 from bolivia.compare.witnesses import AREA_OPS
+from bolivia.engine.scoring import SCORE_PARTS
 from bolivia.rules.phrases import answer, in_words, join_words, label, question
 
 __all__ = ["context", "shown_rows", "witness_numbers"]
@@ -187,10 +188,7 @@ def _gallery(comparison: Comparison, cols: Sequence[Column]) -> list[dict[str, A
                     {
                         "ruleset": col.title if t == 0 else "",
                         "side": f"side {t + 1}",
-                        "cells": [
-                            f"{team[k]:,}"
-                            for k in ("cards", "bonuses", "red_threes", "going_out", "hands")
-                        ],
+                        "cells": [f"{team[k]:,}" for k in SCORE_PARTS],
                         "total": f"{team['total']:,}",
                     }
                 )

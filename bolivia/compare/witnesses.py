@@ -80,6 +80,7 @@ _AREA_RULES: dict[str, tuple[str, ...]] = {
         "pile.blocked_by_top",
         "pile.pair_starts_new_meld",
         "pile.one_card_rule",
+        "pile.for_first_meld",
         "melds.group.duplicate_ranks",
         "initial_meld",
     ),
@@ -97,6 +98,7 @@ _AREA_RULES: dict[str, tuple[str, ...]] = {
         "going_out.concealed_bonus",
         "red_threes.value",
         "red_threes.all_value",
+        "red_threes.value_by_count",
         "red_threes.plus_when",
     ),
     "game end": ("game",),
@@ -231,6 +233,8 @@ def _extend_requests() -> Iterator[dict[str, Any]]:
             yield {"meld": base, "add": ["JK"]}
             yield {"meld": base, "add": ["2C"]}
         yield {"meld": _run("4", size), "add": [_run("4", size + 1)[-1]]}
+        if size >= 7:  # past an escalera's size: in going out only, where a ruleset allows
+            yield {"meld": _run("4", size), "add": [_run("4", size + 1)[-1]], "going_out": True}
         yield {"meld": _group("8", 0, 0, size), "add": ["JK"]}
         yield {"meld": ["3C", "3S", "3C"], "add": ["3S"], "going_out": True}
 
@@ -325,8 +329,9 @@ def _score_requests() -> Iterator[dict[str, Any]]:
         [_CANASTAS["escalera"]],
         [_CANASTAS["bolivia"], _CANASTAS["escalera"]],
     ]
+    layouts.append([_run("4", 4), _group("9", 6)])  # a short sequence, an unfinished group
     for melds in layouts:
-        for reds in (0, 1, 4, 6):  # six: all of a three-deck pack's, for their value
+        for reds in (0, 1, 4, 6, 5):  # six: all of a three-deck pack's; five: by count
             yield {"teams": [{"melds": melds, "red_threes": reds}, other]}
         yield {"teams": [{"melds": melds, "went_out": True}, other]}
         yield {"teams": [{"melds": melds, "concealed": True}, other]}

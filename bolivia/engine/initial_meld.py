@@ -14,21 +14,88 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bolivia.cards import Card
-from bolivia.engine.melds import Meld, canasta_bonus, canasta_kind, verify_meld
+from bolivia.engine.melds import Meld, canasta_bonus, canasta_kind, canasta_of, verify_meld
 from bolivia.errors import Illegal
+from bolivia.rules.model import Band
 from bolivia.rules.ruleset import Ruleset
 
-__all__ = ["counted_points", "meld_points", "meld_value", "minimum", "verify_initial_meld"]
+__all__ = [
+    "band",
+    "canasta_needed",
+    "counted_points",
+    "holds_canasta",
+    "meets_first",
+    "meld_points",
+    "meld_value",
+    "minimum",
+    "verify_first_melds",
+    "verify_initial_meld",
+]
+
+
+def band(ruleset: Ruleset, team_score: int) -> Band:
+    """The band of ``initial_meld.bands`` a side with this score before the hand is in."""
+    bands = ruleset.rules.initial_meld.bands
+    found = bands[0]
+    for candidate in bands[1:]:
+        if candidate.from_score is not None and team_score >= candidate.from_score:
+            found = candidate
+    return found
 
 
 def minimum(ruleset: Ruleset, team_score: int) -> int:
     """The points a side's first meld must reach, given the side's score before the hand."""
-    bands = ruleset.rules.initial_meld.bands
-    found = bands[0].minimum
-    for band in bands[1:]:
-        if band.from_score is not None and team_score >= band.from_score:
-            found = band.minimum
-    return found
+    return band(ruleset, team_score).minimum
+
+
+def canasta_needed(ruleset: Ruleset, team_score: int) -> tuple[str, ...]:
+    """The kinds of canasta one of which the side's first meld must hold (none: ``()``)."""
+    return tuple(band(ruleset, team_score).canasta)
+
+
+def holds_canasta(ruleset: Ruleset, kinds: Sequence[str], melds: Sequence[Meld]) -> bool:
+    """Whether these melds hold a canasta of one of ``kinds`` (or none is needed)."""
+    return not kinds or any(canasta_of(ruleset, meld) in kinds for meld in melds)
+
+
+def meets_first(ruleset: Ruleset, melds: Sequence[Meld], needed: int, kinds: Sequence[str]) -> bool:
+    """Whether these melds count ``needed`` and hold a canasta of one of ``kinds`` (if any)."""
+    return counted_points(ruleset, melds) >= needed and holds_canasta(ruleset, kinds, melds)
+
+
+def verify_first_melds(
+    ruleset: Ruleset, team_score: int, melds: Sequence[Meld], top_card: Card | None = None
+) -> tuple[int, int]:
+    """(points, minimum) when these legal melds (``top_card`` the pile's, in ``melds[0]``)
+    make a first meld: the points reach the minimum, and a canasta the band asks for is among
+    them; else :class:`Illegal` saying which falls short."""
+    points = counted_points(ruleset, melds, top_card)
+    needed = minimum(ruleset, team_score)
+    if points < needed:
+        rule = ruleset.rules.initial_meld
+        which = "together" if rule.several_melds or len(melds) == 1 else "in a single meld"
+        taken = "" if top_card is None else ", with the pile's top card"
+        raise Illegal(
+            "initial-minimum",
+            f"the first meld counts {points} points {which}{taken}; a side with {team_score} "
+            f"needs {needed} ({ruleset.cite('initial_meld.bands')})",
+            "initial_meld.bands",
+            points=points,
+            minimum=needed,
+        )
+    kinds = canasta_needed(ruleset, team_score)
+    if not holds_canasta(ruleset, kinds, melds):
+        names = [getattr(ruleset.rules.canastas, kind).name for kind in kinds]
+        raise Illegal(
+            "initial-canasta",
+            f"a side with {team_score} makes its first meld with a canasta "
+            f"({' or '.join(names)}), and these melds hold none "
+            f"({ruleset.cite('initial_meld.bands')})",
+            "initial_meld.bands",
+            points=points,
+            minimum=needed,
+        )
+    return points, needed
 
 
 def meld_points(ruleset: Ruleset, cards: Sequence[Card]) -> int:
@@ -84,26 +151,15 @@ def verify_initial_meld(
     if not melds:
         raise Illegal("no-meld", "a first meld needs at least one meld")
     laid = []
-    needed = minimum(ruleset, team_score)
     failure: Illegal | None = None
     for i, cards in enumerate(melds):
         try:
             laid.append(verify_meld(ruleset, cards, going_out=going_out))
         except Illegal as exc:
             failure = failure or Illegal(exc.code, f"meld {i + 1} is not legal: {exc}", exc.rule)
-    points = counted_points(ruleset, laid)
     if failure is not None:
-        failure.facts.update(points=points, minimum=needed)
-        raise failure
-    if points < needed:
-        rule = ruleset.rules.initial_meld
-        which = "together" if rule.several_melds or len(laid) == 1 else "in a single meld"
-        raise Illegal(
-            "initial-minimum",
-            f"the first meld counts {points} points {which}; a side with {team_score} "
-            f"needs {needed} ({ruleset.cite('initial_meld.bands')})",
-            "initial_meld.bands",
-            points=points,
-            minimum=needed,
+        failure.facts.update(
+            points=counted_points(ruleset, laid), minimum=minimum(ruleset, team_score)
         )
-    return points, needed
+        raise failure
+    return verify_first_melds(ruleset, team_score, laid)

@@ -65,6 +65,10 @@ class Limits:
         self.sequence_allowed: bool = sequence.allowed
         self.sequence_min_size: int = sequence.min_size
         self.sequence_max_size: int | None = sequence.max_size
+        # the most cards of a sequence extended by a player going out (None: no limit)
+        self.sequence_max_going_out: int | None = (
+            None if sequence.extend_going_out else sequence.max_size
+        )
         self.sequence_max_wild: int = sequence.max_wild
         low, high = ruleset.sequence_span
         self.low: int = low

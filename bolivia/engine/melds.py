@@ -286,9 +286,13 @@ def threes_fault(
     return _size_fault("threes", size, rule.min_size if new else 1, rule.max_size)
 
 
-def sequence_fault(ruleset: Ruleset, ranks: Sequence[int], wilds: int, *, new: bool) -> str | None:
+def sequence_fault(
+    ruleset: Ruleset, ranks: Sequence[int], wilds: int, *, new: bool, going_out: bool = False
+) -> str | None:
     """The first limit of ``melds.sequence`` broken by a sequence of naturals of these rank
-    indexes (0 for a two ... 12 for an ace) and ``wilds`` wild cards, or None."""
+    indexes (0 for a two ... 12 for an ace) and ``wilds`` wild cards, or None. ``going_out``:
+    a sequence extended (not ``new``) by a player going out, who may take it past
+    ``max_size`` where ``melds.sequence.extend_going_out`` says so."""
     rule = ruleset.rules.melds.sequence
     if not rule.allowed:
         return "sequence-not-allowed"
@@ -309,7 +313,8 @@ def sequence_fault(ruleset: Ruleset, ranks: Sequence[int], wilds: int, *, new: b
     size = len(ordered) + wilds
     if size > high - low + 1:
         return "sequence-rank"
-    return _size_fault("sequence", size, rule.min_size if new else 1, rule.max_size)
+    most = None if going_out and not new and rule.extend_going_out else rule.max_size
+    return _size_fault("sequence", size, rule.min_size if new else 1, most)
 
 
 # the sentence and the rule behind each code; built only when a refusal is raised
@@ -501,7 +506,8 @@ def _classify(
             return group_error
     suits = {index & 3 for index in naturals}
     if len(suits) == 1 and kind in (None, "sequence"):
-        fault = sequence_fault(ruleset, [index >> 2 for index in naturals], w, new=new)
+        ranks_of = [index >> 2 for index in naturals]
+        fault = sequence_fault(ruleset, ranks_of, w, new=new, going_out=going_out)
         if fault is None:
             return Meld("sequence", cards, n, w, suit=SUITS[naturals[0] & 3])
         return group_error if group_error is not None else (fault, n, w)

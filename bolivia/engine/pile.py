@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bolivia.cards import Card
-from bolivia.engine.initial_meld import counted_points, minimum
+from bolivia.engine.initial_meld import verify_first_melds
 from bolivia.engine.melds import Meld, describe, is_canasta, verify_extend, verify_meld
 from bolivia.errors import BadRequest, Illegal
 from bolivia.rules.ruleset import Ruleset
@@ -187,21 +187,6 @@ def _with_meld(
     return meld, None
 
 
-def _check_minimum(ruleset: Ruleset, melds: Sequence[Meld], top: Card, team_score: int) -> None:
-    points = counted_points(ruleset, melds, top_card=top)
-    needed = minimum(ruleset, team_score)
-    if points < needed:
-        raise Illegal(
-            "initial-minimum",
-            f"the side has not melded: this turn's melds count {points} points "
-            f"(the rest of the pile does not count), it needs {needed} "
-            f"({ruleset.cite('initial_meld.bands')})",
-            "initial_meld.bands",
-            points=points,
-            minimum=needed,
-        )
-
-
 def verify_pickup(
     ruleset: Ruleset,
     pile: Sequence[Card],
@@ -234,6 +219,13 @@ def verify_pickup(
             f"card ({ruleset.cite('pile.one_card_rule')})",
             "pile.one_card_rule",
         )
+    if not rule.for_first_meld and not team_melds:
+        raise Illegal(
+            "pile-first-meld",
+            f"the pile may not be taken for the side's first meld, and the side has not "
+            f"melded ({ruleset.cite('pile.for_first_meld')})",
+            "pile.for_first_meld",
+        )
     also_melds = []
     for i, cards in enumerate(also):
         try:
@@ -254,7 +246,7 @@ def verify_pickup(
         way = _with_way(ruleset, top, cards, ways, frozen)
         meld, index = _with_meld(ruleset, top, cards, team_melds)
         if not melded:
-            _check_minimum(ruleset, [meld, *also_melds], top, team_score)
+            verify_first_melds(ruleset, team_score, [meld, *also_melds], top)
         return Pickup(way, meld, index, tuple(cards), tuple(also_melds))
 
     def onto_pickup(index: int) -> Pickup:

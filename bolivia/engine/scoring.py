@@ -21,7 +21,20 @@ from bolivia.errors import BadRequest
 from bolivia.rules.ruleset import Ruleset
 from bolivia.values import reduce_fields
 
-__all__ = ["TeamHand", "TeamScore", "card_points", "red_three_score", "score_hand", "score_team"]
+__all__ = [
+    "SCORE_PARTS",
+    "TeamHand",
+    "TeamScore",
+    "card_points",
+    "meld_penalty",
+    "red_three_score",
+    "score_hand",
+    "score_team",
+]
+
+
+# the parts of a side's score for a hand, as the oracle names them (and then "total")
+SCORE_PARTS = ("cards", "bonuses", "red_threes", "going_out", "hands", "penalties")
 
 
 @dataclass(frozen=True)
@@ -45,20 +58,25 @@ class TeamScore:
     red_threes: int
     going_out: int
     hands: int
+    penalties: int = 0  # melds left on the table (scoring.meld_penalties), zero or less
 
     @property
     def total(self) -> int:
-        return self.cards + self.bonuses + self.red_threes + self.going_out + self.hands
+        return sum(self.parts())
+
+    def parts(self) -> tuple[int, ...]:
+        """The parts of the total, in the order of :data:`SCORE_PARTS`."""
+        return (
+            self.cards,
+            self.bonuses,
+            self.red_threes,
+            self.going_out,
+            self.hands,
+            self.penalties,
+        )
 
     def as_dict(self) -> dict[str, int]:
-        return {
-            "cards": self.cards,
-            "bonuses": self.bonuses,
-            "red_threes": self.red_threes,
-            "going_out": self.going_out,
-            "hands": self.hands,
-            "total": self.total,
-        }
+        return {**dict(zip(SCORE_PARTS, self.parts(), strict=True)), "total": self.total}
 
     def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
         return reduce_fields(self)
@@ -78,7 +96,12 @@ def red_three_score(ruleset: Ruleset, count: int, melds: Sequence[Meld]) -> int:
     if count == 0:
         return 0
     rule = ruleset.rules.red_threes
-    value = rule.all_value if count == 2 * ruleset.rules.pack.decks else count * rule.value
+    if count in rule.value_by_count:
+        value = rule.value_by_count[count]
+    elif count == 2 * ruleset.rules.pack.decks:
+        value = rule.all_value
+    else:
+        value = count * rule.value
     condition = rule.plus_when
     if condition.condition == "side_melded":
         plus = bool(melds)
@@ -89,6 +112,17 @@ def red_three_score(ruleset: Ruleset, count: int, melds: Sequence[Meld]) -> int:
     else:
         plus = True
     return value if plus else -value
+
+
+def meld_penalty(ruleset: Ruleset, meld: Meld) -> int:
+    """What a meld left on the table costs its side at the end of the hand (zero or less):
+    the first of ``scoring.meld_penalties`` it fits; a canasta costs nothing."""
+    for penalty in ruleset.rules.scoring.meld_penalties:
+        if meld.kind not in penalty.kinds:
+            continue
+        if penalty.fewer_than is None or meld.size < penalty.fewer_than:
+            return 0 if canasta_of(ruleset, meld) is not None else -penalty.points
+    return 0
 
 
 def score_team(ruleset: Ruleset, team: TeamHand) -> TeamScore:
@@ -110,8 +144,14 @@ def score_team(ruleset: Ruleset, team: TeamHand) -> TeamScore:
     going = ruleset.rules.going_out
     going_out = going.concealed_bonus if team.concealed else going.bonus if team.went_out else 0
     hands = sum(card_points(ruleset, hand, in_hand=True) for hand in team.hands)
+    penalties = sum(meld_penalty(ruleset, meld) for meld in team.melds)
     return TeamScore(
-        cards, bonuses, red_three_score(ruleset, team.red_threes, team.melds), going_out, hands
+        cards,
+        bonuses,
+        red_three_score(ruleset, team.red_threes, team.melds),
+        going_out,
+        hands,
+        penalties,
     )
 
 

@@ -91,7 +91,7 @@ def _could_run(
         if missing <= budget:
             return True
     suit = SUITS[s]
-    max_size = lim.sequence_max_size
+    max_size = lim.sequence_max_going_out  # cards join runs of the table in going out
     for m in runs:
         if m.suit != suit:
             continue

@@ -31,9 +31,10 @@ from itertools import compress
 from typing import TYPE_CHECKING
 
 from bolivia.cards import RANKS, SUITS, Card
-from bolivia.engine.initial_meld import counted_points, meld_value, minimum
+from bolivia.engine.initial_meld import counted_points, holds_canasta, meld_value, minimum
 from bolivia.engine.melds import (
     Meld,
+    canasta_kind,
     canasta_of,
     combination,
     could_join,
@@ -254,6 +255,8 @@ class Candidates:
         pile_rule = rules.pile
         if pile_rule.one_card_rule and size == 1 and len(pile) == 1:
             return False
+        if not pile_rule.for_first_meld and not team:
+            return False
         also: list[Meld] = []
         for cards in action.also:
             made = new_meld(ruleset, cards)
@@ -284,7 +287,9 @@ class Candidates:
                     return False
                 if not team:
                     points = counted_points(ruleset, [made, *also], top_card=top)
-                    if points < minimum(ruleset, h.team_scores[h.team]):
+                    if points < minimum(ruleset, h.team_scores[h.team]) or not holds_canasta(
+                        ruleset, h.first_canasta_for(team), [made, *also]
+                    ):
                         return False
                 if not pile_rule.pair_starts_new_meld:
                     new.insert(0, made)
@@ -435,10 +440,14 @@ class Candidates:
 
     def _counts_enough(self, kind: str, cards: tuple[Card, ...], needed: int) -> bool:
         """Whether a candidate meld alone (of this kind: it met the limits) counts the points
-        a first meld needs, by :func:`~bolivia.engine.initial_meld.meld_value` on its cards."""
+        a first meld needs, by :func:`~bolivia.engine.initial_meld.meld_value` on its cards,
+        and is the canasta it must hold where its band asks for one."""
         wild = self.ruleset.wild
         wilds = sum(1 for c in cards if wild[c.index])
         value = meld_value(self.ruleset, kind, cards, wilds)
+        kinds = self.hand.first_canasta_for(())
+        if kinds and canasta_kind(self.ruleset, kind, len(cards), wilds) not in kinds:
+            return False
         return (0 if value is None else value) >= needed
 
     def _lay_candidates(self) -> Iterator[Lay]:
@@ -468,11 +477,12 @@ class Candidates:
                     yield Lay((cards,))
         if not team:
             best = self._best_melds()
+            melds = [verify_meld(self.ruleset, m) for m in best]
             if (
                 len(best) > 1
                 and size - sum(map(len, best)) >= self.keep
-                and counted_points(self.ruleset, [verify_meld(self.ruleset, m) for m in best])
-                >= (needed or 0)
+                and counted_points(self.ruleset, melds) >= (needed or 0)
+                and holds_canasta(self.ruleset, h.first_canasta_for(team), melds)
             ):
                 yield Lay(best)
 

@@ -22,7 +22,7 @@ from typing import NoReturn
 
 from bolivia.cards import Card
 from bolivia.engine.going_out import verify_go_out
-from bolivia.engine.initial_meld import minimum, verify_initial_meld
+from bolivia.engine.initial_meld import canasta_needed, minimum, verify_initial_meld
 from bolivia.engine.melds import Meld, could_join, verify_combine, verify_extend, verify_meld
 from bolivia.engine.pile import Pickup, card_class, verify_pickup, verify_take_top
 from bolivia.errors import BadRequest, Illegal
@@ -43,7 +43,7 @@ from bolivia.play.actions import (
 from bolivia.play.candidates import Candidates
 from bolivia.play.moves import Moves
 from bolivia.play.state import BLACK_THREES, CARDS, RED_THREES, HandResult, HandState, HandView
-from bolivia.play.ways_out import can_go_out
+from bolivia.play.ways_out import ways_out
 from bolivia.rules.ruleset import Ruleset
 
 __all__ = ["BLACK_THREES", "Hand", "HandResult"]
@@ -96,6 +96,11 @@ class Hand(HandState):
         """The first meld's minimum for a side with these melds, None once it has melded."""
         return None if melds else minimum(self.ruleset, self.team_scores[self.team])
 
+    def first_canasta_for(self, melds: Sequence[Meld]) -> tuple[str, ...]:
+        """The kinds of canasta one of which the side's first meld must hold (none: ``()``,
+        and always once it has melded)."""
+        return () if melds else canasta_needed(self.ruleset, self.team_scores[self.team])
+
     def _going_out_after(
         self, remaining: int, counts: Sequence[int], table: Sequence[Meld], *, threes: bool = False
     ) -> bool:
@@ -118,12 +123,13 @@ class Hand(HandState):
                 f"{self.keep} cards after melding; this leaves {remaining}",
                 "going_out.ask_partner",
             )
-        if not can_go_out(
+        if not ways_out(  # a way out at least (the search stops at the first)
             self.ruleset,
             table,
             counts,
             players=self.players,
             first_minimum=self.first_minimum_for(table),
+            first_canasta=self.first_canasta_for(table),
         ):
             self._no_way_out(remaining, below, threes)
         if not self.committed and self.must_ask():
@@ -145,8 +151,8 @@ class Hand(HandState):
         if threes and not below:
             raise self._illegal(
                 "threes-not-going-out",
-                "black threes are melded only by a player going out, and no way out would be "
-                "left after this",
+                "this meld is made only by a player going out (black threes, or a sequence "
+                "past its size), and no way out would be left after this",
                 "melds.black_threes.when",
             )
         raise self._illegal(
@@ -195,9 +201,15 @@ class Hand(HandState):
         return laid
 
     def _only_going_out(self, melds: Sequence[Meld]) -> bool:
-        """Whether any of these melds is one only a player going out may make."""
-        return self.rules.melds.black_threes.when == "going_out" and any(
-            m.kind == "threes" for m in melds
+        """Whether any of these melds is one only a player going out may make: black threes
+        where only going out melds them, a sequence past its size limit."""
+        rules = self.rules.melds
+        threes = rules.black_threes.when == "going_out"
+        longest = rules.sequence.max_size
+        return any(
+            (m.kind == "threes" and threes)
+            or (m.kind == "sequence" and longest is not None and m.size > longest)
+            for m in melds
         )
 
     def _stock_out_obligation(self) -> bool:

@@ -35,7 +35,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from bolivia.cards import Card
-from bolivia.engine.initial_meld import counted_points
+from bolivia.engine.initial_meld import counted_points, holds_canasta
 from bolivia.engine.melds import Meld, could_join, verify_meld
 from bolivia.errors import Illegal
 from bolivia.play.actions import (
@@ -153,6 +153,8 @@ class Moves:
         if not h.pile:
             return []
         team = h.melds[h.team]
+        if not team and not self.rules.pile.for_first_meld:
+            return []  # no pile for a first meld, and the top card alone needs a meld
         top = h.pile[-1]
         counts = list(h.hands[h.current])
         out: list[Action] = []
@@ -268,16 +270,26 @@ class Moves:
             except Illegal:
                 continue
             melds.append((cards, meld, counted_points(self.ruleset, [meld])))
+        kinds = h.first_canasta_for(())  # a canasta the first meld must hold, if any
+        canasta = [
+            int(bool(kinds) and holds_canasta(self.ruleset, kinds, [m])) for _, m, _ in melds
+        ]
         start = 0
+        pile_canasta = not kinds  # the pickup's meld holds the canasta needed (or none is)
         if with_cards is not None:
             try:
                 pile_meld = verify_meld(self.ruleset, (*with_cards, CARDS[top]))
                 start = counted_points(self.ruleset, [pile_meld], top_card=CARDS[top])
+                pile_canasta = holds_canasta(self.ruleset, kinds, [pile_meld])
             except Illegal:
                 start = 0
             yield ()
-            if start >= minimum:
+            if start >= minimum and pile_canasta:
                 return
+
+        def complete(points: int, canastas: int) -> bool:
+            return points >= minimum and (pile_canasta or canastas > 0)
+
         several = self.rules.initial_meld.several_melds
         wild = self.ruleset.wild
         chosen: list[int] = []
@@ -295,27 +307,46 @@ class Moves:
                 out[slot] = out.get(slot, 0) + 1
             return out
 
-        def grow(i: int, points: int) -> Iterator[tuple[tuple[Card, ...], ...]]:
+        def minimal(total: int, canastas: int) -> bool:
+            """Whether no chosen meld can be left out (the rest would still do)."""
+            return (
+                not several
+                or len(chosen) == 1
+                or not any(complete(total - melds[k][2], canastas - canasta[k]) for k in chosen)
+            )
+
+        later = [sum(canasta[j:]) for j in range(len(melds) + 1)]  # canastas from j on
+
+        def grow(i: int, points: int, canastas: int) -> Iterator[tuple[tuple[Card, ...], ...]]:
+            # the points met but a canasta still wanting: only a canasta may join (any other
+            # meld could be left out again)
+            only_canastas = points >= minimum and not complete(points, canastas)
             for j in range(i, len(melds)):
+                if not complete(minimum, canastas) and later[j] == 0:
+                    break  # no canasta is left to make the set whole
+                if only_canastas and not canasta[j]:
+                    continue
                 cards, _, value = melds[j]
                 need = needs(cards)
-                if value <= 0 or any(left.get(s, 0) < n for s, n in need.items()):
+                if (value <= 0 and canasta[j] == 0) or any(
+                    left.get(s, 0) < n for s, n in need.items()
+                ):
                     continue
                 total = (points + value) if several else max(points, value)
+                held = canastas + canasta[j]
                 for s, n in need.items():
                     left[s] -= n
                 chosen.append(j)
-                if total >= minimum:
-                    smallest = min(melds[k][2] for k in chosen)
-                    if not several or len(chosen) == 1 or total - smallest < minimum:
+                if complete(total, held):
+                    if minimal(total, held):
                         yield tuple(melds[k][0] for k in chosen)
                 elif several:
-                    yield from grow(j + 1, total)
+                    yield from grow(j + 1, total, held)
                 chosen.pop()
                 for s, n in need.items():
                     left[s] += n
 
-        yield from grow(0, start)
+        yield from grow(0, start, 0)
 
     def _lays(self) -> Iterator[Lay]:
         h = self.hand
@@ -367,6 +398,7 @@ class Moves:
             h.hands[h.current],
             players=h.players,
             first_minimum=h.first_minimum_for(team),
+            first_canasta=h.first_canasta_for(team),
             limit=limit,
         ):
             try:

@@ -30,18 +30,7 @@ whether the discard is used) are remembered, so the same state is never searched
 
 Wild cards of one rank are interchangeable (the same points, the same rules), so where the
 points of the new melds do not matter (the side has melded) the cheapest are used first.
-
->>> from bolivia.cards import parse_cards
->>> from bolivia.engine.melds import verify_meld
->>> from bolivia.rules.library import shipped_library
->>> canasta = shipped_library().load("canasta")
->>> table = [verify_meld(canasta, parse_cards(["KH"] * 2 + ["KS"] * 2 + ["KD"] * 2 + ["KC"]))]
->>> counts = [0] * 53
->>> for card in parse_cards(["8H", "8S", "8D", "5C"]):
-...     counts[card.index] += 1
->>> way = ways_out(canasta, table, counts, players=4)[0]
->>> way.melds, way.discard
-(((8D, 8H, 8S),), 5C)
+(An example: ``tests/test_moves.py``, the first way out of a small hand.)
 """
 
 from __future__ import annotations
@@ -50,7 +39,7 @@ from collections.abc import Iterator, Sequence
 
 from bolivia.cards import SUITS, Card
 from bolivia.engine.going_out import meets_requirement
-from bolivia.engine.initial_meld import counted_points
+from bolivia.engine.initial_meld import counted_points, meets_first
 from bolivia.engine.melds import (
     Meld,
     canasta_of,
@@ -78,18 +67,20 @@ def ways_out(
     *,
     players: int,
     first_minimum: int | None = None,
+    first_canasta: tuple[str, ...] = (),
     limit: int = 1,
     bounded: bool = True,
 ) -> list[GoOut]:
     """Up to ``limit`` ways to go out with the hand ``counts`` (53 counts by card index) onto
     the side's melds ``table``. ``first_minimum``: the side has not melded, and its new melds
-    must count this much. ``bounded=False`` searches without the quick bounds (for tests: the
-    bounds must never change the answer)."""
+    must count this much (and hold a canasta of a kind in ``first_canasta``, if any).
+    ``bounded=False`` searches without the quick bounds (the bounds never change the answer)."""
     held = list(counts)  # a list: what the compiled bounds index fastest
     lost = stranded(ruleset, held, table) if bounded else []
     if bounded and (len(lost) > 1 or not could_meet(ruleset, held, table, players)):
         return []
     search = _Search(ruleset, table, held, players, first_minimum, limit)
+    search.first_canasta = first_canasta if first_minimum is not None else ()
     search.bounded, search.root_lost = bounded, (lost if bounded else None)
     search.run()
     return search.found
@@ -133,6 +124,7 @@ class _Search:
         self.wild = ruleset.wild
         self.players = players
         self.first_minimum = first_minimum
+        self.first_canasta: tuple[str, ...] = ()  # kinds the first meld's canasta may be
         self.limit = limit
         self.counts = list(counts)
         self.old = len(table)
@@ -305,7 +297,8 @@ class _Search:
         (states that differ in their suits alone are one state)."""
         points: object = None
         if self.first_minimum is not None:
-            points = counted_points(self.ruleset, self.table[self.old :])
+            new = self.table[self.old :]
+            points = (counted_points(self.ruleset, new), bool(new) and self.first_met(new))
         counts = self.counts
         if self.sequences:
             capable = self.capable_masks()
@@ -780,15 +773,18 @@ class _Search:
 
     # ------------------------------------------------------------------ the end
 
+    def first_met(self, new: Sequence[Meld]) -> bool:
+        """Whether the new melds make the first meld (its minimum, its canasta)."""
+        assert self.first_minimum is not None
+        return meets_first(self.ruleset, new, self.first_minimum, self.first_canasta)
+
     def leaf(self) -> None:
         if self.rules.going_out.discard_required and self.discard is None:
             return
         if not meets_requirement(self.ruleset, self.table, self.players):
             return
         new = self.table[self.old :]
-        if self.first_minimum is not None and (
-            not new or counted_points(self.ruleset, new) < self.first_minimum
-        ):
+        if self.first_minimum is not None and not (new and self.first_met(new)):
             return
         self.found.append(
             GoOut(

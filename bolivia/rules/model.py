@@ -50,6 +50,7 @@ __all__ = [
     "GroupMelds",
     "HandCap",
     "InitialMeld",
+    "MeldPenalty",
     "Melds",
     "Pack",
     "Pile",
@@ -135,18 +136,21 @@ def _reads_as_number(text: str) -> bool:
     return False
 
 
-def _count_key(value: Any) -> Any:
-    """A number of players written as a quoted key (``"4":``, as JSON writes it) is a number;
-    any other spelling of a number (``04``, ``٤``, ``+4``) is refused, not read as 4."""
-    if isinstance(value, str) and plain_digits(value):
-        return int(value)
-    if isinstance(value, str) and _reads_as_number(value):
-        raise ValueError(
-            f"write a number of players in plain ASCII digits (such as 4), not {value!r}"
-        )
-    return value
+def _number_key(what: str) -> Callable[[Any], Any]:
+    """A count (of ``what``) written as a quoted key (``"4":``, as JSON writes it) is a
+    number; any other spelling of a number (``04``, ``٤``, ``+4``) is refused, not read as 4."""
+
+    def key(value: Any) -> Any:
+        if isinstance(value, str) and plain_digits(value):
+            return int(value)
+        if isinstance(value, str) and _reads_as_number(value):
+            raise ValueError(f"write {what} in plain ASCII digits (such as 4), not {value!r}")
+        return value
+
+    return key
 
 
+_count_key = _number_key("a number of players")
 PlayerCount = Annotated[int, BeforeValidator(_count_key), Field(ge=2, le=8)]
 
 
@@ -267,6 +271,12 @@ class SequenceMelds(Record):
     lowest: Rank = Field(description="Lowest rank a sequence may hold.")
     highest: Rank = Field(description="Highest rank a sequence may hold (A: aces high).")
     max_wild: CardCount = Field(description="Most wild cards in a sequence.")
+    # issue 17 (Brazilian Canasta): an escalera extended in going out
+    extend_going_out: bool = Field(
+        default=False,
+        description="Whether a player going out may add cards to the side's sequences past "
+        "max_size (to the ends of an escalera, within lowest and highest), on that turn only.",
+    )
 
 
 class WildMelds(Record):
@@ -353,6 +363,13 @@ class Band(Record):
         "every score below the next band).",
     )
     minimum: Points = Field(description="Points the side's first meld of a hand must reach.")
+    # issue 17 (Brazilian Canasta): first melds made of melds
+    canasta: Annotated[tuple[CanastaKindName, ...], AfterValidator(_no_repeats)] = Field(
+        default=(),
+        description="Kinds of canasta one of which the first meld must hold (empty: none "
+        "needed); the minimum then counts the melds of the turn as it always does.",
+        json_schema_extra={"uniqueItems": True},
+    )
 
 
 class InitialMeld(Record):
@@ -416,6 +433,12 @@ class Pile(Record):
     one_card_rule: bool = Field(
         description="Whether a player holding one card is barred from taking a one-card pile."
     )
+    # issue 17 (Brazilian Canasta): no pile for the first meld
+    for_first_meld: bool = Field(
+        default=True,
+        description="Whether the pile may be taken to make the side's first meld (false: a "
+        "side that has not melded draws, and makes its first meld from the hand).",
+    )
 
 
 # --------------------------------------------------------------------------- threes
@@ -450,10 +473,22 @@ PlusWhen = Annotated[
 ]
 
 
+_red_count_key = _number_key("a number of red threes")
+RedThreeCount = Annotated[int, BeforeValidator(_red_count_key), Field(ge=1, le=MAX_CARDS)]
+
+
 class RedThrees(Record):
     value: Points = Field(description="Points for each red three.")
     all_value: Points = Field(
         description="Points for all the pack's red threes held by one side (instead of each)."
+    )
+    # issue 17 (Brazilian Canasta): values by count
+    value_by_count: Annotated[dict[RedThreeCount, Points], _distinct_keys(_red_count_key)] = Field(
+        default_factory=dict,
+        description="Points in all for a side holding exactly this many red threes, instead "
+        "of value each (a table keyed by the count, replaced whole; empty: value each, "
+        "all_value for all the pack's). A count of all the pack's red threes listed here is "
+        "worth what the table says, not all_value.",
     )
     plus_when: PlusWhen = Field(
         description="When a side's red threes count plus; otherwise they count minus."
@@ -529,6 +564,22 @@ class Stock(Record):
     )
 
 
+class MeldPenalty(Record):
+    """A cost at the end of a hand for each meld of some kinds left on the table short of a
+    size (issue 17: Brazilian Canasta's short sequences, other rulebooks' unfinished
+    canastas)."""
+
+    kinds: Annotated[tuple[MeldKind, ...], AfterValidator(_no_repeats)] = Field(
+        min_length=1,
+        description="Kinds of meld the penalty is for (group, sequence, wild).",
+        json_schema_extra={"uniqueItems": True},
+    )
+    fewer_than: MeldSize | None = Field(
+        description="The meld holds fewer cards than this (null: any meld that is no canasta)."
+    )
+    points: Points = Field(description="Points the side loses for each such meld.")
+
+
 class Scoring(Record):
     card_points: Annotated[dict[PointKey, CardPoints], _distinct_keys(_rank_or_key)] = Field(
         description="Points of each card melded, by rank (3: a black three; JK: a joker); "
@@ -536,6 +587,14 @@ class Scoring(Record):
     )
     black_three_in_hand: Points = Field(
         description="Points lost for each black three left in hand."
+    )
+    # issue 17 (Brazilian Canasta): melds left on the table at the end of the hand
+    meld_penalties: tuple[MeldPenalty, ...] = Field(
+        default=(),
+        max_length=16,
+        description="Costs at the end of the hand for melds left on the table: each meld that "
+        "is no canasta pays the first entry it fits, if any (a list, replaced whole; empty: "
+        "none).",
     )
 
 

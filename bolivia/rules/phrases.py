@@ -74,6 +74,7 @@ RANKS = {
 _RANKS_PLURAL = {rank: ("sixes" if name == "six" else name + "s") for rank, name in RANKS.items()}
 _CARD_CLASSES = {"wild": "a wild card", "red_three": "a red three", "black_three": "a black three"}
 _MELD_KINDS = {"group": "a group", "sequence": "a sequence", "wild": "a wild meld"}
+_CANASTA_KINDS = {"natural": "natural", "mixed": "mixed", "escalera": "escalera", "bolivia": "wild"}
 _TAKE_WAYS = {
     "natural_pair": "with two natural cards from the hand matching the top card",
     "natural_and_wild": "with one matching natural card and a wild card from the hand",
@@ -239,6 +240,12 @@ PHRASES: dict[str, Phrase] = {
         {"0": "no wild card"},
         "at most {n:wild card}",
     ),
+    "melds.sequence.extend_going_out": Phrase(
+        "sequences extended in going out",
+        "May a player going out add cards to a sequence past its size limit (the ends of an "
+        "escalera)?",
+        _YES_NO,
+    ),
     "melds.wild.allowed": Phrase("wild melds", "May wild cards be melded on their own?", _YES_NO),
     "melds.wild.min_size": Phrase(
         "smallest wild meld", "How few cards may a new wild meld hold?", number="{n:card}"
@@ -362,6 +369,11 @@ PHRASES: dict[str, Phrase] = {
         "Is a player holding a single card barred from taking a pile of a single card?",
         _YES_NO,
     ),
+    "pile.for_first_meld": Phrase(
+        "pile for the first meld",
+        "May the pile be taken to make the side's first meld?",
+        _YES_NO,
+    ),
     "red_threes.value": Phrase(
         "each red three", "What is each red three worth?", number="{n:point}"
     ),
@@ -369,6 +381,12 @@ PHRASES: dict[str, Phrase] = {
         "all the red threes",
         "What are all the pack's red threes worth, held by one side?",
         number="{n:point}",
+    ),
+    # issue 17 (Brazilian Canasta): red threes by count
+    "red_threes.value_by_count": Phrase(
+        "red threes by count",
+        "Do some numbers of red threes held by one side have a value of their own, in all?",
+        {"empty": "no: each counts its value, all the pack's together their own"},
     ),
     "red_threes.plus_when": Phrase(
         "when red threes count plus",
@@ -442,6 +460,11 @@ PHRASES: dict[str, Phrase] = {
         _YES_NO,
     ),
     "scoring.card_points": Phrase("card points", "What is each card worth?"),
+    "scoring.meld_penalties": Phrase(
+        "melds left on the table",
+        "What do melds left on the table at the end of the hand cost their side?",
+        {"empty": "nothing", **_MELD_KINDS},
+    ),
     "scoring.black_three_in_hand": Phrase(
         "black three left in hand",
         "What does a black three left in hand cost?",
@@ -530,8 +553,23 @@ def _bands(value: list[dict[str, Any]]) -> str:
             where = f"below {following:,}" if following is not None else "at any score"
         else:
             where = f"from {band['from']:,}"
-        parts.append(f"{count(band['minimum'], 'point')} {where}")
+        needed = count(band["minimum"], "point")
+        kinds = band.get("canasta") or ()
+        if kinds:
+            canasta = f"a canasta ({join_words([_CANASTA_KINDS[k] for k in kinds])})"
+            needed = f"{canasta} and {needed} in all" if band["minimum"] else canasta
+        parts.append(f"{needed} {where}")
     return "; ".join(parts)
+
+
+def _meld_penalties(phrase: Phrase, value: list[Mapping[str, Any]]) -> str:
+    parts = []
+    for penalty in value:
+        kinds = join_words([phrase.words[k] for k in penalty["kinds"]], "or")
+        size = penalty["fewer_than"]
+        which = f"of fewer than {count(size, 'card')}" if size is not None else "short of a canasta"
+        parts.append(f"{kinds} {which}: {count(penalty['points'], 'point')}")
+    return "; then ".join(parts) if len(parts) > 1 else parts[0]
 
 
 _POINT_ORDER = ("JK", "2", "A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3")
@@ -596,6 +634,8 @@ def answer(path: str, value: Any) -> str:
         return _card_points(value)
     if path == "canastas.special" and value:
         return _specials(value)
+    if path == "scoring.meld_penalties" and value:
+        return _meld_penalties(phrase, value)
     if isinstance(value, list | tuple):
         if not value:
             return words["empty"]
@@ -609,6 +649,11 @@ def answer(path: str, value: Any) -> str:
             return _choice(phrase, value)
         if not value:
             return words["empty"]
+        if path == "red_threes.value_by_count":
+            return "; ".join(
+                f"{count(int(n), 'red three')}: {count(v, 'point')} in all"
+                for n, v in sorted(value.items(), key=lambda item: int(item[0]))
+            )
         inner = {
             "going_out.requirement_by_players": "going_out.requirement",
             "game.target_by_players": "game.target",

@@ -37,6 +37,7 @@ from bolivia.rules.sources import Sources
 __all__ = ["NO_REASON", "build", "in_file_order"]
 
 NO_REASON = "(no reason given)"  # the reason of a house rule a file sets without provenance
+DEFAULT_REASON = "not set: the field's default, what leaving it out has always meant"
 
 
 def build(
@@ -146,8 +147,9 @@ def build(
         if leaf in own:
             assert covering is not None
             provenance[leaf] = _own_provenance(covering[1], leaf, sources, family, resolved)
+        elif base is None:  # a field with a default, left out of a file that extends nothing
+            provenance[leaf] = ValueProvenance(status="assumed", reason=DEFAULT_REASON)
         else:
-            assert base is not None
             inherited = _inherited(base.provenance[leaf], base, extends_prov)
             if covering is not None:  # claims of this file confirm the inherited value
                 inherited = _confirmed(inherited, covering[1], leaf, sources, family, resolved)

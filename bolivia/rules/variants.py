@@ -51,6 +51,7 @@ from bolivia.rules.model import (
     MAX_POINTS,
     Band,
     Choice,
+    MeldPenalty,
     Rules,
     Seating,
     SpecialCanasta,
@@ -225,6 +226,8 @@ def _choice_edits(options: Sequence[Any], value: Mapping[str, Any], depth: int) 
 def _list_edits(item: Any, value: Sequence[Any]) -> list[Any]:
     present = list(value)
     removed = [present[:i] + present[i + 1 :] for i in range(len(present))]
+    if item is MeldPenalty:  # one more entry: a meld short of a canasta costs 100
+        return [*removed, [*present, {"kinds": ["group"], "fewer_than": None, "points": 100}]]
     choices = _literals(item)
     if choices is None or len(choices) > 5:  # numbers, ranks: taken away only
         return removed
@@ -328,6 +331,8 @@ def _band_edits(bands: Sequence[Mapping[str, Any]]) -> list[Any]:
                         for j, b in enumerate(bands)
                     ]
                 )
+        asked = [] if bands[i].get("canasta") else ["natural"]  # a canasta asked, or not
+        out.append([{**b, "canasta": asked} if j == i else b for j, b in enumerate(bands)])
         if bands[i]["from"] is not None:
             for step in (-500, 500):
                 out.append(
