@@ -11,6 +11,7 @@ import pytest
 from bolivia.authoring.lint import lint
 from bolivia.cards import Card
 from bolivia.engine.melds import Meld, canasta_of
+from bolivia.errors import Illegal
 from bolivia.play.actions import Discard, Extend, Lay, TakePile
 from bolivia.play.bots import make_bot
 from bolivia.play.hand import Hand
@@ -165,6 +166,10 @@ ESCALERA = ["4H", "5H", "6H", "7H", "8H", "9H", "10H"]
 
 
 def _going_out_position(hand: list[str]) -> Hand:
+    return hand_at(LIBRARY.load(BRAZIL), _going_out_dict(hand))
+
+
+def _going_out_dict(hand: list[str]) -> dict[str, Any]:
     others = [["4C", "5D", "6S", "7C", "8C", "9D", "10S", "JC"]] * 3
     position = {
         "players": 4,
@@ -179,7 +184,7 @@ def _going_out_position(hand: list[str]) -> Hand:
         "melded": [True, False, True, False],
         "asked": "yes",  # the partner said yes (the variant asks always)
     }
-    return hand_at(LIBRARY.load(BRAZIL), position)
+    return position
 
 
 def test_an_escalera_grows_past_seven_only_in_going_out() -> None:
@@ -201,6 +206,24 @@ def test_an_escalera_grows_past_seven_only_in_going_out() -> None:
     stuck = _going_out_position(["JH", "5S", "9C"])
     assert not stuck.can(extend)
     assert all(not (isinstance(a, Extend) and a.cards == (jack,)) for a in stuck.legal_actions())
+
+
+def test_an_extension_only_going_out_allows_is_refused_by_that_rule(tmp_path: Path) -> None:
+    """Where nobody asks, the refusal of an extension past the size names the rule that
+    allows it to a player going out only."""
+    house = tmp_path / "no-asking.yaml"
+    house.write_text(
+        "id: no-asking\nextends: brazilian-canasta\ngoing_out:\n  ask_partner: never\n",
+        encoding="utf-8",
+    )
+    ruleset = Library([tmp_path]).load(str(house))
+    position = _going_out_dict(["JH", "5S", "9C"])
+    del position["asked"]
+    stuck = hand_at(ruleset, position)
+    with pytest.raises(Illegal) as refused:
+        stuck.verify(Extend(0, (Card.parse("JH"),)))
+    assert refused.value.code == "threes-not-going-out"
+    assert refused.value.rule == "melds.sequence.extend_going_out"
 
 
 def _by_count(count: int, melds: list[Meld]) -> int:

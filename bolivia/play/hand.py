@@ -102,7 +102,7 @@ class Hand(HandState):
         return () if melds else canasta_needed(self.ruleset, self.team_scores[self.team])
 
     def _going_out_after(
-        self, remaining: int, counts: Sequence[int], table: Sequence[Meld], *, threes: bool = False
+        self, remaining: int, counts: Sequence[int], table: Sequence[Meld], *, threes: str = ""
     ) -> bool:
         """Check an action that leaves the player ``remaining`` cards and the side ``table``
         against what the turn binds the player to; True when the action commits the player to
@@ -141,8 +141,9 @@ class Hand(HandState):
             )
         return True
 
-    def _no_way_out(self, remaining: int, below: bool, threes: bool) -> NoReturn:
-        """The refusal of an action after which the player could not go out this turn."""
+    def _no_way_out(self, remaining: int, below: bool, threes: str) -> NoReturn:
+        """The refusal of an action after which the player could not go out this turn;
+        ``threes`` the rule that lets only a player going out make one of its melds, if any."""
         if self.committed or self.asked is True:
             raise Illegal(
                 "must-go-out",
@@ -153,7 +154,7 @@ class Hand(HandState):
                 "threes-not-going-out",
                 "this meld is made only by a player going out (black threes, or a sequence "
                 "past its size), and no way out would be left after this",
-                "melds.black_threes.when",
+                threes,
             )
         raise self._illegal(
             "keep-cards",
@@ -200,17 +201,18 @@ class Hand(HandState):
             verify_initial_meld(self.ruleset, self.team_scores[self.team], melds, going_out=True)
         return laid
 
-    def _only_going_out(self, melds: Sequence[Meld]) -> bool:
-        """Whether any of these melds is one only a player going out may make: black threes
-        where only going out melds them, a sequence past its size limit."""
+    def _only_going_out(self, melds: Sequence[Meld]) -> str:
+        """The rule that lets only a player going out make one of these melds (black threes
+        where only going out melds them, a sequence past its size limit), or ``""``."""
         rules = self.rules.melds
         threes = rules.black_threes.when == "going_out"
         longest = rules.sequence.max_size
-        return any(
-            (m.kind == "threes" and threes)
-            or (m.kind == "sequence" and longest is not None and m.size > longest)
-            for m in melds
-        )
+        for m in melds:
+            if m.kind == "threes" and threes:
+                return "melds.black_threes.when"
+            if m.kind == "sequence" and longest is not None and m.size > longest:
+                return "melds.sequence.extend_going_out"
+        return ""
 
     def _stock_out_obligation(self) -> bool:
         """Whether the player must take the pile (stock exhausted, top fits a team meld)."""
@@ -639,7 +641,7 @@ class Hand(HandState):
             if taken[card.index]:
                 taken[card.index] -= 1
 
-    def _melded_now(self, player: int, threes: bool = False) -> None:
+    def _melded_now(self, player: int, threes: str = "") -> None:
         """The player melded: a hand emptied goes out; fewer cards than the keep-cards rule
         asks (or black threes melded) commit the player to going out this turn."""
         self.melded[player] = True
