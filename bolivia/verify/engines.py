@@ -443,8 +443,9 @@ class ProcessEngine(Engine):
             process.wait()
             process.stdout.close()
             # what it wrote on stderr up to its end (a child that left the group may hold the
-            # pipe: its reader is then left to end with it)
-            self._reader.join(1.0)
+            # pipe: its reader is then left to end with it). An engine that ended by itself has
+            # closed its end: the reader is at the pipe's end soon, if the machine is busy
+            self._reader.join(1.0 if status is None else 10.0)
             if not self._reader.is_alive() and process.stderr is not None:
                 process.stderr.close()
         return status
