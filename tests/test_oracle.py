@@ -183,6 +183,8 @@ def test_results_have_the_spec_fields() -> None:
         assert answer["ok"] is True, (op, answer)
         if op == "info":  # answers the turn rules too, beyond the protocol
             assert set(answer["result"]) > keys
+        elif op == "initial_minimum":  # and the canasta a band asks for
+            assert set(answer["result"]) == keys | {"canasta"}
         elif op == "act":  # a legal draw while the hand goes on: all but concealed
             assert set(answer["result"]) == keys - {"concealed"}
         elif answer["result"].get("legal", answer["result"].get("allowed")) is False:

@@ -10,6 +10,7 @@ import pytest
 
 from bolivia.authoring.lint import lint
 from bolivia.cards import Card
+from bolivia.compare.situations import rulings
 from bolivia.engine.melds import Meld, canasta_of
 from bolivia.errors import Illegal
 from bolivia.play.actions import Discard, Extend, Lay, TakePile
@@ -256,3 +257,15 @@ def test_seeded_hands_end_by_a_rule_and_show_the_features(bot: str, hands: int) 
             assert score.red_threes == (_by_count(count, melds) if count else 0)
             fives += count == 5  # scored 1,000 (or lost it), not 500
     assert high_first_melds > 0 and short_sequences > 0 and fives > 0
+
+
+def test_the_first_meld_band_names_its_canasta_in_the_oracle_and_the_report() -> None:
+    high = ask("initial_minimum", team_score=9500)
+    assert high == {"minimum": 0, "canasta": ["natural", "escalera", "bolivia"]}
+    low = ask("initial_minimum", "bolivia-da", team_score=9500)
+    assert low == {"minimum": 150, "canasta": []}
+    parts = rulings("initial_minimum", {BRAZIL: high, "bolivia-da": low})
+    shown = {rid: {p.what: (p.words, p.differs) for p in ps} for rid, ps in parts.items()}
+    assert shown[BRAZIL]["canasta"] == ("with a natural, escalera or bolivia canasta", True)
+    assert "canasta" not in shown["bolivia-da"]
+    assert shown["bolivia-da"]["minimum"] == ("150 points", True)

@@ -195,7 +195,12 @@ def _parts(op: str, result: Mapping[str, Any]) -> dict[str, str]:
     if op == "go_out":
         return _legal(result, "may go out", "may not go out")
     if op == "initial_minimum":
-        return {"minimum": f"{result['minimum']:,} points"}
+        out = {"minimum": f"{result['minimum']:,} points"}
+        if result.get("canasta"):
+            kinds = [str(kind) for kind in result["canasta"]]
+            listed = ", ".join(kinds[:-1]) + " or " + kinds[-1] if len(kinds) > 1 else kinds[0]
+            out["canasta"] = f"with a {listed} canasta"
+        return out
     if op == "initial_meld":
         return {
             **_legal(result, "enough", "not enough"),

@@ -127,7 +127,7 @@ def area_rules(area: str, paths: Sequence[str]) -> list[str]:
 _KEYS: dict[str, tuple[str, ...]] = {
     "meld": ("legal", "kind", "canasta"),
     "extend": ("legal", "kind", "canasta"),
-    "initial_minimum": ("minimum",),
+    "initial_minimum": ("minimum", "canasta"),
     "initial_meld": ("legal", "points", "minimum"),
     "pickup": ("legal",),
     "take_top": ("legal",),

@@ -22,7 +22,7 @@ from typing import IO, Any
 from bolivia.cards import Card
 from bolivia.engine.game_end import game_over, target_for
 from bolivia.engine.going_out import verify_go_out
-from bolivia.engine.initial_meld import minimum, verify_initial_meld
+from bolivia.engine.initial_meld import canasta_needed, minimum, verify_initial_meld
 from bolivia.engine.melds import (
     Meld,
     canasta_bonus,
@@ -117,7 +117,7 @@ RESULT_FIELDS: dict[str, frozenset[str]] = {
     ),
     "meld": frozenset({"legal", "kind", "canasta", "bonus", "reason"}),
     "extend": frozenset({"legal", "kind", "canasta", "bonus", "reason"}),
-    "initial_minimum": frozenset({"minimum"}),
+    "initial_minimum": frozenset({"minimum"}),  # this oracle answers "canasta" too
     "initial_meld": frozenset({"legal", "points", "minimum", "reason"}),
     "pickup": frozenset({"legal", "reason"}),
     "take_top": frozenset({"legal", "reason"}),
@@ -471,7 +471,8 @@ class Oracle:
         return _meld_result(ruleset, meld)
 
     def _initial_minimum(self, ruleset: Ruleset, f: dict[str, Any]) -> dict[str, Any]:
-        return {"minimum": minimum(ruleset, f["team_score"])}
+        score = f["team_score"]
+        return {"minimum": minimum(ruleset, score), "canasta": list(canasta_needed(ruleset, score))}
 
     def _initial_meld(self, ruleset: Ruleset, f: dict[str, Any]) -> dict[str, Any]:
         if not f["melds"]:
