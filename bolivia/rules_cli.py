@@ -126,7 +126,7 @@ def validate(library: Library, refs: Sequence[str]) -> None:
         echo(
             f"{ref}: valid ({ruleset.id}; {sum(counts.values())} values: "
             f"{counts['stated']} stated, {counts['assumed']} assumed, "
-            f"{counts['house']} house rules)"
+            f"{counts['house']} house rule{'' if counts['house'] == 1 else 's'})"
         )
     if problems:
         raise RulesetError(problems)

@@ -336,6 +336,28 @@ def test_limiting_play_to_four_players_keeps_the_base_tables_by_players(tmp_path
         Library().load(path)
 
 
+def test_an_entry_written_whole_says_it_inherits_nothing_and_how_to_change_one_key(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "four.yaml"
+    path.write_text("id: four\nextends: bolivia-da\nplayers:\n  seats: {4: {teams: 2}}\n")
+    result = CliRunner().invoke(cli, ["validate", str(path)])
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 2, lines  # hand_size and draw, once each
+    assert lines[0].endswith(
+        "four.yaml:4: players.seats[4].hand_size: required key missing from this entry (an "
+        "entry written in a file inherits nothing from a base's players.seats; to change one "
+        "key of the base's entry, write players.seats.4.hand_size: ...)"
+    ), lines[0]
+    # as the hint says: one key of the base's entry, the rest inherited
+    path.write_text("id: four\nextends: bolivia-da\nplayers.seats.4.draw: 3\n")
+    result = CliRunner().invoke(cli, ["validate", str(path)])
+    assert result.exit_code == 0, result.output
+    assert result.output.endswith(" 1 house rule)\n"), result.output
+    assert Library().load(path).rules.players.seats[4].hand_size == 15
+
+
 def test_a_house_note_on_an_inherited_value_is_kept(tmp_path: Path) -> None:
     note = "provenance:\n  going_out.bonus: {house: we checked and keep the 200}\n"
     path = _file(tmp_path, "noted.yaml", f"id: noted\nextends: bolivia-da\n{note}")

@@ -434,7 +434,16 @@ def _message(error: Mapping[str, Any], model: type[BaseModel], location: Locatio
             hint = "; expected one of: " + ", ".join(allowed)
         return f"unknown key {str(key)!r}{hint}"
     if kind == "missing":
-        return "required key missing (set it here or in a base ruleset)"
+        entry = next((i for i in range(len(location) - 1, 0, -1) if isinstance(location[i], int)), 0)
+        if not entry:
+            return "required key missing (set it here or in a base ruleset)"
+        table, key = format_path(location[:entry]), location[entry]
+        rest = format_path(location[entry + 1 :])
+        return (
+            f"required key missing from this entry (an entry written in a file inherits "
+            f"nothing from a base's {table}; to change one key of the base's entry, write "
+            f"{table}.{key}.{rest}: ...)"
+        )
     if kind == "literal_error":
         expected = error.get("ctx", {}).get("expected", "")
         options = [part.strip(" '") for part in expected.replace(" or ", ",").split(",")]
