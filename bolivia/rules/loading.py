@@ -434,7 +434,9 @@ def _message(error: Mapping[str, Any], model: type[BaseModel], location: Locatio
             hint = "; expected one of: " + ", ".join(allowed)
         return f"unknown key {str(key)!r}{hint}"
     if kind == "missing":
-        entry = next((i for i in range(len(location) - 1, 0, -1) if isinstance(location[i], int)), 0)
+        entry = next(
+            (i for i in range(len(location) - 1, 0, -1) if isinstance(location[i], int)), 0
+        )
         if not entry:
             return "required key missing (set it here or in a base ruleset)"
         table, key = format_path(location[:entry]), location[entry]
