@@ -301,3 +301,23 @@ def test_conform_derives_expectations_for_a_profile(tmp_path: Path) -> None:
 
 def test_suites_are_what_the_battery_is_built_from() -> None:
     assert all(isinstance(s, Suite) for s in SUITES)
+
+
+def test_a_canasta_paid_a_bonus_of_its_own_is_read_as_a_special_canasta() -> None:
+    # a house Bolivia paying 3,000 for a bolivia of five twos and two jokers: the special
+    # canastas' suite asks for such a bolivia's bonus, 2,500 in bolivia-da
+    special = {"name": "mixed bolivia", "kind": "bolivia", "min_jokers": 2, "max_jokers": 2}
+    house = with_values(DA, {"canastas.special": [{**special, "bonus": 3000}]}, "house")
+    profile = profiled(serving(house))
+    found = {c.path: c.value for c in profile.changes}
+    assert set(found) == {"canastas.special"}, found
+    (entry,) = found["canastas.special"]
+    assert {k: entry[k] for k in ("kind", "min_jokers", "max_jokers", "bonus")} == {
+        "kind": "bolivia",
+        "min_jokers": 2,
+        "max_jokers": 2,
+        "bonus": 3000,
+    }
+    assert not profile.behaviours
+    text = profile_text(profile)[0]
+    assert "canastas.special with a bolivia canasta of 2 jokers paying 3000" in text, text

@@ -3,8 +3,11 @@
 Some answers are a rule value, or close to one: ``info`` gives the pack, the seatings and the
 target; ``card_points`` of one card gives that card's worth; ``score`` gives the going-out
 bonus, the red threes' worth and the canasta bonuses of a team; ``initial_minimum`` gives the
-minimum at a score. Each reading is only a candidate: the search keeps a value only when the
-ruleset with it explains the answers.
+minimum at a score; a ``meld`` or ``extend`` answer's ``bonus`` unlike the kind's gives a
+canasta paid a bonus of its own (``canastas.special``), read as what its cards have in common
+with the special canastas rulebooks name: its rank, its size, its wild cards or jokers. Each
+reading is only a candidate: the search keeps a value only when the ruleset with it explains
+the answers.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ def readings(predictor: Predictor, ruleset: Ruleset, answered: Answered) -> list
     out += _card_points(ruleset, answered)
     out += _bands(ruleset, answered)
     out += _scores(predictor, ruleset, answered)
+    out += _specials(predictor, ruleset, answered)
     return out
 
 
@@ -255,3 +259,56 @@ def _bonuses(predictor: Predictor, ruleset: Ruleset, melds: Any, total: int) -> 
         rest = total - sum(bonus[k] * n for k, n in counts.items() if k != kind)
         if rest >= 0 and rest % count == 0:
             yield f"canastas.{kind}.bonus", rest // count
+
+
+# --------------------------------------------------------------------------- special canastas
+
+
+def _specials(predictor: Predictor, ruleset: Ruleset, answered: Answered) -> Iterator[Reading]:
+    """A special canasta before the ruleset's own, for each canasta whose answered bonus is
+    not the one the ruleset pays: one reading for each way of naming what sets it apart."""
+    special = list(ruleset.value("canastas.special"))
+    wild_ranks = set(ruleset.rules.pack.wild_ranks)
+    seen: set[str] = set()
+    for question, answer in answered:
+        result = _result(answer)
+        if question.op not in ("meld", "extend") or result is None:
+            continue
+        bonus, kind = _number(result.get("bonus")), result.get("canasta")
+        if bonus is None or kind not in _KINDS:
+            continue
+        ours = _result(predictor.response(ruleset, question.op, question.input)) or {}
+        if ours.get("canasta") != kind or ours.get("bonus") == bonus:
+            continue
+        cards = question.input.get("cards")
+        if question.op == "extend":
+            cards = [*question.input.get("meld", []), *question.input.get("add", [])]
+        if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+            continue
+        for entry in _special_entries(str(kind), cards, wild_ranks, bonus):
+            key = repr(sorted(entry.items()))
+            if key not in seen:
+                seen.add(key)
+                yield "canastas.special", [entry, *special]
+
+
+def _special_entries(
+    kind: str, cards: Sequence[str], wild_ranks: set[str], bonus: int
+) -> Iterator[dict[str, Any]]:
+    """The special canastas a canasta of these cards could be: of its rank (a group), of its
+    size or more, of its wild cards exactly, of its jokers exactly."""
+    jokers = sum(card == "JK" for card in cards)
+    wilds = sum(card == "JK" or card[:-1] in wild_ranks for card in cards)
+    naturals = [card[:-1] for card in cards if card != "JK" and card[:-1] not in wild_ranks]
+    base = {"kind": kind, "bonus": bonus}
+    if kind in ("natural", "mixed") and naturals:
+        rank = naturals[0]
+        yield {"name": f"canasta of {rank}s", **base, "rank": rank}
+    yield {"name": f"{len(cards)}-card {kind} canasta", **base, "min_size": len(cards)}
+    yield {"name": f"{kind} canasta of {wilds} wild", **base, "min_wild": wilds, "max_wild": wilds}
+    yield {
+        "name": f"{kind} canasta of {jokers} jokers",
+        **base,
+        "min_jokers": jokers,
+        "max_jokers": jokers,
+    }

@@ -97,6 +97,10 @@ def describe_change(path: str, old: Any, new: Any) -> str:
     if isinstance(old, list) and isinstance(new, list):
         if all(isinstance(b, dict) and "minimum" in b for b in [*old, *new]):
             return "; ".join(_bands(path, old, new)) or path
+        if all(isinstance(x, dict) and "kind" in x and "bonus" in x for x in [*old, *new]):
+            words = [f"with a {x['name']} paying {x['bonus']}" for x in new if x not in old]
+            words += [f"without the {x['name']}" for x in old if x not in new]
+            return f"{path} {', '.join(words)}" if words else f"{path} reordered"
         if all(not isinstance(x, dict | list) for x in [*old, *new]):
             words = [f"with {_value(x)}" for x in new if x not in old]
             words += [f"without {_value(x)}" for x in old if x not in new]
