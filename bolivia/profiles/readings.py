@@ -268,7 +268,7 @@ def _specials(predictor: Predictor, ruleset: Ruleset, answered: Answered) -> Ite
     """A special canasta before the ruleset's own, for each canasta whose answered bonus is
     not the one the ruleset pays: one reading for each way of naming what sets it apart."""
     special = list(ruleset.value("canastas.special"))
-    wild_ranks = set(ruleset.rules.pack.wild_ranks)
+    wild_ranks = {str(rank) for rank in ruleset.rules.pack.wild_ranks}
     seen: set[str] = set()
     for question, answer in answered:
         result = _result(answer)
