@@ -142,3 +142,28 @@ def test_a_failure_beside_the_play_stops_the_play(monkeypatch: pytest.MonkeyPatc
     with pytest.raises(RuntimeError, match="no witnesses today"):
         build(rulesets, hands=400, games=10, workers=2, progress=played.append)
     assert len(played) < 2 * (2 * 400 + 10)
+
+
+def test_a_house_rule_in_the_rules_table_says_its_reason_or_that_none_was_given(
+    tmp_path: Path,
+) -> None:
+    from types import SimpleNamespace
+
+    from bolivia.compare.context import _status_words
+    from bolivia.compare.findings import RuleRow
+
+    (tmp_path / "bare.yaml").write_text("id: bare\nextends: bolivia-da\ngoing_out: {bonus: 100}\n")
+    library = Library([tmp_path, Path(__file__).resolve().parent.parent / "rulesets" / "house"])
+    noted, bare = library.load("bolivia-da-100"), library.load("bare")
+    row = RuleRow(
+        "going_out.bonus",
+        "going out",
+        {"bolivia-da-100": "100", "bare": "100"},
+        {"bolivia-da-100": "house", "bare": "house"},
+        {"bolivia-da-100": [], "bare": []},
+        False,
+    )
+    comparison: Any = SimpleNamespace(rulesets=[noted, bare], ids=["bolivia-da-100", "bare"])
+    said = _status_words(comparison, row, "bolivia-da-100")
+    assert said.startswith("a house rule: our table pays 100 for going out"), said
+    assert _status_words(comparison, row, "bare") == "a house rule, no reason given"

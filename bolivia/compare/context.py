@@ -18,6 +18,7 @@ from bolivia.compare.summary import Column, columns, outlier, rank
 from bolivia.compare.witnesses import AREA_OPS
 from bolivia.engine.scoring import SCORE_PARTS
 from bolivia.rules.phrases import answer, in_words, join_words, label, question
+from bolivia.rules.resolution import NO_REASON
 
 __all__ = ["context", "shown_rows", "witness_numbers"]
 
@@ -41,16 +42,18 @@ def cap(text: str) -> str:
 def _status_words(comparison: Comparison, row: RuleRow, rid: str) -> str:
     status = row.status[rid]
     claims = row.claims[rid]
+    ruleset = comparison.rulesets[comparison.ids.index(rid)]
+    why = ruleset.provenance[row.path].reason or ""
+    why = why[:1].lower() + why[1:] if why[1:2].islower() else why
     if status == "assumed":
-        why = comparison.rulesets[comparison.ids.index(rid)].provenance[row.path].reason
-        why = why[:1].lower() + why[1:] if why[1:2].islower() else why
-        ruleset = comparison.rulesets[comparison.ids.index(rid)]
         return (
             f"assumed: the project's own reading, which no source of {ruleset.id} states; "
             + in_words(why)
         )
     if status == "house":
-        return "a house rule"
+        if not why or why == NO_REASON:
+            return "a house rule, no reason given"
+        return "a house rule: " + in_words(why)
     return "stated by " + join_words(list(claims), "and") if claims else "stated"
 
 
