@@ -84,7 +84,7 @@ class SearchBot:
         if len(actions) == 1:
             return actions[0]
         options = self.policy.consider(hand, actions)[: self.width]
-        if len(options) == 1 or not self._searched(options):
+        if len(options) == 1 or not self.searches(options):
             return options[0]
         player = hand.current
         seed = rng.getrandbits(64)
@@ -113,7 +113,7 @@ class SearchBot:
                 break
         return options[best]
 
-    def _searched(self, options: Sequence[Action]) -> bool:
+    def searches(self, options: Sequence[Action]) -> bool:
         """Whether the choice is one the bot searches: taking the pile or its top card,
         going out (or asking, or answering), and the discard where ``discards`` says so."""
         for action in options:
