@@ -336,6 +336,19 @@ def test_limiting_play_to_four_players_keeps_the_base_tables_by_players(tmp_path
         Library().load(path)
 
 
+def test_the_rulebook_of_four_players_prints_no_entry_for_other_numbers(tmp_path: Path) -> None:
+    path = tmp_path / "four.yaml"
+    path.write_text(FOUR, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["rulebook", str(path)])
+    assert result.exit_code == 0, result.output
+    # canasta's two-player going-out rule and three-player target stay inherited, unprinted
+    assert "with 2 players" not in result.output and "with 3 players" not in result.output
+    assert "melded 1 canasta, whatever the number of players." in result.output
+    assert "reaches 5,000 points, whatever the number of players;" in result.output
+    base = CliRunner().invoke(cli, ["rulebook", "canasta"])
+    assert "with 2 players: 2 canastas" in base.output and "with 3 players: 7,500" in base.output
+
+
 def test_an_entry_written_whole_says_it_inherits_nothing_and_how_to_change_one_key(
     tmp_path: Path,
 ) -> None:

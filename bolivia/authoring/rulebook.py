@@ -32,9 +32,15 @@ class Rulebook:
         self.used: set[str] = set()
 
     def value(self, path: str) -> Any:
-        """The raw JSON value of a rule (recorded as used)."""
+        """The raw JSON value of a rule (recorded as used); of a table by number of players,
+        only the entries for numbers who may sit (an inherited entry for others never
+        applies, and a rulebook does not print it)."""
         self.used.add(path)
-        return self.ruleset.value(path)
+        found = self.ruleset.value(path)
+        if path.endswith("_by_players") and isinstance(found, dict):
+            seated = {int(n) for n in self.ruleset.rules.players.seats}
+            found = {n: entry for n, entry in found.items() if int(n) in seated}
+        return found
 
     def mark(self, path: str) -> str:
         """`` †`` after an assumed value (no source of the ruleset states it), `` (house
