@@ -29,7 +29,7 @@ import random
 from collections.abc import Sequence
 
 from bolivia.cards import Card
-from bolivia.engine.limits import KIND_INDEX, Limits, limits
+from bolivia.engine.limits import KIND_INDEX, limits
 from bolivia.engine.melds import Meld, special_bonus
 from bolivia.engine.pile import card_class, frozen_when
 from bolivia.engine.scoring import TeamHand, score_team
@@ -116,13 +116,9 @@ class _Shape:
 class _Position:
     """What the bot knows and values once per choice."""
 
-    def __init__(
-        self, hand: Hand, weights: Weights, meld_values: dict[_Summary, float] | None = None
-    ) -> None:
+    def __init__(self, hand: Hand, weights: Weights) -> None:
         self.hand = hand
         self.w = weights
-        # meld_value by summary: the ruleset's alone, so the bot keeps it across its choices
-        self._meld_values: dict[_Summary, float] = {} if meld_values is None else meld_values
         ruleset = hand.ruleset
         self.ruleset = ruleset
         self.rules = rules = ruleset.rules
@@ -220,12 +216,6 @@ class _Position:
         return float(special_bonus(self.ruleset, kind, size, wilds, 0 if wilds == 0 else -1, rank))
 
     def meld_value(self, s: _Summary) -> float:
-        found = self._meld_values.get(s)
-        if found is None:
-            found = self._meld_values[s] = self._meld_value(s)
-        return found
-
-    def _meld_value(self, s: _Summary) -> float:
         kind, size, wilds, rank, _ = s
         lim = self.lim
         if kind == "group":
@@ -573,9 +563,6 @@ class ExpertBot:
 
     def __init__(self, weights: Weights | None = None) -> None:
         self.weights = weights if weights is not None else Weights()
-        # what the valuation keeps of one ruleset's values across choices (see _Position)
-        self._lim: Limits | None = None
-        self._meld_values: dict[_Summary, float] = {}
 
     def choose(self, hand: Hand, actions: Sequence[Action], rng: random.Random) -> Action:
         if len(actions) == 1:
@@ -588,10 +575,7 @@ class ExpertBot:
         a meld back (the discards after it)."""
         if len(actions) == 1:
             return [actions[0]]
-        lim = limits(hand.ruleset)
-        if lim is not self._lim:  # another ruleset: its own values
-            self._lim, self._meld_values = lim, {}
-        pos = _Position(hand, self.weights, self._meld_values)
+        pos = _Position(hand, self.weights)
         if hand.phase == "answer":
             return self._answer(pos, actions)
         if hand.phase == "draw":
