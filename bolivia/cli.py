@@ -567,7 +567,7 @@ def compare_command(
     With no RULESET, all shipped Bolivia rulesets; with one, that ruleset and its base.
     """
     from bolivia.compare.findings import PRECISION_BOUNDS, build, default_workers, planned_plays
-    from bolivia.compare.report import witness_suite, write_report
+    from bolivia.compare.report import pyplot, witness_suite, write_report
 
     chosen = [part.strip() for part in formats.split(",") if part.strip()]
     unknown = [f for f in chosen if f not in ("md", "html", "json")]
@@ -609,6 +609,7 @@ def compare_command(
         workers=workers or default_workers(),
         folders=[str(f) for f in folders],
         progress=progress,
+        meanwhile=pyplot if {"md", "html"} & set(chosen) else None,  # loaded beside the play
     )
     meter.finish()
     for path in write_report(comparison, out, chosen):

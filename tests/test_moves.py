@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from bolivia.cards import RANKS, Card, parse_cards
-from bolivia.engine.melds import Meld, verify_meld
+from bolivia.engine.initial_meld import counted_points
+from bolivia.engine.melds import Meld, new_meld, verify_meld
 from bolivia.play import ways_out as ways_out_module
 from bolivia.play.actions import Combine, TakePile
 from bolivia.play.bots import GreedyBot, RandomBot
@@ -357,3 +358,33 @@ def test_the_first_way_out_of_a_small_hand() -> None:
         counts[card.index] += 1
     way = ways_out(canasta, [verify_meld(canasta, kings)], counts, players=4)[0]
     assert (way.melds, way.discard) == ((tuple(parse_cards(["8D", "8H", "8S"])),), Card.parse("5C"))
+
+
+@pytest.mark.parametrize(("rid", "seed"), [("bolivia-fr", 3), ("bolivia-da", 5), ("canasta", 2)])
+def test_the_hands_kept_meld_verdicts_list_what_a_fresh_generator_lists(
+    rid: str, seed: int
+) -> None:
+    """The generator keeps each candidate meld's verdict for the whole hand: at every state of
+    a played hand it lists the same actions, in the same order, as a generator made there."""
+    from bolivia.play.moves import Moves
+
+    ruleset = LIBRARY.load(rid)
+    players = ruleset.rules.players.usual
+    hand = Hand.deal(ruleset, players, random.Random(seed), first=0)
+    rng = random.Random(seed)
+    bot = GreedyBot()
+    compared = 0
+    while not hand.over and compared < 400:
+        assert hand.moves.legal() == Moves(hand).legal()
+        if hand.phase == "play" and not hand.melds[hand.team]:  # a first meld was looked for
+            counts = hand.hands[hand.current]
+            for cards in hand.moves.single_melds(counts):  # each kept under its own cards
+                assert hand.moves._verified[cards][0] == new_meld(ruleset, cards)
+        compared += 1
+        hand.apply(bot.choose(hand, hand.choices(), rng))
+    assert compared > 20
+    kept = hand.moves._verified
+    assert kept  # the verdicts were kept (the hand reached first melds)
+    for cards, (meld, points) in kept.items():  # each one the verify path's
+        assert meld == new_meld(ruleset, cards)
+        assert points == (counted_points(ruleset, [meld]) if meld is not None else 0)

@@ -12,6 +12,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -132,7 +133,13 @@ def test_play_statistics(comparison: Comparison) -> None:
 def test_the_same_inputs_give_the_same_bytes(tmp_path: Path) -> None:
     rulesets = [LIBRARY.load(r) for r in ("bolivia-da", "bolivia-zh")]
     first = build(rulesets, hands=12, games=2, seed=5, workers=1)
-    second = build(rulesets, hands=12, games=2, seed=5, workers=2)
+    called: list[str] = []  # the caller's work beside the play: once, on this thread
+
+    def meanwhile() -> None:
+        called.append(threading.current_thread().name)
+
+    second = build(rulesets, hands=12, games=2, seed=5, workers=2, meanwhile=meanwhile)
+    assert called == [threading.current_thread().name]
     assert render_json(first) == render_json(second)
     assert render_markdown(first, {}) == render_markdown(second, {})
     assert render_html(first, {}) == render_html(second, {})

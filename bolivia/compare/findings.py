@@ -435,10 +435,13 @@ def build(
     oracle: Oracle | None = None,
     progress: Callable[[int], None] | None = None,
     sources: Sources | None = None,
+    meanwhile: Callable[[], object] | None = None,
 ) -> Comparison:
     """Everything the report says about these rulesets. ``hands`` deals per column and bot
     (or, with ``precision``, as many as it needs within ``bounds``), ``games`` games per
-    column; ``progress`` is told of every deal and game played."""
+    column; ``progress`` is told of every deal and game played. ``meanwhile`` is the caller's
+    own work for this process while the workers play, once the witnesses are found (loading
+    what the report is drawn with, so that it is not left for after the play)."""
     if len(rulesets) < 2:
         raise ValueError("a comparison needs two rulesets or more")
     oracle = oracle if oracle is not None else Oracle()
@@ -473,12 +476,16 @@ def build(
             )
             try:
                 witnesses, findings, gallery = rulings()
+                if meanwhile is not None:
+                    meanwhile()
                 play = playing.result()
             except BaseException:
                 stop.set()
                 raise
     else:
         witnesses, findings, gallery = rulings()
+        if meanwhile is not None:
+            meanwhile()
         play = _play(played, sizing, seed, workers, folders, progress, base)
     comparison = Comparison(
         rulesets=list(rulesets),

@@ -521,13 +521,14 @@ def _separates(
 
     def separates(item: tuple[str, dict[str, Any]]) -> bool:
         op, request = item
-        results = _ask_all(oracle, (a, b, variant), op, request)
-        if not _both_answer(op, results, a.id, b.id) or "error" in results[variant.id]:
+        results = _ask_all(oracle, (a, b), op, request)
+        if not _both_answer(op, results, a.id, b.id):
             return False
         mine = _verdict(op, results[a.id])
-        return bool(
-            mine != _verdict(op, results[b.id]) and mine != _verdict(op, results[variant.id])
-        )
+        if mine == _verdict(op, results[b.id]):
+            return False  # the variant is asked only where a and b differ
+        again = _ask_all(oracle, (variant,), op, request)[variant.id]
+        return "error" not in again and mine != _verdict(op, again)
 
     return separates
 

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 
 from bolivia.cards import Card
 from bolivia.engine.initial_meld import counted_points, holds_canasta
-from bolivia.engine.melds import Meld, could_join, verify_meld
+from bolivia.engine.melds import Meld, could_join, new_meld, verify_meld
 from bolivia.errors import Illegal
 from bolivia.play.actions import (
     ASK,
@@ -116,6 +116,10 @@ class Moves:
         wild = self.ruleset.wild
         self._wild_ranks = wild_ranks(self.ruleset)
         self._naturals = [i for i in range(53) if not wild[i]]
+        # each candidate meld's verdict and first-meld points, by its cards: the same cards
+        # come back in every choice of a pickup's cards and every turn (the ruleset is the
+        # hand's, so nothing here goes stale)
+        self._verified: dict[tuple[Card, ...], tuple[Meld | None, int]] = {}
 
     # ------------------------------------------------------------------ every legal action
 
@@ -214,10 +218,12 @@ class Moves:
         wild = self.ruleset.wild
         wilds = self._wilds_held(counts)
         found: list[tuple[Card, ...]] = []
+        # each mix of w wild cards of these counts, made once for every meld it may join
+        by_count = [list(self._wild_mixes(counts, w)) for w in range(wilds + 1)]
 
         def add(naturals: Sequence[int], most_wild: int) -> None:
             for w in range(min(wilds, most_wild) + 1):
-                for mix in self._wild_mixes(counts, w):
+                for mix in by_count[w]:
                     cards = sorted([*naturals, *mix])
                     if cards:
                         found.append(tuple(CARDS[i] for i in cards))
@@ -245,12 +251,12 @@ class Moves:
                     if len(ranks) >= 2:
                         span = ranks[-1] - ranks[0] + 1
                         for w in range(span - len(ranks), min(wilds, gaps) + 1):
-                            for mix in self._wild_mixes(counts, w):
+                            for mix in by_count[w]:
                                 cards = sorted([*(r * 4 + s for r in ranks), *mix])
                                 found.append(tuple(CARDS[i] for i in cards))
         if rules.wild.allowed:
             for w in range(1, wilds + 1):
-                for mix in self._wild_mixes(counts, w):
+                for mix in by_count[w]:
                     found.append(tuple(CARDS[i] for i in mix))
         return list(dict.fromkeys(found))
 
@@ -265,11 +271,13 @@ class Moves:
         assert minimum is not None
         melds: list[tuple[tuple[Card, ...], Meld, int]] = []
         for cards in self.single_melds(counts):
-            try:
-                meld = verify_meld(self.ruleset, cards)
-            except Illegal:
-                continue
-            melds.append((cards, meld, counted_points(self.ruleset, [meld])))
+            known = self._verified.get(cards)
+            if known is None:
+                found = new_meld(self.ruleset, cards)
+                points = counted_points(self.ruleset, [found]) if found is not None else 0
+                known = self._verified[cards] = (found, points)
+            if known[0] is not None:
+                melds.append((cards, known[0], known[1]))
         kinds = h.first_canasta_for(())  # a canasta the first meld must hold, if any
         canasta = [
             int(bool(kinds) and holds_canasta(self.ruleset, kinds, [m])) for _, m, _ in melds
