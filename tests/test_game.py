@@ -149,7 +149,17 @@ def test_six_players_sit_as_three_partnerships_of_two(rid: str, hand_size: int) 
 
 
 @pytest.mark.parametrize(
-    "where", ["counts", "rank_counts", "suit_masks", "sizes", "rank_cards", "wild_cards"]
+    "where",
+    [
+        "counts",
+        "pile",
+        "negative",
+        "rank_counts",
+        "suit_masks",
+        "sizes",
+        "rank_cards",
+        "wild_cards",
+    ],
 )
 def test_the_conservation_check_catches_a_hand_out_of_step(where: str) -> None:
     hand = Hand.deal(LIBRARY.load("bolivia-da"), 4, random.Random(5))
@@ -157,6 +167,12 @@ def test_the_conservation_check_catches_a_hand_out_of_step(where: str) -> None:
     index = next(i for i, n in enumerate(hand.hands[0]) if n and i < 52)
     if where == "counts":  # a card gone from the hand, and nothing else told
         hand.hands[0][index] -= 1
+    elif where == "pile":  # a card in the pile and still in the hand
+        hand.pile.append(index)
+    elif where == "negative":  # one card fewer than none, another one more: the count adds up
+        other = next(i for i in range(52) if i != index and hand.hands[0][i] == 0)
+        hand.hands[0][other] -= 1
+        hand.hands[1][other] += 1
     elif where == "rank_counts":
         hand.rank_counts[0][index >> 2] += 1
     elif where == "suit_masks":

@@ -19,7 +19,6 @@ import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import compress
 from typing import Any, Self, overload
 
 from bolivia.cards import Card
@@ -34,7 +33,6 @@ from bolivia.values import reduce_fields
 __all__ = ["BLACK_THREES", "CARDS", "RED_THREES", "HandResult", "HandState"]
 
 CARDS = Card.all()
-RANK_BITS = tuple(1 << r for r in range(13))  # a suit's bitmask: a bit per rank held
 RED_THREES = frozenset(c.index for c in CARDS if c.is_red_three)
 BLACK_THREES = frozenset(c.index for c in CARDS if c.is_black_three)
 
@@ -309,13 +307,22 @@ class HandState:
     def card_counts(self) -> list[int]:
         """How many of each card (by index) the hands, stock, pile and melds hold; red threes
         laid out are counted apart, by number, in :meth:`conserved`."""
-        counts = list(map(sum, zip(*self.hands, strict=True)))
-        elsewhere = Counter(self.stock)
-        elsewhere.update(self.set_aside)
-        elsewhere.update(self.pile)
-        elsewhere.update(card.index for team in self.melds for meld in team for card in meld.cards)
-        for index, n in elsewhere.items():
-            counts[index] += n
+        # plain loops over ints: this runs after every action of the checked hands, and the
+        # compiled build makes these a few instructions each
+        counts = [0] * 53
+        for hand in self.hands:
+            for i in range(53):
+                counts[i] += hand[i]
+        for index in self.stock:
+            counts[index] += 1
+        for index in self.set_aside:
+            counts[index] += 1
+        for index in self.pile:
+            counts[index] += 1
+        for team in self.melds:
+            for meld in team:
+                for card in meld.cards:
+                    counts[card.index] += 1
         return counts
 
     def conserved(self) -> bool:
@@ -324,30 +331,43 @@ class HandState:
         and the wild cards where built) in step with them."""
         counts = self.card_counts()
         pack = self.ruleset.pack
-        if counts[5] + counts[6] + sum(self.red_threes) != 2 * pack.decks:
+        decks, jokers = pack.decks, pack.jokers
+        if counts[5] + counts[6] + sum(self.red_threes) != 2 * decks:
             return False
-        counts[5] = counts[6] = pack.decks  # red threes: checked by number above
-        if counts != [pack.decks] * 52 + [pack.jokers]:
-            return False
-        if min(map(min, self.hands)) < 0:
-            return False
-        if self.sizes != [sum(hand) for hand in self.hands]:
-            return False
-        for p, hand in enumerate(self.hands):
-            suits = [hand[s:52:4] for s in range(4)]  # each suit's counts, by rank
-            if self.rank_counts[p] != list(map(sum, zip(*suits, strict=True))):
+        for i in range(52):
+            if i != 5 and i != 6 and counts[i] != decks:  # red threes: by number above
                 return False
-            if self.suit_masks[p] != [sum(compress(RANK_BITS, suit)) for suit in suits]:
+        if counts[52] != jokers:
+            return False
+        wild = self._wild
+        for p, hand in enumerate(self.hands):
+            size = 0
+            for i in range(53):
+                if hand[i] < 0:
+                    return False
+                size += hand[i]
+            if self.sizes[p] != size:
+                return False
+            ranks, masks = self.rank_counts[p], self.suit_masks[p]
+            held = [0, 0, 0, 0]
+            for r in range(13):
+                total = 0
+                for suit in range(4):
+                    n = hand[r * 4 + suit]
+                    total += n
+                    if n:
+                        held[suit] |= 1 << r
+                if ranks[r] != total:
+                    return False
+            if masks != held:
                 return False
             for r, kept in enumerate(self._rank_cards[p]):
-                if kept is not None and [c.index for c in kept] != [
-                    i for i in range(r * 4, min(r * 4 + 4, 53)) for _ in range(hand[i])
-                ]:
+                if kept is not None and not _lists(kept, hand, r * 4, min(r * 4 + 4, 53), None):
                     return False
-            kept = self._wild_cards[p]
-            if kept is not None and sorted(c.index for c in kept) != [
-                i for i in range(53) if self._wild[i] for _ in range(hand[i])
-            ]:
+            kept_wild = self._wild_cards[p]
+            if kept_wild is not None and not _lists(
+                tuple(sorted(kept_wild, key=_index)), hand, 0, 53, wild
+            ):
                 return False
         return True
 
@@ -428,3 +448,23 @@ class HandState:
     def pile_kinds(self) -> list[str | None]:
         """The card classes (wild, red_three, black_three, None) present in the pile."""
         return [kind for kind, n in self._pile_classes.items() if n > 0]
+
+
+def _index(card: Card) -> int:
+    return card.index
+
+
+def _lists(
+    kept: tuple[Card, ...], hand: list[int], low: int, high: int, only: Sequence[bool] | None
+) -> bool:
+    """Whether ``kept`` lists, in index order, every card of ``hand`` from index ``low`` up to
+    ``high`` (of those ``only`` marks, if given), each as many times as it is held."""
+    at = 0
+    for i in range(low, high):
+        if only is not None and not only[i]:
+            continue
+        for _ in range(hand[i]):
+            if at >= len(kept) or kept[at].index != i:
+                return False
+            at += 1
+    return at == len(kept)
