@@ -277,20 +277,23 @@ class ProcessEngine(Engine):
         self._lines = Lines()
         self._sent: set[str] = set()
         self.stderr = Tail()
+        # what the engine says from its start on belongs with a failed hello: marked before
+        # it starts, since an engine that dies at once may have said it all before hello
+        started = self.stderr.mark()
         self._start()
         self.timeout = max(timeout, STARTUP)  # for hello only
         try:
-            self._hello()
+            self._hello(started)
         except BaseException:
             self.close()
             raise
         finally:
             self.timeout = timeout
 
-    def _hello(self) -> None:
-        """Ask hello: the rulesets, protocol, name, and the ops and players it lists."""
+    def _hello(self, mark: int) -> None:
+        """Ask hello: the rulesets, protocol, name, and the ops and players it lists (a
+        failure shows what the engine wrote on stderr since ``mark``)."""
         assert self.stderr is not None
-        mark = self.stderr.mark()
         try:
             hello = self.ask({"op": "hello", "id": "hello"})
         except EngineFailure as exc:
