@@ -463,7 +463,10 @@ def build(
     def rulings() -> tuple[list[Witness], list[Finding], list[GalleryEntry]]:
         witnesses, findings = find_witnesses(rulesets, oracle)
         witnesses.sort(key=lambda w: (list(AREA_OPS).index(w.area), w.key))
-        return witnesses, findings, _gallery(rulesets, oracle, seed)
+        gallery = _gallery(rulesets, oracle, seed)
+        if meanwhile is not None:
+            meanwhile()
+        return witnesses, findings, gallery
 
     if workers > 1:
         # the workers play while this process looks for witnesses: the two use separate
@@ -476,16 +479,12 @@ def build(
             )
             try:
                 witnesses, findings, gallery = rulings()
-                if meanwhile is not None:
-                    meanwhile()
                 play = playing.result()
             except BaseException:
                 stop.set()
                 raise
     else:
         witnesses, findings, gallery = rulings()
-        if meanwhile is not None:
-            meanwhile()
         play = _play(played, sizing, seed, workers, folders, progress, base)
     comparison = Comparison(
         rulesets=list(rulesets),

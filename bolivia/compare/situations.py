@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bolivia.rules.phrases import answer
+from bolivia.rules.phrases import answer, join_words
 
 __all__ = ["Part", "face", "faces", "for_people", "rulings", "situation"]
 
@@ -197,9 +197,8 @@ def _parts(op: str, result: Mapping[str, Any]) -> dict[str, str]:
     if op == "initial_minimum":
         out = {"minimum": f"{result['minimum']:,} points"}
         if result.get("canasta"):
-            kinds = [str(kind) for kind in result["canasta"]]
-            listed = ", ".join(kinds[:-1]) + " or " + kinds[-1] if len(kinds) > 1 else kinds[0]
-            out["canasta"] = f"with a {listed} canasta"
+            kinds = join_words([str(kind) for kind in result["canasta"]], "or")
+            out["canasta"] = f"with a {kinds} canasta"
         return out
     if op == "initial_meld":
         return {
