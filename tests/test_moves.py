@@ -388,3 +388,35 @@ def test_the_hands_kept_meld_verdicts_list_what_a_fresh_generator_lists(
     for cards, (meld, points) in kept.items():  # each one the verify path's
         assert meld == new_meld(ruleset, cards)
         assert points == (counted_points(ruleset, [meld]) if meld is not None else 0)
+
+
+@pytest.mark.parametrize("rid", ["bolivia-da", "samba", "bolivia-fr", "canasta"])
+def test_a_turn_found_without_a_way_out_is_not_searched_again_and_a_fresh_search_agrees(
+    rid: str,
+) -> None:
+    """Once the search finds no way out in a turn's play phase, the later states of the turn
+    are not searched (the melds and extensions made since would join any way out found
+    there): at every play state of hands played by random and greedy bots the kept answer is
+    a fresh search's, joins of groups included (bolivia-da and samba join them)."""
+    from bolivia.play.moves import Moves
+
+    ruleset = LIBRARY.load(rid)
+    players = ruleset.rules.players.usual
+    skipped = later_melds = 0
+    for seed, bot in enumerate([RandomBot(), GreedyBot(), RandomBot(), GreedyBot()]):
+        hand = Hand.deal(ruleset, players, random.Random(seed), first=0)
+        rng = random.Random(seed)
+        turn, melded = -1, False
+        while not hand.over:
+            if hand.phase == "play":
+                if hand.turns != turn:
+                    turn, melded = hand.turns, False
+                kept_none = hand.moves.stuck_turn == hand.turns
+                kept = hand.go_out_lines(2)
+                assert kept == Moves(hand).go_out_lines(2), (seed, hand.steps)
+                skipped += kept_none
+                later_melds += kept_none and melded
+            action = bot.choose(hand, hand.choices(), rng)
+            melded = melded or type(action).__name__ in ("Lay", "Extend", "Combine")
+            hand.apply(action)
+    assert skipped > 20 and later_melds > 5, (skipped, later_melds)

@@ -12,6 +12,8 @@ modules do, from the same values.
 
 from __future__ import annotations
 
+from typing import Final
+
 from bolivia.cards import RANKS
 from bolivia.rules.model import MAX_CARDS, CanastaRequirement
 from bolivia.rules.ruleset import Ruleset
@@ -19,8 +21,8 @@ from bolivia.rules.ruleset import Ruleset
 __all__ = ["KINDS", "Limits", "limits"]
 
 #: the canasta kinds, in the order of the counts the bounds keep
-KINDS = ("natural", "mixed", "escalera", "bolivia")
-KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
+KINDS: Final = ("natural", "mixed", "escalera", "bolivia")
+KIND_INDEX: Final = {kind: i for i, kind in enumerate(KINDS)}
 
 
 class Limits:
@@ -31,6 +33,7 @@ class Limits:
         self.wild: tuple[bool, ...] = ruleset.wild
         self.wild_indices: tuple[int, ...] = ruleset.wild_indices
         self.points: tuple[int, ...] = ruleset.points
+        self.pack: list[int] = sorted(card.index for card in ruleset.pack.cards())  # sorted
         self.decks: int = rules.pack.decks
         canastas = rules.canastas
         self.natural_size: int = canastas.natural.size
@@ -77,7 +80,17 @@ class Limits:
         self.threes_when: str = threes.when
         self.threes_max_wild: int = threes.max_wild
         self.threes_min_size: int = threes.min_size
-        self.wild_allowed: bool = rules.melds.wild.allowed
+        wild_melds = rules.melds.wild
+        self.wild_allowed: bool = wild_melds.allowed
+        self.wild_min_size: int = wild_melds.min_size
+        self.wild_max_size: int | None = wild_melds.max_size
+        # group_fault of every count of naturals and wild cards the pack holds, for a group
+        # grown on the table ([0]) and a new one ([1]), and whether it is None: tabulated on
+        # first use by the meld rules (bolivia.engine.melds), which own the check
+        self.group_codes: list[list[list[str | None]]] = []
+        self.group_tables: list[list[list[bool]]] = []
+        self.ask_partner: str = rules.going_out.ask_partner
+        self.discard_required: bool = rules.going_out.discard_required
         # the ranks a group may be of and a canasta made of: not threes, not wild
         self.group_ranks: tuple[int, ...] = tuple(
             r for r in range(13) if r != 1 and not self.wild[r * 4]
@@ -107,9 +120,19 @@ def _counts(req: CanastaRequirement) -> tuple[int, tuple[tuple[int, int], ...]]:
     return req.count, tuple((KIND_INDEX[kind], n) for kind, n in req.including.items())
 
 
+# the ruleset last asked for and its limits, one tuple (replaced in one assignment, so that
+# threads never see one ruleset's limits with another): a hand asks for one ruleset's limits
+# thousands of times, and the ruleset's own attributes cost a lookup each
+_last: Final[list[tuple[Ruleset, Limits] | None]] = [None]
+
+
 def limits(ruleset: Ruleset) -> Limits:
     """The ruleset's :class:`Limits`, built on first use and kept with the ruleset."""
+    last = _last[0]
+    if last is not None and last[0] is ruleset:
+        return last[1]
     found: Limits | None = ruleset.__dict__.get("_limits")
     if found is None:
         found = ruleset.__dict__["_limits"] = Limits(ruleset)
+    _last[0] = (ruleset, found)
     return found

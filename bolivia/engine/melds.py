@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from bolivia.cards import RANKS, SUITS, Card
 from bolivia.engine.limits import limits
@@ -43,6 +43,7 @@ __all__ = [
     "could_join",
     "describe",
     "extension",
+    "group_codes",
     "group_fault",
     "group_table",
     "is_canasta",
@@ -57,8 +58,9 @@ __all__ = [
     "wild_fault",
 ]
 
-_RED_THREES = (5, 6)  # card indices of 3D and 3H
-_BLACK_THREES = (4, 7)
+_RED_THREES: Final = (5, 6)  # card indices of 3D and 3H
+RANK_INDEX: Final = {rank: i for i, rank in enumerate(RANKS)}
+_BLACK_THREES: Final = (4, 7)
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,24 +248,46 @@ def group_fault(rule: GroupMelds, naturals: int, wilds: int, *, new: bool) -> st
     return None
 
 
+def group_codes(ruleset: Ruleset, *, new: bool = True) -> list[list[str | None]]:
+    """``codes[n][w]``: :func:`group_fault` of a group of ``n`` naturals and ``w`` wild cards
+    (a new group, or one grown on the table with ``new=False``), tabulated once per ruleset
+    (kept with its :class:`~bolivia.engine.limits.Limits`). ``n`` runs to every natural of a
+    rank in the pack, ``w`` to every wild card."""
+    lim = limits(ruleset)
+    if not lim.group_codes:
+        rule = ruleset.rules.melds.group
+        pack = ruleset.rules.pack
+        naturals = 4 * pack.decks
+        wilds = pack.jokers + 4 * pack.decks * len(pack.wild_ranks)
+        codes = [
+            [
+                [group_fault(rule, n, w, new=fresh) for w in range(wilds + 1)]
+                for n in range(naturals + 1)
+            ]
+            for fresh in (False, True)
+        ]
+        lim.group_tables = [[[c is None for c in row] for row in table] for table in codes]
+        lim.group_codes = codes
+    return lim.group_codes[1 if new else 0]
+
+
 def group_table(ruleset: Ruleset, *, new: bool = True) -> list[list[bool]]:
     """``table[n][w]``: whether a group of ``n`` naturals and ``w`` wild cards meets the group
-    limits (``group_fault`` for a new group, or one grown on the table with ``new=False``),
-    tabulated once per ruleset for the move generator. ``n`` runs to every natural of a rank
-    in the pack, ``w`` to every wild card."""
-    key = "_group_table" if new else "_group_table_grown"
-    cached: list[list[bool]] | None = ruleset.__dict__.get(key)
-    if cached is None:
-        rule = ruleset.rules.melds.group
-        naturals = 4 * ruleset.rules.pack.decks
-        pack = ruleset.rules.pack
-        wilds = pack.jokers + 4 * pack.decks * len(pack.wild_ranks)
-        cached = [
-            [group_fault(rule, n, w, new=new) is None for w in range(wilds + 1)]
-            for n in range(naturals + 1)
-        ]
-        ruleset.__dict__[key] = cached
-    return cached
+    limits (:func:`group_codes` is None), for the move generator."""
+    lim = limits(ruleset)
+    if not lim.group_tables:
+        group_codes(ruleset)
+    return lim.group_tables[1 if new else 0]
+
+
+def _group_code(ruleset: Ruleset, naturals: int, wilds: int, new: bool) -> str | None:
+    """:func:`group_fault`, from the table where the counts are within the pack's."""
+    codes = group_codes(ruleset, new=new)
+    if naturals < len(codes):
+        row = codes[naturals]
+        if wilds < len(row):
+            return row[wilds]
+    return group_fault(ruleset.rules.melds.group, naturals, wilds, new=new)
 
 
 def wild_fault(rule: WildMelds, size: int, *, new: bool) -> str | None:
@@ -478,27 +502,27 @@ def _classify(
     """The meld the cards make, or the first refusal (see :func:`_illegal`)."""
     if not cards:
         return ("empty", 0, 0)
-    wild = ruleset.wild
+    wild = limits(ruleset).wild
     naturals = [card.index for card in cards if not wild[card.index]]
     n = len(naturals)
     w = len(cards) - n
-    melds = ruleset.rules.melds
     if 5 in naturals or 6 in naturals:
         return ("red-three", n, w)
     if not n:
-        fault = wild_fault(melds.wild, w, new=new)
+        fault = wild_fault(ruleset.rules.melds.wild, w, new=new)
         if fault:
             return (fault, 0, w)
         return Meld("wild", cards, 0, w)
     ranks = {index >> 2 for index in naturals}
     if ranks == {1}:  # black threes (red ones were refused)
-        fault = threes_fault(melds.black_threes, n + w, w, going_out=going_out, new=new)
+        rule = ruleset.rules.melds.black_threes
+        fault = threes_fault(rule, n + w, w, going_out=going_out, new=new)
         if fault:
             return (fault, n, w)
         return Meld("threes", cards, n, w, rank="3")
     group_error: _Fault | None = None
     if len(ranks) == 1 and kind in (None, "group"):
-        fault = group_fault(melds.group, n, w, new=new)
+        fault = _group_code(ruleset, n, w, new)
         if fault is None:
             return Meld("group", cards, n, w, rank=RANKS[naturals[0] >> 2])
         group_error = (fault, n, w)
@@ -560,7 +584,7 @@ def wild_onto_canasta_fault(ruleset: Ruleset, meld: Meld, wilds: int) -> str | N
     if (
         wilds
         and meld.kind == "group"
-        and not ruleset.rules.melds.group.wild_onto_canasta
+        and not limits(ruleset).wild_onto_canasta
         and is_canasta(ruleset, meld)
     ):
         return "wild-onto-canasta"
@@ -573,9 +597,27 @@ def _extension(
     """The meld after ``add`` is laid on it, or the first refusal."""
     if not add:
         return ("nothing", 0, 0)
-    wild = ruleset.wild
+    wild = limits(ruleset).wild
     if wild_onto_canasta_fault(ruleset, meld, sum(1 for card in add if wild[card.index])):
         return ("wild-onto-canasta", 0, 0)
+    if meld.kind == "group" and meld.rank is not None:
+        # a group taking wild cards and naturals of its rank: its counts decide (what
+        # _classify finds for the whole, without going through every card again)
+        rank = RANK_INDEX[meld.rank]
+        n, w = meld.naturals, meld.wilds
+        for card in add:
+            i = card.index
+            if wild[i]:
+                w += 1
+            elif i >> 2 == rank:
+                n += 1
+            else:
+                break
+        else:
+            fault = _group_code(ruleset, n, w, False)
+            if fault is not None:
+                return (fault, n, w)
+            return Meld("group", meld.cards + add, n, w, rank=meld.rank)
     result = _classify(
         ruleset,
         meld.cards + add,

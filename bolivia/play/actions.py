@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from bolivia.cards import Card, parse_cards
 from bolivia.errors import BadRequest, CardError
@@ -247,7 +247,7 @@ Action = Draw | TakePile | TakeTop | Lay | Extend | Combine | Discard | GoOut | 
 # the actions without choices, and a discard of each card (by index), shared by every state
 DRAW, STOP, ASK = Draw(), Stop(), Ask()
 YES, NO = Answer(True), Answer(False)
-DISCARDS = tuple(Discard(card) for card in Card.all())
+DISCARDS: Final = tuple(Discard(card) for card in Card.all())
 
 
 # the fields each type of action takes beside its ``type``; any other field is refused

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import Final, Protocol
 
 from bolivia.cards import Card
 from bolivia.engine.limits import Limits, limits
@@ -37,7 +37,6 @@ from bolivia.play.actions import (
 from bolivia.play.expert import ExpertBot
 from bolivia.play.hand import Hand
 from bolivia.play.search import SearchBot, search_bot
-from bolivia.play.state import BLACK_THREES
 
 __all__ = ["BOTS", "SPECS", "Bot", "GreedyBot", "RandomBot", "make_bot", "split_specs"]
 
@@ -56,6 +55,9 @@ class RandomBot:
 
     def choose(self, hand: Hand, actions: Sequence[Action], rng: random.Random) -> Action:
         return actions[rng.randrange(len(actions))]
+
+
+_LOWEST: Final = float("-inf")  # below every value
 
 
 class _View:
@@ -85,22 +87,25 @@ class _View:
         self.points = lim.points
         self.sequences = lim.sequence_allowed
         onto = lim.onto_unfrozen
-        self.keeps: set[str] = set()  # ranks the side has groups of
-        self.feeds: set[str] = set()  # ranks an opponent could take the pile onto
+        # by rank index: the ranks the side has groups of, and those an opponent could take
+        # the pile onto
+        self.keeps: list[bool] = [False] * 13
+        self.feeds: list[bool] = [False] * 13
         own = hand.team
         self.melds = hand.melds[own]
+        rank_index = lim.rank_index
         for team, melds in enumerate(hand.melds):
             if team != own and not onto:
                 continue
             ranks = self.keeps if team == own else self.feeds
             for meld in melds:
                 if meld.kind == "group" and meld.rank is not None:
-                    ranks.add(meld.rank)
+                    ranks[rank_index[meld.rank]] = True
         self.limits = lim
         self.targets = lim.targets
         # how much runs of one suit are worth keeping: much, when the side must still make
         # the escalera going out asks for
-        needs = hand.requirement.including.get("escalera", 0)
+        needs = hand.escaleras_needed
         escalera = lim.escalera_size
         have = sum(1 for m in self.melds if m.kind == "sequence" and len(m.cards) >= escalera)
         self.runs = 0.0 if not self.sequences else 24.0 if have < needs else 8.0
@@ -115,7 +120,7 @@ class GreedyBot:
 
     def choose(self, hand: Hand, actions: Sequence[Action], rng: random.Random) -> Action:
         view = _View(hand)
-        best, best_value = 0, float("-inf")
+        best, best_value = 0, _LOWEST
         for i, action in enumerate(actions):
             # discards are the most: valued without the dispatch of value()
             value = (
@@ -155,9 +160,15 @@ class GreedyBot:
 
     def _lay_value(self, view: _View, action: Lay) -> float:
         wild = view.wild
+        points = view.points
         value = 20.0
         for meld in action.melds:
-            wilds = sum(1 for c in meld if wild[c.index])
+            wilds = total = 0  # the meld's wild cards, and its cards' points
+            for c in meld:
+                i = c.index
+                total += points[i]
+                if wild[i]:
+                    wilds += 1
             naturals = len(meld) - wilds
             if naturals and meld[0].rank != meld[1].rank and not wild[meld[1].index]:
                 value += (6 + view.runs) * len(meld)  # a sequence: the way to an escalera
@@ -165,12 +176,16 @@ class GreedyBot:
                 value += 3 * len(meld) if len(meld) >= 5 else -40  # keep wilds for later
             else:
                 value += 6 * naturals - 8 * wilds
-            value += 0.05 * sum(view.points[c.index] for c in meld)
+            value += 0.05 * total
         return value
 
     def _extend_value(self, view: _View, action: Extend) -> float:
         meld = view.melds[action.target]
-        wilds = sum(1 for c in action.cards if view.wild[c.index])
+        wild = view.wild
+        wilds = 0
+        for c in action.cards:
+            if wild[c.index]:
+                wilds += 1
         size = meld.size + len(action.cards)
         target = view.targets.get(meld.kind, 7)
         finished = _finished(view.limits, meld)
@@ -188,21 +203,27 @@ class GreedyBot:
         value = -float(view.points[index])
         if view.wild[index]:
             return value - 150  # wild cards are worth keeping (and block the pile)
-        if index in BLACK_THREES:
+        if index == 4 or index == 7:  # a black three
             return value + 80 + view.hand.rules.scoring.black_three_in_hand
         counts = view.counts
         r = index >> 2
         same_rank = view.rank_counts[r]  # the card is not a joker (jokers are wild)
         if same_rank >= 2:
             value -= 25 * (same_rank - 1)  # a pair or more takes the pile
-        if view.runs:
-            s = index & 3
-            for d in (-2, -1, 1, 2):
-                if 0 <= r + d < 13 and counts[(r + d) * 4 + s]:
-                    value -= view.runs / abs(d)
-        if card.rank in view.keeps:
+        runs = view.runs
+        if runs:  # the suit's cards two ranks below to two above, by distance
+            at = index - 8  # the card two ranks below, of the suit
+            if r >= 2 and counts[at]:
+                value -= runs / 2
+            if r >= 1 and counts[at + 4]:
+                value -= runs
+            if r <= 11 and counts[at + 12]:
+                value -= runs
+            if r <= 10 and counts[at + 16]:
+                value -= runs / 2
+        if view.keeps[r]:
             value += 10
-        if card.rank in view.feeds:
+        if view.feeds[r]:
             value -= 60  # do not feed the opponents
         return value
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bolivia.cards import RANKS, SUITS
+from bolivia.cards import SUITS
 from bolivia.engine.limits import Limits, limits
 from bolivia.engine.melds import Meld
 from bolivia.rules.ruleset import Ruleset
@@ -25,7 +25,11 @@ def stranded(ruleset: Ruleset, counts: list[int], table: Sequence[Meld]) -> list
     wilds = 0
     for i in lim.wild_indices:
         wilds += counts[i]
-    group_ranks = {m.rank for m in table if m.kind == "group" or m.kind == "threes"}
+    rank_index = lim.rank_index
+    grouped = [False] * 13  # the ranks the side has a group of (black threes: a meld of them)
+    for m in table:
+        if (m.kind == "group" or m.kind == "threes") and m.rank is not None:
+            grouped[rank_index[m.rank]] = True
     min_natural = lim.group_min_natural
     low, high = lim.low, lim.high
     allowed = lim.sequence_allowed
@@ -43,7 +47,7 @@ def stranded(ruleset: Ruleset, counts: list[int], table: Sequence[Meld]) -> list
             black = counts[4] + counts[7]
             if (
                 black
-                and "3" not in group_ranks
+                and not grouped[1]
                 and (
                     lim.threes_when == "never"
                     or black + min(wilds, lim.threes_max_wild) < lim.threes_min_size
@@ -56,7 +60,7 @@ def stranded(ruleset: Ruleset, counts: list[int], table: Sequence[Meld]) -> list
         if anywhere:
             continue
         same = counts[base] + counts[base + 1] + counts[base + 2] + counts[base + 3]
-        if not same or same >= min_natural or RANKS[r] in group_ranks:
+        if not same or same >= min_natural or grouped[r]:
             continue
         if not allowed or r < low or r > high:
             stranded += [i for i in range(base, base + 4) for _ in range(counts[i])]
@@ -95,10 +99,9 @@ def _could_run(
     for m in runs:
         if m.suit != suit:
             continue
-        ranks = [c.index >> 2 for c in m.cards if not wild[c.index]]
-        if r in ranks:
+        lo, hi, held = _naturals_span(m, wild, r)
+        if held:
             continue
-        lo, hi = min(ranks), max(ranks)
         gap = range(r + 1, lo) if r < lo else range(hi + 1, r)
         if max_size is not None and m.size + 1 + len(gap) > max_size:
             continue
@@ -147,8 +150,8 @@ def could_meet(ruleset: Ruleset, counts: list[int], table: Sequence[Meld], playe
                 continue
             if meld.suit is not None:
                 s = SUITS.index(meld.suit)
-                ranks = [c.index >> 2 for c in meld.cards if not wild[c.index]]
-                below, above, addable = min(ranks) - 1, max(ranks) + 1, 0
+                lo, hi, _ = _naturals_span(meld, wild, -1)
+                below, above, addable = lo - 1, hi + 1, 0
                 while below >= low and counts[below * 4 + s]:
                     addable, below = addable + 1, below - 1
                 while above <= high and counts[above * 4 + s]:
@@ -203,6 +206,23 @@ def could_meet(ruleset: Ruleset, counts: list[int], table: Sequence[Meld], playe
     for k in range(4):
         might[k] += made[k]
     return _enough(on_table + total, might, count, including)
+
+
+def _naturals_span(meld: Meld, wild: Sequence[bool], rank: int) -> tuple[int, int, bool]:
+    """The lowest and highest rank index of a sequence's naturals, and whether one is of
+    ``rank``."""
+    lo, hi, held = 13, -1, False
+    for card in meld.cards:
+        i = card.index
+        if not wild[i]:
+            r = i >> 2
+            if r < lo:
+                lo = r
+            if r > hi:
+                hi = r
+            if r == rank:
+                held = True
+    return lo, hi, held
 
 
 def _enough(

@@ -28,10 +28,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import compress
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from bolivia.cards import RANKS, SUITS, Card
 from bolivia.engine.initial_meld import counted_points, holds_canasta, meld_value, minimum
+from bolivia.engine.limits import limits
 from bolivia.engine.melds import (
     Meld,
     canasta_kind,
@@ -68,8 +69,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Candidates"]
 
-CARDS = Card.all()
-RANK_INDEX = {rank: i for i, rank in enumerate(RANKS)}
+CARDS: Final = Card.all()
+RANK_INDEX: Final = {rank: i for i, rank in enumerate(RANKS)}
 
 
 class Candidates:
@@ -80,6 +81,7 @@ class Candidates:
         ruleset = hand.ruleset
         self.ruleset = ruleset
         self.rules = ruleset.rules
+        self.lim = limits(ruleset)
         self.keep = hand.keep
         # the runs of one suit the ranks held make, by ranks and suit: shared by the hands
         # of a ruleset (at most 4 x 2**13 entries)
@@ -369,7 +371,7 @@ class Candidates:
 
     def _runs(self) -> Iterator[tuple[Card, ...]]:
         h = self.hand
-        if not self.rules.melds.sequence.allowed:
+        if not self.lim.sequence_allowed:
             return
         known = self._runs_known
         span = self._run_span
@@ -398,13 +400,17 @@ class Candidates:
                     yield tuple(CARDS[x * 4 + s] for x in ranks)
 
     def _wild_candidates(self) -> Iterator[tuple[Card, ...]]:
-        h = self.hand
-        rule = self.rules.melds.wild
-        if not rule.allowed:
+        lim = self.lim
+        if not lim.wild_allowed:
             return
-        wilds = h.wild_cards()
-        for n in sorted({rule.min_size, min(len(wilds), rule.max_size or len(wilds))}):
-            if n <= len(wilds) and wild_fault(rule, n, new=True) is None:
+        wilds = self.hand.wild_cards()
+        held = len(wilds)
+        least = lim.wild_min_size
+        if held < least:
+            return
+        most = held if lim.wild_max_size is None else min(held, lim.wild_max_size)
+        for n in (least, most) if most > least else (least,):
+            if wild_fault(self.rules.melds.wild, n, new=True) is None:
                 yield tuple(wilds[:n])
 
     def _best_melds(self, exclude: str | None = None) -> tuple[tuple[Card, ...], ...]:
@@ -455,7 +461,7 @@ class Candidates:
         h = self.hand
         team = h.melds[h.team]
         size = h.sizes[h.current]
-        no_duplicates = not self.rules.melds.group.duplicate_ranks
+        no_duplicates = not self.lim.duplicate_ranks
         held = {m.rank for m in team if m.kind == "group"} if no_duplicates else set()
         needed = None if team else minimum(self.ruleset, h.team_scores[h.team])
         keep = self.keep
@@ -499,7 +505,7 @@ class Candidates:
             choices.pop()
         counts = h.rank_counts[h.current]
         grown = group_table(ruleset, new=False)
-        wild_onto_canasta = rules.melds.group.wild_onto_canasta
+        wild_onto_canasta = self.lim.wild_onto_canasta
         for i, meld in enumerate(h.melds[h.team]):
             if meld.kind == "group" and meld.rank is not None:
                 r = RANK_INDEX[meld.rank]
@@ -526,24 +532,19 @@ class Candidates:
         out: list[Action] = [*self._lay_candidates(), *self._extend_candidates()]
         if h.sizes[h.current] >= 2:
             out.extend(compress(DISCARDS, h.hands[h.current]))
-        if self.rules.melds.group.combine:
+        if self.lim.combine:
             out.extend(self._combine_candidates())
         lines = h.moves.go_out_lines(limit=2)
         if not h.must_ask():
             out.extend(lines)
-        if (
-            lines
-            and self.rules.going_out.ask_partner != "never"
-            and h.partnerships
-            and h.asked is None
-        ):
+        if lines and self.lim.ask_partner != "never" and h.partnerships and h.asked is None:
             out.append(ASK)
         return out
 
     def _sequence_ends(self, meld: Meld) -> list[Card]:
         h = self.hand
         hand = h.hands[h.current]
-        ranks = sorted(c.index >> 2 for c in meld.cards if not self.ruleset.wild[c.index])
+        ranks = sorted(c.index >> 2 for c in meld.cards if not self.lim.wild[c.index])
         s = SUITS.index(meld.suit or "C")
         out = []
         for r in (ranks[0] - 1, ranks[-1] + 1):

@@ -48,6 +48,8 @@ from bolivia.rules.ruleset import Ruleset
 
 __all__ = ["BLACK_THREES", "Hand", "HandResult"]
 
+_UNCHECKED = object()  # no verdict kept for an action (None is one: a draw's)
+
 
 class Hand(HandState):
     """One hand: the deal, then actions until a player goes out or the stock runs dry."""
@@ -204,9 +206,8 @@ class Hand(HandState):
     def _only_going_out(self, melds: Sequence[Meld]) -> str:
         """The rule that lets only a player going out make one of these melds (black threes
         where only going out melds them, a sequence past its size limit), or ``""``."""
-        rules = self.rules.melds
-        threes = rules.black_threes.when == "going_out"
-        longest = rules.sequence.max_size
+        threes = self.lim.threes_when == "going_out"
+        longest = self.lim.sequence_max_size
         for m in melds:
             if m.kind == "threes" and threes:
                 return "melds.black_threes.when"
@@ -471,11 +472,7 @@ class Hand(HandState):
 
     def must_ask(self) -> bool:
         """Whether the player must ask the partner before going out, and has not yet."""
-        return (
-            self.rules.going_out.ask_partner == "required"
-            and self.partnerships
-            and self.asked is None
-        )
+        return self.lim.ask_partner == "required" and self.partnerships and self.asked is None
 
     def verify_way_out(self, action: GoOut, *, asking: bool = True) -> list[Meld]:
         """The side's melds after going out this way. ``asking=False`` leaves out the question
@@ -532,8 +529,12 @@ class Hand(HandState):
     def apply(self, action: Action) -> None:
         """Perform an action, verified first (an action just found legal in this state is not
         verified twice)."""
-        outcome = self._checked[action] if action in self._checked else self.verify(action)
-        self._checked = {}
+        checked = self._checked
+        outcome = checked.get(action, _UNCHECKED) if checked else _UNCHECKED
+        if outcome is _UNCHECKED:
+            outcome = self.verify(action)
+        if checked:
+            self._checked = {}
         self.candidates.memo = {}
         self.steps += 1
         player = self.current
@@ -596,6 +597,7 @@ class Hand(HandState):
             self.melds[team] = self._combined(
                 self.melds[team], action.target, action.other, outcome
             )
+            self.moves.stuck_turn = -1  # a way out may now rest on the join (see Moves)
         elif isinstance(action, Discard):
             self._remove(player, [action.card])
             self._pile_push(action.card.index)

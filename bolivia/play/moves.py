@@ -32,7 +32,7 @@ Counter({'TakePile': 12, 'Draw': 1})
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from bolivia.cards import Card
 from bolivia.engine.initial_meld import counted_points, holds_canasta
@@ -62,7 +62,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Moves", "canonical_melds"]
 
-CARDS = Card.all()
+CARDS: Final = Card.all()
 
 
 def canonical_melds(
@@ -113,6 +113,15 @@ class Moves:
         self.rules = hand.ruleset.rules
         self.memo: dict[str, object] = {}  # what is kept for the current state
         self._outs: tuple[tuple[int, int], list[GoOut]] = ((-1, 0), [])
+        # the turn (its number) in whose play phase the search found no way out, or -1: see
+        # go_out_lines. A way out from a later state of the turn would then be one from that
+        # state too, the melds and extensions made since joined to its own (the hand only
+        # loses cards to the side's melds in a play phase); not where a way out may join two
+        # groups (GoOut.combine joins the side's melds before its new ones are laid: the hand
+        # clears this on a join, and a state with two groups of one rank is searched), nor
+        # where more melds may count less toward a first meld (a card worth less than 0)
+        self.stuck_turn = -1
+        self._turn_memo = min(self.ruleset.points) >= 0
         wild = self.ruleset.wild
         self._wild_ranks = wild_ranks(self.ruleset)
         self._naturals = [i for i in range(53) if not wild[i]]
@@ -399,7 +408,10 @@ class Moves:
         if self._outs[0] == key:
             return self._outs[1]
         team = h.melds[h.team]
-        lines = []
+        lines: list[GoOut] = []
+        if self.stuck_turn == h.turns and not _joinable(team):
+            self._outs = (key, lines)
+            return lines
         for line in ways_out(
             self.ruleset,
             team,
@@ -414,8 +426,21 @@ class Moves:
             except Illegal:  # pragma: no cover - the search and the verify path agree (tests)
                 continue
             lines.append(line)
+        if not lines and self._turn_memo:
+            self.stuck_turn = h.turns
         self._outs = (key, lines)
         return lines
+
+
+def _joinable(team: Sequence[Meld]) -> bool:
+    """Whether two of the side's groups are of one rank (a way out might join them)."""
+    ranks: set[str | None] = set()
+    for meld in team:
+        if meld.kind == "group":
+            if meld.rank in ranks:
+                return True
+            ranks.add(meld.rank)
+    return False
 
 
 def _runs(present: Sequence[int], gaps: int) -> Iterator[list[int]]:

@@ -19,10 +19,11 @@ import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Self, overload
+from typing import Any, Final, Self, overload
 
 from bolivia.cards import Card
 from bolivia.engine.going_out import requirement_for, verify_go_out
+from bolivia.engine.limits import Limits, limits
 from bolivia.engine.melds import Meld
 from bolivia.engine.pile import card_class
 from bolivia.engine.scoring import TeamHand, TeamScore, score_hand
@@ -32,9 +33,9 @@ from bolivia.values import reduce_fields
 
 __all__ = ["BLACK_THREES", "CARDS", "RED_THREES", "HandResult", "HandState"]
 
-CARDS = Card.all()
-RED_THREES = frozenset(c.index for c in CARDS if c.is_red_three)
-BLACK_THREES = frozenset(c.index for c in CARDS if c.is_black_three)
+CARDS: Final = Card.all()
+RED_THREES: Final = frozenset(c.index for c in CARDS if c.is_red_three)
+BLACK_THREES: Final = frozenset(c.index for c in CARDS if c.is_black_three)
 
 
 @dataclass(frozen=True)
@@ -112,10 +113,12 @@ class HandState:
                 f"{', '.join(map(str, sorted(rules.players.seats)))} players, "
                 f"not {players}"
             )
-        if sorted(deck) != sorted(c.index for c in ruleset.pack.cards()):
+        lim = limits(ruleset)
+        if sorted(deck) != lim.pack:
             raise BadRequest("the deck is not the ruleset's pack")
         self.ruleset = ruleset
         self.rules = rules
+        self.lim: Limits = lim  # the rule values of the inner loops, as plain attributes
         self.players = players
         self.teams = seating.teams
         self.draw_count = seating.draw
@@ -126,6 +129,7 @@ class HandState:
         self.first = first
         self.keep = max(rules.going_out.keep_cards, 2)
         self.requirement = requirement_for(ruleset, players)
+        self.escaleras_needed: int = self.requirement.including.get("escalera", 0)
         self.stock: list[int] = list(deck)
         self.set_aside: list[int] = []  # cards a position leaves out of play
         self.pile: list[int] = []

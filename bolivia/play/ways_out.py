@@ -36,6 +36,7 @@ points of the new melds do not matter (the side has melded) the cheapest are use
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import Final
 
 from bolivia.cards import SUITS, Card
 from bolivia.engine.going_out import meets_requirement
@@ -57,7 +58,7 @@ from bolivia.rules.ruleset import Ruleset
 
 __all__ = ["can_go_out", "ways_out"]
 
-CARDS = Card.all()
+CARDS: Final = Card.all()
 
 
 def ways_out(
