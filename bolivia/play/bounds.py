@@ -137,16 +137,16 @@ def could_meet(ruleset: Ruleset, counts: list[int], table: Sequence[Meld], playe
         if kind == "group":
             if meld.wilds == 0:
                 if size >= lim.natural_size:
-                    made[0] += 1
+                    made[0] = made[0] + 1
                     continue
             elif size >= lim.mixed_size:
-                made[1] += 1
+                made[1] = made[1] + 1
                 continue
             if meld.rank is not None:
                 open_groups[lim.rank_index[meld.rank]] += size
         elif kind == "sequence":
             if size >= escalera:
-                made[2] += 1
+                made[2] = made[2] + 1
                 continue
             if meld.suit is not None:
                 s = SUITS.index(meld.suit)
@@ -159,10 +159,10 @@ def could_meet(ruleset: Ruleset, counts: list[int], table: Sequence[Meld], playe
                 extra = min(wilds, lim.sequence_max_wild)
                 if size + addable + extra >= escalera:
                     total += 1
-                    might[2] += 1
+                    might[2] = might[2] + 1
         elif kind == "wild":
             if size >= lim.bolivia_size:
-                made[3] += 1
+                made[3] = made[3] + 1
                 continue
             open_wild.append(size)
     on_table = made[0] + made[1] + made[2] + made[3]
@@ -175,12 +175,12 @@ def could_meet(ruleset: Ruleset, counts: list[int], table: Sequence[Meld], playe
         n = (open_groups[r] + same + room) // group_canasta
         if n:
             total += n
-            might[0] += n
-            might[1] += n
+            might[0] = might[0] + n
+            might[1] = might[1] + n
     for size in open_wild:
         if size + wilds >= lim.bolivia_size:
             total += 1
-            might[3] += 1
+            might[3] = might[3] + 1
     if lim.sequence_allowed:
         # a suit's longest run of ranks held, with the wild cards a run may take, could make
         # an escalera: generous, a run per copy of the suit
@@ -198,13 +198,13 @@ def could_meet(ruleset: Ruleset, counts: list[int], table: Sequence[Meld], playe
                 if streak < need:
                     continue
             total += 1 + lim.decks
-            might[2] += 1 + lim.decks
+            might[2] = might[2] + (1 + lim.decks)
     if lim.wild_allowed and wilds >= lim.bolivia_size:
         n = wilds // lim.bolivia_size
         total += n
-        might[3] += n
+        might[3] = might[3] + n
     for k in range(4):
-        might[k] += made[k]
+        might[k] = might[k] + made[k]
     return _enough(on_table + total, might, count, including)
 
 

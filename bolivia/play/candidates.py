@@ -341,46 +341,53 @@ class Candidates:
         """Each group the hand can lay, with its rank; kept for the current state."""
         found = self.memo.get("groups")
         if found is None:
-            found = self.memo["groups"] = list(self._groups())
+            found = self.memo["groups"] = self._groups()
         return found  # type: ignore[return-value]
 
-    def _groups(self) -> Iterator[tuple[str, tuple[Card, ...]]]:
+    def _groups(self) -> list[tuple[str, tuple[Card, ...]]]:
         h = self.hand
         allowed = group_table(self.ruleset)
         counts = h.rank_counts[h.current]
         wilds = h.wild_cards()
         most = min(len(wilds), 3)
         least = self._group_least[most]
+        out: list[tuple[str, tuple[Card, ...]]] = []
         if least is None:
-            return
+            return out
         limit = len(allowed)
-        for r in [r for r in self._group_ranks if least <= counts[r] < limit]:
-            row = allowed[counts[r]]
-            naturals = h.naturals(r)
-            rank = RANKS[r]
-            for w in range(most + 1):
-                if row[w]:
-                    yield rank, naturals + wilds[:w]
+        for r in self._group_ranks:
+            n = counts[r]
+            if least <= n < limit:
+                row = allowed[n]
+                naturals = h.naturals(r)
+                rank = RANKS[r]
+                for w in range(most + 1):
+                    if row[w]:
+                        out.append((rank, naturals + wilds[:w]))
+        return out
 
     def _sequence_candidates(self) -> list[tuple[Card, ...]]:
         """The runs of one suit the hand can lay (the longest, cut to the size limit)."""
         found = self.memo.get("runs")
         if found is None:
-            found = self.memo["runs"] = list(self._runs())
+            found = self.memo["runs"] = self._runs()
         return found  # type: ignore[return-value]
 
-    def _runs(self) -> Iterator[tuple[Card, ...]]:
+    def _runs(self) -> list[tuple[Card, ...]]:
         h = self.hand
+        out: list[tuple[Card, ...]] = []
         if not self.lim.sequence_allowed:
-            return
+            return out
         known = self._runs_known
         span = self._run_span
-        for s, mask in enumerate(h.suit_masks[h.current]):
-            key = (mask & span) << 2 | s
+        masks = h.suit_masks[h.current]
+        for s in range(4):
+            key = (masks[s] & span) << 2 | s
             found = known.get(key)
             if found is None:
-                found = known[key] = tuple(self._suit_runs(s, mask & span))
-            yield from found
+                found = known[key] = tuple(self._suit_runs(s, masks[s] & span))
+            out.extend(found)
+        return out
 
     def _suit_runs(self, s: int, mask: int) -> Iterator[tuple[Card, ...]]:
         """The runs of suit ``s`` that the ranks in ``mask`` make."""
@@ -399,19 +406,21 @@ class Candidates:
                 if sequence_fault(self.ruleset, ranks, 0, new=True) is None:
                     yield tuple(CARDS[x * 4 + s] for x in ranks)
 
-    def _wild_candidates(self) -> Iterator[tuple[Card, ...]]:
+    def _wild_candidates(self) -> list[tuple[Card, ...]]:
         lim = self.lim
+        out: list[tuple[Card, ...]] = []
         if not lim.wild_allowed:
-            return
+            return out
         wilds = self.hand.wild_cards()
         held = len(wilds)
         least = lim.wild_min_size
         if held < least:
-            return
+            return out
         most = held if lim.wild_max_size is None else min(held, lim.wild_max_size)
         for n in (least, most) if most > least else (least,):
             if wild_fault(self.rules.melds.wild, n, new=True) is None:
-                yield tuple(wilds[:n])
+                out.append(tuple(wilds[:n]))
+        return out
 
     def _best_melds(self, exclude: str | None = None) -> tuple[tuple[Card, ...], ...]:
         """A set of disjoint legal melds from the hand, richest first (for a first meld)."""
@@ -456,8 +465,9 @@ class Candidates:
             return False
         return (0 if value is None else value) >= needed
 
-    def _lay_candidates(self) -> Iterator[Lay]:
-        """Single new melds that the keep-cards, duplicate-rank and first-meld rules allow."""
+    def _lay_candidates(self, out: list[Action]) -> None:
+        """Single new melds that the keep-cards, duplicate-rank and first-meld rules allow
+        (added to ``out``)."""
         h = self.hand
         team = h.melds[h.team]
         size = h.sizes[h.current]
@@ -471,7 +481,7 @@ class Candidates:
                 and rank not in held
                 and (needed is None or self._counts_enough("group", cards, needed))
             ):
-                yield Lay((cards,))
+                out.append(Lay((cards,)))
         for kind, found in (
             ("sequence", self._sequence_candidates()),
             ("wild", self._wild_candidates()),
@@ -480,7 +490,7 @@ class Candidates:
                 if size - len(cards) >= keep and (
                     needed is None or self._counts_enough(kind, cards, needed)
                 ):
-                    yield Lay((cards,))
+                    out.append(Lay((cards,)))
         if not team:
             best = self._best_melds()
             melds = [verify_meld(self.ruleset, m) for m in best]
@@ -490,9 +500,10 @@ class Candidates:
                 and counted_points(self.ruleset, melds) >= (needed or 0)
                 and holds_canasta(self.ruleset, h.first_canasta_for(team), melds)
             ):
-                yield Lay(best)
+                out.append(Lay(best))
 
-    def _extend_candidates(self) -> Iterator[Extend]:
+    def _extend_candidates(self, out: list[Action]) -> None:
+        """Extensions of the side's melds (added to ``out``)."""
         h = self.hand
         ruleset = self.ruleset
         rules = self.rules
@@ -511,29 +522,34 @@ class Candidates:
                 r = RANK_INDEX[meld.rank]
                 n = min(counts[r], room)  # the rank of a group is not wild
                 if n and grown[meld.naturals + n][meld.wilds]:
-                    yield Extend(i, tuple(h.naturals(r)[:n]))
+                    out.append(Extend(i, tuple(h.naturals(r)[:n])))
                 if (
                     choices
                     and grown[meld.naturals][meld.wilds + 1]
                     and (wild_onto_canasta or canasta_of(ruleset, meld) is None)
                 ):
-                    yield from (Extend(i, (card,)) for card in choices)
+                    for card in choices:
+                        out.append(Extend(i, (card,)))
             elif meld.kind == "sequence":
-                yield from (Extend(i, (card,)) for card in self._sequence_ends(meld))
+                for card in self._sequence_ends(meld):
+                    out.append(Extend(i, (card,)))
             elif (
                 meld.kind == "wild"
                 and choices
                 and wild_fault(rules.melds.wild, meld.size + 1, new=False) is None
             ):
-                yield from (Extend(i, (card,)) for card in choices)
+                for card in choices:
+                    out.append(Extend(i, (card,)))
 
     def _play_actions(self) -> list[Action]:
         h = self.hand
-        out: list[Action] = [*self._lay_candidates(), *self._extend_candidates()]
+        out: list[Action] = []
+        self._lay_candidates(out)
+        self._extend_candidates(out)
         if h.sizes[h.current] >= 2:
             out.extend(compress(DISCARDS, h.hands[h.current]))
         if self.lim.combine:
-            out.extend(self._combine_candidates())
+            self._combine_candidates(out)
         lines = h.moves.go_out_lines(limit=2)
         if not h.must_ask():
             out.extend(lines)
@@ -556,7 +572,8 @@ class Candidates:
                 out.append(CARDS[r * 4 + s])
         return out
 
-    def _combine_candidates(self) -> Iterator[Combine]:
+    def _combine_candidates(self, out: list[Action]) -> None:
+        """Joins of the side's groups (added to ``out``)."""
         h = self.hand
         team = h.melds[h.team]
         for i, a in enumerate(team):
@@ -565,7 +582,7 @@ class Candidates:
             for j in range(i + 1, len(team)):
                 b = team[j]
                 if b.kind == "group" and b.rank == a.rank and self.can_combine(i, j):
-                    yield Combine(i, j)
+                    out.append(Combine(i, j))
 
     def can_combine(self, target: int, other: int) -> bool:
         """:meth:`Hand.can <bolivia.play.hand.Hand.can>` for joining two of the side's melds

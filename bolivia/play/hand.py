@@ -88,7 +88,7 @@ class Hand(HandState):
         without them."""
         hand = list(self.hands[self.current])
         for card in cards:
-            hand[card.index] -= 1
+            hand[card.index] = hand[card.index] - 1
             if hand[card.index] < 0:
                 n = sum(1 for c in cards if c.index == card.index)
                 raise Illegal("not-in-hand", f"player {self.current} does not hold {n} x {card!r}")
@@ -361,7 +361,7 @@ class Hand(HandState):
         rest = self.pile[:-1]
         for index in rest:
             if index not in RED_THREES:
-                counts[index] += 1
+                counts[index] = counts[index] + 1
         unknown = 0
         if self.rules.red_threes.replaced_from_pile and self.stock:
             unknown = min(len(self.stock), sum(1 for i in rest if i in RED_THREES))
@@ -568,7 +568,7 @@ class Hand(HandState):
             for index in rest:
                 self._to_hand(player, index)
                 if index not in RED_THREES:
-                    taken[index] += 1
+                    taken[index] = taken[index] + 1
             self._lay_red_threes(player, replace=self.rules.red_threes.replaced_from_pile)
             self.picked_up = True
             self.phase = "play"
@@ -641,7 +641,7 @@ class Hand(HandState):
         for card in cards:
             self._from_hand(player, card.index)
             if taken[card.index]:
-                taken[card.index] -= 1
+                taken[card.index] = taken[card.index] - 1
 
     def _melded_now(self, player: int, threes: str = "") -> None:
         """The player melded: a hand emptied goes out; fewer cards than the keep-cards rule

@@ -205,27 +205,37 @@ class HandState:
         self.pile.append(index)
         self._pile_classes[card_class(self.ruleset, CARDS[index])] += 1
 
+    # (counts are updated as ``a[i] = a[i] + n``, not ``a[i] += n``: the compiled build does
+    # the first on machine integers, the second through the generic number protocol)
+
     def _to_hand(self, player: int, index: int) -> None:
-        self.hands[player][index] += 1
-        self.sizes[player] += 1
+        hand = self.hands[player]
+        hand[index] = hand[index] + 1
+        sizes = self.sizes
+        sizes[player] = sizes[player] + 1
         self._rank_cards[player][index >> 2] = None
         if self._wild[index]:
             self._wild_cards[player] = None
         if index < 52:
-            self.rank_counts[player][index >> 2] += 1
-            self.suit_masks[player][index & 3] |= 1 << (index >> 2)
+            ranks = self.rank_counts[player]
+            ranks[index >> 2] = ranks[index >> 2] + 1
+            masks = self.suit_masks[player]
+            masks[index & 3] = masks[index & 3] | (1 << (index >> 2))
 
     def _from_hand(self, player: int, index: int, n: int = 1) -> None:
         hand = self.hands[player]
-        hand[index] -= n
-        self.sizes[player] -= n
+        hand[index] = hand[index] - n
+        sizes = self.sizes
+        sizes[player] = sizes[player] - n
         self._rank_cards[player][index >> 2] = None
         if self._wild[index]:
             self._wild_cards[player] = None
         if index < 52:
-            self.rank_counts[player][index >> 2] -= n
+            ranks = self.rank_counts[player]
+            ranks[index >> 2] = ranks[index >> 2] - n
             if not hand[index]:
-                self.suit_masks[player][index & 3] &= ~(1 << (index >> 2))
+                masks = self.suit_masks[player]
+                masks[index & 3] = masks[index & 3] & ~(1 << (index >> 2))
 
     def _lay_red_threes(self, player: int, *, replace: bool) -> None:
         """Lay out the player's red threes; replace them from the stock where the rules say."""
@@ -316,17 +326,17 @@ class HandState:
         counts = [0] * 53
         for hand in self.hands:
             for i in range(53):
-                counts[i] += hand[i]
+                counts[i] = counts[i] + hand[i]
         for index in self.stock:
-            counts[index] += 1
+            counts[index] = counts[index] + 1
         for index in self.set_aside:
-            counts[index] += 1
+            counts[index] = counts[index] + 1
         for index in self.pile:
-            counts[index] += 1
+            counts[index] = counts[index] + 1
         for team in self.melds:
             for meld in team:
                 for card in meld.cards:
-                    counts[card.index] += 1
+                    counts[card.index] = counts[card.index] + 1
         return counts
 
     def conserved(self) -> bool:
@@ -360,7 +370,7 @@ class HandState:
                     n = hand[r * 4 + suit]
                     total += n
                     if n:
-                        held[suit] |= 1 << r
+                        held[suit] = held[suit] | (1 << r)
                 if ranks[r] != total:
                     return False
             if masks != held:

@@ -254,13 +254,13 @@ class _Search:
             grown = extension(self.ruleset, meld, [CARDS[wild]])
             if grown is None:
                 continue
-            self.counts[wild] -= 1
+            self.counts[wild] = self.counts[wild] - 1
             self.set_meld(t, grown)
             self.extends.append((t, (CARDS[wild],)))
             self._pre_wild(t)
             self.extends.pop()
             self.set_meld(t, meld)
-            self.counts[wild] += 1
+            self.counts[wild] = self.counts[wild] + 1
             if len(self.found) >= self.limit:
                 return
 
@@ -278,7 +278,7 @@ class _Search:
         held = [0, 0, 0, 0]
         for i in self.run_naturals:
             if counts[i]:
-                held[i & 3] |= 1 << (i >> 2)
+                held[i & 3] = held[i & 3] | (1 << (i >> 2))
         wilds = sum(counts[i] for i in self.wilds)
         reach = 1 + max(1, rule.min_size - 1) + min(wilds, rule.max_wild)
         laid = {SUITS.index(m.suit) for m in self.table if m.kind == "sequence" and m.suit}
@@ -367,13 +367,13 @@ class _Search:
             self.failed.add(key)
 
     def discard_card(self, index: int) -> None:
-        self.counts[index] -= 1
+        self.counts[index] = self.counts[index] - 1
         self.discard = CARDS[index]
         self.placed += 1
         self.place()
         self.placed -= 1
         self.discard = None
-        self.counts[index] += 1
+        self.counts[index] = self.counts[index] + 1
 
     def plan(self, index: int) -> list[tuple[int, list[int], Meld]]:
         """Every place for the card on the table or in a new meld, as ``(t, cards, meld)``:
@@ -483,11 +483,11 @@ class _Search:
                     self.set_meld(t, before)
                 self.give(cards)
             if self.discard is None:
-                self.counts[index] -= 1
+                self.counts[index] = self.counts[index] - 1
                 self.discard = CARDS[index]
                 open_places += self.viable()
                 self.discard = None
-                self.counts[index] += 1
+                self.counts[index] = self.counts[index] + 1
             if not open_places:
                 return False
             scored.append((open_places, index))
@@ -659,12 +659,12 @@ class _Search:
             ]
         for index in options:
             if index is not None:
-                self.counts[index] -= 1
+                self.counts[index] = self.counts[index] - 1
                 self.discard = CARDS[index]
             self._spread(0, set())
             if index is not None:
                 self.discard = None
-                self.counts[index] += 1
+                self.counts[index] = self.counts[index] + 1
             if len(self.found) >= self.limit:
                 return
 
@@ -727,7 +727,7 @@ class _Search:
             if rest and rest >= rule.min_size and (rule.max_size is None or rest <= rule.max_size):
                 sizes.append(rest)
             elif rest and sizes and (rule.max_size is None or size + rest <= rule.max_size):
-                sizes[-1] += rest
+                sizes[-1] = sizes[-1] + rest
             elif rest:
                 continue
             melds = []
@@ -766,11 +766,11 @@ class _Search:
 
     def take(self, cards: Sequence[int]) -> None:
         for i in cards:
-            self.counts[i] -= 1
+            self.counts[i] = self.counts[i] - 1
 
     def give(self, cards: Sequence[int]) -> None:
         for i in cards:
-            self.counts[i] += 1
+            self.counts[i] = self.counts[i] + 1
 
     # ------------------------------------------------------------------ the end
 
