@@ -27,6 +27,7 @@ __all__ = [
     "NOTATION",
     "RANKS",
     "SUITS",
+    "SUIT_INDEX",
     "Card",
     "Pack",
     "normalize_rank",
@@ -35,6 +36,7 @@ __all__ = [
 
 RANKS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUITS: Final = ("C", "D", "H", "S")
+SUIT_INDEX: Final = {suit: i for i, suit in enumerate(SUITS)}  # a card's index & 3
 _SUIT_ALIASES: Final = {
     "♣": "C",
     "♦": "D",

@@ -160,7 +160,7 @@ def simulate(
     total = spec.games or spec.hands
     label = f"{ruleset.id}: {'games' if spec.games else 'hands'}"
     with click.progressbar(length=total, label=label, file=sys.stderr) as bar:
-        summary = run(spec, workers, progress=bar.update)
+        summary = run(spec, workers, progress=bar.update, ruleset=ruleset)
     if as_json:
         echo_json(summary)
     else:

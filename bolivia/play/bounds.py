@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bolivia.cards import SUITS
+from bolivia.cards import SUIT_INDEX, SUITS
 from bolivia.engine.limits import Limits, limits
 from bolivia.engine.melds import Meld
 from bolivia.rules.ruleset import Ruleset
@@ -149,7 +149,7 @@ def could_meet(ruleset: Ruleset, counts: list[int], table: Sequence[Meld], playe
                 made[2] = made[2] + 1
                 continue
             if meld.suit is not None:
-                s = SUITS.index(meld.suit)
+                s = SUIT_INDEX[meld.suit]
                 lo, hi, _ = _naturals_span(meld, wild, -1)
                 below, above, addable = lo - 1, hi + 1, 0
                 while below >= low and counts[below * 4 + s]:

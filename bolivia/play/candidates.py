@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from itertools import compress
 from typing import TYPE_CHECKING, Final
 
-from bolivia.cards import RANKS, SUITS, Card
+from bolivia.cards import RANKS, SUIT_INDEX, Card
 from bolivia.engine.initial_meld import counted_points, holds_canasta, meld_value, minimum
 from bolivia.engine.limits import limits
 from bolivia.engine.melds import (
@@ -561,7 +561,7 @@ class Candidates:
         h = self.hand
         hand = h.hands[h.current]
         ranks = sorted(c.index >> 2 for c in meld.cards if not self.lim.wild[c.index])
-        s = SUITS.index(meld.suit or "C")
+        s = SUIT_INDEX[meld.suit or "C"]
         out = []
         for r in (ranks[0] - 1, ranks[-1] + 1):
             if (

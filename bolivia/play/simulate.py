@@ -390,12 +390,20 @@ def prepare_replays(folder: Path) -> int:
 
 
 def run(
-    spec: RunSpec, workers: int = 1, progress: Callable[[int], None] | None = None
+    spec: RunSpec,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+    *,
+    ruleset: Ruleset | None = None,
 ) -> dict[str, Any]:
     """Run the simulation; the summary dict of :func:`summarize`. Results are tallied as they
-    come, so a run's memory does not grow with its number of hands or games."""
+    come, so a run's memory does not grow with its number of hands or games. ``ruleset``: the
+    spec's ruleset, where the caller has loaded it already (the jobs run here then use it
+    rather than load it again; workers load their own)."""
     if spec.replays is not None:
         prepare_replays(Path(spec.replays))
+    if ruleset is not None:
+        _WORKER["key"], _WORKER["ruleset"] = repr(spec), ruleset
     start = time.perf_counter()
     tally = Tally(spec)
     for result in job_results(spec, workers):

@@ -38,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Final
 
-from bolivia.cards import SUITS, Card
+from bolivia.cards import SUIT_INDEX, Card
 from bolivia.engine.going_out import meets_requirement
 from bolivia.engine.initial_meld import counted_points, meets_first
 from bolivia.engine.melds import (
@@ -281,7 +281,7 @@ class _Search:
                 held[i & 3] = held[i & 3] | (1 << (i >> 2))
         wilds = sum(counts[i] for i in self.wilds)
         reach = 1 + max(1, rule.min_size - 1) + min(wilds, rule.max_wild)
-        laid = {SUITS.index(m.suit) for m in self.table if m.kind == "sequence" and m.suit}
+        laid = {SUIT_INDEX[m.suit] for m in self.table if m.kind == "sequence" and m.suit}
         out = []
         for s, mask in enumerate(held):
             if s in laid:
