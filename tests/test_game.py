@@ -214,12 +214,15 @@ def test_simulation_is_the_same_for_any_number_of_workers(tmp_path: Path) -> Non
     )
     one = run(spec, workers=1)
     two = run(replace(spec, replays=str(tmp_path / "two")), workers=2)
-    for summary in (one, two):
+    # the command hands its loaded ruleset to a one-worker run (it is not loaded again)
+    given = run(replace(spec, replays=str(tmp_path / "given")), ruleset=LIBRARY.load("bolivia-da"))
+    for summary in (one, two, given):
         for key in ("seconds", "hands_per_second", "actions_per_second"):
             summary.pop(key)
-    assert one == two
+    assert one == two == given
     for path in sorted((tmp_path / "one").iterdir()):
-        assert path.read_bytes() == (tmp_path / "two" / path.name).read_bytes()
+        for other in ("two", "given"):
+            assert path.read_bytes() == (tmp_path / other / path.name).read_bytes()
 
 
 def test_a_game_runs_to_its_end_and_replays(tmp_path: Path) -> None:
