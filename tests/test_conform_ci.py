@@ -100,8 +100,8 @@ def test_every_skip_is_grouped_with_its_reason(
     out = partial[0].stdout
     assert (
         "1940 skipped: the engine does not claim the rulesets canasta, samba, bolivia-fr, "
-        "bolivia-zh, bolivia-ko, black-samba, joker-canasta, brazilian-canasta, brazilian-canastra (it claims "
-        "bolivia-da)"
+        "bolivia-zh, bolivia-ko, black-samba, joker-canasta, brazilian-canasta, "
+        "brazilian-canastra (it claims bolivia-da)"
     ) in out
     assert (
         "257 skipped: the engine does not answer extend, score, go_out, game_over, take_top, "

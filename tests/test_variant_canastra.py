@@ -88,6 +88,16 @@ def test_fourteen_cards_ace_to_ace_only_with_two_aces(tmp_path: Path) -> None:
     assert verify_meld(one, parse_cards([*SPADES[1:], "AS"])).size == 13
 
 
+def test_lint_warns_of_ace_to_ace_under_a_size_limit(tmp_path: Path) -> None:
+    path = tmp_path / "short.yaml"
+    path.write_text(
+        "id: short\nextends: brazilian-canastra\nmelds:\n  sequence:\n    max_size: 13\n",
+        encoding="utf-8",
+    )
+    found = [f for f in lint(Library([tmp_path]).load(str(path))) if f.level == "warning"]
+    assert any("melds.sequence.two_aces" in f.keys for f in found), found
+
+
 def test_two_aces_needs_an_ace_at_each_end(tmp_path: Path) -> None:
     path = tmp_path / "bad.yaml"
     path.write_text(

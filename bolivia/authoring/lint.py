@@ -353,6 +353,13 @@ def _order(ruleset: Ruleset) -> Iterator[Finding]:
             "sequences may be extended past their size in going out, but no size limit "
             "holds them back otherwise",
         )
+    if sequence.two_aces and sequence.max_size is not None and sequence.max_size < 14:
+        yield Finding(
+            "warning",
+            ("melds.sequence.two_aces", "melds.sequence.max_size"),
+            f"a sequence may run from ace to ace, but holds at most {sequence.max_size} cards: "
+            "an ace at each end needs fourteen",
+        )
     allowed = {
         "group": True,
         "sequence": rules.melds.sequence.allowed,
