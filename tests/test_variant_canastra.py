@@ -12,6 +12,7 @@ import pytest
 from bolivia.authoring.lint import lint
 from bolivia.authoring.rulebook import render_rulebook
 from bolivia.cards import Card, parse_cards
+from bolivia.compare.witnesses import find_witnesses
 from bolivia.engine.melds import sequence_fault, verify_meld
 from bolivia.errors import Illegal, RulesetError
 from bolivia.play.actions import Extend, Lay
@@ -166,6 +167,24 @@ def test_a_run_grows_at_both_ends_in_the_move_generator() -> None:
     extends = {(a.target, a.cards) for a in hand.legal_actions() if isinstance(a, Extend)}
     ace = (Card.parse("AS"),)
     assert (0, ace) in extends and (1, ace) in extends  # above the king, below the wild two
+
+
+def test_compare_finds_what_tells_an_ace_at_either_end_from_ace_high(tmp_path: Path) -> None:
+    path = tmp_path / "ace-high.yaml"
+    path.write_text(
+        "id: ace-high\nextends: brazilian-canastra\nmelds:\n  sequence:\n"
+        "    lowest: '4'\n    two_aces: false\n",
+        encoding="utf-8",
+    )
+    high = Library([tmp_path]).load(str(path))
+    oracle = Oracle()
+    oracle.register(high)
+    found, _ = find_witnesses([LIBRARY.load(CANASTRA), high], oracle, ["melds"], search=False)
+    told = {tuple(w.input["cards"]): w.results for w in found}
+    assert told[("3S", "4S", "5S")]["ace-high"]["legal"] is False  # below the span
+    assert told[("3S", "4S", "5S")][CANASTRA]["legal"] is True
+    ace_to_ace = [cards for cards in told if cards[0] == "AS" and cards[-1] == "AS"]
+    assert ace_to_ace and told[ace_to_ace[0]][CANASTRA]["canasta"] == "escalera"
 
 
 def test_rulebook_words_the_span() -> None:
