@@ -4,14 +4,17 @@ the oracle as the three Brazilian pages say, and laid by the bots in simulated h
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from bolivia.authoring.lint import lint
 from bolivia.authoring.rulebook import render_rulebook
-from bolivia.cards import Card, parse_cards
+from bolivia.cards import POSITION_RANK, Card, parse_cards
 from bolivia.compare.witnesses import find_witnesses
 from bolivia.engine.melds import sequence_fault, verify_meld
 from bolivia.errors import Illegal, RulesetError
@@ -21,7 +24,10 @@ from bolivia.play.hand import Hand
 from bolivia.play.position import hand_at
 from bolivia.play.simulate import play_hand
 from bolivia.rules.library import Library, shipped_library
+from bolivia.rules.ruleset import Ruleset
 from bolivia.verify.oracle import Oracle
+
+from .strategies import load_house
 
 LIBRARY = shipped_library()
 CANASTRA = "brazilian-canastra"
@@ -130,6 +136,71 @@ def test_a_low_ace_is_placed_where_it_makes_the_run() -> None:
     assert sequence_fault(ruleset, [12, 12, 1], 0, new=True) == "sequence-gap"
     samba = LIBRARY.load("samba")
     assert sequence_fault(samba, [12, 1], 1, new=True) == "sequence-rank"
+
+
+_SPANS = {
+    "ace to ace": LIBRARY.load(CANASTRA),
+    "one ace, either end": load_house((CANASTRA, {"melds.sequence.two_aces": False})),
+    "ace low only": load_house(
+        (CANASTRA, {"melds.sequence.highest": "K", "melds.sequence.two_aces": False})
+    ),
+    "4 to A": LIBRARY.load("black-samba"),  # one wild card a run, as Canastra
+}
+
+
+def _placed(ruleset: Ruleset, ranks: list[int], wilds: int) -> bool:
+    """By brute force: some placement of the naturals on distinct positions of the span (an
+    ace at 0 or 13, none on a wild rank's place) lies within a window of ``len + wilds``
+    positions of the span, no longer than one sequence may be, under the size and wild
+    limits."""
+    rule = ruleset.rules.melds.sequence
+    low, high = ruleset.sequence_positions
+    size = len(ranks) + wilds
+    if wilds > rule.max_wild or size < rule.min_size:
+        return False
+    if rule.max_size is not None and size > rule.max_size:
+        return False
+    if size > min(high - low + 1, 14 if rule.two_aces else 13):
+        return False
+    options = [
+        [p for p in ((0, 13) if r == 12 else (r + 1,)) if low <= p <= high]
+        if not ruleset.wild[r * 4]
+        else []
+        for r in ranks
+    ]
+    for places in itertools.product(*options):
+        if len(set(places)) == len(places) and max(places) - min(places) + 1 <= size:
+            return True
+    return False
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    span=st.sampled_from(sorted(_SPANS)),
+    ranks=st.one_of(
+        st.lists(st.integers(0, 12), min_size=1, max_size=5),
+        # a run of positions (the ace at 0 or 13) with a card or two left out
+        st.tuples(
+            st.integers(0, 13), st.integers(2, 14), st.sets(st.integers(0, 13), max_size=2)
+        ).map(
+            lambda t: (
+                [POSITION_RANK[p] for p in range(t[0], min(14, t[0] + t[1])) if p not in t[2]]
+                or [POSITION_RANK[t[0]]]
+            )
+        ),
+    ),
+    wilds=st.integers(0, 2),
+)
+def test_sequence_fault_agrees_with_every_placement(
+    span: str, ranks: list[int], wilds: int
+) -> None:
+    """A sequence is legal exactly when some placement of its aces (low or high) fits."""
+    ruleset = _SPANS[span]
+    assert ruleset is not None
+    ranks = [r for r in ranks if not ruleset.wild[r * 4]]  # naturals only, as melds pass them
+    assume(ranks)
+    legal = sequence_fault(ruleset, ranks, wilds, new=True) is None
+    assert legal == _placed(ruleset, ranks, wilds), (span, ranks, wilds)
 
 
 def _position(hand: list[str], melds: list[list[str]]) -> Hand:
