@@ -56,8 +56,11 @@ FEW = 4  # keys a note names in its line before it counts the rest
 
 def _few(keys: tuple[str, ...]) -> str:
     """Keys for one short line: the first few, then how many more."""
-    more = len(keys) - FEW
-    return ", ".join(keys[:FEW]) + (f" and {more} more" if more > 0 else "")
+    shown = list(keys[:FEW])
+    while len(shown) > 1 and len(", ".join(shown)) > 95:  # long key paths: fewer of them
+        shown.pop()
+    more = len(keys) - len(shown)
+    return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
 
 
 def _unreachable_limits(ruleset: Ruleset) -> Iterator[Finding]:

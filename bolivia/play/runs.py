@@ -5,8 +5,8 @@ ruleset's span is a range of them (:attr:`~bolivia.engine.limits.Limits.rank_pos
 Nothing here decides a rule: :func:`~bolivia.engine.melds.sequence_fault` does.
 
 >>> bin(positions(0b1000000000001))  # a two and an ace: the ace at both ends
-'0b10000000000111'
->>> bin(ranks(0b10000000000111))
+'0b10000000000011'
+>>> bin(ranks(0b10000000000011))
 '0b1000000000001'
 """
 
