@@ -25,6 +25,7 @@ from bolivia.errors import CardError
 __all__ = [
     "JOKER",
     "NOTATION",
+    "POSITION_RANK",
     "RANKS",
     "SUITS",
     "SUIT_INDEX",
@@ -37,6 +38,10 @@ __all__ = [
 RANKS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUITS: Final = ("C", "D", "H", "S")
 SUIT_INDEX: Final = {suit: i for i, suit in enumerate(SUITS)}  # a card's index & 3
+#: the rank index (0 for a 2 ... 12 for an ace) at each position a sequence card may stand at:
+#: position 0 is the ace below the two, 1 the two, ..., 12 the king, 13 the ace above the king
+#: (rank index ``r`` stands at position ``r + 1``, the ace also at 0)
+POSITION_RANK: Final = (12, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
 _SUIT_ALIASES: Final = {
     "♣": "C",
     "♦": "D",

@@ -14,7 +14,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from bolivia.cards import Card
+from bolivia.cards import POSITION_RANK, Card
 from bolivia.compare.differences import differing_areas, play_areas
 from bolivia.engine.melds import verify_meld
 from bolivia.errors import Illegal
@@ -421,7 +421,7 @@ def test_the_quick_bounds_never_hide_a_way_out(rid: str) -> None:
     assert checked
 
 
-@pytest.mark.parametrize("rid", SHIPPED_IDS)
+@pytest.mark.parametrize("rid", [*SHIPPED_IDS, "brazilian-canastra"])
 def test_the_move_generator_lists_every_lay_of_its_policy(rid: str) -> None:
     """In every play state of these hands, the single new melds the bots' short list holds are
     exactly those of its policy that the rules allow: all the naturals of a rank with none to three
@@ -430,7 +430,7 @@ def test_the_move_generator_lists_every_lay_of_its_policy(rid: str) -> None:
     ``verify``."""
     ruleset = LIBRARY.load(rid)
     wild = ruleset.wild
-    low, high = ruleset.sequence_span
+    low, high = ruleset.sequence_positions  # positions: an ace low at 0, high at 13
     rule = ruleset.rules.melds.sequence
     checked = 0
     for seed in range(4):
@@ -453,21 +453,29 @@ def test_the_move_generator_lists_every_lay_of_its_policy(rid: str) -> None:
                             naturals + tuple(wilds[:w]) for w in range(min(3, len(wilds)) + 1)
                         )
                 if rule.allowed:
-                    longest = rule.max_size or (high - low + 1)
+                    # at most 13 cards: a run from ace to ace needs both aces
+                    longest = min(rule.max_size or 13, high - low + 1, 13)
                     for s in range(4):
                         held = [
-                            r for r in range(low, high + 1) if hand.hands[hand.current][r * 4 + s]
+                            p
+                            for p in range(low, high + 1)
+                            if hand.hands[hand.current][POSITION_RANK[p] * 4 + s]
+                            and not wild[POSITION_RANK[p] * 4]
                         ]
                         runs: list[list[int]] = []
-                        for r in held:
-                            if runs and runs[-1][-1] == r - 1:
-                                runs[-1].append(r)
+                        for p in held:
+                            if runs and runs[-1][-1] == p - 1:
+                                runs[-1].append(p)
                             else:
-                                runs.append([r])
+                                runs.append([p])
                         for run in runs:
                             size = min(len(run), longest)
                             policy.update(
-                                tuple(CARDS[r * 4 + s] for r in run[i : i + size])
+                                tuple(
+                                    sorted(
+                                        CARDS[POSITION_RANK[p] * 4 + s] for p in run[i : i + size]
+                                    )
+                                )
                                 for i in range(len(run) - size + 1)
                             )
                 allowed = set()

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from bolivia.cards import RANKS, Card, parse_cards
+from bolivia.cards import POSITION_RANK, RANKS, Card, parse_cards
 from bolivia.engine.initial_meld import counted_points
 from bolivia.engine.melds import Meld, new_meld, verify_meld
 from bolivia.play import ways_out as ways_out_module
@@ -194,6 +194,7 @@ _RUN_RULESETS = {
     "bolivia-da": LIBRARY.load("bolivia-da"),
     "samba": LIBRARY.load("samba"),
     "bolivia-da, a wild card in a run": load_house(("bolivia-da", {"melds.sequence.max_wild": 1})),
+    "brazilian-canastra": LIBRARY.load("brazilian-canastra"),  # from ace to ace, threes in
 }
 
 
@@ -204,16 +205,23 @@ def _run_positions(draw: st.DrawFn) -> tuple[Ruleset, list[Meld], list[Card]]:
     bridge, and a wild card or an odd card now and then."""
     ruleset = _RUN_RULESETS[draw(st.sampled_from(sorted(_RUN_RULESETS)))]
     assert ruleset is not None
-    low, high = ruleset.sequence_span
+    low, high = ruleset.sequence_positions  # positions: an ace low at 0, high at 13
+    wild = ruleset.wild
     table: list[Meld] = [verify_meld(ruleset, parse_cards(["9C", "9D", "9H", "9S"] * 2)[:7])]
     suits = draw(st.lists(st.sampled_from("CDHS"), min_size=1, max_size=2))
     hand: list[str] = []
     for suit in suits:
         size = draw(st.integers(3, 5))
         start = draw(st.integers(low, high - size + 1))
-        ranks = [RANKS[r] for r in range(start, start + size)]
-        table.append(verify_meld(ruleset, parse_cards([f"{r}{suit}" for r in ranks])))
-        near = [RANKS[r] for r in range(max(low, start - 4), min(high, start + size + 3) + 1)]
+        ranks = [POSITION_RANK[p] for p in range(start, start + size)]
+        # a wild rank's place holds no natural, and red threes are never held
+        assume(not any(wild[r * 4] or (r == 1 and suit in "DH") for r in ranks))
+        table.append(verify_meld(ruleset, parse_cards([f"{RANKS[r]}{suit}" for r in ranks])))
+        near = [
+            RANKS[POSITION_RANK[p]]
+            for p in range(max(low, start - 4), min(high, start + size + 3) + 1)
+            if not wild[POSITION_RANK[p] * 4] and not (POSITION_RANK[p] == 1 and suit in "DH")
+        ]
         hand += draw(st.lists(st.sampled_from([f"{r}{suit}" for r in near]), max_size=4))
     hand += draw(st.lists(st.sampled_from(["2C", "JK", "5D", "KS"]), max_size=2))
     assume(1 <= len(hand) <= 5)

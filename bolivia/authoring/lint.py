@@ -56,8 +56,11 @@ FEW = 4  # keys a note names in its line before it counts the rest
 
 def _few(keys: tuple[str, ...]) -> str:
     """Keys for one short line: the first few, then how many more."""
-    more = len(keys) - FEW
-    return ", ".join(keys[:FEW]) + (f" and {more} more" if more > 0 else "")
+    shown = list(keys[:FEW])
+    while len(shown) > 1 and len(", ".join(shown)) > 95:  # long key paths: fewer of them
+        shown.pop()
+    more = len(keys) - len(shown)
+    return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
 
 
 def _unreachable_limits(ruleset: Ruleset) -> Iterator[Finding]:
@@ -352,6 +355,13 @@ def _order(ruleset: Ruleset) -> Iterator[Finding]:
             ("melds.sequence.extend_going_out", "melds.sequence.max_size"),
             "sequences may be extended past their size in going out, but no size limit "
             "holds them back otherwise",
+        )
+    if sequence.two_aces and sequence.max_size is not None and sequence.max_size < 14:
+        yield Finding(
+            "warning",
+            ("melds.sequence.two_aces", "melds.sequence.max_size"),
+            f"a sequence may run from ace to ace, but holds at most {sequence.max_size} cards: "
+            "an ace at each end needs fourteen",
         )
     allowed = {
         "group": True,

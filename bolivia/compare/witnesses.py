@@ -223,6 +223,13 @@ def _meld_requests() -> Iterator[dict[str, Any]]:
         if size >= 2:
             yield {"cards": [*_run("5", size - 1), "JK"]}
     yield {"cards": ["3H", "3D", "3H"]}
+    # runs beyond the 4-to-ace span (refused under every span from 4 to A, so they change no
+    # witness found between such rulesets): a black three in its place, an ace below the two
+    # (the two's place taken by a two, wild where twos are), an ace at each end of a run
+    for size in range(3, 8):
+        yield {"cards": _run("3", size, "S")}
+        yield {"cards": ["AS", *_run("2", size - 1, "S")]}
+    yield {"cards": ["AS", *_run("2", 12, "S"), "AS"]}
 
 
 def _extend_requests() -> Iterator[dict[str, Any]]:

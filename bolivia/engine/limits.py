@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from bolivia.cards import RANKS
+from bolivia.cards import POSITION_RANK, RANKS
 from bolivia.rules.model import MAX_CARDS, CanastaRequirement
 from bolivia.rules.ruleset import Ruleset
 
@@ -73,9 +73,24 @@ class Limits:
             None if sequence.extend_going_out else sequence.max_size
         )
         self.sequence_max_wild: int = sequence.max_wild
-        low, high = ruleset.sequence_span
-        self.low: int = low
-        self.high: int = high
+        # the span of a sequence in positions (see cards.POSITION_RANK), the most positions one
+        # fills, and for each rank index the positions in the span a natural of it may take
+        # (none for a wild rank; the ace's 0 and 13 where the span reaches them)
+        low, high = ruleset.sequence_positions
+        self.span_low: int = low
+        self.span_high: int = high
+        self.sequence_longest: int = sequence.longest()
+        self.rank_positions: tuple[tuple[int, ...], ...] = tuple(
+            tuple(p for p in range(low, high + 1) if POSITION_RANK[p] == r and not self.wild[r * 4])
+            for r in range(13)
+        )
+        # the ranks a sequence's naturals may be of, a bit each; whether a position in the span
+        # takes only a wild card (a wild rank's)
+        self.run_ranks: int = sum(1 << r for r in range(13) if self.rank_positions[r])
+        self.run_places: int = sum(1 << p for r in range(13) for p in self.rank_positions[r])
+        self.wild_place: tuple[bool, ...] = tuple(
+            bool(self.wild[POSITION_RANK[p] * 4]) for p in range(14)
+        )
         threes = rules.melds.black_threes
         self.threes_when: str = threes.when
         self.threes_max_wild: int = threes.max_wild

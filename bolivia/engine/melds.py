@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from bolivia.cards import RANKS, SUITS, Card
+from bolivia.cards import POSITION_RANK, RANKS, SUITS, Card
 from bolivia.engine.limits import limits
 from bolivia.errors import Illegal
 from bolivia.rules.model import MAX_CARDS, BlackThreeMelds, GroupMelds, WildMelds
@@ -49,6 +49,7 @@ __all__ = [
     "is_canasta",
     "new_meld",
     "sequence_fault",
+    "sequence_places",
     "special_bonus",
     "special_index",
     "threes_fault",
@@ -316,29 +317,105 @@ def sequence_fault(
     """The first limit of ``melds.sequence`` broken by a sequence of naturals of these rank
     indexes (0 for a two ... 12 for an ace) and ``wilds`` wild cards, or None. ``going_out``:
     a sequence extended (not ``new``) by a player going out, who may take it past
-    ``max_size`` where ``melds.sequence.extend_going_out`` says so."""
+    ``max_size`` where ``melds.sequence.extend_going_out`` says so. A natural ace stands
+    where the span lets it (below the two, above the king) and the sequence is legal if one
+    of its placements is (see :func:`sequence_places`)."""
     rule = ruleset.rules.melds.sequence
     if not rule.allowed:
         return "sequence-not-allowed"
-    low, high = ruleset.sequence_span
-    ordered = sorted(ranks)
-    if (
-        ordered[0] < low
-        or ordered[-1] > high
-        or any(ruleset.wild[r * 4] or r == 1 for r in ordered)
-    ):
-        return "sequence-rank"
-    if len(set(ordered)) < len(ordered):
-        return "sequence-duplicate"
+    found = _placements(ruleset, ranks)
+    if isinstance(found, str):
+        return found
     if wilds > rule.max_wild:
         return "sequence-too-many-wilds"
-    if ordered[-1] - ordered[0] + 1 - len(ordered) > wilds:
+    if not any(places[-1] - places[0] + 1 - len(places) <= wilds for places in found):
+        if len(found) == 2 and _round_the_corner(found[0], wilds):
+            return "sequence-rank"  # a run through the ace, from a king on to a two
         return "sequence-gap"
-    size = len(ordered) + wilds
-    if size > high - low + 1:
+    size = len(ranks) + wilds
+    if size > limits(ruleset).sequence_longest:
         return "sequence-rank"
     most = None if going_out and not new and rule.extend_going_out else rule.max_size
     return _size_fault("sequence", size, rule.min_size if new else 1, most)
+
+
+def sequence_places(ruleset: Ruleset, ranks: Sequence[int], wilds: int) -> list[list[int]]:
+    """Where the naturals of a sequence (rank indexes) stand, as positions in order
+    (:data:`~bolivia.cards.POSITION_RANK`): one list for each placement of its aces that
+    ``wilds`` wild cards fill without a gap (an ace low or high, where the span allows
+    both); none when no placement does (or the ranks cannot make a sequence)."""
+    found = _placements(ruleset, ranks)
+    if isinstance(found, str):
+        return []
+    return [places for places in found if places[-1] - places[0] + 1 - len(places) <= wilds]
+
+
+def _placements(ruleset: Ruleset, ranks: Sequence[int]) -> str | list[list[int]]:
+    """The positions of these naturals in order, for each place their aces may take (the
+    ace high first), or the code of the rank or duplicate they break."""
+    low, high = ruleset.sequence_positions
+    wild = ruleset.wild
+    places: list[int] = []
+    aces = 0
+    for r in ranks:
+        if wild[r * 4]:
+            return "sequence-rank"
+        if r == 12:
+            if high < 13 and low > 0:
+                return "sequence-rank"
+            aces += 1
+            continue
+        p = r + 1
+        if p < low or p > high:
+            return "sequence-rank"
+        places.append(p)
+    places.sort()
+    for i in range(1, len(places)):
+        if places[i] == places[i - 1]:
+            return "sequence-duplicate"
+    if not aces:
+        return [places]
+    if aces == 1:
+        out: list[list[int]] = []
+        if high == 13:
+            out.append([*places, 13])
+        if low == 0:
+            out.append([0, *places])
+        return out
+    if aces == 2 and low == 0 and high == 13 and ruleset.rules.melds.sequence.two_aces:
+        return [[0, *places, 13]]
+    return "sequence-duplicate"
+
+
+def _round_the_corner(places: list[int], wilds: int) -> bool:
+    """Whether these positions (one ace among them, at 13) would make a run with ``wilds``
+    wild cards if the ace could stand between a king and a two: a sequence round the corner."""
+    widest = places[0] + 12 - places[-1]  # round from the last to the first
+    for i in range(1, len(places)):
+        widest = max(widest, places[i] - places[i - 1] - 1)
+    return 13 - widest - len(places) <= wilds
+
+
+def _span_text(ruleset: Ruleset) -> str:
+    """Where a sequence runs, for a refusal: ``from 4 to A, without threes or wild ranks``."""
+    rule = ruleset.rules.melds.sequence
+    low, high = ruleset.sequence_positions
+    inside = [POSITION_RANK[p] for p in range(low, high + 1)]
+    wild_inside = sorted({RANKS[r] for r in inside if ruleset.wild[r * 4]}, key=RANKS.index)
+    if low > 0 and 1 not in inside and not wild_inside:
+        return f"a sequence runs from {rule.lowest} to {rule.highest}, without threes or wild ranks"
+    lowest = "A (low, below the 2)" if low == 0 else rule.lowest
+    highest = "A (high, above the K)" if high == 13 and low == 0 else rule.highest
+    text = f"a sequence runs from {lowest} to {highest}"
+    if low == 0 and high == 13:
+        text += (
+            ", an ace at either end or one at each" if rule.two_aces else ", an ace at one end only"
+        ) + ", never between a K and a 2"
+    if wild_inside:
+        text += f"; the place of the {', '.join(wild_inside)} is filled by a wild card"
+    if 1 not in inside:
+        text += "; without threes"
+    return text
 
 
 # the sentence and the rule behind each code; built only when a refusal is raised
@@ -423,14 +500,14 @@ _TEXT: dict[str, tuple[str, Callable[[Ruleset, int, int], str]]] = {
     ),
     "sequence-rank": (
         "melds.sequence.lowest",
-        lambda r, n, w: (
-            f"a sequence runs from {r.rules.melds.sequence.lowest} to "
-            f"{r.rules.melds.sequence.highest}, without threes or wild ranks"
-        ),
+        lambda r, n, w: _span_text(r),
     ),
     "sequence-duplicate": (
         "melds.sequence.allowed",
-        lambda r, n, w: "a sequence holds each rank once",
+        lambda r, n, w: (
+            "a sequence holds each rank once"
+            + (", the ace once at each end" if r.rules.melds.sequence.two_aces else "")
+        ),
     ),
     "sequence-too-many-wilds": (
         "melds.sequence.max_wild",

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bolivia.cards import SUIT_INDEX, SUITS
+from bolivia.cards import POSITION_RANK, SUIT_INDEX, SUITS
 from bolivia.engine.limits import Limits, limits
-from bolivia.engine.melds import Meld
+from bolivia.engine.melds import Meld, sequence_places
 from bolivia.rules.ruleset import Ruleset
 
 __all__ = ["could_meet", "stranded"]
@@ -31,7 +31,6 @@ def stranded(ruleset: Ruleset, counts: list[int], table: Sequence[Meld]) -> list
         if (m.kind == "group" or m.kind == "threes") and m.rank is not None:
             grouped[rank_index[m.rank]] = True
     min_natural = lim.group_min_natural
-    low, high = lim.low, lim.high
     allowed = lim.sequence_allowed
     budget = min(wilds, lim.sequence_max_wild)  # the wild cards one run may take from the hand
     alone = allowed and budget >= lim.sequence_min_size - 1
@@ -43,10 +42,11 @@ def stranded(ruleset: Ruleset, counts: list[int], table: Sequence[Meld]) -> list
         base = r * 4
         if wild[base]:  # wild cards go anywhere
             continue
-        if r == 1:  # black threes: only as a meld of their own
+        if r == 1:  # black threes: as a meld of their own (or in a run, where one may be)
             black = counts[4] + counts[7]
             if (
                 black
+                and not (allowed and lim.rank_positions[1])
                 and not grouped[1]
                 and (
                     lim.threes_when == "never"
@@ -62,14 +62,14 @@ def stranded(ruleset: Ruleset, counts: list[int], table: Sequence[Meld]) -> list
         same = counts[base] + counts[base + 1] + counts[base + 2] + counts[base + 3]
         if not same or same >= min_natural or grouped[r]:
             continue
-        if not allowed or r < low or r > high:
+        if not allowed or not lim.rank_positions[r]:
             stranded += [i for i in range(base, base + 4) for _ in range(counts[i])]
         elif not alone:
             if runs is None:
                 runs = [m for m in table if m.kind == "sequence" and m.suit]
             for s in range(4):
                 n = counts[base + s]
-                if n and not _could_run(lim, counts, runs, r, s, budget):
+                if n and not _could_run(ruleset, counts, runs, r, s, budget):
                     stranded += [base + s] * n
         if len(stranded) > 1:
             return stranded[:2]
@@ -77,37 +77,41 @@ def stranded(ruleset: Ruleset, counts: list[int], table: Sequence[Meld]) -> list
 
 
 def _could_run(
-    lim: Limits, counts: list[int], runs: Sequence[Meld], r: int, s: int, budget: int
+    ruleset: Ruleset, counts: list[int], runs: Sequence[Meld], r: int, s: int, budget: int
 ) -> bool:
     """Whether the natural of rank ``r`` and suit ``s`` might be in a run: a new one (some
     window of the smallest size, within the span, whose other ranks the hand holds in the
     suit or ``budget`` wild cards fill), or one of the side's runs of the suit that has not
     the rank and has room (the ranks between held or filled, its own wild cards counted as
     if they could move)."""
-    wild = lim.wild
-    low, high = lim.low, lim.high
+    lim = limits(ruleset)
+    low, high = lim.span_low, lim.span_high
     size = lim.sequence_min_size
-    for start in range(max(low, r - size + 1), min(r, high - size + 1) + 1):
-        missing = 0
-        for q in range(start, start + size):
-            if q != r and not counts[q * 4 + s]:
-                missing += 1
-        if missing <= budget:
-            return True
+    for p in lim.rank_positions[r]:  # by position: an ace low or high
+        for start in range(max(low, p - size + 1), min(p, high - size + 1) + 1):
+            missing = 0
+            for q in range(start, start + size):
+                if q != p and (lim.wild_place[q] or not counts[POSITION_RANK[q] * 4 + s]):
+                    missing += 1
+            if missing <= budget:
+                return True
     suit = SUITS[s]
     max_size = lim.sequence_max_going_out  # cards join runs of the table in going out
     for m in runs:
         if m.suit != suit:
             continue
-        lo, hi, held = _naturals_span(m, wild, r)
-        if held:
-            continue
-        gap = range(r + 1, lo) if r < lo else range(hi + 1, r)
-        if max_size is not None and m.size + 1 + len(gap) > max_size:
-            continue
-        missing = sum(1 for q in gap if not counts[q * 4 + s])
-        if missing <= min(budget, lim.sequence_max_wild - m.wilds) + m.wilds:
-            return True
+        for lo, hi, taken in _run_places(ruleset, lim, m):
+            for p in lim.rank_positions[r]:
+                if taken >> p & 1:
+                    continue
+                gap = range(p + 1, lo) if p < lo else range(hi + 1, p)
+                if max_size is not None and m.size + 1 + len(gap) > max_size:
+                    continue
+                missing = sum(
+                    1 for q in gap if lim.wild_place[q] or not counts[POSITION_RANK[q] * 4 + s]
+                )
+                if missing <= min(budget, lim.sequence_max_wild - m.wilds) + m.wilds:
+                    return True
     return False
 
 
@@ -117,7 +121,6 @@ def could_meet(ruleset: Ruleset, counts: list[int], table: Sequence[Meld], playe
     might make counts once toward the number needed and toward every kind it might be."""
     lim = limits(ruleset)
     count, including = lim.requirement(players)
-    wild = lim.wild
     # canastas on the table, and those the hand might still make, by kind (see KINDS)
     made = [0, 0, 0, 0]
     might = [0, 0, 0, 0]
@@ -127,7 +130,8 @@ def could_meet(ruleset: Ruleset, counts: list[int], table: Sequence[Meld], playe
     wilds = 0
     for i in lim.wild_indices:
         wilds += counts[i]
-    low, high = lim.low, lim.high
+    low, high = lim.span_low, lim.span_high  # positions (see bolivia.cards.POSITION_RANK)
+    held = lim.wild_place  # generous: a wild rank's place in a run counts as held
     escalera = lim.escalera_size
     max_wild = lim.group_max_wild
     room = wilds if max_wild is None else min(wilds, max_wild)
@@ -150,13 +154,21 @@ def could_meet(ruleset: Ruleset, counts: list[int], table: Sequence[Meld], playe
                 continue
             if meld.suit is not None:
                 s = SUIT_INDEX[meld.suit]
-                lo, hi, _ = _naturals_span(meld, wild, -1)
-                below, above, addable = lo - 1, hi + 1, 0
-                while below >= low and counts[below * 4 + s]:
-                    addable, below = addable + 1, below - 1
-                while above <= high and counts[above * 4 + s]:
-                    addable, above = addable + 1, above + 1
                 extra = min(wilds, lim.sequence_max_wild)
+                addable = 0
+                for first, last, _ in _run_places(ruleset, lim, meld):
+                    # the naturals held beyond each end, past gaps the wild cards may fill
+                    more = 0
+                    for step, end, stop in ((-1, first, low - 1), (1, last, high + 1)):
+                        gaps = extra
+                        for q in range(end + step, stop, step):
+                            if not held[q] and counts[POSITION_RANK[q] * 4 + s]:
+                                more += 1
+                            elif not held[q]:
+                                gaps -= 1
+                                if gaps < 0:
+                                    break
+                    addable = max(addable, more)
                 if size + addable + extra >= escalera:
                     total += 1
                     might[2] = might[2] + 1
@@ -188,8 +200,10 @@ def could_meet(ruleset: Ruleset, counts: list[int], table: Sequence[Meld], playe
         for s in range(4):
             if need > 0:  # the ranks held in the suit, in a row, until ``need`` are met
                 streak = 0
-                for i in range(low * 4 + s, high * 4 + s + 1, 4):
-                    if not counts[i]:
+                for p in range(low, high + 1):
+                    if held[p]:
+                        continue
+                    if not counts[POSITION_RANK[p] * 4 + s]:
                         streak = 0
                         continue
                     streak += 1
@@ -198,7 +212,7 @@ def could_meet(ruleset: Ruleset, counts: list[int], table: Sequence[Meld], playe
                 if streak < need:
                     continue
             total += 1 + lim.decks
-            might[2] = might[2] + (1 + lim.decks)
+            might[2] = might[2] + 1 + lim.decks
     if lim.wild_allowed and wilds >= lim.bolivia_size:
         n = wilds // lim.bolivia_size
         total += n
@@ -208,21 +222,32 @@ def could_meet(ruleset: Ruleset, counts: list[int], table: Sequence[Meld], playe
     return _enough(on_table + total, might, count, including)
 
 
-def _naturals_span(meld: Meld, wild: Sequence[bool], rank: int) -> tuple[int, int, bool]:
-    """The lowest and highest rank index of a sequence's naturals, and whether one is of
-    ``rank``."""
-    lo, hi, held = 13, -1, False
-    for card in meld.cards:
-        i = card.index
-        if not wild[i]:
-            r = i >> 2
-            if r < lo:
-                lo = r
-            if r > hi:
-                hi = r
-            if r == rank:
-                held = True
-    return lo, hi, held
+def _run_places(ruleset: Ruleset, lim: Limits, meld: Meld) -> list[tuple[int, int, int]]:
+    """Each placement of a table run's naturals (see
+    :func:`~bolivia.engine.melds.sequence_places`): its lowest and highest position and a bit
+    per position a natural holds. Where no ace stands low, the one placement is read from the
+    cards (a rank ``r`` at position ``r + 1``)."""
+    wild = lim.wild
+    if lim.span_low > 0:
+        lo, hi, taken = 14, -1, 0
+        for card in meld.cards:
+            i = card.index
+            if not wild[i]:
+                p = (i >> 2) + 1
+                taken |= 1 << p
+                if p < lo:
+                    lo = p
+                if p > hi:
+                    hi = p
+        return [(lo, hi, taken)]
+    ranks = [c.index >> 2 for c in meld.cards if not wild[c.index]]
+    out = []
+    for places in sequence_places(ruleset, ranks, meld.wilds):
+        taken = 0
+        for p in places:
+            taken |= 1 << p
+        out.append((places[0], places[-1], taken))
+    return out
 
 
 def _enough(

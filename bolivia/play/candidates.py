@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from itertools import compress
 from typing import TYPE_CHECKING, Final
 
-from bolivia.cards import RANKS, SUIT_INDEX, Card
+from bolivia.cards import POSITION_RANK, RANKS, SUIT_INDEX, Card
 from bolivia.engine.initial_meld import counted_points, holds_canasta, meld_value, minimum
 from bolivia.engine.limits import limits
 from bolivia.engine.melds import (
@@ -43,6 +43,7 @@ from bolivia.engine.melds import (
     group_table,
     new_meld,
     sequence_fault,
+    sequence_places,
     verify_meld,
     wild_fault,
 )
@@ -61,6 +62,7 @@ from bolivia.play.actions import (
     TakePile,
     TakeTop,
 )
+from bolivia.play.runs import positions
 from bolivia.play.state import RED_THREES
 from bolivia.play.ways_out import can_go_out
 
@@ -88,8 +90,8 @@ class Candidates:
         self._runs_known: dict[int, tuple[tuple[Card, ...], ...]] = ruleset.__dict__.setdefault(
             "_runs_by_suit", {}
         )
-        low, high = ruleset.sequence_span
-        self._run_span = ((1 << (high + 1)) - 1) & ~((1 << low) - 1)
+        # the positions (see cards.POSITION_RANK) a sequence's naturals may take, a bit each
+        self._run_span = limits(ruleset).run_places
         # for the group candidates: the ranks a group may be of (not threes, not wild), and
         # the fewest naturals of a group with at most 0, 1, 2, 3 wild cards
         self._group_ranks = tuple(r for r in range(13) if r != 1 and not ruleset.wild[r * 4])
@@ -382,18 +384,19 @@ class Candidates:
         span = self._run_span
         masks = h.suit_masks[h.current]
         for s in range(4):
-            key = (masks[s] & span) << 2 | s
+            places = positions(masks[s]) & span
+            key = places << 2 | s
             found = known.get(key)
             if found is None:
-                found = known[key] = tuple(self._suit_runs(s, masks[s] & span))
+                found = known[key] = tuple(self._suit_runs(s, places))
             out.extend(found)
         return out
 
     def _suit_runs(self, s: int, mask: int) -> Iterator[tuple[Card, ...]]:
-        """The runs of suit ``s`` that the ranks in ``mask`` make."""
+        """The runs of suit ``s`` that the positions in ``mask`` make (at most 13 cards: a run
+        from ace to ace would need both aces, which the mask does not tell)."""
         rule = self.rules.melds.sequence
-        low, high = self.ruleset.sequence_span
-        longest = rule.max_size or (high - low + 1)
+        longest = min(rule.max_size or 13, limits(self.ruleset).sequence_longest, 13)
         least = rule.min_size
         while mask.bit_count() >= least:
             start = (mask & -mask).bit_length() - 1  # the lowest rank held
@@ -402,9 +405,9 @@ class Candidates:
             if length < least:
                 continue
             for first in range(start, start + max(1, length - longest + 1)):
-                ranks = list(range(first, first + min(length, longest)))
+                ranks = [POSITION_RANK[p] for p in range(first, first + min(length, longest))]
                 if sequence_fault(self.ruleset, ranks, 0, new=True) is None:
-                    yield tuple(CARDS[x * 4 + s] for x in ranks)
+                    yield tuple(sorted(CARDS[x * 4 + s] for x in ranks))
 
     def _wild_candidates(self) -> list[tuple[Card, ...]]:
         lim = self.lim
@@ -563,13 +566,16 @@ class Candidates:
         ranks = sorted(c.index >> 2 for c in meld.cards if not self.lim.wild[c.index])
         s = SUIT_INDEX[meld.suit or "C"]
         out = []
-        for r in (ranks[0] - 1, ranks[-1] + 1):
-            if (
-                0 <= r < 13
-                and hand[r * 4 + s]
-                and sequence_fault(self.ruleset, [*ranks, r], meld.wilds, new=False) is None
-            ):
-                out.append(CARDS[r * 4 + s])
+        for places in sequence_places(self.ruleset, ranks, meld.wilds):
+            for p in (places[0] - 1, places[-1] + 1):  # the positions beside its naturals
+                r = POSITION_RANK[p] if 0 <= p < 14 else -1
+                if (
+                    r >= 0
+                    and hand[r * 4 + s]
+                    and CARDS[r * 4 + s] not in out
+                    and sequence_fault(self.ruleset, [*ranks, r], meld.wilds, new=False) is None
+                ):
+                    out.append(CARDS[r * 4 + s])
         return out
 
     def _combine_candidates(self, out: list[Action]) -> None:

@@ -47,6 +47,7 @@ from bolivia.play.actions import (
     TakeTop,
 )
 from bolivia.play.hand import Hand
+from bolivia.play.runs import positions
 from bolivia.play.state import BLACK_THREES, CARDS, RED_THREES
 
 __all__ = ["ExpertBot", "Weights"]
@@ -329,11 +330,11 @@ class _Position:
             wilds += counts[i]
         masks = [0, 0, 0, 0]
         if lim.sequence_allowed:
-            low, high = lim.low, lim.high
+            runs = lim.run_ranks  # the ranks a run may hold
             for suit in range(4):
                 mask = 0
-                for r in range(low, high + 1):
-                    if counts[r * 4 + suit]:
+                for r in range(13):
+                    if runs >> r & 1 and counts[r * 4 + suit]:
                         mask |= 1 << r
                 masks[suit] = mask
         return _Shape(penalty, by_rank, wilds, masks)
@@ -347,7 +348,7 @@ class _Position:
         if index < 52:
             r = index >> 2
             by_rank[r] -= 1
-            if self.counts[index] == 1 and self.lim.low <= r <= self.lim.high:
+            if self.counts[index] == 1 and self.lim.run_ranks >> r & 1:
                 masks[index & 3] &= ~(1 << r)
         return _Shape(was.penalty - self.penalties[index], by_rank, wilds, masks)
 
@@ -424,14 +425,17 @@ class _Position:
         weighted; None when they add nothing."""
         lim = self.lim
         span = lim.escalera_size
-        low, high = lim.low, lim.high
+        low, high = lim.span_low, lim.span_high  # by position: an ace low or high
+        places = positions(mask) & lim.run_places
+        laid = positions(on) & lim.run_places
+        # the side's run with its ace low or high, where it holds one the span has at both ends
+        ons = [laid & ~1, laid & ~(1 << 13)] if laid & 1 and laid >> 13 & 1 else [laid]
         best = 0
         for start in range(low, max(high - span + 2, low + 1)):
             window = ((1 << span) - 1) << start
-            if on & ~window:
-                continue
-            covered = bin((mask | on) & window).count("1")
-            best = max(best, covered)
+            for at in ons:
+                if not at & ~window:
+                    best = max(best, bin((places | at) & window).count("1"))
         have = bin(on).count("1")
         if best <= have:
             return None

@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Final
 
-from bolivia.cards import Card
+from bolivia.cards import POSITION_RANK, Card
 from bolivia.engine.initial_meld import counted_points, holds_canasta
 from bolivia.engine.melds import Meld, could_join, new_meld, verify_meld
 from bolivia.errors import Illegal
@@ -252,16 +252,23 @@ class Moves:
                 for naturals in sub_multisets(threes, k):
                     add(naturals, rules.black_threes.max_wild)
         if rules.sequence.allowed:
-            low, high = self.ruleset.sequence_span
+            low, high = self.ruleset.sequence_positions
             gaps = rules.sequence.max_wild
             for s in range(4):
-                present = [r for r in range(low, high + 1) if counts[r * 4 + s] and not wild[r * 4]]
-                for ranks in _runs(present, gaps):
-                    if len(ranks) >= 2:
-                        span = ranks[-1] - ranks[0] + 1
-                        for w in range(span - len(ranks), min(wilds, gaps) + 1):
+                # by position (an ace low at 0, high at 13), the naturals held
+                present = [
+                    p
+                    for p in range(low, high + 1)
+                    if counts[POSITION_RANK[p] * 4 + s] and not wild[POSITION_RANK[p] * 4]
+                ]
+                for places in _runs(present, gaps):
+                    if len(places) >= 2 and (
+                        places[0] > 0 or places[-1] < 13 or counts[12 * 4 + s] > 1
+                    ):
+                        span = places[-1] - places[0] + 1
+                        for w in range(span - len(places), min(wilds, gaps) + 1):
                             for mix in by_count[w]:
-                                cards = sorted([*(r * 4 + s for r in ranks), *mix])
+                                cards = sorted([*(POSITION_RANK[p] * 4 + s for p in places), *mix])
                                 found.append(tuple(CARDS[i] for i in cards))
         if rules.wild.allowed:
             for w in range(1, wilds + 1):
@@ -444,8 +451,8 @@ def _joinable(team: Sequence[Meld]) -> bool:
 
 
 def _runs(present: Sequence[int], gaps: int) -> Iterator[list[int]]:
-    """Each set of the ``present`` ranks whose span leaves at most ``gaps`` ranks out (a
-    sequence's naturals, the gaps for wild cards)."""
+    """Each set of the ``present`` positions (ranks in a sequence, in order) whose span leaves
+    at most ``gaps`` out (a sequence's naturals, the gaps for wild cards)."""
     for i, first in enumerate(present):
 
         def extend(j: int, chosen: list[int], missing: int) -> Iterator[list[int]]:

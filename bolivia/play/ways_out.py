@@ -41,6 +41,7 @@ from typing import Final
 from bolivia.cards import SUIT_INDEX, Card
 from bolivia.engine.going_out import meets_requirement
 from bolivia.engine.initial_meld import counted_points, meets_first
+from bolivia.engine.limits import limits
 from bolivia.engine.melds import (
     Meld,
     canasta_of,
@@ -49,11 +50,13 @@ from bolivia.engine.melds import (
     extension,
     group_fault,
     new_meld,
+    sequence_places,
     threes_fault,
 )
 from bolivia.play.actions import GoOut
 from bolivia.play.bounds import could_meet, stranded
 from bolivia.play.multisets import mixes, sub_multisets, wild_ranks
+from bolivia.play.runs import gap_naturals, positions, ranks, start_naturals
 from bolivia.rules.ruleset import Ruleset
 
 __all__ = ["can_go_out", "ways_out"]
@@ -146,13 +149,10 @@ class _Search:
         self.spent = False  # the first try's states are spent (see run)
         self.probing = False
         self.one_per_rank = not self.rules.melds.group.duplicate_ranks
-        low, high = ruleset.sequence_span
-        # the naturals a sequence may hold: in the span, not threes, not wild
+        self.lim = limits(ruleset)
+        # the naturals a sequence may hold (in the span, not wild), and their positions
         self.run_naturals = [
-            r * 4 + s
-            for r in range(max(low, 0), high + 1)
-            if r != 1 and not self.wild[r * 4]
-            for s in range(4)
+            r * 4 + s for r in range(13) if self.lim.rank_positions[r] for s in range(4)
         ]
         self.wilds = list(ruleset.wild_indices)  # the cheaper first
         self.wild_kinds = wild_ranks(ruleset)
@@ -287,10 +287,11 @@ class _Search:
             if s in laid:
                 out.append(mask)
                 continue
+            places = positions(mask) & self.lim.run_places
             near = 0
             for d in range(1, reach + 1):
-                near |= (mask << d) | (mask >> d)
-            out.append(mask & near)
+                near |= (places << d) | (places >> d)
+            out.append(ranks(places & near))
         return out
 
     def key(self) -> tuple[object, ...]:
@@ -505,15 +506,19 @@ class _Search:
         if meld.kind != "sequence":
             return
         rule = self.rules.melds.sequence
-        rank, suit = index >> 2, index & 3
         ranks = [c.index >> 2 for c in meld.cards if not self.wild[c.index]]
-        lo, hi = min(ranks), max(ranks)
-        if rank in ranks or lo - 1 <= rank <= hi + 1:
-            return  # a duplicate, or next to it (alone is the way, wild cards come later)
+        for places in sequence_places(self.ruleset, ranks, meld.wilds):
+            for p in self.lim.rank_positions[index >> 2]:  # an ace low or high, by position
+                between = gap_naturals(self.lim, self.counts, index & 3, places, p)
+                if between is not None:  # not a duplicate, nor next to it (alone is the way)
+                    yield from self._bridges(index, meld, between, rule.max_wild)
+
+    def _bridges(
+        self, index: int, meld: Meld, between: list[int], max_wild: int
+    ) -> Iterator[list[int]]:
+        """:meth:`joins` across a gap: the card with some of the naturals ``between``."""
         available = sum(self.counts[i] for i in self.wilds)
-        slack = min(available, rule.max_wild - meld.wilds)
-        gap = range(rank + 1, lo) if rank < lo else range(hi + 1, rank)
-        between = [r * 4 + suit for r in gap if self.counts[r * 4 + suit] > 0]
+        slack = min(available, max_wild - meld.wilds)
         for left_out in range(min(len(between), slack) + 1):
             for kept in sub_multisets(between, len(between) - left_out):
                 for w in range(slack + 1):
@@ -539,11 +544,13 @@ class _Search:
         """The new melds (card indices) that hold the natural card, by the rules above."""
         rules = self.rules.melds
         rank, suit = index >> 2, index & 3
-        if rank == 1:  # a black three
+        if rank == 1:  # a black three: in a meld of threes, or a run where the span holds it
             threes = rules.black_threes
             if threes.when != "never":
                 others = [i for i in (4, 7) for _ in range(self.counts[i] - (i == index))]
                 yield from self._with_naturals(index, others, threes.max_wild)
+            if rules.sequence.allowed:
+                yield from self._sequences(index, rank, suit)
             return
         same = [
             i for i in range(rank * 4, rank * 4 + 4) for _ in range(self.counts[i] - (i == index))
@@ -629,20 +636,12 @@ class _Search:
         within reach below or above it (more naturals join at either end as they are
         placed)."""
         rule = self.rules.melds.sequence
-        low, high = self.ruleset.sequence_span
-        if rank < low or rank > high:
-            return
         available = sum(self.counts[i] for i in self.wilds)
         for w in range(min(available, rule.max_wild) + 1):
             k = max(1, rule.min_size - 1 - w)  # naturals beside the card
-            reach = [
-                r
-                for r in range(max(low, rank - k - w), min(high, rank + k + w) + 1)
-                if r != rank and self.counts[r * 4 + suit]
-            ]
-            for ranks in sub_multisets(reach, k):
+            for others in start_naturals(self.lim, self.counts, index, k, w):
                 for wilds in self.wild_choices(w):
-                    yield [index, *(r * 4 + suit for r in ranks), *wilds]
+                    yield [index, *others, *wilds]
 
     # ------------------------------------------------------------------ wild cards
 

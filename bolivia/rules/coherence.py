@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import itertools
 
-from bolivia.cards import RANKS
-from bolivia.rules.model import POINT_KEYS, Rules, SpecialCanasta
+from bolivia.cards import POSITION_RANK, RANKS
+from bolivia.rules.model import POINT_KEYS, Rules, SequenceMelds, SpecialCanasta
 
 __all__ = [
     "BY_PLAYERS",
@@ -51,8 +51,29 @@ def _group_allows(rules: Rules, naturals: int, wilds: int) -> bool:
 
 
 def _sequence_span(rules: Rules) -> int:
+    """The most positions one sequence can fill: the longest stretch of its span (at most
+    ``melds.sequence.longest()``) holding a natural and no more places of a wild rank (which
+    only a wild card fills) than ``max_wild``; 0 when there is none."""
     seq = rules.melds.sequence
-    return RANKS.index(seq.highest) - RANKS.index(seq.lowest) + 1
+    low, high = seq.span()
+    wild = [RANKS[POSITION_RANK[p]] in rules.pack.wild_ranks for p in range(14)]
+    best = 0
+    for a in range(low, high + 1):
+        places = 0
+        natural = False
+        for b in range(a, min(high, a + seq.longest() - 1) + 1):
+            places += wild[b]
+            natural = natural or not wild[b]
+            if places > seq.max_wild:
+                break
+            if natural:
+                best = max(best, b - a + 1)
+    return best
+
+
+def _span_ranks(seq: SequenceMelds) -> list[str]:
+    low, high = seq.span()
+    return [RANKS[POSITION_RANK[p]] for p in range(low, high + 1)]
 
 
 def achievable_canastas(rules: Rules) -> dict[str, str | None]:
@@ -267,25 +288,30 @@ def check(rules: Rules) -> list[tuple[tuple[str, ...], str]]:
 
     seq = rules.melds.sequence
     if seq.allowed:
-        low, high = RANKS.index(seq.lowest), RANKS.index(seq.highest)
+        low, high = seq.span()
         if low >= high:
             bad(
                 "melds.sequence.highest",
                 f"{seq.highest} is not above melds.sequence.lowest ({seq.lowest})",
             )
-        else:
-            inside = RANKS[low : high + 1]
-            clash = [r for r in inside if r in pack.wild_ranks or r == "3"]
-            if clash:
-                bad(
-                    "melds.sequence.lowest",
-                    f"sequences would run through {', '.join(clash)}, which are wild or threes",
-                )
-            if seq.min_size > len(inside) + seq.max_wild:
-                bad(
-                    "melds.sequence.min_size",
-                    f"{seq.min_size} cards cannot fit between {seq.lowest} and {seq.highest}",
-                )
+        elif seq.min_size > _sequence_span(rules) + seq.max_wild:
+            # threes take their place in a span through them, a wild rank's place takes a
+            # wild card: only a span no sequence of min_size fits in is impossible
+            bad(
+                "melds.sequence.min_size",
+                f"{seq.min_size} cards cannot fit between {seq.lowest} and {seq.highest}"
+                + (
+                    f" (the place of a wild rank takes one of at most {seq.max_wild} wild cards)"
+                    if any(r in pack.wild_ranks for r in _span_ranks(seq))
+                    else ""
+                ),
+            )
+        if seq.two_aces and (seq.lowest, seq.highest) != ("A", "A"):
+            bad(
+                "melds.sequence.two_aces",
+                "an ace at each end needs melds.sequence.lowest and highest both A, not "
+                f"{seq.lowest} and {seq.highest}",
+            )
         if seq.max_size is not None and seq.max_size < seq.min_size:
             bad("melds.sequence.max_size", f"smaller than melds.sequence.min_size ({seq.min_size})")
 

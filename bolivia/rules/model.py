@@ -268,8 +268,15 @@ class SequenceMelds(Record):
     max_size: PositiveCardCount | None = Field(
         description="Most cards in a sequence (null: no limit)."
     )
-    lowest: Rank = Field(description="Lowest rank a sequence may hold.")
-    highest: Rank = Field(description="Highest rank a sequence may hold (A: aces high).")
+    lowest: Rank = Field(
+        description="Lowest rank a sequence may hold (A: the ace below the two, aces low; "
+        "threes and wild ranks inside the span take their place, a wild rank's filled by a "
+        "wild card)."
+    )
+    highest: Rank = Field(
+        description="Highest rank a sequence may hold (A: aces high; with lowest A too, an "
+        "ace may stand at either end)."
+    )
     max_wild: CardCount = Field(description="Most wild cards in a sequence.")
     # issue 17 (Brazilian Canasta): an escalera extended in going out
     extend_going_out: bool = Field(
@@ -277,6 +284,25 @@ class SequenceMelds(Record):
         description="Whether a player going out may add cards to the side's sequences past "
         "max_size (to the ends of an escalera, within lowest and highest), on that turn only.",
     )
+    # issue 17 (Brazilian Canastra): a sequence from ace to ace
+    two_aces: bool = Field(
+        default=False,
+        description="Whether one sequence may hold an ace at each end (ace to ace, fourteen "
+        "cards); only with lowest and highest both A.",
+    )
+
+    def span(self) -> tuple[int, int]:
+        """The positions (:data:`bolivia.cards.POSITION_RANK`) of the lowest and the highest
+        card of a sequence: 0 for an ace low, ``r + 1`` for rank index ``r``."""
+        low = 0 if self.lowest == "A" else RANKS.index(self.lowest) + 1
+        return low, RANKS.index(self.highest) + 1
+
+    def longest(self) -> int:
+        """The most positions one sequence may fill: its span's, but 13 where the ace may
+        stand at either end and not at both (``two_aces``)."""
+        low, high = self.span()
+        size = high - low + 1
+        return size if size < 14 or self.two_aces else 13
 
 
 class WildMelds(Record):

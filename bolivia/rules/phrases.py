@@ -246,6 +246,11 @@ PHRASES: dict[str, Phrase] = {
         "escalera)?",
         _YES_NO,
     ),
+    "melds.sequence.two_aces": Phrase(
+        "sequences from ace to ace",
+        "May one sequence hold an ace at each end (fourteen cards, ace to ace)?",
+        _YES_NO,
+    ),
     "melds.wild.allowed": Phrase("wild melds", "May wild cards be melded on their own?", _YES_NO),
     "melds.wild.min_size": Phrase(
         "smallest wild meld", "How few cards may a new wild meld hold?", number="{n:card}"

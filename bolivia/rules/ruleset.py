@@ -27,7 +27,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from bolivia.cards import RANKS, Card, Pack
+from bolivia.cards import Card, Pack
 from bolivia.rules.model import Rules, is_section, leaf_paths
 from bolivia.rules.provenance import ValueProvenance, json_at
 
@@ -146,10 +146,11 @@ class Ruleset:
         return found
 
     @functools.cached_property
-    def sequence_span(self) -> tuple[int, int]:
-        """The rank indexes (0 for a two) of the lowest and highest card of a sequence."""
-        rule = self.rules.melds.sequence
-        return RANKS.index(rule.lowest), RANKS.index(rule.highest)
+    def sequence_positions(self) -> tuple[int, int]:
+        """The positions (:data:`bolivia.cards.POSITION_RANK`: 0 for an ace below the two,
+        ``r + 1`` for rank index ``r``, 13 for an ace above the king) of the lowest and
+        highest card of a sequence."""
+        return self.rules.melds.sequence.span()
 
     def _cite(self, paths: tuple[str, ...]) -> str:
         claims: list[str] = []

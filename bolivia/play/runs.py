@@ -1,0 +1,75 @@
+"""Runs by position: where the naturals of a sequence may stand, for the move generators and
+the search for ways out. A position is a place in a sequence (:data:`~bolivia.cards.POSITION_RANK`):
+0 for an ace below the two, ``r + 1`` for rank index ``r``, 13 for an ace above the king; the
+ruleset's span is a range of them (:attr:`~bolivia.engine.limits.Limits.rank_positions`).
+Nothing here decides a rule: :func:`~bolivia.engine.melds.sequence_fault` does.
+
+>>> bin(positions(0b1000000000001))  # a two and an ace: the ace at both ends
+'0b10000000000011'
+>>> bin(ranks(0b10000000000011))
+'0b1000000000001'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bolivia.cards import POSITION_RANK
+from bolivia.engine.limits import Limits
+from bolivia.play.multisets import sub_multisets
+
+__all__ = ["gap_naturals", "positions", "ranks", "start_naturals"]
+
+
+def positions(mask: int) -> int:
+    """A mask of ranks (bit ``r``: rank index ``r``) as a mask of positions, the ace at both
+    ends (mask it with the span's positions)."""
+    return (mask << 1) | (mask >> 12 & 1)
+
+
+def ranks(places: int) -> int:
+    """A mask of positions as a mask of ranks (an ace at either end is the ace)."""
+    return (places >> 1) | (places & 1) << 12
+
+
+def start_naturals(
+    lim: Limits, counts: Sequence[int], index: int, k: int, w: int
+) -> list[list[int]]:
+    """Each choice of ``k`` other naturals of the card's suit held within reach of it (``k +
+    w`` positions on either side, ``w`` wild cards filling the rest), for a new sequence
+    holding the card: at each position its rank may take (an ace low and high), the same
+    cards once."""
+    rank, suit = index >> 2, index & 3
+    low, high = lim.span_low, lim.span_high
+    out: list[list[int]] = []
+    seen: set[tuple[int, ...]] = set()
+    for p in lim.rank_positions[rank]:
+        reach = [
+            POSITION_RANK[q] * 4 + suit
+            for q in range(max(low, p - k - w), min(high, p + k + w) + 1)
+            if q != p
+            and not lim.wild_place[q]
+            and counts[POSITION_RANK[q] * 4 + suit] > (POSITION_RANK[q] == rank)
+        ]
+        for others in sub_multisets(reach, k):
+            key = tuple(sorted(others))
+            if key not in seen:
+                seen.add(key)
+                out.append(others)
+    return out
+
+
+def gap_naturals(
+    lim: Limits, counts: Sequence[int], suit: int, places: Sequence[int], p: int
+) -> list[int] | None:
+    """The naturals of the suit held between position ``p`` and a run whose naturals stand at
+    ``places`` (in order); None when ``p`` is one of them or next to them."""
+    lo, hi = places[0], places[-1]
+    if p in places or lo - 1 <= p <= hi + 1:
+        return None
+    gap = range(p + 1, lo) if p < lo else range(hi + 1, p)
+    return [
+        POSITION_RANK[q] * 4 + suit
+        for q in gap
+        if not lim.wild_place[q] and counts[POSITION_RANK[q] * 4 + suit] > 0
+    ]
