@@ -35,13 +35,13 @@ __all__ = [
     "parse_cards",
 ]
 
-RANKS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-SUITS: Final = ("C", "D", "H", "S")
+RANKS: Final[tuple[str, ...]] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SUITS: Final[tuple[str, ...]] = ("C", "D", "H", "S")
 SUIT_INDEX: Final = {suit: i for i, suit in enumerate(SUITS)}  # a card's index & 3
 #: the rank index (0 for a 2 ... 12 for an ace) at each position a sequence card may stand at:
 #: position 0 is the ace below the two, 1 the two, ..., 12 the king, 13 the ace above the king
 #: (rank index ``r`` stands at position ``r + 1``, the ace also at 0)
-POSITION_RANK: Final = (12, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
+POSITION_RANK: Final[tuple[int, ...]] = (12, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
 _SUIT_ALIASES: Final = {
     "♣": "C",
     "♦": "D",

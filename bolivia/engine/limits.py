@@ -21,7 +21,7 @@ from bolivia.rules.ruleset import Ruleset
 __all__ = ["KINDS", "Limits", "limits"]
 
 #: the canasta kinds, in the order of the counts the bounds keep
-KINDS: Final = ("natural", "mixed", "escalera", "bolivia")
+KINDS: Final[tuple[str, ...]] = ("natural", "mixed", "escalera", "bolivia")
 KIND_INDEX: Final = {kind: i for i, kind in enumerate(KINDS)}
 
 

@@ -59,9 +59,9 @@ __all__ = [
     "wild_fault",
 ]
 
-_RED_THREES: Final = (5, 6)  # card indices of 3D and 3H
+_RED_THREES: Final[tuple[int, ...]] = (5, 6)  # card indices of 3D and 3H
 RANK_INDEX: Final = {rank: i for i, rank in enumerate(RANKS)}
-_BLACK_THREES: Final = (4, 7)
+_BLACK_THREES: Final[tuple[int, ...]] = (4, 7)
 
 
 @dataclass(frozen=True, slots=True)

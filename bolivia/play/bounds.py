@@ -87,11 +87,12 @@ def _could_run(
     lim = limits(ruleset)
     low, high = lim.span_low, lim.span_high
     size = lim.sequence_min_size
+    wild_place = lim.wild_place
     for p in lim.rank_positions[r]:  # by position: an ace low or high
         for start in range(max(low, p - size + 1), min(p, high - size + 1) + 1):
             missing = 0
             for q in range(start, start + size):
-                if q != p and (lim.wild_place[q] or not counts[POSITION_RANK[q] * 4 + s]):
+                if q != p and (wild_place[q] or not counts[POSITION_RANK[q] * 4 + s]):
                     missing += 1
             if missing <= budget:
                 return True
@@ -158,17 +159,32 @@ def could_meet(ruleset: Ruleset, counts: list[int], table: Sequence[Meld], playe
                 addable = 0
                 for first, last, _ in _run_places(ruleset, lim, meld):
                     # the naturals held beyond each end, past gaps the wild cards may fill
+                    # (a wild rank's place is passed over)
                     more = 0
-                    for step, end, stop in ((-1, first, low - 1), (1, last, high + 1)):
-                        gaps = extra
-                        for q in range(end + step, stop, step):
-                            if not held[q] and counts[POSITION_RANK[q] * 4 + s]:
+                    gaps = extra
+                    q = first - 1
+                    while q >= low:
+                        if not held[q]:
+                            if counts[POSITION_RANK[q] * 4 + s]:
                                 more += 1
-                            elif not held[q]:
+                            else:
                                 gaps -= 1
                                 if gaps < 0:
                                     break
-                    addable = max(addable, more)
+                        q -= 1
+                    gaps = extra
+                    q = last + 1
+                    while q <= high:
+                        if not held[q]:
+                            if counts[POSITION_RANK[q] * 4 + s]:
+                                more += 1
+                            else:
+                                gaps -= 1
+                                if gaps < 0:
+                                    break
+                        q += 1
+                    if more > addable:
+                        addable = more
                 if size + addable + extra >= escalera:
                     total += 1
                     might[2] = might[2] + 1
