@@ -159,30 +159,9 @@ def could_meet(ruleset: Ruleset, counts: list[int], table: Sequence[Meld], playe
                 addable = 0
                 for first, last, _ in _run_places(ruleset, lim, meld):
                     # the naturals held beyond each end, past gaps the wild cards may fill
-                    # (a wild rank's place is passed over)
-                    more = 0
-                    gaps = extra
-                    q = first - 1
-                    while q >= low:
-                        if not held[q]:
-                            if counts[POSITION_RANK[q] * 4 + s]:
-                                more += 1
-                            else:
-                                gaps -= 1
-                                if gaps < 0:
-                                    break
-                        q -= 1
-                    gaps = extra
-                    q = last + 1
-                    while q <= high:
-                        if not held[q]:
-                            if counts[POSITION_RANK[q] * 4 + s]:
-                                more += 1
-                            else:
-                                gaps -= 1
-                                if gaps < 0:
-                                    break
-                        q += 1
+                    more = _beyond(counts, held, s, first - 1, low - 1, -1, extra) + _beyond(
+                        counts, held, s, last + 1, high + 1, 1, extra
+                    )
                     if more > addable:
                         addable = more
                 if size + addable + extra >= escalera:
@@ -236,6 +215,26 @@ def could_meet(ruleset: Ruleset, counts: list[int], table: Sequence[Meld], playe
     for k in range(4):
         might[k] = might[k] + made[k]
     return _enough(on_table + total, might, count, including)
+
+
+def _beyond(
+    counts: list[int], held: Sequence[bool], s: int, start: int, stop: int, step: int, gaps: int
+) -> int:
+    """The naturals of suit ``s`` held from position ``start`` towards ``stop`` (not reached),
+    going past up to ``gaps`` positions not held (a wild rank's place, in ``held``, passed
+    over)."""
+    more = 0
+    q = start
+    while q != stop:
+        if not held[q]:
+            if counts[POSITION_RANK[q] * 4 + s]:
+                more += 1
+            else:
+                gaps -= 1
+                if gaps < 0:
+                    break
+        q += step
+    return more
 
 
 def _run_places(ruleset: Ruleset, lim: Limits, meld: Meld) -> list[tuple[int, int, int]]:
