@@ -162,3 +162,14 @@ def test_the_committed_report_reads_as_sentences() -> None:
 def _without_claims(text: str) -> str:
     """Claim ids (``da:going-out-bonus``) and the oracle's reasons' ids taken out."""
     return re.sub(r"\b[a-z]+:[a-z0-9][a-z0-9-]*", " ", text)
+
+
+def test_a_canasta_is_named_with_its_article() -> None:
+    """``an escalera canasta``, ``a natural canasta``: in the oracle's reason and the words."""
+    from bolivia.rules.phrases import a_or_an
+    from bolivia.verify.oracle import Oracle
+
+    assert a_or_an("escalera") == "an escalera" and a_or_an("mixed") == "a mixed"
+    run = ["4H", "5H", "6H", "7H", "8H", "9H", "10H"]
+    answer = Oracle().handle({"id": 1, "op": "meld", "ruleset": "bolivia-da", "cards": run})
+    assert answer["ok"] and ", an escalera canasta (" in answer["result"]["reason"], answer

@@ -30,6 +30,7 @@ from bolivia.rules.coherence import (
 )
 from bolivia.rules.library import shipped_library
 from bolivia.rules.model import leaf_paths
+from bolivia.rules.phrases import a_or_an
 from bolivia.rules.provenance import normalize_claim_value, value_text
 from bolivia.rules.resolution import NO_REASON
 from bolivia.rules.ruleset import Ruleset
@@ -113,7 +114,7 @@ def _unreachable_limits(ruleset: Ruleset) -> Iterator[Finding]:
             yield Finding(
                 "warning",
                 (f"canastas.{kind}.bonus",),
-                f"a {kind} canasta earns {bonus}, but none can be made: {why}",
+                f"{a_or_an(kind)} canasta earns {bonus}, but none can be made: {why}",
             )
 
 

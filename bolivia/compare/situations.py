@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bolivia.rules.phrases import answer, join_words
+from bolivia.rules.phrases import a_or_an, answer, join_words
 
 __all__ = ["Part", "face", "faces", "for_people", "rulings", "situation"]
 
@@ -190,7 +190,7 @@ def _parts(op: str, result: Mapping[str, Any]) -> dict[str, str]:
     if op in ("meld", "extend", "pickup", "take_top"):
         out = _legal(result)
         if result.get("canasta"):
-            out["canasta"] = f"a {str(result['canasta']).replace('_', ' ')} canasta"
+            out["canasta"] = f"{a_or_an(str(result['canasta']).replace('_', ' '))} canasta"
         return out
     if op == "go_out":
         return _legal(result, "may go out", "may not go out")
@@ -198,7 +198,7 @@ def _parts(op: str, result: Mapping[str, Any]) -> dict[str, str]:
         out = {"minimum": f"{result['minimum']:,} points"}
         if result.get("canasta"):
             kinds = join_words([str(kind) for kind in result["canasta"]], "or")
-            out["canasta"] = f"with a {kinds} canasta"
+            out["canasta"] = f"with {a_or_an(kinds)} canasta"
         return out
     if op == "initial_meld":
         return {

@@ -30,6 +30,7 @@ from typing import Any
 __all__ = [
     "PHRASES",
     "Phrase",
+    "a_or_an",
     "answer",
     "count",
     "in_words",
@@ -519,6 +520,15 @@ _FORMAT = _Formatter()
 def count(n: int, noun: str) -> str:
     """``1 card``, ``2 cards``, ``1,500 points``, ``0 wild cards``."""
     return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
+
+
+def a_or_an(word: str) -> str:
+    """The word with its indefinite article: ``a mixed``, ``an escalera``.
+
+    >>> a_or_an("escalera"), a_or_an("natural")
+    ('an escalera', 'a natural')
+    """
+    return ("an " if word[:1].lower() in ("a", "e", "i", "o", "u") else "a ") + word
 
 
 def join_words(items: list[str], joiner: str = "or") -> str:

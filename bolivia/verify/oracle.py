@@ -38,6 +38,7 @@ from bolivia.errors import BadRequest, CardError, Illegal, Problem, RulesetError
 from bolivia.play.actions import parse_action
 from bolivia.play.position import hand_at
 from bolivia.rules.library import Library, shipped_library
+from bolivia.rules.phrases import a_or_an
 from bolivia.rules.ruleset import Ruleset
 from bolivia.verify.wire import (
     MAX_LINE,
@@ -266,7 +267,7 @@ def _meld_result(ruleset: Ruleset, meld: Meld) -> dict[str, Any]:
         }
     bonus = canasta_bonus(ruleset, canasta, meld.cards, meld.wilds)
     name = canasta_name(ruleset, canasta, meld.cards, meld.wilds)
-    text = f"{describe(meld)}, a {canasta} canasta ({name}, a bonus of {bonus:,})"
+    text = f"{describe(meld)}, {a_or_an(canasta)} canasta ({name}, a bonus of {bonus:,})"
     return {"legal": True, "kind": meld.kind, "canasta": canasta, "bonus": bonus, "reason": text}
 
 
