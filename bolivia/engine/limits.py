@@ -105,7 +105,6 @@ class Limits:
         self.group_codes: list[list[list[str | None]]] = []
         self.group_tables: list[list[list[bool]]] = []
         self.ask_partner: str = rules.going_out.ask_partner
-        self.discard_required: bool = rules.going_out.discard_required
         # the ranks a group may be of and a canasta made of: not threes, not wild
         self.group_ranks: tuple[int, ...] = tuple(
             r for r in range(13) if r != 1 and not self.wild[r * 4]
