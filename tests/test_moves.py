@@ -259,6 +259,44 @@ def test_three_cards_onto_the_low_end_of_a_run_go_out() -> None:
     assert way.extends == ((0, tuple(parse_cards(["8H", "9H", "10H"]))),)
 
 
+def test_two_cards_that_can_only_be_the_discard_close_the_search_at_its_probe() -> None:
+    """A position from greedy play (bolivia-da): each card held has an open place one step
+    ahead, but every place of ``JC`` and of ``KD`` other than the discard is closed by the
+    bounds, and there is one discard. The probe closes the search before its first card, and
+    names the two to be tried first at the next probe; the search without bounds agrees."""
+    da = LIBRARY.load("bolivia-da")
+    melds = ["9D 9S 9H 9C JK", "AD AH AS 2C 2S AC", "7C 7C 7H 7H", "4C 4D 4S"]
+    table = [verify_meld(da, parse_cards(m.split())) for m in melds]
+    counts = [0] * 53
+    for card in parse_cards(
+        [
+            "2S",
+            "7D",
+            "7H",
+            "8C",
+            "8D",
+            "8H",
+            "8S",
+            "9C",
+            "9D",
+            "9D",
+            "10D",
+            "JC",
+            "JD",
+            "QD",
+            "KD",
+            "KD",
+            "AH",
+        ]
+    ):
+        counts[card.index] += 1
+    search = ways_out_module._Search(da, table, counts, 4, None, 1)
+    assert search.probe() is False
+    assert sorted(search.suspects) == sorted(c.index for c in parse_cards(["JC", "KD"]))
+    assert ways_out(da, table, counts, players=4, bounded=False) == []
+    assert ways_out(da, table, counts, players=4) == []
+
+
 @pytest.mark.parametrize("quick", [0, 1, 5])
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(position=_run_positions())

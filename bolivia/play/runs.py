@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bolivia.cards import POSITION_RANK
+from bolivia.cards import POSITION_RANK, SUIT_INDEX
 from bolivia.engine.limits import Limits
+from bolivia.engine.melds import Meld
 from bolivia.play.multisets import sub_multisets
 
-__all__ = ["gap_naturals", "positions", "ranks", "start_naturals"]
+__all__ = ["gap_naturals", "positions", "ranks", "run_capable", "start_naturals"]
 
 
 def positions(mask: int) -> int:
@@ -73,3 +74,35 @@ def gap_naturals(
         for q in gap
         if not lim.wild_place[q] and counts[POSITION_RANK[q] * 4 + suit] > 0
     ]
+
+
+def run_capable(
+    lim: Limits,
+    counts: Sequence[int],
+    run_naturals: Sequence[int],
+    wilds: int,
+    table: Sequence[Meld],
+) -> list[int]:
+    """Per suit, a bit for each rank whose cards held could be part of a sequence (generous: a
+    card said not to be can only go into a group of its rank or be the discard, so its suit is
+    moot): a sequence of the suit on the ``table``, or another rank of the suit held within
+    reach. ``run_naturals``: the cards a sequence may hold; ``wilds``: the wild cards held."""
+    if not lim.sequence_allowed:
+        return [0, 0, 0, 0]
+    held = [0, 0, 0, 0]
+    for i in run_naturals:
+        if counts[i]:
+            held[i & 3] = held[i & 3] | (1 << (i >> 2))
+    reach = 1 + max(1, lim.sequence_min_size - 1) + min(wilds, lim.sequence_max_wild)
+    laid = {SUIT_INDEX[m.suit] for m in table if m.kind == "sequence" and m.suit}
+    out = []
+    for s, mask in enumerate(held):
+        if s in laid:
+            out.append(mask)
+            continue
+        places = positions(mask) & lim.run_places
+        near = 0
+        for d in range(1, reach + 1):
+            near |= (places << d) | (places >> d)
+        out.append(ranks(places & near))
+    return out

@@ -23,10 +23,13 @@ Most hands are settled by a first try in the plain order (the lowest card first)
 dozen states; past those, the search starts again with an order chosen once, before the first
 card (what the first try found to fail stays known): every card held is tried at each of its places
 one step ahead through the quick bounds of :mod:`bolivia.play.bounds`; a card with no place left
-open means there is no way out, and the cards with the fewest open places go first, so that a
-conflict (the ten of hearts both the escalera's and the only partner of the jack of hearts) is
-met before choices elsewhere multiply it. Failed states (the cards left, the melds on the table,
-whether the discard is used) are remembered, so the same state is never searched twice.
+open means there is no way out, and so do two cards (or two copies of one) whose one open place
+is the discard; the cards that closed a probe are tried first at the next (the search probes
+again after each join and early wild card). The cards with the fewest open places go first, so
+that a conflict (the ten of hearts both the escalera's and the only partner of the jack of
+hearts) is met before choices elsewhere multiply it. Failed states (the cards left, the melds
+on the table, whether the discard is used) are remembered, so the same state is never searched
+twice.
 
 Wild cards of one rank are interchangeable (the same points, the same rules), so where the
 points of the new melds do not matter (the side has melded) the cheapest are used first.
@@ -38,7 +41,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Final
 
-from bolivia.cards import SUIT_INDEX, Card
+from bolivia.cards import Card
 from bolivia.engine.going_out import meets_requirement
 from bolivia.engine.initial_meld import counted_points, meets_first
 from bolivia.engine.limits import limits
@@ -56,7 +59,7 @@ from bolivia.engine.melds import (
 from bolivia.play.actions import GoOut
 from bolivia.play.bounds import could_meet, stranded
 from bolivia.play.multisets import mixes, sub_multisets, wild_ranks
-from bolivia.play.runs import gap_naturals, positions, ranks, start_naturals
+from bolivia.play.runs import gap_naturals, run_capable, start_naturals
 from bolivia.rules.ruleset import Ruleset
 
 __all__ = ["can_go_out", "ways_out"]
@@ -148,6 +151,7 @@ class _Search:
         self.budget: int | None = None  # states left to the first try (see run)
         self.spent = False  # the first try's states are spent (see run)
         self.probing = False
+        self.suspects: list[int] = []  # see probe
         self.one_per_rank = not self.rules.melds.group.duplicate_ranks
         self.lim = limits(ruleset)
         # the naturals a sequence may hold (in the span, not wild), and their positions
@@ -267,32 +271,10 @@ class _Search:
     # ------------------------------------------------------------------ placing cards
 
     def capable_masks(self) -> list[int]:
-        """Per suit, a bit for each rank whose cards could be part of a sequence (generous: a
-        card said not to be can only go into a group of its rank or be the discard, so its
-        suit is moot): a sequence of the suit on the table, or another rank of the suit held
-        within reach."""
-        rule = self.rules.melds.sequence
-        if not rule.allowed:
-            return [0, 0, 0, 0]
-        counts = self.counts
-        held = [0, 0, 0, 0]
-        for i in self.run_naturals:
-            if counts[i]:
-                held[i & 3] = held[i & 3] | (1 << (i >> 2))
-        wilds = sum(counts[i] for i in self.wilds)
-        reach = 1 + max(1, rule.min_size - 1) + min(wilds, rule.max_wild)
-        laid = {SUIT_INDEX[m.suit] for m in self.table if m.kind == "sequence" and m.suit}
-        out = []
-        for s, mask in enumerate(held):
-            if s in laid:
-                out.append(mask)
-                continue
-            places = positions(mask) & self.lim.run_places
-            near = 0
-            for d in range(1, reach + 1):
-                near |= (places << d) | (places >> d)
-            out.append(ranks(places & near))
-        return out
+        """Per suit, the ranks whose cards could be part of a sequence (see
+        :func:`~bolivia.play.runs.run_capable`)."""
+        wilds = sum(self.counts[i] for i in self.wilds)
+        return run_capable(self.lim, self.counts, self.run_naturals, wilds, self.table)
 
     def key(self) -> tuple[object, ...]:
         """The state, with the naturals that cannot be in a sequence counted by rank only
@@ -460,13 +442,25 @@ class _Search:
             self.ruleset, self.counts, self.table, self.players
         )
 
+    def viable_discard(self, index: int) -> bool:
+        """Whether the state with the card as the discard is left open by the bounds."""
+        self.counts[index] = self.counts[index] - 1
+        self.discard = CARDS[index]
+        open_place = self.viable()
+        self.discard = None
+        self.counts[index] = self.counts[index] + 1
+        return open_place
+
     def probe(self) -> bool:
         """Before the first card is placed: each natural held tried at each of its places (and
         the discard) one step ahead through the bounds. False when some card has no place the
         bounds leave open (no way out); else :attr:`order` puts the cards with the fewest open
         places first, so a conflict is met before choices elsewhere multiply it."""
         scored: list[tuple[int, int]] = []
-        for index in self.naturals:
+        forced: list[int] = []  # the cards whose one open place is the discard
+        copies = 0  # and their copies held
+        suspects = self.suspects  # what closed an earlier probe of this search, tried first
+        for index in suspects + [i for i in self.naturals if i not in suspects]:
             if not self.counts[index]:
                 continue
             open_places = 0
@@ -483,13 +477,18 @@ class _Search:
                 else:
                     self.set_meld(t, before)
                 self.give(cards)
-            if self.discard is None:
-                self.counts[index] = self.counts[index] - 1
-                self.discard = CARDS[index]
-                open_places += self.viable()
-                self.discard = None
-                self.counts[index] = self.counts[index] + 1
+            if self.discard is None and self.viable_discard(index):
+                if not open_places:
+                    # every way out discards each copy of it (every other place is closed),
+                    # and there is one discard
+                    forced.append(index)
+                    copies += self.counts[index]
+                    if copies > 1:
+                        self.suspects = forced
+                        return False
+                open_places += 1
             if not open_places:
+                self.suspects = [index]
                 return False
             scored.append((open_places, index))
         self.order = [index for _, index in sorted(scored)]
