@@ -1,12 +1,13 @@
 from __future__ import annotations
 
 import pickle
+import random
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bolivia.cards import JOKER, RANKS, SUITS, Card, Pack, parse_cards
+from bolivia.cards import JOKER, RANKS, SUITS, Card, Pack, parse_cards, shuffle
 from bolivia.errors import CardError
 
 from .strategies import bad_card_texts, card_texts, cards, packs
@@ -87,3 +88,15 @@ def test_parse_cards_stops_at_the_first_bad_one() -> None:
     assert parse_cards(["10h", "JK"]) == (Card.parse("10H"), JOKER)
     with pytest.raises(CardError, match="'1H'"):
         parse_cards(["AS", "1H", "ZZ"])
+
+
+@given(st.integers(min_value=0, max_value=2**64), st.integers(min_value=0, max_value=170))
+def test_shuffle_is_the_standard_library_shuffle(seed: int, size: int) -> None:
+    """The deal's shuffle gives Random.shuffle's order from the same seed (the same deals
+    whichever shuffles them), and leaves the generator where Random.shuffle leaves it."""
+    mine, theirs = list(range(size)), list(range(size))
+    ours, standard = random.Random(seed), random.Random(seed)
+    shuffle(ours, mine)
+    standard.shuffle(theirs)
+    assert mine == theirs
+    assert ours.getrandbits(32) == standard.getrandbits(32)

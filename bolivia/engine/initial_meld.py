@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bolivia.cards import Card
+from bolivia.engine.limits import limits
 from bolivia.engine.melds import Meld, canasta_bonus, canasta_kind, canasta_of, verify_meld
 from bolivia.errors import Illegal
 from bolivia.rules.model import Band
@@ -35,22 +36,19 @@ __all__ = [
 
 def band(ruleset: Ruleset, team_score: int) -> Band:
     """The band of ``initial_meld.bands`` a side with this score before the hand is in."""
-    bands = ruleset.rules.initial_meld.bands
-    found = bands[0]
-    for candidate in bands[1:]:
-        if candidate.from_score is not None and team_score >= candidate.from_score:
-            found = candidate
-    return found
+    return ruleset.rules.initial_meld.bands[limits(ruleset).band(team_score)]
 
 
 def minimum(ruleset: Ruleset, team_score: int) -> int:
     """The points a side's first meld must reach, given the side's score before the hand."""
-    return band(ruleset, team_score).minimum
+    lim = limits(ruleset)
+    return lim.bands[lim.band(team_score)][1]
 
 
 def canasta_needed(ruleset: Ruleset, team_score: int) -> tuple[str, ...]:
     """The kinds of canasta one of which the side's first meld must hold (none: ``()``)."""
-    return tuple(band(ruleset, team_score).canasta)
+    lim = limits(ruleset)
+    return lim.bands[lim.band(team_score)][2]
 
 
 def holds_canasta(ruleset: Ruleset, kinds: Sequence[str], melds: Sequence[Meld]) -> bool:
@@ -124,13 +122,13 @@ def counted_points(ruleset: Ruleset, melds: Sequence[Meld], top_card: Card | Non
 def meld_value(ruleset: Ruleset, kind: str, cards: Sequence[Card], wilds: int) -> int | None:
     """What one meld of this kind (its cards, ``wilds`` of them wild) counts toward the
     minimum, the top card of the pile included; None where that kind does not count."""
-    rule = ruleset.rules.initial_meld
-    if kind == "sequence" and not rule.counts_sequences:
+    lim = limits(ruleset)
+    if kind == "sequence" and not lim.counts_sequences:
         return None
-    if kind == "wild" and not rule.counts_wild_melds:
+    if kind == "wild" and not lim.counts_wild_melds:
         return None
     value = meld_points(ruleset, cards)
-    if rule.counts_bonuses:
+    if lim.counts_bonuses:
         canasta = canasta_kind(ruleset, kind, len(cards), wilds)
         if canasta is not None:
             value += canasta_bonus(ruleset, canasta, cards, wilds)

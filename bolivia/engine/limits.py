@@ -73,6 +73,7 @@ class Limits:
             None if sequence.extend_going_out else sequence.max_size
         )
         self.sequence_max_wild: int = sequence.max_wild
+        self.two_aces: bool = sequence.two_aces
         # the span of a sequence in positions (see cards.POSITION_RANK), the most positions one
         # fills, and for each rank index the positions in the span a natural of it may take
         # (none for a wild rank; the ace's 0 and 13 where the span reaches them)
@@ -118,11 +119,44 @@ class Limits:
             "wild": self.bolivia_size,
         }
         self.onto_unfrozen: bool = "onto_meld" in rules.pile.take_unfrozen
+        # initial_meld.bands as plain tuples: where each starts (the first: no lower bound), the
+        # points its first meld must reach, the kinds of canasta one of which it must hold
+        self.bands: tuple[tuple[int | None, int, tuple[str, ...]], ...] = tuple(
+            (b.from_score, b.minimum, tuple(b.canasta)) for b in rules.initial_meld.bands
+        )
+        first = rules.initial_meld
+        self.counts_sequences: bool = first.counts_sequences
+        self.counts_wild_melds: bool = first.counts_wild_melds
+        self.counts_bonuses: bool = first.counts_bonuses
+        pile = rules.pile
+        self.frozen_when: tuple[str, ...] = tuple(pile.frozen_when)
+        self.blocked_by_top: tuple[str, ...] = tuple(pile.blocked_by_top)
+        self.take_frozen: tuple[str, ...] = tuple(pile.take_frozen)
+        self.take_unfrozen: tuple[str, ...] = tuple(pile.take_unfrozen)
+        self.onto_kinds: tuple[str, ...] = tuple(pile.onto_kinds)
+        self.take_top: bool = pile.take_top.allowed  # the top card alone onto a meld
+        self.take_top_kinds: tuple[str, ...] = tuple(pile.take_top.onto_kinds)
+        self.onto_canasta: bool = pile.onto_canasta
+        self.one_card_rule: bool = pile.one_card_rule
+        self.for_first_meld: bool = pile.for_first_meld
+        self.pair_starts_new_meld: bool = pile.pair_starts_new_meld
+        self.replaced_from_pile: bool = rules.red_threes.replaced_from_pile
         going_out = rules.going_out
         self._requirement = _counts(going_out.requirement)
         self._by_players = {
             players: _counts(req) for players, req in going_out.requirement_by_players.items()
         }
+
+    def band(self, team_score: int) -> int:
+        """The index of the band of :attr:`bands` a side with this score before the hand is in
+        (the last whose start the score reaches)."""
+        found = 0
+        bands = self.bands
+        for i in range(1, len(bands)):
+            start = bands[i][0]
+            if start is not None and team_score >= start:
+                found = i
+        return found
 
     def requirement(self, players: int) -> tuple[int, tuple[tuple[int, int], ...]]:
         """What going out needs with this many players: the canastas, and how many of each

@@ -320,23 +320,24 @@ def sequence_fault(
     ``max_size`` where ``melds.sequence.extend_going_out`` says so. A natural ace stands
     where the span lets it (below the two, above the king) and the sequence is legal if one
     of its placements is (see :func:`sequence_places`)."""
-    rule = ruleset.rules.melds.sequence
-    if not rule.allowed:
+    lim = limits(ruleset)
+    if not lim.sequence_allowed:
         return "sequence-not-allowed"
     found = _placements(ruleset, ranks)
     if isinstance(found, str):
         return found
-    if wilds > rule.max_wild:
+    if wilds > lim.sequence_max_wild:
         return "sequence-too-many-wilds"
     if not any(places[-1] - places[0] + 1 - len(places) <= wilds for places in found):
         if len(found) == 2 and _round_the_corner(found[0], wilds):
             return "sequence-rank"  # a run through the ace, from a king on to a two
         return "sequence-gap"
     size = len(ranks) + wilds
-    if size > limits(ruleset).sequence_longest:
+    if size > lim.sequence_longest:
         return "sequence-rank"
-    most = None if going_out and not new and rule.extend_going_out else rule.max_size
-    return _size_fault("sequence", size, rule.min_size if new else 1, most)
+    # past max_size where a player going out extends it and extend_going_out allows
+    most = lim.sequence_max_going_out if going_out and not new else lim.sequence_max_size
+    return _size_fault("sequence", size, lim.sequence_min_size if new else 1, most)
 
 
 def sequence_places(ruleset: Ruleset, ranks: Sequence[int], wilds: int) -> list[list[int]]:
@@ -353,8 +354,9 @@ def sequence_places(ruleset: Ruleset, ranks: Sequence[int], wilds: int) -> list[
 def _placements(ruleset: Ruleset, ranks: Sequence[int]) -> str | list[list[int]]:
     """The positions of these naturals in order, for each place their aces may take (the
     ace high first), or the code of the rank or duplicate they break."""
-    low, high = ruleset.sequence_positions
-    wild = ruleset.wild
+    lim = limits(ruleset)
+    low, high = lim.span_low, lim.span_high
+    wild = lim.wild
     places: list[int] = []
     aces = 0
     for r in ranks:
@@ -382,7 +384,7 @@ def _placements(ruleset: Ruleset, ranks: Sequence[int]) -> str | list[list[int]]
         if low == 0:
             out.append([0, *places])
         return out
-    if aces == 2 and low == 0 and high == 13 and ruleset.rules.melds.sequence.two_aces:
+    if aces == 2 and low == 0 and high == 13 and lim.two_aces:
         return [[0, *places, 13]]
     return "sequence-duplicate"
 
@@ -640,12 +642,12 @@ def could_join(ruleset: Ruleset, meld: Meld, card: Card) -> bool:
     suit (a sequence), any natural (a wild meld), anything but a black three or a wild card
     (black threes), a wild card where that kind of meld takes none. True leaves the question
     to :func:`verify_extend`. For move generators, which try many cards on many melds."""
-    if ruleset.wild[card.index]:
-        melds = ruleset.rules.melds
+    lim = limits(ruleset)
+    if lim.wild[card.index]:
         if meld.kind == "sequence":
-            return melds.sequence.max_wild > 0
+            return lim.sequence_max_wild > 0
         if meld.kind == "threes":
-            return melds.black_threes.max_wild > 0
+            return lim.threes_max_wild > 0
         return True
     if meld.kind == "group":
         return card.rank == meld.rank

@@ -17,6 +17,7 @@ from typing import Any
 
 from bolivia.cards import Card
 from bolivia.engine.initial_meld import verify_first_melds
+from bolivia.engine.limits import limits
 from bolivia.engine.melds import Meld, describe, is_canasta, verify_extend, verify_meld
 from bolivia.errors import BadRequest, Illegal
 from bolivia.rules.ruleset import Ruleset
@@ -59,7 +60,7 @@ class Pickup:
 
 def card_class(ruleset: Ruleset, card: Card) -> str | None:
     """``wild``, ``red_three``, ``black_three`` or None: what the pile rules talk about."""
-    if ruleset.wild[card.index]:
+    if limits(ruleset).wild[card.index]:
         return "wild"
     if card.is_red_three:
         return "red_three"
@@ -80,9 +81,7 @@ def frozen_when(
 ) -> list[str]:
     """:func:`frozen_by` for a pile known by the classes of cards in it (wild, red_three,
     black_three), as the game keeps them."""
-    return [
-        cond for cond in ruleset.rules.pile.frozen_when if _holds(cond, classes, team_has_melded)
-    ]
+    return [cond for cond in limits(ruleset).frozen_when if _holds(cond, classes, team_has_melded)]
 
 
 def _holds(cond: str, classes: Collection[str | None], team_has_melded: bool) -> bool:

@@ -133,10 +133,10 @@ class Candidates:
             out.append(DRAW)
         if h.pile:
             out.extend(action for action in self.pile_candidates() if self.can_take(action))
-            take_top = self.rules.pile.take_top
-            if take_top.allowed:
+            lim = self.lim
+            if lim.take_top:
                 for i, meld in enumerate(h.melds[h.team]):
-                    if meld.kind in take_top.onto_kinds and h.can(TakeTop(i)):
+                    if meld.kind in lim.take_top_kinds and h.can(TakeTop(i)):
                         out.append(TakeTop(i))
         if not h.stock and h.can(STOP):
             out.append(STOP)
@@ -163,23 +163,23 @@ class Candidates:
         h = self.hand
         ruleset = self.ruleset
         top = CARDS[h.pile[-1]]
-        if card_class(ruleset, top) in self.rules.pile.blocked_by_top:
+        if card_class(ruleset, top) in self.lim.blocked_by_top:
             return
         team = h.melds[h.team]
         ways = self._ways()
         hand = h.hands[h.current]
         base = (top.index >> 2) * 4
         # a wild top card (the joker included) is never matched by naturals
-        matching = 0 if ruleset.wild[top.index] else sum(hand[base : base + 4])
+        matching = 0 if self.lim.wild[top.index] else sum(hand[base : base + 4])
         least = 2 if "natural_and_wild" not in ways else 1
         if matching >= least and ("natural_pair" in ways or "natural_and_wild" in ways):
             naturals = h.naturals(top.index >> 2)
             wilds = h.wild_cards()
             # the group the cards make with the top card must meet the group limits: a new
             # group, or the side's group of that rank grown (where there is one per rank)
-            rules = self.rules
+            lim = self.lim
             joins = None
-            if not (rules.melds.group.duplicate_ranks or rules.pile.pair_starts_new_meld):
+            if not (lim.duplicate_ranks or lim.pair_starts_new_meld):
                 joins = next((m for m in team if m.kind == "group" and m.rank == top.rank), None)
             allowed = group_table(ruleset)
             grown = group_table(ruleset, new=False)
@@ -200,7 +200,7 @@ class Candidates:
                     for also in also_options:
                         yield TakePile(naturals[:n] + wilds[:w], None, also)
         if "onto_meld" in ways:
-            kinds = self.rules.pile.onto_kinds
+            kinds = self.lim.onto_kinds
             for i, meld in enumerate(team):
                 if meld.kind in kinds and could_join(ruleset, meld, top):
                     yield TakePile(None, i)
@@ -213,8 +213,8 @@ class Candidates:
             frozen = frozen_when(
                 self.ruleset, h.pile_kinds(), team_has_melded=bool(h.melds[h.team])
             )
-            rule = self.rules.pile
-            found = self.memo["ways"] = rule.take_frozen if frozen else rule.take_unfrozen
+            lim = self.lim
+            found = self.memo["ways"] = lim.take_frozen if frozen else lim.take_unfrozen
         return found  # type: ignore[return-value]
 
     def can_take(self, action: TakePile) -> bool:
@@ -228,13 +228,13 @@ class Candidates:
         if h.ended_by is not None or h.phase != "draw":
             return h.can(action)
         ruleset = self.ruleset
-        rules = self.rules
+        lim = self.lim
         pile = h.pile
         if not pile:
             return False
         top_index = pile[-1]
         top = CARDS[top_index]
-        if card_class(ruleset, top) in rules.pile.blocked_by_top:
+        if card_class(ruleset, top) in lim.blocked_by_top:
             return False
         with_cards = action.with_cards
         if with_cards is not None and action.onto is not None:
@@ -256,10 +256,9 @@ class Candidates:
             taken += n
         if action.onto is not None and not 0 <= action.onto < len(team):
             return False
-        pile_rule = rules.pile
-        if pile_rule.one_card_rule and size == 1 and len(pile) == 1:
+        if lim.one_card_rule and size == 1 and len(pile) == 1:
             return False
-        if not pile_rule.for_first_meld and not team:
+        if not lim.for_first_meld and not team:
             return False
         also: list[Meld] = []
         for cards in action.also:
@@ -270,7 +269,7 @@ class Candidates:
         ways = self._ways()
         new: list[Meld] = list(also)
         if with_cards is not None:
-            wild = ruleset.wild
+            wild = lim.wild
             matching = sum(1 for c in with_cards if not wild[c.index] and c.rank == top.rank)
             wilds = sum(1 for c in with_cards if wild[c.index])
             if not (
@@ -279,7 +278,7 @@ class Candidates:
             ):
                 return False
             joined = False
-            if not (rules.melds.group.duplicate_ranks or pile_rule.pair_starts_new_meld):
+            if not (lim.duplicate_ranks or lim.pair_starts_new_meld):
                 target = next((m for m in team if m.kind == "group" and m.rank == top.rank), None)
                 if target is not None:
                     if extension(ruleset, target, (*with_cards, top)) is None:
@@ -295,7 +294,7 @@ class Candidates:
                         ruleset, h.first_canasta_for(team), [made, *also]
                     ):
                         return False
-                if not pile_rule.pair_starts_new_meld:
+                if not lim.pair_starts_new_meld:
                     new.insert(0, made)
         elif action.onto is not None:
             if action.also:  # not a pickup the candidates make: the full path
@@ -303,14 +302,14 @@ class Candidates:
             target = team[action.onto]
             if (
                 "onto_meld" not in ways
-                or target.kind not in pile_rule.onto_kinds
-                or (not pile_rule.onto_canasta and canasta_of(ruleset, target) is not None)
+                or target.kind not in lim.onto_kinds
+                or (not lim.onto_canasta and canasta_of(ruleset, target) is not None)
                 or extension(ruleset, target, [top]) is None
             ):
                 return False
         else:  # some way: the full path searches
             return h.can(action)
-        if not rules.melds.group.duplicate_ranks:
+        if not lim.duplicate_ranks:
             ranks = [m.rank for m in team if m.kind == "group"]
             for meld in new:
                 if meld.kind == "group":
@@ -320,14 +319,12 @@ class Candidates:
         rest = len(pile) - 1
         reds = sum(1 for i in pile[:-1] if i in RED_THREES)
         unknown = 0
-        if rules.red_threes.replaced_from_pile and h.stock:
+        if lim.replaced_from_pile and h.stock:
             unknown = min(len(h.stock), reds)
         remaining = size - taken + rest - reds + unknown
         if unknown and remaining - unknown < h.keep:
             return False
-        threes = rules.melds.black_threes.when == "going_out" and any(
-            m.kind == "threes" for m in also
-        )
+        threes = lim.threes_when == "going_out" and any(m.kind == "threes" for m in also)
         if remaining < h.keep or threes or h.committed or h.asked is not None:
             return h.can(action)  # what the turn then binds the player to: the full path
         return True
@@ -395,9 +392,9 @@ class Candidates:
     def _suit_runs(self, s: int, mask: int) -> Iterator[tuple[Card, ...]]:
         """The runs of suit ``s`` that the positions in ``mask`` make (at most 13 cards: a run
         from ace to ace would need both aces, which the mask does not tell)."""
-        rule = self.rules.melds.sequence
-        longest = min(rule.max_size or 13, limits(self.ruleset).sequence_longest, 13)
-        least = rule.min_size
+        lim = self.lim
+        longest = min(lim.sequence_max_size or 13, lim.sequence_longest, 13)
+        least = lim.sequence_min_size
         while mask.bit_count() >= least:
             start = (mask & -mask).bit_length() - 1  # the lowest rank held
             length = (~(mask >> start) & ((mask >> start) + 1)).bit_length() - 1

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Final, NoReturn
 
 from bolivia.cards import Card
 from bolivia.engine.going_out import verify_go_out
@@ -48,6 +48,7 @@ from bolivia.rules.ruleset import Ruleset
 
 __all__ = ["BLACK_THREES", "Hand", "HandResult"]
 
+DRAW_PHASE: Final = (Draw, TakePile, TakeTop, Stop)  # the actions that start a turn (not Ask)
 _UNCHECKED = object()  # no verdict kept for an action (None is one: a draw's)
 
 
@@ -244,7 +245,7 @@ class Hand(HandState):
         if self.ended_by is not None:
             raise Illegal("hand-over", "the hand is over")
         phase = self.phase
-        draw_phase = isinstance(action, Draw | TakePile | TakeTop | Stop)
+        draw_phase = isinstance(action, DRAW_PHASE)
         if phase == "answer":
             if not isinstance(action, Answer):
                 raise Illegal(
@@ -671,7 +672,11 @@ class Hand(HandState):
             return
         # the stock is exhausted: the hand ends, or goes on while players take the pile
         if self.rules.stock.exhausted.rule == "end_hand" or not (
-            self.pile and any(self.can(a) for a in self.moves.pickups())
+            self.pile
+            and any(
+                self.candidates.can_take(a) if isinstance(a, TakePile) else self.can(a)
+                for a in self.moves.pickups()
+            )
         ):
             self.ended_by = "stock_exhausted"
 

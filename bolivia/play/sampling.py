@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 
+from bolivia.cards import shuffle
 from bolivia.play.hand import Hand
 from bolivia.play.state import RED_THREES
 
@@ -78,7 +79,7 @@ def determinize(hand: Hand, player: int, rng: random.Random) -> Hand:
         (reds if i in RED_THREES else pool).append(i)
     pool.sort()
     reds.sort()
-    rng.shuffle(pool)
+    shuffle(rng, pool)
     at = 0
     for p in others:
         known = world.taken[p]
@@ -89,6 +90,6 @@ def determinize(hand: Hand, player: int, rng: random.Random) -> Hand:
             world._to_hand(p, pool[at])
             at += 1
     stock = pool[at:] + reds
-    rng.shuffle(stock)
+    shuffle(rng, stock)
     world.stock = stock
     return world

@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Self, overload
 
-from bolivia.cards import Card
+from bolivia.cards import Card, shuffle
 from bolivia.engine.going_out import requirement_for, verify_go_out
 from bolivia.engine.limits import Limits, limits
 from bolivia.engine.melds import Meld
@@ -186,7 +186,7 @@ class HandState:
     ) -> Self:
         """A new hand from a shuffled pack."""
         deck = [card.index for card in ruleset.pack.cards()]
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         return cls(ruleset, players, deck, first, team_scores)
 
     def _deal(self, hand_size: int) -> None:
