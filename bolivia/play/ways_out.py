@@ -51,15 +51,14 @@ from bolivia.engine.melds import (
     combination,
     could_join,
     extension,
-    group_fault,
     new_meld,
     sequence_places,
-    threes_fault,
 )
 from bolivia.play.actions import GoOut
 from bolivia.play.bounds import could_meet, stranded
 from bolivia.play.multisets import mixes, sub_multisets, wild_ranks
 from bolivia.play.runs import gap_naturals, run_capable, start_naturals
+from bolivia.play.starts import start_pairs
 from bolivia.rules.ruleset import Ruleset
 
 __all__ = ["can_go_out", "ways_out"]
@@ -106,6 +105,7 @@ def can_go_out(
 
 
 QUICK_TRY = 48  # states the first try in the plain order may visit
+KEPT = 100_000  # the most entries a search keeps in each of its caches (then cleared)
 
 
 def _signature(meld: Meld, wild: Sequence[bool]) -> tuple[object, ...]:
@@ -152,6 +152,7 @@ class _Search:
         self.spent = False  # the first try's states are spent (see run)
         self.probing = False
         self.suspects: list[int] = []  # see probe
+        self._grown: dict[tuple[int, tuple[int, ...]], tuple[Meld, Meld | None]] = {}
         self.one_per_rank = not self.rules.melds.group.duplicate_ranks
         self.lim = limits(ruleset)
         # the naturals a sequence may hold (in the span, not wild), and their positions
@@ -161,12 +162,9 @@ class _Search:
         self.wilds = list(ruleset.wild_indices)  # the cheaper first
         self.wild_kinds = wild_ranks(ruleset)
         # kept with the ruleset: each new meld going out by its cards (None: no meld; else the
-        # meld, and whether it is a run), the starts of new groups (see _start_pairs)
+        # meld, and whether it is a run)
         self._made: dict[tuple[int, ...], tuple[Meld, bool] | None] = ruleset.__dict__.setdefault(
             "_new_melds_going_out", {}
-        )
-        self._pairs: dict[tuple[bool, int, int], list[tuple[int, int]]] = (
-            ruleset.__dict__.setdefault("_start_pairs", {})
         )
 
     # ------------------------------------------------------------------ the table
@@ -209,7 +207,7 @@ class _Search:
 
     def _combine(self, start: int) -> None:
         self._pre_wild(0)
-        if len(self.found) >= self.limit or not self.rules.melds.group.combine:
+        if len(self.found) >= self.limit or not self.lim.combine:
             return
         for i in range(start, self.old):
             for j in range(i + 1, self.old):
@@ -238,13 +236,12 @@ class _Search:
         group before naturals finish it: tried for the groups the hand's naturals could
         finish, the cheapest wild card each time."""
         self.place()
-        if len(self.found) >= self.limit or self.rules.melds.group.wild_onto_canasta:
+        if len(self.found) >= self.limit or self.lim.wild_onto_canasta:
             return
         wild = next((i for i in self.wilds if self.counts[i]), None)
         if wild is None:
             return
-        canastas = self.rules.canastas
-        size = min(canastas.natural.size, canastas.mixed.size)
+        size = self.lim.group_canasta
         for t in range(start, self.old):
             meld = self.table[t]
             if meld.kind != "group" or canasta_of(self.ruleset, meld) is not None:
@@ -275,6 +272,20 @@ class _Search:
         :func:`~bolivia.play.runs.run_capable`)."""
         wilds = sum(self.counts[i] for i in self.wilds)
         return run_capable(self.lim, self.counts, self.run_naturals, wilds, self.table)
+
+    def grow(self, meld: Meld, cards: Sequence[int]) -> Meld | None:
+        """The meld grown by these cards (indexes) as a player going out grows it
+        (:func:`~bolivia.engine.melds.extension`), or None; kept for the search, as the same
+        meld is grown by the same cards in many states (by identity: the meld is kept too)."""
+        key = (id(meld), tuple(cards))
+        known = self._grown.get(key)
+        if known is not None and known[0] is meld:
+            return known[1]
+        if len(self._grown) > KEPT:
+            self._grown.clear()
+        grown = extension(self.ruleset, meld, [CARDS[i] for i in cards], going_out=True)
+        self._grown[key] = (meld, grown)
+        return grown
 
     def key(self) -> tuple[object, ...]:
         """The state, with the naturals that cannot be in a sequence counted by rank only
@@ -375,23 +386,22 @@ class _Search:
                 meld = new_meld(self.ruleset, [CARDS[i] for i in cards], going_out=True)
                 wild = self.wild
                 several = len({i >> 2 for i in cards if not wild[i]}) > 1
-                if len(made) > 100_000:  # a bound on what is kept
+                if len(made) > KEPT:  # a bound on what is kept
                     made.clear()
                 found = made[key] = None if meld is None else (meld, several)
             if found is not None:
                 (runs if found[1] else rest).append((cards, found[0]))
         table = self.table
-        order = sorted(range(len(table)), key=lambda t: table[t].kind != "sequence")
         out: list[tuple[int, list[int], Meld]] = []
         for step in ("runs", "melds"):
-            for t in order:
+            for t in range(len(table)):
                 meld = table[t]
                 if (meld.kind == "sequence") != (step == "runs"):
                     continue
                 if not could_join(self.ruleset, meld, card):
                     continue
                 for cards in self.joins(index, meld):
-                    grown = extension(self.ruleset, meld, [CARDS[i] for i in cards], going_out=True)
+                    grown = self.grow(meld, cards)
                     if grown is not None:
                         out.append((t, cards, grown))
             for cards, meld in runs if step == "runs" else rest:
@@ -504,13 +514,13 @@ class _Search:
         yield [index]
         if meld.kind != "sequence":
             return
-        rule = self.rules.melds.sequence
+        max_wild = self.lim.sequence_max_wild
         ranks = [c.index >> 2 for c in meld.cards if not self.wild[c.index]]
         for places in sequence_places(self.ruleset, ranks, meld.wilds):
             for p in self.lim.rank_positions[index >> 2]:  # an ace low or high, by position
                 between = gap_naturals(self.lim, self.counts, index & 3, places, p)
                 if between is not None:  # not a duplicate, nor next to it (alone is the way)
-                    yield from self._bridges(index, meld, between, rule.max_wild)
+                    yield from self._bridges(index, meld, between, max_wild)
 
     def _bridges(
         self, index: int, meld: Meld, between: list[int], max_wild: int
@@ -525,12 +535,7 @@ class _Search:
                     fill = next(iter(self.wild_choices(w)), None)
                     if fill is None:
                         break
-                    if (
-                        extension(
-                            self.ruleset, meld, [CARDS[i] for i in cards + fill], going_out=True
-                        )
-                        is None
-                    ):
+                    if self.grow(meld, cards + fill) is None:
                         continue
                     if w and self.first_minimum is not None:
                         for mix in self.wild_choices(w):  # the points of the mix count
@@ -541,21 +546,20 @@ class _Search:
 
     def new_melds(self, index: int) -> Iterator[list[int]]:
         """The new melds (card indices) that hold the natural card, by the rules above."""
-        rules = self.rules.melds
+        lim = self.lim
         rank, suit = index >> 2, index & 3
         if rank == 1:  # a black three: in a meld of threes, or a run where the span holds it
-            threes = rules.black_threes
-            if threes.when != "never":
+            if lim.threes_when != "never":
                 others = [i for i in (4, 7) for _ in range(self.counts[i] - (i == index))]
-                yield from self._with_naturals(index, others, threes.max_wild)
-            if rules.sequence.allowed:
+                yield from self._with_naturals(index, others, lim.threes_max_wild)
+            if lim.sequence_allowed:
                 yield from self._sequences(index, rank, suit)
             return
         same = [
             i for i in range(rank * 4, rank * 4 + 4) for _ in range(self.counts[i] - (i == index))
         ]
-        yield from self._with_naturals(index, same, rules.group.max_wild)
-        if rules.sequence.allowed:
+        yield from self._with_naturals(index, same, lim.group_max_wild)
+        if lim.sequence_allowed:
             yield from self._sequences(index, rank, suit)
 
     def _with_naturals(
@@ -567,57 +571,13 @@ class _Search:
         no wild card may go onto a finished canasta and the rank could make one, every number
         of wild cards is offered at once. One natural with wild cards is offered too where it
         could be a legal meld of some kind (:func:`verify_meld` decides which). ``max_wild``
-        is the ruleset's limit for the meld's kind (what :meth:`_start_pairs` reads)."""
+        is the ruleset's limit for the meld's kind (what :func:`start_pairs` reads)."""
         threes = index >> 2 == 1
         available = sum(self.counts[i] for i in self.wilds)
-        pairs_key = (threes, len(others), available)
-        pairs = self._pairs.get(pairs_key)
-        if pairs is None:
-            pairs = self._pairs[pairs_key] = self._start_pairs(threes, len(others), available)
-        for k, w in pairs:
+        for k, w in start_pairs(self.ruleset, threes, len(others), available):
             for naturals in self._naturals_choices(others, k):
                 for wilds in self.wild_choices(w):
                     yield [index, *naturals, *wilds]
-
-    def _start_pairs(self, threes: bool, others: int, available: int) -> list[tuple[int, int]]:
-        """The (naturals besides the card, wild cards) a new group or meld of black threes
-        starts with (:meth:`_with_naturals`), by the ruleset and these counts alone."""
-        melds = self.rules.melds
-        max_wild = melds.black_threes.max_wild if threes else melds.group.max_wild
-        most = available if max_wild is None else min(available, max_wild)
-
-        def legal(k: int, w: int) -> bool:
-            if threes:
-                return (
-                    threes_fault(melds.black_threes, 1 + k + w, w, going_out=True, new=True) is None
-                )
-            return group_fault(melds.group, 1 + k, w, new=True) is None
-
-        canastas = self.rules.canastas
-        every = (
-            not threes
-            and not melds.group.wild_onto_canasta
-            and 1 + others + available >= min(canastas.natural.size, canastas.mixed.size)
-        )
-        pairs: list[tuple[int, int]] = []
-        for w in range(most + 1):
-            k = next((k for k in range(others + 1) if legal(k, w)), None)
-            if k is None:
-                continue
-            if every or not any(pk <= k and pw <= w for pk, pw in pairs):
-                pairs.append((k, w))
-        if (
-            available
-            and not threes
-            and (
-                melds.group.min_natural <= 1
-                or melds.sequence.max_wild >= melds.sequence.min_size - 1
-            )
-        ):
-            for w in range(1, available + 1):
-                if (0, w) not in pairs:
-                    pairs.append((0, w))
-        return pairs
 
     def _naturals_choices(self, others: list[int], k: int) -> Iterator[list[int]]:
         """Each choice of ``k`` of these naturals of one rank, those that cannot be in a
@@ -634,10 +594,10 @@ class _Search:
         number of wild cards, the fewest naturals that make it legal, each choice of ranks
         within reach below or above it (more naturals join at either end as they are
         placed)."""
-        rule = self.rules.melds.sequence
+        lim = self.lim
         available = sum(self.counts[i] for i in self.wilds)
-        for w in range(min(available, rule.max_wild) + 1):
-            k = max(1, rule.min_size - 1 - w)  # naturals beside the card
+        for w in range(min(available, lim.sequence_max_wild) + 1):
+            k = max(1, lim.sequence_min_size - 1 - w)  # naturals beside the card
             for others in start_naturals(self.lim, self.counts, index, k, w):
                 for wilds in self.wild_choices(w):
                     yield [index, *others, *wilds]
@@ -688,7 +648,7 @@ class _Search:
                 grew = False
                 for mix in self.wild_choices(k) if points else self._cheapest(k):
                     cards = [CARDS[i] for i in mix]
-                    grown = extension(self.ruleset, meld, cards, going_out=True)
+                    grown = self.grow(meld, mix)
                     if grown is None:
                         continue
                     grew = True
@@ -714,17 +674,18 @@ class _Search:
     def _wild_melds(self, left: int) -> None:
         """The wild cards left as new melds of wild cards: as many canastas as they make, the
         rest in a meld of its own or added to one of them."""
-        rule = self.rules.melds.wild
-        if not rule.allowed:
+        lim = self.lim
+        if not lim.wild_allowed:
             return
-        size = self.rules.canastas.bolivia.size
+        size = lim.bolivia_size
         cards = [i for i in self.wilds for _ in range(self.counts[i])]
         for canastas in range(left // size, -1, -1):
             rest = left - canastas * size
             sizes = [size] * canastas
-            if rest and rest >= rule.min_size and (rule.max_size is None or rest <= rule.max_size):
+            most = lim.wild_max_size
+            if rest and rest >= lim.wild_min_size and (most is None or rest <= most):
                 sizes.append(rest)
-            elif rest and sizes and (rule.max_size is None or size + rest <= rule.max_size):
+            elif rest and sizes and (most is None or size + rest <= most):
                 sizes[-1] = sizes[-1] + rest
             elif rest:
                 continue
