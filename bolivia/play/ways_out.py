@@ -82,8 +82,12 @@ def ways_out(
     must count this much (and hold a canasta of a kind in ``first_canasta``, if any).
     ``bounded=False`` searches without the quick bounds (the bounds never change the answer)."""
     held = list(counts)  # a list: what the compiled bounds index fastest
+    # the requirement first: it closes nearly every hand that has no way out (4,966 of 5,008
+    # in 100 greedy bolivia-da hands), and the stranded cards are then not looked for
+    if bounded and not could_meet(ruleset, held, table, players):
+        return []
     lost = stranded(ruleset, held, table) if bounded else []
-    if bounded and (len(lost) > 1 or not could_meet(ruleset, held, table, players)):
+    if len(lost) > 1:
         return []
     search = _Search(ruleset, table, held, players, first_minimum, limit)
     search.first_canasta = first_canasta if first_minimum is not None else ()
