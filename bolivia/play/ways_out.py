@@ -343,11 +343,12 @@ class _Search:
         if self.root_lost is not None:  # the root, whose bounds ways_out found open
             lost, self.root_lost = self.root_lost, None
         else:
+            # the requirement's bound first: it closes more states than the stranded cards
+            if self.bounded and not could_meet(self.ruleset, self.counts, self.table, self.players):
+                self.failed.add(key)
+                return
             lost = stranded(self.ruleset, self.counts, self.table) if self.bounded else []
-            if self.bounded and (
-                len(lost) > (1 if self.discard is None else 0)
-                or not could_meet(self.ruleset, self.counts, self.table, self.players)
-            ):
+            if len(lost) > (1 if self.discard is None else 0):
                 self.failed.add(key)
                 return
         if self.probing and not self.placed and not self.probe():
@@ -451,10 +452,9 @@ class _Search:
 
     def viable(self) -> bool:
         """Whether the quick bounds leave the state open (see :mod:`bolivia.play.bounds`)."""
-        lost = stranded(self.ruleset, self.counts, self.table)
-        return len(lost) <= (1 if self.discard is None else 0) and could_meet(
-            self.ruleset, self.counts, self.table, self.players
-        )
+        return could_meet(self.ruleset, self.counts, self.table, self.players) and len(
+            stranded(self.ruleset, self.counts, self.table)
+        ) <= (1 if self.discard is None else 0)
 
     def viable_discard(self, index: int) -> bool:
         """Whether the state with the card as the discard is left open by the bounds."""
