@@ -149,7 +149,17 @@ class Candidates:
         player fewer cards than the keep-cards rule asks would let the player go out (such a
         pickup needs the question first, before drawing)."""
         h = self.hand
+        size = h.sizes[h.current]
+        # what the pile gives the hand: its cards under the top, but the red threes
+        given = sum(1 for i in h.pile[:-1] if i not in RED_THREES)
         for action in h.moves.pickups():
+            # the cards left, counted before the pickup is checked: most pickups leave enough
+            # (what after_pickup's counts would sum to, where it allows the pickup)
+            left = size
+            if isinstance(action, TakePile):
+                left += given - len(action.with_cards or ()) - sum(len(m) for m in action.also)
+            if left >= h.keep:
+                continue
             after = h.after_pickup(action)
             if (
                 after is not None
