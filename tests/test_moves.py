@@ -466,3 +466,37 @@ def test_a_turn_found_without_a_way_out_is_not_searched_again_and_a_fresh_search
             melded = melded or type(action).__name__ in ("Lay", "Extend", "Combine")
             hand.apply(action)
     assert skipped > 20 and later_melds > 5, (skipped, later_melds)
+
+
+@pytest.mark.parametrize("rid", SHIPPED_IDS)
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 300), size=st.integers(0, 4))
+def test_whether_asking_opens_the_pile_counts_the_cards_left_as_the_pickup_would(
+    rid: str, seed: int, steps: int, size: int
+) -> None:
+    """Candidates._asking_opens_the_pile skips the pickups that leave enough cards before
+    checking them: each count is what the checked pickup leaves, and the answer is that of
+    checking every pickup in full."""
+    ruleset = shipped_library().load(rid)
+    position = _played(ruleset, seed, steps)
+    position["phase"] = "draw"
+    position["asked"] = None
+    position.pop("going_out", None)
+    if size:
+        hand = _small(ruleset, position, random.Random(seed), size)
+    else:
+        hand = hand_at(ruleset, position)
+    full = False
+    given = hand.candidates.pile_gives()
+    for action in hand.moves.pickups():
+        after = hand.after_pickup(action)
+        if after is not None:
+            assert hand.candidates.left_after(action, given) == sum(after[0]), action
+        if (
+            after is not None
+            and sum(after[0]) < hand.keep
+            and can_go_out(ruleset, after[1], after[0], players=hand.players)
+        ):
+            full = True
+            break
+    assert hand.candidates._asking_opens_the_pile() == full

@@ -149,16 +149,9 @@ class Candidates:
         player fewer cards than the keep-cards rule asks would let the player go out (such a
         pickup needs the question first, before drawing)."""
         h = self.hand
-        size = h.sizes[h.current]
-        # what the pile gives the hand: its cards under the top, but the red threes
-        given = sum(1 for i in h.pile[:-1] if i not in RED_THREES)
+        given = self.pile_gives()
         for action in h.moves.pickups():
-            # the cards left, counted before the pickup is checked: most pickups leave enough
-            # (what after_pickup's counts would sum to, where it allows the pickup)
-            left = size
-            if isinstance(action, TakePile):
-                left += given - len(action.with_cards or ()) - sum(len(m) for m in action.also)
-            if left >= h.keep:
+            if self.left_after(action, given) >= h.keep:  # most leave enough: not checked
                 continue
             after = h.after_pickup(action)
             if (
@@ -168,6 +161,19 @@ class Candidates:
             ):
                 return True
         return False
+
+    def pile_gives(self) -> int:
+        """The cards taking the pile puts in the hand: those under the top, but red threes."""
+        return sum(1 for i in self.hand.pile[:-1] if i not in RED_THREES)
+
+    def left_after(self, action: Action, given: int) -> int:
+        """The cards the hand holds after this pickup, counted without checking it (what
+        :meth:`Hand.after_pickup <bolivia.play.hand.Hand.after_pickup>`'s counts sum to where
+        it allows the pickup); ``given``: :meth:`pile_gives`."""
+        left = self.hand.sizes[self.hand.current]
+        if isinstance(action, TakePile):
+            left += given - len(action.with_cards or ()) - sum(len(m) for m in action.also)
+        return left
 
     def pile_candidates(self) -> Iterator[TakePile]:
         h = self.hand
