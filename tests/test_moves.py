@@ -318,15 +318,20 @@ def test_the_search_is_exact_when_its_first_try_runs_out(
         ways_out_module.QUICK_TRY = saved
 
 
-def _check_pickups_on_counts(ruleset: Ruleset, seed: int, steps: int, size: int) -> None:
+def _before_the_draw(ruleset: Ruleset, seed: int, steps: int, size: int) -> Hand:
+    """A played position at its turn's start, before the draw (the cards as they are), the
+    player's hand cut to ``size`` cards (and the pile to three) unless ``size`` is 0."""
     position = _played(ruleset, seed, steps)
-    position["phase"] = "draw"  # the turn before its draw, as the cards are
+    position["phase"] = "draw"
     position["asked"] = None
     position.pop("going_out", None)
     if size:
-        hand = _small(ruleset, position, random.Random(seed), size)
-    else:
-        hand = hand_at(ruleset, position)
+        return _small(ruleset, position, random.Random(seed), size)
+    return hand_at(ruleset, position)
+
+
+def _check_pickups_on_counts(ruleset: Ruleset, seed: int, steps: int, size: int) -> None:
+    hand = _before_the_draw(ruleset, seed, steps, size)
     if not hand.pile:
         return
     cands = hand.candidates
@@ -478,14 +483,7 @@ def test_whether_asking_opens_the_pile_counts_the_cards_left_as_the_pickup_would
     checking them: each count is what the checked pickup leaves, and the answer is that of
     checking every pickup in full."""
     ruleset = shipped_library().load(rid)
-    position = _played(ruleset, seed, steps)
-    position["phase"] = "draw"
-    position["asked"] = None
-    position.pop("going_out", None)
-    if size:
-        hand = _small(ruleset, position, random.Random(seed), size)
-    else:
-        hand = hand_at(ruleset, position)
+    hand = _before_the_draw(ruleset, seed, steps, size)
     full = False
     given = hand.candidates.pile_gives()
     for action in hand.moves.pickups():
