@@ -111,20 +111,18 @@ class Limits:
             r for r in range(13) if r != 1 and not self.wild[r * 4]
         )
         self.rank_index: dict[str, int] = {rank: i for i, rank in enumerate(RANKS)}
-        # the size of a canasta of each kind of meld (a natural one for groups), and whether an
-        # unfrozen pile may be taken with its top card onto a meld
+        # the size of a canasta of each kind of meld (a natural one for groups)
         self.targets: dict[str, int] = {
             "group": self.natural_size,
             "sequence": self.escalera_size,
             "wild": self.bolivia_size,
         }
-        self.onto_unfrozen: bool = "onto_meld" in rules.pile.take_unfrozen
+        first = rules.initial_meld
         # initial_meld.bands as plain tuples: where each starts (the first: no lower bound), the
         # points its first meld must reach, the kinds of canasta one of which it must hold
         self.bands: tuple[tuple[int | None, int, tuple[str, ...]], ...] = tuple(
-            (b.from_score, b.minimum, tuple(b.canasta)) for b in rules.initial_meld.bands
+            (b.from_score, b.minimum, tuple(b.canasta)) for b in first.bands
         )
-        first = rules.initial_meld
         self.counts_sequences: bool = first.counts_sequences
         self.counts_wild_melds: bool = first.counts_wild_melds
         self.counts_bonuses: bool = first.counts_bonuses
@@ -133,6 +131,8 @@ class Limits:
         self.blocked_by_top: tuple[str, ...] = tuple(pile.blocked_by_top)
         self.take_frozen: tuple[str, ...] = tuple(pile.take_frozen)
         self.take_unfrozen: tuple[str, ...] = tuple(pile.take_unfrozen)
+        # whether an unfrozen pile may be taken with its top card onto a meld
+        self.onto_unfrozen: bool = "onto_meld" in self.take_unfrozen
         self.onto_kinds: tuple[str, ...] = tuple(pile.onto_kinds)
         self.take_top: bool = pile.take_top.allowed  # the top card alone onto a meld
         self.take_top_kinds: tuple[str, ...] = tuple(pile.take_top.onto_kinds)

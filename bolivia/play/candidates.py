@@ -332,12 +332,12 @@ class Candidates:
                     if meld.rank in ranks:
                         return False
                     ranks.append(meld.rank)
-        rest = len(pile) - 1
-        reds = sum(1 for i in pile[:-1] if i in RED_THREES)
+        given = self.pile_gives()
+        reds = len(pile) - 1 - given
         unknown = 0
         if lim.replaced_from_pile and h.stock:
             unknown = min(len(h.stock), reds)
-        remaining = size - taken + rest - reds + unknown
+        remaining = size - taken + given + unknown
         if unknown and remaining - unknown < h.keep:
             return False
         threes = lim.threes_when == "going_out" and any(m.kind == "threes" for m in also)
