@@ -175,19 +175,6 @@ def could_meet(ruleset: Ruleset, counts: list[int], table: Sequence[Meld], playe
     on_table = made[0] + made[1] + made[2] + made[3]
     if _enough(on_table, made, count, including):
         return True
-    group_canasta = lim.group_canasta
-    for r in lim.group_ranks:
-        base = r * 4
-        same = counts[base] + counts[base + 1] + counts[base + 2] + counts[base + 3]
-        n = (open_groups[r] + same + room) // group_canasta
-        if n:
-            total += n
-            might[0] = might[0] + n
-            might[1] = might[1] + n
-    for size in open_wild:
-        if size + wilds >= lim.bolivia_size:
-            total += 1
-            might[3] = might[3] + 1
     if lim.sequence_allowed:
         # a suit's longest run of ranks held, with the wild cards a run may take, could make
         # an escalera: generous, a run per copy of the suit
@@ -208,6 +195,24 @@ def could_meet(ruleset: Ruleset, counts: list[int], table: Sequence[Meld], playe
                     continue
             total += 1 + lim.decks
             might[2] = might[2] + 1 + lim.decks
+    for wanted, least in including:
+        # the escaleras within reach are known now: short of those the side must have, the
+        # groups and wild melds need not be counted (the same answer, sooner)
+        if wanted == 2 and made[2] + might[2] < least:
+            return False
+    group_canasta = lim.group_canasta
+    for r in lim.group_ranks:
+        base = r * 4
+        same = counts[base] + counts[base + 1] + counts[base + 2] + counts[base + 3]
+        n = (open_groups[r] + same + room) // group_canasta
+        if n:
+            total += n
+            might[0] = might[0] + n
+            might[1] = might[1] + n
+    for size in open_wild:
+        if size + wilds >= lim.bolivia_size:
+            total += 1
+            might[3] = might[3] + 1
     if lim.wild_allowed and wilds >= lim.bolivia_size:
         n = wilds // lim.bolivia_size
         total += n
