@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Final, NoReturn
+from typing import NoReturn
 
 from bolivia.cards import Card
 from bolivia.engine.going_out import verify_go_out
@@ -48,7 +48,6 @@ from bolivia.rules.ruleset import Ruleset
 
 __all__ = ["BLACK_THREES", "Hand", "HandResult"]
 
-DRAW_PHASE: Final = (Draw, TakePile, TakeTop, Stop)  # the actions that start a turn (not Ask)
 _UNCHECKED = object()  # no verdict kept for an action (None is one: a draw's)
 
 
@@ -245,7 +244,9 @@ class Hand(HandState):
         if self.ended_by is not None:
             raise Illegal("hand-over", "the hand is over")
         phase = self.phase
-        draw_phase = isinstance(action, DRAW_PHASE)
+        # the actions that start a turn (not Ask); a literal tuple of the classes, which the
+        # compiled build checks by type (a tuple held in a name goes through the generic check)
+        draw_phase = isinstance(action, (Draw, TakePile, TakeTop, Stop))
         if phase == "answer":
             if not isinstance(action, Answer):
                 raise Illegal(
