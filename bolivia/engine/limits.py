@@ -92,6 +92,14 @@ class Limits:
         self.wild_place: tuple[bool, ...] = tuple(
             bool(self.wild[POSITION_RANK[p] * 4]) for p in range(14)
         )
+        # each run of a table's placements (see bolivia.play.bounds), by the run (its id: the
+        # run is kept in the entry, so the id is not reused while the entry is there)
+        self.run_places_kept: dict[int, tuple[object, tuple[tuple[int, int, int], ...]]] = {}
+        # for each suit, the card (index) at each position, -1 where only a wild card goes
+        self.suit_places: tuple[tuple[int, ...], ...] = tuple(
+            tuple(-1 if self.wild_place[p] else POSITION_RANK[p] * 4 + s for p in range(14))
+            for s in range(4)
+        )
         threes = rules.melds.black_threes
         self.threes_when: str = threes.when
         self.threes_max_wild: int = threes.max_wild

@@ -87,20 +87,25 @@ class _View:
         self.points = lim.points
         self.sequences = lim.sequence_allowed
         onto = lim.onto_unfrozen
-        # by rank index: the ranks the side has groups of, and those an opponent could take
-        # the pile onto
-        self.keeps: list[bool] = [False] * 13
-        self.feeds: list[bool] = [False] * 13
+        # a bit by rank index: the ranks the side has groups of, and those an opponent could
+        # take the pile onto
         own = hand.team
         self.melds = hand.melds[own]
         rank_index = lim.rank_index
+        keeps = feeds = 0
         for team, melds in enumerate(hand.melds):
             if team != own and not onto:
                 continue
-            ranks = self.keeps if team == own else self.feeds
+            ranks = 0
             for meld in melds:
                 if meld.kind == "group" and meld.rank is not None:
-                    ranks[rank_index[meld.rank]] = True
+                    ranks |= 1 << rank_index[meld.rank]
+            if team == own:
+                keeps = ranks
+            else:
+                feeds |= ranks
+        self.keeps = keeps
+        self.feeds = feeds
         self.limits = lim
         self.targets = lim.targets
         # how much runs of one suit are worth keeping: much, when the side must still make
@@ -221,9 +226,9 @@ class GreedyBot:
                 value -= runs
             if r <= 10 and counts[at + 16]:
                 value -= runs / 2
-        if view.keeps[r]:
+        if view.keeps >> r & 1:
             value += 10
-        if view.feeds[r]:
+        if view.feeds >> r & 1:
             value -= 60  # do not feed the opponents
         return value
 

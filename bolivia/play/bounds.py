@@ -7,13 +7,16 @@ them) -- and cheap: counts and bit masks, no meld is built.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
-from bolivia.cards import POSITION_RANK, SUIT_INDEX, SUITS
+from bolivia.cards import SUIT_INDEX, SUITS
 from bolivia.engine.limits import Limits, limits
 from bolivia.engine.melds import Meld, sequence_places
 from bolivia.rules.ruleset import Ruleset
 
 __all__ = ["could_meet", "stranded"]
+
+KEPT: Final = 10_000  # the most table runs whose placements are kept (then cleared)
 
 
 def stranded(ruleset: Ruleset, counts: list[int], table: Sequence[Meld]) -> list[int]:
@@ -87,12 +90,12 @@ def _could_run(
     lim = limits(ruleset)
     low, high = lim.span_low, lim.span_high
     size = lim.sequence_min_size
-    wild_place = lim.wild_place
+    cells = lim.suit_places[s]  # the suit's card at each position (-1: a wild rank's place)
     for p in lim.rank_positions[r]:  # by position: an ace low or high
         for start in range(max(low, p - size + 1), min(p, high - size + 1) + 1):
             missing = 0
             for q in range(start, start + size):
-                if q != p and (wild_place[q] or not counts[POSITION_RANK[q] * 4 + s]):
+                if q != p and (cells[q] < 0 or not counts[cells[q]]):
                     missing += 1
             if missing <= budget:
                 return True
@@ -108,9 +111,7 @@ def _could_run(
                 gap = range(p + 1, lo) if p < lo else range(hi + 1, p)
                 if max_size is not None and m.size + 1 + len(gap) > max_size:
                     continue
-                missing = sum(
-                    1 for q in gap if lim.wild_place[q] or not counts[POSITION_RANK[q] * 4 + s]
-                )
+                missing = sum(1 for q in gap if cells[q] < 0 or not counts[cells[q]])
                 if missing <= min(budget, lim.sequence_max_wild - m.wilds) + m.wilds:
                     return True
     return False
@@ -132,7 +133,8 @@ def could_meet(ruleset: Ruleset, counts: list[int], table: Sequence[Meld], playe
     for i in lim.wild_indices:
         wilds += counts[i]
     low, high = lim.span_low, lim.span_high  # positions (see bolivia.cards.POSITION_RANK)
-    held = lim.wild_place  # generous: a wild rank's place in a run counts as held
+    # each suit's card at each position; generous: a wild rank's place (-1) counts as held
+    places = lim.suit_places
     escalera = lim.escalera_size
     max_wild = lim.group_max_wild
     room = wilds if max_wild is None else min(wilds, max_wild)
@@ -148,7 +150,8 @@ def could_meet(ruleset: Ruleset, counts: list[int], table: Sequence[Meld], playe
                 made[1] = made[1] + 1
                 continue
             if meld.rank is not None:
-                open_groups[lim.rank_index[meld.rank]] += size
+                g = lim.rank_index[meld.rank]
+                open_groups[g] = open_groups[g] + size
         elif kind == "sequence":
             if size >= escalera:
                 made[2] = made[2] + 1
@@ -159,8 +162,9 @@ def could_meet(ruleset: Ruleset, counts: list[int], table: Sequence[Meld], playe
                 addable = 0
                 for first, last, _ in _run_places(ruleset, lim, meld):
                     # the naturals held beyond each end, past gaps the wild cards may fill
-                    more = _beyond(counts, held, s, first - 1, low - 1, -1, extra) + _beyond(
-                        counts, held, s, last + 1, high + 1, 1, extra
+                    cells = places[s]
+                    more = _beyond(counts, cells, first - 1, low - 1, -1, extra) + _beyond(
+                        counts, cells, last + 1, high + 1, 1, extra
                     )
                     if more > addable:
                         addable = more
@@ -181,11 +185,13 @@ def could_meet(ruleset: Ruleset, counts: list[int], table: Sequence[Meld], playe
         need = escalera - lim.sequence_max_wild
         for s in range(4):
             if need > 0:  # the ranks held in the suit, in a row, until ``need`` are met
+                cells = places[s]
                 streak = 0
                 for p in range(low, high + 1):
-                    if held[p]:
+                    i = cells[p]
+                    if i < 0:
                         continue
-                    if not counts[POSITION_RANK[p] * 4 + s]:
+                    if not counts[i]:
                         streak = 0
                         continue
                     streak += 1
@@ -223,16 +229,17 @@ def could_meet(ruleset: Ruleset, counts: list[int], table: Sequence[Meld], playe
 
 
 def _beyond(
-    counts: list[int], held: Sequence[bool], s: int, start: int, stop: int, step: int, gaps: int
+    counts: list[int], cells: tuple[int, ...], start: int, stop: int, step: int, gaps: int
 ) -> int:
-    """The naturals of suit ``s`` held from position ``start`` towards ``stop`` (not reached),
-    going past up to ``gaps`` positions not held (a wild rank's place, in ``held``, passed
-    over)."""
+    """The naturals of a suit (``cells``: its card at each position, -1 at a wild rank's
+    place, which is passed over) held from position ``start`` towards ``stop`` (not reached),
+    going past up to ``gaps`` positions not held."""
     more = 0
     q = start
     while q != stop:
-        if not held[q]:
-            if counts[POSITION_RANK[q] * 4 + s]:
+        i = cells[q]
+        if i >= 0:
+            if counts[i]:
                 more += 1
             else:
                 gaps -= 1
@@ -242,11 +249,25 @@ def _beyond(
     return more
 
 
-def _run_places(ruleset: Ruleset, lim: Limits, meld: Meld) -> list[tuple[int, int, int]]:
+def _run_places(ruleset: Ruleset, lim: Limits, meld: Meld) -> tuple[tuple[int, int, int], ...]:
     """Each placement of a table run's naturals (see
     :func:`~bolivia.engine.melds.sequence_places`): its lowest and highest position and a bit
-    per position a natural holds. Where no ace stands low, the one placement is read from the
-    cards (a rank ``r`` at position ``r + 1``)."""
+    per position a natural holds. They depend on the run alone, and the same runs are read in
+    every state of a search: kept with the limits, by the run (by identity)."""
+    kept = lim.run_places_kept
+    known = kept.get(id(meld))
+    if known is not None and known[0] is meld:
+        return known[1]
+    found = tuple(_placements(ruleset, lim, meld))
+    if len(kept) > KEPT:  # a bound on what is kept
+        kept.clear()
+    kept[id(meld)] = (meld, found)
+    return found
+
+
+def _placements(ruleset: Ruleset, lim: Limits, meld: Meld) -> list[tuple[int, int, int]]:
+    """:func:`_run_places`, worked out. Where no ace stands low, the one placement is read
+    from the cards (a rank ``r`` at position ``r + 1``)."""
     wild = lim.wild
     if lim.span_low > 0:
         lo, hi, taken = 14, -1, 0

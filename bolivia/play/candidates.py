@@ -27,7 +27,6 @@ action); the runs a suit's ranks make are kept in a table shared by the hands of
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import compress
 from typing import TYPE_CHECKING, Final
 
 from bolivia.cards import POSITION_RANK, RANKS, SUIT_INDEX, Card
@@ -73,6 +72,7 @@ __all__ = ["Candidates"]
 
 CARDS: Final = Card.all()
 RANK_INDEX: Final = {rank: i for i, rank in enumerate(RANKS)}
+KEPT_RUNS: Final = 10_000  # the most runs whose ends a hand keeps (then cleared)
 
 
 class Candidates:
@@ -104,6 +104,9 @@ class Candidates:
             for most in range(4)
         )
         self.memo: dict[str, object] = {}  # candidate lists of this state
+        # each table run's ends, by the run (see _sequence_ends; kept with the run, which
+        # the side's melds keep until it grows)
+        self._ends: dict[int, tuple[Meld, tuple[int, ...]]] = {}
 
     def choices(self) -> list[Action]:
         """The actions bots choose among: legal, never empty while the hand goes on.
@@ -563,7 +566,10 @@ class Candidates:
         self._lay_candidates(out)
         self._extend_candidates(out)
         if h.sizes[h.current] >= 2:
-            out.extend(compress(DISCARDS, h.hands[h.current]))
+            hand = h.hands[h.current]
+            for i in range(53):
+                if hand[i]:
+                    out.append(DISCARDS[i])
         if self.lim.combine:
             self._combine_candidates(out)
         lines = h.moves.go_out_lines(limit=2)
@@ -574,22 +580,33 @@ class Candidates:
         return out
 
     def _sequence_ends(self, meld: Meld) -> list[Card]:
-        h = self.hand
-        hand = h.hands[h.current]
+        """The cards of the hand that may join the run at one end, each once."""
+        hand = self.hand.hands[self.hand.current]
+        return [CARDS[i] for i in self._run_ends(meld) if hand[i]]
+
+    def _run_ends(self, meld: Meld) -> tuple[int, ...]:
+        """The cards (indexes, each once, in the order of the run's placements) that may
+        join the run at one end: what :func:`sequence_fault` allows beside its naturals. They
+        depend on the run alone, so they are kept with it (by identity: the run is kept too)."""
+        known = self._ends.get(id(meld))
+        if known is not None and known[0] is meld:
+            return known[1]
         ranks = sorted(c.index >> 2 for c in meld.cards if not self.lim.wild[c.index])
         s = SUIT_INDEX[meld.suit or "C"]
-        out = []
+        out: list[int] = []
         for places in sequence_places(self.ruleset, ranks, meld.wilds):
             for p in (places[0] - 1, places[-1] + 1):  # the positions beside its naturals
                 r = POSITION_RANK[p] if 0 <= p < 14 else -1
                 if (
                     r >= 0
-                    and hand[r * 4 + s]
-                    and CARDS[r * 4 + s] not in out
+                    and r * 4 + s not in out
                     and sequence_fault(self.ruleset, [*ranks, r], meld.wilds, new=False) is None
                 ):
-                    out.append(CARDS[r * 4 + s])
-        return out
+                    out.append(r * 4 + s)
+        if len(self._ends) > KEPT_RUNS:  # a bound on what is kept
+            self._ends.clear()
+        self._ends[id(meld)] = (meld, tuple(out))
+        return tuple(out)
 
     def _combine_candidates(self, out: list[Action]) -> None:
         """Joins of the side's groups (added to ``out``)."""

@@ -185,7 +185,7 @@ class HandState:
         team_scores: Sequence[int] | None = None,
     ) -> Self:
         """A new hand from a shuffled pack."""
-        deck = [card.index for card in ruleset.pack.cards()]
+        deck = list(limits(ruleset).pack)  # the pack in index order
         shuffle(rng, deck)
         return cls(ruleset, players, deck, first, team_scores)
 
