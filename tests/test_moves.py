@@ -291,7 +291,7 @@ def test_two_cards_that_can_only_be_the_discard_close_the_search_at_its_probe() 
     ):
         counts[card.index] += 1
     search = ways_out_module._Search(da, table, counts, 4, None, 1)
-    assert search.probe() is False
+    assert search.probe(search.capable_masks()) is False
     assert sorted(search.suspects) == sorted(c.index for c in parse_cards(["JC", "KD"]))
     assert ways_out(da, table, counts, players=4, bounded=False) == []
     assert ways_out(da, table, counts, players=4) == []

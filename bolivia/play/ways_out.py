@@ -291,16 +291,16 @@ class _Search:
         self._grown[key] = (meld, grown)
         return grown
 
-    def key(self) -> tuple[object, ...]:
+    def key(self, capable: list[int]) -> tuple[object, ...]:
         """The state, with the naturals that cannot be in a sequence counted by rank only
-        (states that differ in their suits alone are one state)."""
+        (states that differ in their suits alone are one state); ``capable``: the state's
+        :meth:`capable_masks`."""
         points: object = None
         if self.first_minimum is not None:
             new = self.table[self.old :]
             points = (counted_points(self.ruleset, new), bool(new) and self.first_met(new))
         counts = self.counts
         if self.sequences:
-            capable = self.capable_masks()
             cells: list[int] = []
             for r in range(13):
                 loose = 0
@@ -336,7 +336,10 @@ class _Search:
                 self.spent = True
                 self.limit = 0
                 return
-        key = self.key()
+        # the ranks that could be in a sequence, read once for the state: its key, the probe
+        # and the plan of the card placed all ask
+        capable = self.capable_masks()
+        key = self.key(capable)
         if key in self.failed:
             return
         before = len(self.found)
@@ -351,13 +354,13 @@ class _Search:
             if len(lost) > (1 if self.discard is None else 0):
                 self.failed.add(key)
                 return
-        if self.probing and not self.placed and not self.probe():
+        if self.probing and not self.placed and not self.probe(capable):
             self.failed.add(key)
             return
         if lost:  # the one card with nowhere to go can only be the discard
             self.discard_card(lost[0])
         else:
-            chosen = self.choose()
+            chosen = self.choose(capable)
             if chosen is None:
                 self.wild_phase()
             else:
@@ -374,16 +377,17 @@ class _Search:
         self.discard = None
         self.counts[index] = self.counts[index] + 1
 
-    def plan(self, index: int) -> list[tuple[int, list[int], Meld]]:
+    def plan(self, index: int, capable: list[int]) -> list[tuple[int, list[int], Meld]]:
         """Every place for the card on the table or in a new meld, as ``(t, cards, meld)``:
-        meld ``t`` of the table (-1: a new meld) becomes ``meld`` with ``cards`` of the hand.
+        meld ``t`` of the table (-1: a new meld) becomes ``meld`` with ``cards`` of the hand
+        (``capable``: the state's :meth:`capable_masks`).
         Runs come first (a sequence is what a requirement most often lacks and what a wrong
         early choice most often spoils); the discard, tried last, is not listed."""
         card = CARDS[index]
         made = self._made
         runs: list[tuple[list[int], Meld]] = []
         rest: list[tuple[list[int], Meld]] = []
-        for cards in self.new_melds(index):
+        for cards in self.new_melds(index, capable):
             key = tuple(cards)
             if key in made:
                 found = made[key]
@@ -444,11 +448,11 @@ class _Search:
         if self.discard is None and len(found) < self.limit:
             self.discard_card(index)
 
-    def choose(self) -> tuple[int, list[tuple[int, list[int], Meld]]] | None:
+    def choose(self, capable: list[int]) -> tuple[int, list[tuple[int, list[int], Meld]]] | None:
         """The next natural card to place and its plan: the first held in :attr:`order`."""
         counts = self.counts
         index = next((i for i in self.order if counts[i]), None)
-        return None if index is None else (index, self.plan(index))
+        return None if index is None else (index, self.plan(index, capable))
 
     def viable(self) -> bool:
         """Whether the quick bounds leave the state open (see :mod:`bolivia.play.bounds`)."""
@@ -465,7 +469,7 @@ class _Search:
         self.counts[index] = self.counts[index] + 1
         return open_place
 
-    def probe(self) -> bool:
+    def probe(self, capable: list[int]) -> bool:
         """Before the first card is placed: each natural held tried at each of its places (and
         the discard) one step ahead through the bounds. False when some card has no place the
         bounds leave open (no way out); else :attr:`order` puts the cards with the fewest open
@@ -478,7 +482,7 @@ class _Search:
             if not self.counts[index]:
                 continue
             open_places = 0
-            for t, cards, meld in self.plan(index):
+            for t, cards, meld in self.plan(index, capable):  # each card from this state
                 self.take(cards)
                 if t < 0:
                     self.push(meld)
@@ -548,26 +552,26 @@ class _Search:
                         yield cards + fill
                     break  # more wild cards may join in the wild phase
 
-    def new_melds(self, index: int) -> Iterator[list[int]]:
+    def new_melds(self, index: int, capable: list[int]) -> Iterator[list[int]]:
         """The new melds (card indices) that hold the natural card, by the rules above."""
         lim = self.lim
         rank, suit = index >> 2, index & 3
         if rank == 1:  # a black three: in a meld of threes, or a run where the span holds it
             if lim.threes_when != "never":
                 others = [i for i in (4, 7) for _ in range(self.counts[i] - (i == index))]
-                yield from self._with_naturals(index, others, lim.threes_max_wild)
+                yield from self._with_naturals(index, others, lim.threes_max_wild, capable)
             if lim.sequence_allowed:
                 yield from self._sequences(index, rank, suit)
             return
         same = [
             i for i in range(rank * 4, rank * 4 + 4) for _ in range(self.counts[i] - (i == index))
         ]
-        yield from self._with_naturals(index, same, lim.group_max_wild)
+        yield from self._with_naturals(index, same, lim.group_max_wild, capable)
         if lim.sequence_allowed:
             yield from self._sequences(index, rank, suit)
 
     def _with_naturals(
-        self, index: int, others: list[int], max_wild: int | None
+        self, index: int, others: list[int], max_wild: int | None, capable: list[int]
     ) -> Iterator[list[int]]:
         """A group (or a meld of black threes) of the card, started as small as it may be: the
         fewest naturals and wild cards that make it legal (each such pair, each choice of the
@@ -579,14 +583,16 @@ class _Search:
         threes = index >> 2 == 1
         available = sum(self.counts[i] for i in self.wilds)
         for k, w in start_pairs(self.ruleset, threes, len(others), available):
-            for naturals in self._naturals_choices(others, k):
+            for naturals in self._naturals_choices(others, k, capable):
                 for wilds in self.wild_choices(w):
                     yield [index, *naturals, *wilds]
 
-    def _naturals_choices(self, others: list[int], k: int) -> Iterator[list[int]]:
+    def _naturals_choices(
+        self, others: list[int], k: int, capable: list[int]
+    ) -> Iterator[list[int]]:
         """Each choice of ``k`` of these naturals of one rank, those that cannot be in a
-        sequence taken as interchangeable (the lowest first)."""
-        capable = self.capable_masks()
+        sequence (by ``capable``, the state's :meth:`capable_masks`) taken as interchangeable
+        (the lowest first)."""
         free = [i for i in others if (capable[i & 3] >> (i >> 2)) & 1]
         loose = [i for i in others if not (capable[i & 3] >> (i >> 2)) & 1]
         for j in range(min(k, len(loose)) + 1):
