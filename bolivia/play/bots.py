@@ -91,20 +91,12 @@ class _View:
         # take the pile onto
         own = hand.team
         self.melds = hand.melds[own]
-        rank_index = lim.rank_index
-        keeps = feeds = 0
-        for team, melds in enumerate(hand.melds):
-            if team != own and not onto:
-                continue
-            ranks = 0
-            for meld in melds:
-                if meld.kind == "group" and meld.rank is not None:
-                    ranks |= 1 << rank_index[meld.rank]
-            if team == own:
-                keeps = ranks
-            else:
-                feeds |= ranks
-        self.keeps = keeps
+        self.keeps = hand.group_ranks(own)
+        feeds = 0
+        if onto:
+            for team in range(hand.teams):
+                if team != own:
+                    feeds |= hand.group_ranks(team)
         self.feeds = feeds
         self.limits = lim
         self.targets = lim.targets

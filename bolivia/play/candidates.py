@@ -93,16 +93,24 @@ class Candidates:
         # the positions (see cards.POSITION_RANK) a sequence's naturals may take, a bit each
         self._run_span = limits(ruleset).run_places
         # for the group candidates: the ranks a group may be of (not threes, not wild), and
-        # the fewest naturals of a group with at most 0, 1, 2, 3 wild cards
-        self._group_ranks = tuple(r for r in range(13) if r != 1 and not ruleset.wild[r * 4])
-        allowed = group_table(ruleset)
-        self._group_least = tuple(
-            min(
-                (n for n in range(len(allowed)) if any(allowed[n][: most + 1])),
-                default=None,
-            )
-            for most in range(4)
+        # the fewest naturals of a group with at most 0, 1, 2, 3 wild cards (kept with the
+        # ruleset: every hand of it reads the same)
+        known: tuple[tuple[int, ...], tuple[int | None, ...]] | None = ruleset.__dict__.get(
+            "_group_candidates"
         )
+        if known is None:
+            allowed = group_table(ruleset)
+            known = ruleset.__dict__["_group_candidates"] = (
+                tuple(r for r in range(13) if r != 1 and not ruleset.wild[r * 4]),
+                tuple(
+                    min(
+                        (n for n in range(len(allowed)) if any(allowed[n][: most + 1])),
+                        default=None,
+                    )
+                    for most in range(4)
+                ),
+            )
+        self._group_ranks, self._group_least = known
         self.memo: dict[str, object] = {}  # candidate lists of this state
         # each table run's ends, by the run (see _sequence_ends; kept with the run, which
         # the side's melds keep until it grows)
@@ -610,15 +618,9 @@ class Candidates:
 
     def _combine_candidates(self, out: list[Action]) -> None:
         """Joins of the side's groups (added to ``out``)."""
-        h = self.hand
-        team = h.melds[h.team]
-        for i, a in enumerate(team):
-            if a.kind != "group":
-                continue
-            for j in range(i + 1, len(team)):
-                b = team[j]
-                if b.kind == "group" and b.rank == a.rank and self.can_combine(i, j):
-                    out.append(Combine(i, j))
+        for i, j in self.hand.group_pairs(self.hand.team):
+            if self.can_combine(i, j):
+                out.append(Combine(i, j))
 
     def can_combine(self, target: int, other: int) -> bool:
         """:meth:`Hand.can <bolivia.play.hand.Hand.can>` for joining two of the side's melds

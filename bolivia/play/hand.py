@@ -407,10 +407,11 @@ class Hand(HandState):
     def _verify_lay(self, action: Lay) -> list[Meld]:
         if not action.melds:
             raise Illegal("no-meld", "lay at least one meld")
-        counts = self._take([c for m in action.melds for c in m])
+        cards = [c for m in action.melds for c in m]
+        counts = self._take(cards)
         laid = self._verify_new_melds(action.melds)
         table = [*self.melds[self.team], *laid]
-        remaining = sum(counts)
+        remaining = self.sizes[self.current] - len(cards)  # each was held (_take)
         if remaining == 0:
             self._empties_hand(table)
         else:
@@ -424,7 +425,7 @@ class Hand(HandState):
         counts = self._take(action.cards)
         meld = verify_extend(self.ruleset, team[action.target], action.cards, going_out=True)
         table = [*team[: action.target], meld, *team[action.target + 1 :]]
-        remaining = sum(counts)
+        remaining = self.sizes[self.current] - len(action.cards)  # each was held (_take)
         if remaining == 0:
             self._empties_hand(table)
         else:

@@ -416,7 +416,7 @@ class Moves:
             return self._outs[1]
         team = h.melds[h.team]
         lines: list[GoOut] = []
-        if self.stuck_turn == h.turns and not _joinable(team):
+        if self.stuck_turn == h.turns and not h.group_pairs(h.team):  # no join to try
             self._outs = (key, lines)
             return lines
         for line in ways_out(
@@ -437,17 +437,6 @@ class Moves:
             self.stuck_turn = h.turns
         self._outs = (key, lines)
         return lines
-
-
-def _joinable(team: Sequence[Meld]) -> bool:
-    """Whether two of the side's groups are of one rank (a way out might join them)."""
-    ranks: set[str | None] = set()
-    for meld in team:
-        if meld.kind == "group":
-            if meld.rank in ranks:
-                return True
-            ranks.add(meld.rank)
-    return False
 
 
 def _runs(present: Sequence[int], gaps: int) -> Iterator[list[int]]:

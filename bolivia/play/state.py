@@ -145,6 +145,10 @@ class HandState:
             [None] * 14 for _ in range(players)
         ]
         self._wild_cards: list[tuple[Card, ...] | None] = [None] * players
+        # by side: its melds when last read by _groups_of (the same objects), and what it read
+        self._groups: list[tuple[tuple[Meld, ...], list[tuple[int, int]], int] | None] = [
+            None
+        ] * self.teams
         self._wild = ruleset.wild
         self.melds: list[list[Meld]] = [[] for _ in range(self.teams)]
         self.red_threes = [0] * self.teams
@@ -437,6 +441,46 @@ class HandState:
         )
 
     # ------------------------------------------------------------------ what the moves read
+
+    def group_pairs(self, team: int) -> list[tuple[int, int]]:
+        """The pairs ``(i, j)``, ``i < j`` in order, of the side's groups of one rank (what a
+        join may join)."""
+        return self._groups_of(team)[1]
+
+    def group_ranks(self, team: int) -> int:
+        """The ranks the side has groups of, a bit by rank index."""
+        return self._groups_of(team)[2]
+
+    def _groups_of(self, team: int) -> tuple[tuple[Meld, ...], list[tuple[int, int]], int]:
+        """The side's melds, the pairs of its groups of one rank and the ranks of its groups,
+        kept while its melds are the same objects (a meld is never changed, only replaced):
+        the candidates, the search and the greedy bot ask in every state."""
+        melds = self.melds[team]
+        kept = self._groups[team]
+        if kept is not None and len(kept[0]) == len(melds):
+            old = kept[0]
+            same = True
+            for k in range(len(melds)):
+                if old[k] is not melds[k]:
+                    same = False
+                    break
+            if same:
+                return kept
+        pairs: list[tuple[int, int]] = []
+        ranks = 0
+        rank_index = self.lim.rank_index
+        for i, a in enumerate(melds):
+            if a.kind != "group":
+                continue
+            if a.rank is not None:
+                ranks |= 1 << rank_index[a.rank]
+            for j in range(i + 1, len(melds)):
+                b = melds[j]
+                if b.kind == "group" and b.rank == a.rank:
+                    pairs.append((i, j))
+        found = (tuple(melds), pairs, ranks)
+        self._groups[team] = found
+        return found
 
     def wild_cards(self) -> tuple[Card, ...]:
         """The player's wild cards, the cheaper first (twos before jokers)."""
