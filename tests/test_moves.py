@@ -169,6 +169,32 @@ def test_the_brute_force_can_fail() -> None:
     assert {type(a).__name__ for a in accepted} == {"Discard"}
 
 
+def test_the_groups_read_follow_the_melds() -> None:
+    """What the hand keeps of a side's groups (the pairs of one rank, the ranks) is read again
+    whenever a meld is added, replaced in place or removed, never left stale."""
+    ruleset = LIBRARY.load("bolivia-da")
+    hand = hand_at(ruleset, {"phase": "play", "hands": [["KC"], [], [], []]})
+    team = hand.melds[hand.team]
+
+    def group(*cards: str) -> Meld:
+        return verify_meld(ruleset, parse_cards(list(cards)))
+
+    def bits(*ranks: str) -> int:
+        return sum(1 << RANKS.index(rank) for rank in ranks)
+
+    team.extend([group("7H", "7S", "7D"), group("9H", "9S", "9D")])
+    assert hand.group_pairs(hand.team) == []
+    assert hand.group_ranks(hand.team) == bits("7", "9")
+    team.append(group("7C", "7C", "7D"))
+    assert hand.group_pairs(hand.team) == [(0, 2)]
+    team[1] = group("7H", "7H", "7S")  # the same number of melds, one replaced
+    assert hand.group_pairs(hand.team) == [(0, 1), (0, 2), (1, 2)]
+    assert hand.group_ranks(hand.team) == bits("7")
+    del team[0]
+    assert hand.group_pairs(hand.team) == [(0, 1)]
+    assert hand.group_pairs(1 - hand.team) == [] and hand.group_ranks(1 - hand.team) == 0
+
+
 @settings(
     max_examples=20,
     deadline=None,
