@@ -468,16 +468,26 @@ class HandState:
                 return kept
         pairs: list[tuple[int, int]] = []
         ranks = 0
+        twice = False  # two groups of one rank (or without one): pairs to list
+        unranked = 0
         rank_index = self.lim.rank_index
-        for i, a in enumerate(melds):
-            if a.kind != "group":
-                continue
-            if a.rank is not None:
-                ranks |= 1 << rank_index[a.rank]
-            for j in range(i + 1, len(melds)):
-                b = melds[j]
-                if b.kind == "group" and b.rank == a.rank:
-                    pairs.append((i, j))
+        for a in melds:
+            if a.kind == "group":
+                if a.rank is None:
+                    unranked += 1
+                    twice = twice or unranked > 1
+                else:
+                    bit = 1 << rank_index[a.rank]
+                    twice = twice or bool(ranks & bit)
+                    ranks |= bit
+        if twice:
+            for i, a in enumerate(melds):
+                if a.kind != "group":
+                    continue
+                for j in range(i + 1, len(melds)):
+                    b = melds[j]
+                    if b.kind == "group" and b.rank == a.rank:
+                        pairs.append((i, j))
         found = (tuple(melds), pairs, ranks)
         self._groups[team] = found
         return found
