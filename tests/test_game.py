@@ -159,6 +159,7 @@ def test_six_players_sit_as_three_partnerships_of_two(rid: str, hand_size: int) 
         "sizes",
         "rank_cards",
         "wild_cards",
+        "wild_order",
     ],
 )
 def test_the_conservation_check_catches_a_hand_out_of_step(where: str) -> None:
@@ -182,6 +183,10 @@ def test_the_conservation_check_catches_a_hand_out_of_step(where: str) -> None:
         hand._rank_cards[0][index >> 2] = hand.naturals(index >> 2)[1:]
     elif where == "wild_cards":  # a kept tuple of the wild cards with a joker too many
         hand._wild_cards[0] = (*hand.wild_cards(), Card.from_index(52))
+    elif where == "wild_order":  # the right wild cards, not the cheaper first
+        wilds = hand.wild_cards()
+        assert len(set(wilds)) > 1
+        hand._wild_cards[0] = wilds[::-1]
     else:
         hand.sizes[0] += 1
     assert not hand.conserved()

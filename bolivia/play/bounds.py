@@ -132,12 +132,23 @@ def could_meet(ruleset: Ruleset, counts: list[int], table: Sequence[Meld], playe
     wilds = 0
     for i in lim.wild_indices:
         wilds += counts[i]
-    low, high = lim.span_low, lim.span_high  # positions (see bolivia.cards.POSITION_RANK)
-    # each suit's card at each position; generous: a wild rank's place (-1) counts as held
-    places = lim.suit_places
-    escalera = lim.escalera_size
     max_wild = lim.group_max_wild
     room = wilds if max_wild is None else min(wilds, max_wild)
+    # where the requirement asks for escaleras, those within reach are counted first (the
+    # table's runs, then the suits' streaks): short of them, the groups and wild melds need
+    # not be read (the same answer, sooner: a requirement the table meets has them on it)
+    runs_first = False
+    for wanted, least in including:
+        if wanted == 2 and least > 0:
+            runs_first = True
+    if runs_first:
+        for meld in table:
+            if meld.kind == "sequence":
+                total += _table_run(ruleset, lim, counts, meld, wilds, made, might)
+        total += _streaks(lim, counts, might)
+        for wanted, least in including:
+            if wanted == 2 and made[2] + might[2] < least:
+                return False
     for meld in table:
         kind = meld.kind
         size = len(meld.cards)
@@ -153,24 +164,8 @@ def could_meet(ruleset: Ruleset, counts: list[int], table: Sequence[Meld], playe
                 g = lim.rank_index[meld.rank]
                 open_groups[g] = open_groups[g] + size
         elif kind == "sequence":
-            if size >= escalera:
-                made[2] = made[2] + 1
-                continue
-            if meld.suit is not None:
-                s = SUIT_INDEX[meld.suit]
-                extra = min(wilds, lim.sequence_max_wild)
-                addable = 0
-                for first, last, _ in _run_places(ruleset, lim, meld):
-                    # the naturals held beyond each end, past gaps the wild cards may fill
-                    cells = places[s]
-                    more = _beyond(counts, cells, first - 1, low - 1, -1, extra) + _beyond(
-                        counts, cells, last + 1, high + 1, 1, extra
-                    )
-                    if more > addable:
-                        addable = more
-                if size + addable + extra >= escalera:
-                    total += 1
-                    might[2] = might[2] + 1
+            if not runs_first:
+                total += _table_run(ruleset, lim, counts, meld, wilds, made, might)
         elif kind == "wild":
             if size >= lim.bolivia_size:
                 made[3] = made[3] + 1
@@ -179,33 +174,8 @@ def could_meet(ruleset: Ruleset, counts: list[int], table: Sequence[Meld], playe
     on_table = made[0] + made[1] + made[2] + made[3]
     if _enough(on_table, made, count, including):
         return True
-    if lim.sequence_allowed:
-        # a suit's longest run of ranks held, with the wild cards a run may take, could make
-        # an escalera: generous, a run per copy of the suit
-        need = escalera - lim.sequence_max_wild
-        for s in range(4):
-            if need > 0:  # the ranks held in the suit, in a row, until ``need`` are met
-                cells = places[s]
-                streak = 0
-                for p in range(low, high + 1):
-                    i = cells[p]
-                    if i < 0:
-                        continue
-                    if not counts[i]:
-                        streak = 0
-                        continue
-                    streak += 1
-                    if streak == need:
-                        break
-                if streak < need:
-                    continue
-            total += 1 + lim.decks
-            might[2] = might[2] + 1 + lim.decks
-    for wanted, least in including:
-        # the escaleras within reach are known now: short of those the side must have, the
-        # groups and wild melds need not be counted (the same answer, sooner)
-        if wanted == 2 and made[2] + might[2] < least:
-            return False
+    if not runs_first:
+        total += _streaks(lim, counts, might)
     group_canasta = lim.group_canasta
     for r in lim.group_ranks:
         base = r * 4
@@ -226,6 +196,71 @@ def could_meet(ruleset: Ruleset, counts: list[int], table: Sequence[Meld], playe
     for k in range(4):
         might[k] = might[k] + made[k]
     return _enough(on_table + total, might, count, including)
+
+
+def _table_run(
+    ruleset: Ruleset,
+    lim: Limits,
+    counts: list[int],
+    meld: Meld,
+    wilds: int,
+    made: list[int],
+    might: list[int],
+) -> int:
+    """:func:`could_meet` for one run of the table: an escalera (``made``), or one that the
+    naturals held beyond its ends, past gaps the wild cards may fill, could make one
+    (``might``; 1 returned, the canastas it adds to the total)."""
+    size = len(meld.cards)
+    escalera = lim.escalera_size
+    if size >= escalera:
+        made[2] = made[2] + 1
+        return 0
+    if meld.suit is None:
+        return 0
+    cells = lim.suit_places[SUIT_INDEX[meld.suit]]
+    extra = min(wilds, lim.sequence_max_wild)
+    low, high = lim.span_low, lim.span_high
+    addable = 0
+    for first, last, _ in _run_places(ruleset, lim, meld):
+        more = _beyond(counts, cells, first - 1, low - 1, -1, extra) + _beyond(
+            counts, cells, last + 1, high + 1, 1, extra
+        )
+        if more > addable:
+            addable = more
+    if size + addable + extra >= escalera:
+        might[2] = might[2] + 1
+        return 1
+    return 0
+
+
+def _streaks(lim: Limits, counts: list[int], might: list[int]) -> int:
+    """:func:`could_meet` for the suits: a suit's longest run of ranks held, with the wild
+    cards a run may take, could make an escalera -- generous, a run per copy of the suit
+    (``might``; the canastas it adds to the total returned)."""
+    if not lim.sequence_allowed:
+        return 0
+    need = lim.escalera_size - lim.sequence_max_wild
+    low, high = lim.span_low, lim.span_high
+    added = 0
+    for s in range(4):
+        if need > 0:  # the ranks held in the suit, in a row, until ``need`` are met
+            cells = lim.suit_places[s]  # -1 at a wild rank's place, which counts as held
+            streak = 0
+            for p in range(low, high + 1):
+                i = cells[p]
+                if i < 0:
+                    continue
+                if not counts[i]:
+                    streak = 0
+                    continue
+                streak += 1
+                if streak == need:
+                    break
+            if streak < need:
+                continue
+        added += 1 + lim.decks
+        might[2] = might[2] + 1 + lim.decks
+    return added
 
 
 def _beyond(

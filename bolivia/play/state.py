@@ -34,6 +34,8 @@ from bolivia.values import reduce_fields
 __all__ = ["BLACK_THREES", "CARDS", "RED_THREES", "HandResult", "HandState"]
 
 CARDS: Final = Card.all()
+# the card indexes of each rank (the joker's, 13, is its own)
+RANK_CELLS: Final = tuple(tuple(range(r * 4, min(r * 4 + 4, 53))) for r in range(14))
 RED_THREES: Final = frozenset(c.index for c in CARDS if c.is_red_three)
 BLACK_THREES: Final = frozenset(c.index for c in CARDS if c.is_black_three)
 
@@ -357,7 +359,7 @@ class HandState:
                 return False
         if counts[52] != jokers:
             return False
-        wild = self._wild
+        wild_indices = self.ruleset.wild_indices
         for p, hand in enumerate(self.hands):
             size = 0
             for i in range(53):
@@ -380,12 +382,11 @@ class HandState:
             if masks != held:
                 return False
             for r, kept in enumerate(self._rank_cards[p]):
-                if kept is not None and not _lists(kept, hand, r * 4, min(r * 4 + 4, 53), None):
+                if kept is not None and not _lists(kept, hand, RANK_CELLS[r]):
                     return False
+            # the wild cards as wild_cards lists them: by wild rank, the cheaper first
             kept_wild = self._wild_cards[p]
-            if kept_wild is not None and not _lists(
-                tuple(sorted(kept_wild, key=_index)), hand, 0, 53, wild
-            ):
+            if kept_wild is not None and not _lists(kept_wild, hand, wild_indices):
                 return False
         return True
 
@@ -518,19 +519,11 @@ class HandState:
         return [kind for kind, n in self._pile_classes.items() if n > 0]
 
 
-def _index(card: Card) -> int:
-    return card.index
-
-
-def _lists(
-    kept: tuple[Card, ...], hand: list[int], low: int, high: int, only: Sequence[bool] | None
-) -> bool:
-    """Whether ``kept`` lists, in index order, every card of ``hand`` from index ``low`` up to
-    ``high`` (of those ``only`` marks, if given), each as many times as it is held."""
+def _lists(kept: tuple[Card, ...], hand: list[int], indices: tuple[int, ...]) -> bool:
+    """Whether ``kept`` lists every card of ``hand`` of these ``indices``, in their order,
+    each as many times as it is held."""
     at = 0
-    for i in range(low, high):
-        if only is not None and not only[i]:
-            continue
+    for i in indices:
         for _ in range(hand[i]):
             if at >= len(kept) or kept[at].index != i:
                 return False
