@@ -169,6 +169,37 @@ def test_the_brute_force_can_fail() -> None:
     assert {type(a).__name__ for a in accepted} == {"Discard"}
 
 
+def test_a_meld_signature_tells_apart_what_bears_on_the_search() -> None:
+    """The search's one-number signature of a meld is the same for two melds exactly when their
+    kind, rank or suit, natural and wild counts and (for a run) natural ranks are: a run
+    holding the ace twice, low and high, is not the run holding it once."""
+    ruleset = LIBRARY.load("bolivia-da")
+    lim = ways_out_module.limits(ruleset)
+    texts = [
+        "5H 5S 5D", "5H 5S 2C", "6H 6S 6D", "5H 5S 5D 5C", "2C 2D JK", "2C 2D JK JK",
+        "5H 6H 7H", "5S 6S 7S", "5H 6H 7H 8H", "6H 7H 8H",
+    ]  # fmt: skip
+    melds = [verify_meld(ruleset, parse_cards(t.split())) for t in texts]
+    for text in ("AH 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH", "3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH"):
+        cards = tuple(parse_cards(text.split()))  # as a ruleset with runs from ace to ace has them
+        melds.append(Meld("sequence", cards, len(cards), 0, None, "H"))
+    # and runs with wild cards in them (where a ruleset allows them), the same naturals
+    for text, wilds in (("5H 2C 7H", 1), ("5H 2C 7H 2D", 2)):
+        cards = tuple(parse_cards(text.split()))
+        melds.append(Meld("sequence", cards, 2, wilds, None, "H"))
+
+    def facts(m: Meld) -> tuple[object, ...]:
+        ranks = sorted(c.index >> 2 for c in m.cards if not ruleset.wild[c.index])
+        return (m.kind, m.rank, m.suit, m.naturals, m.wilds, tuple(ranks))
+
+    for a in melds:
+        for b in melds:
+            same = ways_out_module._signature(a, ruleset.wild, lim.rank_index) == (
+                ways_out_module._signature(b, ruleset.wild, lim.rank_index)
+            )
+            assert same == (facts(a) == facts(b)), (a, b)
+
+
 def test_the_groups_read_follow_the_melds() -> None:
     """What the hand keeps of a side's groups (the pairs of one rank, the ranks) is read again
     whenever a meld is added, replaced in place or removed, never left stale."""

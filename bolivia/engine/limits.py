@@ -118,6 +118,12 @@ class Limits:
         self.group_ranks: tuple[int, ...] = tuple(
             r for r in range(13) if r != 1 and not self.wild[r * 4]
         )
+        # the natural cards (by index), and those a sequence may hold (of a rank in the span):
+        # what the search for a way out places (lists, read and never changed)
+        self.natural_indices: list[int] = [i for i in range(53) if not self.wild[i]]
+        self.run_naturals: list[int] = [
+            r * 4 + s for r in range(13) if self.rank_positions[r] for s in range(4)
+        ]
         self.rank_index: dict[str, int] = {rank: i for i, rank in enumerate(RANKS)}
         # the size of a canasta of each kind of meld (a natural one for groups)
         self.targets: dict[str, int] = {
@@ -154,6 +160,10 @@ class Limits:
         self._by_players = {
             players: _counts(req) for players, req in going_out.requirement_by_players.items()
         }
+        self._escaleras = _asks_escaleras(self._requirement)
+        self._escaleras_by_players = {
+            players: _asks_escaleras(req) for players, req in self._by_players.items()
+        }
 
     def band(self, team_score: int) -> int:
         """The index of the band of :attr:`bands` a side with this score before the hand is in
@@ -170,6 +180,14 @@ class Limits:
         """What going out needs with this many players: the canastas, and how many of each
         kind (by index into :data:`KINDS`) must be among them."""
         return self._by_players.get(players, self._requirement)
+
+    def asks_escaleras(self, players: int) -> bool:
+        """Whether going out with this many players needs an escalera among its canastas."""
+        return self._escaleras_by_players.get(players, self._escaleras)
+
+
+def _asks_escaleras(requirement: tuple[int, tuple[tuple[int, int], ...]]) -> bool:
+    return any(kind == KIND_INDEX["escalera"] and n > 0 for kind, n in requirement[1])
 
 
 def _counts(req: CanastaRequirement) -> tuple[int, tuple[tuple[int, int], ...]]:

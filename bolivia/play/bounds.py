@@ -6,7 +6,6 @@ them) -- and cheap: counts and bit masks, no meld is built.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Final
 
 from bolivia.cards import SUIT_INDEX, SUITS
@@ -19,7 +18,7 @@ __all__ = ["could_meet", "stranded"]
 KEPT: Final = 10_000  # the most table runs whose placements are kept (then cleared)
 
 
-def stranded(ruleset: Ruleset, counts: list[int], table: Sequence[Meld]) -> list[int]:
+def stranded(ruleset: Ruleset, counts: list[int], table: list[Meld]) -> list[int]:
     """The cards of the hand (by index; two at most, two meaning more) that surely have
     nowhere to go -- no meld of the side to join, no card to meld with. Going out allows one
     (the discard). Every test is generous: a hand that can go out is never refused here."""
@@ -80,7 +79,7 @@ def stranded(ruleset: Ruleset, counts: list[int], table: Sequence[Meld]) -> list
 
 
 def _could_run(
-    ruleset: Ruleset, counts: list[int], runs: Sequence[Meld], r: int, s: int, budget: int
+    ruleset: Ruleset, counts: list[int], runs: list[Meld], r: int, s: int, budget: int
 ) -> bool:
     """Whether the natural of rank ``r`` and suit ``s`` might be in a run: a new one (some
     window of the smallest size, within the span, whose other ranks the hand holds in the
@@ -117,7 +116,7 @@ def _could_run(
     return False
 
 
-def could_meet(ruleset: Ruleset, counts: list[int], table: Sequence[Meld], players: int) -> bool:
+def could_meet(ruleset: Ruleset, counts: list[int], table: list[Meld], players: int) -> bool:
     """A quick upper bound: could the side's melds, with every card of the hand put to use,
     meet the going-out requirement? Generous like :func:`stranded`: each canasta the cards
     might make counts once toward the number needed and toward every kind it might be."""
@@ -137,10 +136,7 @@ def could_meet(ruleset: Ruleset, counts: list[int], table: Sequence[Meld], playe
     # where the requirement asks for escaleras, those within reach are counted first (the
     # table's runs, then the suits' streaks): short of them, the groups and wild melds need
     # not be read (the same answer, sooner: a requirement the table meets has them on it)
-    runs_first = False
-    for wanted, least in including:
-        if wanted == 2 and least > 0:
-            runs_first = True
+    runs_first = lim.asks_escaleras(players)
     if runs_first:
         for meld in table:
             if meld.kind == "sequence":
@@ -327,6 +323,6 @@ def _placements(ruleset: Ruleset, lim: Limits, meld: Meld) -> list[tuple[int, in
 
 
 def _enough(
-    total: int, have: Sequence[int], count: int, including: Sequence[tuple[int, int]]
+    total: int, have: list[int], count: int, including: tuple[tuple[int, int], ...]
 ) -> bool:
     return total >= count and all(have[kind] >= n for kind, n in including)

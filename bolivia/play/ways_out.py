@@ -41,7 +41,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Final
 
-from bolivia.cards import Card
+from bolivia.cards import SUIT_INDEX, Card
 from bolivia.engine.going_out import meets_requirement
 from bolivia.engine.initial_meld import counted_points, meets_first
 from bolivia.engine.limits import limits
@@ -81,12 +81,13 @@ def ways_out(
     the side's melds ``table``. ``first_minimum``: the side has not melded, and its new melds
     must count this much (and hold a canasta of a kind in ``first_canasta``, if any).
     ``bounded=False`` searches without the quick bounds (the bounds never change the answer)."""
-    held = list(counts)  # a list: what the compiled bounds index fastest
+    held = list(counts)  # lists: what the compiled bounds index and walk fastest
+    melds = list(table)
     # the requirement first: it closes nearly every hand that has no way out (4,966 of 5,008
     # in 100 greedy bolivia-da hands), and the stranded cards are then not looked for
-    if bounded and not could_meet(ruleset, held, table, players):
+    if bounded and not could_meet(ruleset, held, melds, players):
         return []
-    lost = stranded(ruleset, held, table) if bounded else []
+    lost = stranded(ruleset, held, melds) if bounded else []
     if len(lost) > 1:
         return []
     search = _Search(ruleset, table, held, players, first_minimum, limit)
@@ -112,12 +113,35 @@ QUICK_TRY = 48  # states the first try in the plain order may visit
 KEPT = 100_000  # the most entries a search keeps in each of its caches (then cleared)
 
 
-def _signature(meld: Meld, wild: Sequence[bool]) -> tuple[object, ...]:
-    """What of a meld bears on what it may still take and what it counts as."""
-    if meld.kind == "sequence":
-        ranks = tuple(sorted(c.index >> 2 for c in meld.cards if not wild[c.index]))
-        return (meld.kind, meld.suit, meld.wilds, ranks)
-    return (meld.kind, meld.rank, meld.naturals, meld.wilds)
+#: a meld's kind in its :func:`_signature`
+KIND_CODE: Final = {"group": 0, "threes": 1, "wild": 2, "sequence": 3}
+
+
+def _signature(meld: Meld, wild: Sequence[bool], rank_index: dict[str, int]) -> int:
+    """What of a meld bears on what it may still take and what it counts as, as one number
+    (no two melds that differ in these share it): the kind; a group's rank, naturals and wild
+    cards; a run's suit, wild cards and naturals (each rank's count in four bits: the ace
+    may be in a long run twice)."""
+    code = KIND_CODE[meld.kind]
+    if code == 3:
+        ranks = 0
+        for c in meld.cards:
+            if not wild[c.index]:
+                ranks += 1 << ((c.index >> 2) * 4)
+        suit = 0 if meld.suit is None else SUIT_INDEX[meld.suit] + 1
+        return code | suit << 2 | ranks << 8 | meld.wilds << 64
+    rank = 0 if meld.rank is None else rank_index[meld.rank] + 1
+    return code | rank << 2 | meld.naturals << 8 | meld.wilds << 24
+
+
+#: a canasta's kind in :func:`_kinds` (None: not a canasta)
+CANASTA_CODE: Final = {None: 0, "natural": 1, "mixed": 2, "escalera": 3, "bolivia": 4}
+
+
+def _kinds(ruleset: Ruleset, kinds: int, meld: Meld) -> int:
+    """The count of melds of each canasta kind (eight bits each: a table holds fewer than 256
+    melds), with ``meld`` added."""
+    return kinds + (1 << (8 * CANASTA_CODE[canasta_of(ruleset, meld)]))
 
 
 class _Search:
@@ -140,7 +164,8 @@ class _Search:
         self.counts = list(counts)
         self.old = len(table)
         self.table: list[Meld] = list(table)
-        self.sigs = [_signature(m, self.wild) for m in self.table]  # kept with the table
+        self.lim = lim = limits(ruleset)
+        self.sigs = [_signature(m, self.wild, lim.rank_index) for m in self.table]  # with it
         self.combines: list[tuple[int, int]] = []
         self.extends: list[tuple[int, tuple[Card, ...]]] = []
         self.discard: Card | None = None
@@ -149,7 +174,7 @@ class _Search:
         self.bounded = True
         self.root_lost: list[int] | None = None
         self.sequences = ruleset.rules.melds.sequence.allowed
-        self.naturals = [i for i in range(53) if not self.wild[i]]
+        self.naturals = lim.natural_indices
         self.order = self.naturals  # the order the naturals are placed in (see probe)
         self.placed = 0  # naturals placed (or discarded) so far
         self.budget: int | None = None  # states left to the first try (see run)
@@ -157,12 +182,8 @@ class _Search:
         self.probing = False
         self.suspects: list[int] = []  # see probe
         self._grown: dict[tuple[int, tuple[int, ...]], tuple[Meld, Meld | None]] = {}
-        self.one_per_rank = not self.rules.melds.group.duplicate_ranks
-        self.lim = limits(ruleset)
-        # the naturals a sequence may hold (in the span, not wild), and their positions
-        self.run_naturals = [
-            r * 4 + s for r in range(13) if self.lim.rank_positions[r] for s in range(4)
-        ]
+        self.one_per_rank = not lim.duplicate_ranks
+        self.run_naturals = lim.run_naturals  # the naturals a sequence may hold
         self.wilds = list(ruleset.wild_indices)  # the cheaper first
         self.wild_kinds = wild_ranks(ruleset)
         # kept with the ruleset: each new meld going out by its cards (None: no meld; else the
@@ -175,11 +196,11 @@ class _Search:
 
     def set_meld(self, t: int, meld: Meld) -> None:
         self.table[t] = meld
-        self.sigs[t] = _signature(meld, self.wild)
+        self.sigs[t] = _signature(meld, self.wild, self.lim.rank_index)
 
     def push(self, meld: Meld) -> None:
         self.table.append(meld)
-        self.sigs.append(_signature(meld, self.wild))
+        self.sigs.append(_signature(meld, self.wild, self.lim.rank_index))
 
     def pop(self) -> None:
         self.table.pop()
@@ -230,7 +251,7 @@ class _Search:
                 self.combines.pop()
                 self.old += 1
                 self.table.insert(j, b)
-                self.sigs.insert(j, _signature(b, self.wild))
+                self.sigs.insert(j, _signature(b, self.wild, self.lim.rank_index))
                 self.set_meld(i, a)
                 if len(self.found) >= self.limit:
                     return
@@ -364,7 +385,8 @@ class _Search:
             if chosen is None:
                 self.wild_phase()
             else:
-                self.options(*chosen)
+                index, plan = chosen  # no star call: that would go through the generic call
+                self.options(index, plan)
         if len(self.found) == before and not self.spent:
             self.failed.add(key)
 
@@ -629,15 +651,17 @@ class _Search:
             if index is not None:
                 self.counts[index] = self.counts[index] - 1
                 self.discard = CARDS[index]
-            self._spread(0, set())
+            self._spread(0, set(), 0)
             if index is not None:
                 self.discard = None
                 self.counts[index] = self.counts[index] + 1
             if len(self.found) >= self.limit:
                 return
 
-    def _spread(self, t: int, seen: set[tuple[object, ...]]) -> None:
-        """Wild cards onto the melds from ``t`` on (each number of them the meld can take)."""
+    def _spread(self, t: int, seen: set[tuple[int, tuple[int, ...], int]], kinds: int) -> None:
+        """Wild cards onto the melds from ``t`` on (each number of them the meld can take);
+        ``kinds``: how many of the melds before ``t`` are canastas of each kind, as they now
+        stand (:func:`_kinds`)."""
         held = [self.counts[i] for i in self.wilds]
         if not any(held):
             self.leaf()
@@ -645,13 +669,12 @@ class _Search:
         if t == len(self.table):
             self._wild_melds(sum(held))
             return
-        kinds = tuple(sorted(str(canasta_of(self.ruleset, m)) for m in self.table[:t]))
         key = (t, tuple(held), kinds)
         if key in seen:
             return
         before = len(self.found)
         meld = self.table[t]
-        self._spread(t + 1, seen)
+        self._spread(t + 1, seen, _kinds(self.ruleset, kinds, meld))
         if len(self.found) < self.limit and could_join(self.ruleset, meld, CARDS[self.wilds[0]]):
             points = self.first_minimum is not None and t >= self.old
             for k in range(1, sum(held) + 1):
@@ -665,7 +688,7 @@ class _Search:
                     self.take(mix)
                     self.set_meld(t, grown)
                     self.extends.append((t, tuple(cards)))
-                    self._spread(t + 1, seen)
+                    self._spread(t + 1, seen, _kinds(self.ruleset, kinds, grown))
                     self.extends.pop()
                     self.set_meld(t, meld)
                     self.give(mix)
