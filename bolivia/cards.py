@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, ClassVar, Final
 
 from bolivia.errors import CardError
@@ -32,6 +32,7 @@ __all__ = [
     "SUIT_INDEX",
     "Card",
     "Pack",
+    "below",
     "normalize_rank",
     "parse_cards",
     "shuffle",
@@ -273,9 +274,26 @@ def shuffle(rng: random.Random, items: list[int]) -> None:
     """
     getrandbits = rng.getrandbits
     for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j: int = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
+        j = _below(getrandbits, i + 1)
         items[i], items[j] = items[j], items[i]
+
+
+def below(rng: random.Random, n: int) -> int:
+    """A number in ``range(n)`` drawn exactly as ``rng.randrange(n)`` draws it (the same draws
+    of ``rng.getrandbits``), in code the compiled build compiles, like :func:`shuffle`.
+
+    >>> below(random.Random(7), 10) == random.Random(7).randrange(10)
+    True
+    """
+    if n <= 0:
+        raise ValueError(f"nothing to draw from: range({n})")
+    return _below(rng.getrandbits, n)
+
+
+def _below(getrandbits: Callable[[int], int], n: int) -> int:
+    """``Random._randbelow``: draws of ``n``'s bit length until one is below ``n``."""
+    k = n.bit_length()
+    j = getrandbits(k)
+    while j >= n:
+        j = getrandbits(k)
+    return j

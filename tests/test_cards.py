@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bolivia.cards import JOKER, RANKS, SUITS, Card, Pack, parse_cards, shuffle
+from bolivia.cards import JOKER, RANKS, SUITS, Card, Pack, below, parse_cards, shuffle
 from bolivia.errors import CardError
 
 from .strategies import bad_card_texts, card_texts, cards, packs
@@ -100,3 +100,17 @@ def test_shuffle_is_the_standard_library_shuffle(seed: int, size: int) -> None:
     standard.shuffle(theirs)
     assert mine == theirs
     assert ours.getrandbits(32) == standard.getrandbits(32)
+
+
+@given(st.integers(min_value=0, max_value=2**64), st.integers(min_value=1, max_value=2**70))
+def test_below_is_the_standard_library_randrange(seed: int, n: int) -> None:
+    """The random bot's draw gives Random.randrange's number from the same seed (the same
+    choices whichever draws them), and leaves the generator where randrange leaves it."""
+    ours, standard = random.Random(seed), random.Random(seed)
+    assert [below(ours, n) for _ in range(3)] == [standard.randrange(n) for _ in range(3)]
+    assert ours.getrandbits(32) == standard.getrandbits(32)
+
+
+def test_below_refuses_an_empty_range() -> None:
+    with pytest.raises(ValueError, match="range\\(0\\)"):
+        below(random.Random(1), 0)

@@ -11,7 +11,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from bolivia.cards import Card
-from bolivia.engine.going_out import meets_requirement
+from bolivia.engine.going_out import meets_requirement, verify_go_out
 from bolivia.engine.melds import (
     can_meld,
     combination,
@@ -84,6 +84,26 @@ def test_the_move_generators_meld_checks_agree_with_the_verify_path(
             assert combination(ruleset, meld, other) == verified(
                 verify_combine, ruleset, meld, other
             )
+
+
+@settings(max_examples=300, deadline=None)
+@given(shipped, st.lists(meld_cards(), max_size=8), st.sampled_from([None, 2, 3, 4, 6]))
+def test_the_search_s_requirement_check_agrees_with_the_verify_path(
+    ruleset: Ruleset, table: list[list[Card]], players: int | None
+) -> None:
+    """meets_requirement (read from the limits, for the search's leaves) allows going out
+    exactly where verify_go_out does, for every number of players."""
+    melds = []
+    for cards in table:
+        meld = new_meld(ruleset, cards)
+        if meld is not None:
+            melds.append(meld)
+    try:
+        verify_go_out(ruleset, melds, players)
+        allowed = True
+    except Illegal:
+        allowed = False
+    assert meets_requirement(ruleset, melds, players) == allowed
 
 
 @settings(max_examples=300, deadline=None)

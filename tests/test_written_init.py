@@ -10,16 +10,18 @@ from dataclasses import MISSING, FrozenInstanceError, fields
 import pytest
 
 from bolivia.engine.melds import Meld
-from bolivia.play.actions import Combine, Extend, Lay, TakePile
+from bolivia.engine.pile import Pickup
+from bolivia.play.actions import Combine, Extend, GoOut, Lay, TakePile, TakeTop
 
-WRITTEN = [Meld, TakePile, Lay, Extend, Combine]
+WRITTEN = [Meld, Pickup, TakePile, TakeTop, Lay, Extend, Combine, GoOut]
 
 
 def _sample(annotation: object, i: int) -> object:
     """A value of the field's type (a string: the source's annotations), distinct for each
     field."""
     kind = str(annotation).split("[")[0].split(" ")[0]
-    return {"str": f"v{i}", "int": 100 + i, "tuple": (i,)}[kind]
+    samples: dict[str, object] = {"str": f"v{i}", "int": 100 + i, "tuple": (i,)}
+    return samples.get(kind, object())  # a card, a meld: any object of its own
 
 
 @pytest.mark.pure_only  # a compiled __init__ shows only (*args, **kwargs)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from bolivia.engine.limits import KIND_INDEX, limits
 from bolivia.engine.melds import Meld, canasta_of
 from bolivia.errors import Illegal
 from bolivia.rules.model import CanastaRequirement
@@ -50,12 +51,20 @@ def canastas(ruleset: Ruleset, melds: Sequence[Meld]) -> Counter[str]:
 
 
 def meets_requirement(ruleset: Ruleset, melds: Sequence[Meld], players: int | None = None) -> bool:
-    """Whether :func:`verify_go_out` allows going out (without building its refusal)."""
-    req = requirement_for(ruleset, players)
-    have = canastas(ruleset, melds)
-    return sum(have.values()) >= req.count and all(
-        have[kind] >= needed for kind, needed in req.including.items()
+    """Whether :func:`verify_go_out` allows going out (without building its refusal): the
+    same requirement, read from the ruleset's limits (the search for a way out asks at every
+    leaf)."""
+    lim = limits(ruleset)
+    count, including = lim.requirement(
+        players if players is not None else ruleset.rules.players.usual
     )
+    have = [0, 0, 0, 0]  # by KIND_INDEX
+    for meld in melds:
+        kind = canasta_of(ruleset, meld)
+        if kind is not None:
+            k = KIND_INDEX[kind]
+            have[k] = have[k] + 1
+    return sum(have) >= count and all(have[k] >= needed for k, needed in including)
 
 
 def verify_go_out(ruleset: Ruleset, melds: Sequence[Meld], players: int | None = None) -> None:

@@ -44,6 +44,23 @@ class Pickup:
     with_cards: tuple[Card, ...] = ()
     also: tuple[Meld, ...] = field(default=())
 
+    def __init__(
+        self,
+        way: str,
+        meld: Meld,
+        onto: int | None = None,
+        with_cards: tuple[Card, ...] = (),
+        also: tuple[Meld, ...] = (),
+    ) -> None:
+        # written out as the frozen dataclass would generate it, so that the compiled build
+        # compiles it (see COMPILED_INIT in bolivia.play.actions): a pickup is verified by the
+        # hundred a hand
+        object.__setattr__(self, "way", way)
+        object.__setattr__(self, "meld", meld)
+        object.__setattr__(self, "onto", onto)
+        object.__setattr__(self, "with_cards", with_cards)
+        object.__setattr__(self, "also", also)
+
     def describe(self) -> str:
         if self.onto is not None and self.way == "onto_meld":
             return f"the top card goes onto team meld {self.onto}, making {describe(self.meld)}"
@@ -115,9 +132,10 @@ def _blocked(ruleset: Ruleset, pile: Sequence[Card]) -> None:
 
 def _check_in_hand(hand: Sequence[Card], *parts: Sequence[Card]) -> None:
     """BadRequest unless ``parts`` are all in the hand (as many times as they are named)."""
-    need: Counter[Card] = Counter()
+    need: dict[Card, int] = {}  # (a dict: a Counter's methods run interpreted)
     for part in parts:
-        need.update(part)
+        for card in part:
+            need[card] = need.get(card, 0) + 1
     for card, n in need.items():
         if hand.count(card) < n:
             raise BadRequest(f"{card!r} is not in the hand (or not that many times)")

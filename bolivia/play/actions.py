@@ -47,9 +47,10 @@ __all__ = [
 
 
 # COMPILED_INIT: the actions the move generators build by the hundred a hand (``TakePile``,
-# ``Lay``, ``Extend``, ``Combine``) write out their ``__init__`` as the frozen dataclass would
-# generate it (each field set through ``object.__setattr__``, the same defaults): mypyc
-# compiles a written one, while a generated one runs interpreted, at several times the cost.
+# ``TakeTop``, ``Lay``, ``Extend``, ``Combine``, ``GoOut``) write out their ``__init__`` as the
+# frozen dataclass would generate it (each field set through ``object.__setattr__``, the same
+# defaults): mypyc compiles a written one, while a generated one runs interpreted, at several
+# times the cost.
 
 
 def _cards(cards: Sequence[Card]) -> list[str]:
@@ -105,6 +106,9 @@ class TakeTop:
     """Take only the pile's top card onto the team meld ``onto``, instead of drawing."""
 
     onto: int
+
+    def __init__(self, onto: int) -> None:
+        object.__setattr__(self, "onto", onto)  # compiled: see COMPILED_INIT
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "take_top", "onto": self.onto}
@@ -189,6 +193,18 @@ class GoOut:
     extends: tuple[tuple[int, tuple[Card, ...]], ...] = ()
     discard: Card | None = None
     combine: tuple[tuple[int, int], ...] = ()
+
+    def __init__(
+        self,
+        melds: tuple[tuple[Card, ...], ...] = (),
+        extends: tuple[tuple[int, tuple[Card, ...]], ...] = (),
+        discard: Card | None = None,
+        combine: tuple[tuple[int, int], ...] = (),
+    ) -> None:
+        object.__setattr__(self, "melds", melds)  # compiled: see COMPILED_INIT
+        object.__setattr__(self, "extends", extends)
+        object.__setattr__(self, "discard", discard)
+        object.__setattr__(self, "combine", combine)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {

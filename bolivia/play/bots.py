@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Final, Protocol
 
-from bolivia.cards import Card
+from bolivia.cards import Card, below
 from bolivia.engine.limits import Limits, limits
 from bolivia.engine.melds import Meld
 from bolivia.play.actions import (
@@ -49,12 +49,12 @@ class Bot(Protocol):
 
 
 class RandomBot:
-    """Uniform over the legal actions."""
+    """Uniform over the legal actions (the draw ``rng.randrange`` would make)."""
 
     name = "random"
 
     def choose(self, hand: Hand, actions: Sequence[Action], rng: random.Random) -> Action:
-        return actions[rng.randrange(len(actions))]
+        return actions[below(rng, len(actions))]
 
 
 _LOWEST: Final = float("-inf")  # below every value

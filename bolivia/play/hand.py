@@ -16,7 +16,6 @@ oracle answers with.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from typing import NoReturn
 
@@ -495,9 +494,10 @@ class Hand(HandState):
         cards += [c for _, more in action.extends for c in more]
         if action.discard is not None:
             cards.append(action.discard)
-        if Counter(c.index for c in cards) != Counter(
-            {i: n for i, n in enumerate(self.hands[self.current]) if n}
-        ):
+        moved = [0] * 53
+        for c in cards:
+            moved[c.index] = moved[c.index] + 1
+        if moved != self.hands[self.current]:
             raise Illegal(
                 "go-out-cards",
                 "going out lays, adds or discards every card of the hand, and only those",
