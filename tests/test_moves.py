@@ -21,6 +21,7 @@ from bolivia.play.actions import Combine, TakePile
 from bolivia.play.bots import GreedyBot, RandomBot
 from bolivia.play.hand import Hand
 from bolivia.play.position import hand_at, position_of
+from bolivia.play.signatures import signature
 from bolivia.play.simulate import RULE_ENDINGS, play_hand
 from bolivia.play.ways_out import can_go_out, ways_out
 from bolivia.rules.library import shipped_library
@@ -194,8 +195,8 @@ def test_a_meld_signature_tells_apart_what_bears_on_the_search() -> None:
 
     for a in melds:
         for b in melds:
-            same = ways_out_module._signature(a, ruleset.wild, lim.rank_index) == (
-                ways_out_module._signature(b, ruleset.wild, lim.rank_index)
+            same = signature(a, ruleset.wild, lim.rank_index) == (
+                signature(b, ruleset.wild, lim.rank_index)
             )
             assert same == (facts(a) == facts(b)), (a, b)
 

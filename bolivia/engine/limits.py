@@ -100,6 +100,12 @@ class Limits:
             tuple(-1 if self.wild_place[p] else POSITION_RANK[p] * 4 + s for p in range(14))
             for s in range(4)
         )
+        # the same, the wild ranks' places left out: each suit's naturals along the span (read,
+        # never changed)
+        self.suit_span: tuple[list[int], ...] = tuple(
+            [i for i in cells[self.span_low : self.span_high + 1] if i >= 0]
+            for cells in self.suit_places
+        )
         threes = rules.melds.black_threes
         self.threes_when: str = threes.when
         self.threes_max_wild: int = threes.max_wild

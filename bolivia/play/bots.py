@@ -118,7 +118,8 @@ class GreedyBot:
     def choose(self, hand: Hand, actions: Sequence[Action], rng: random.Random) -> Action:
         view = _View(hand)
         best, best_value = 0, _LOWEST
-        for i, action in enumerate(actions):
+        options = list(actions)  # a list: walked natively (a Sequence goes through iterators)
+        for i, action in enumerate(options):
             # discards are the most: valued without the dispatch of value()
             value = (
                 self._discard_value(view, action.card)
@@ -127,7 +128,7 @@ class GreedyBot:
             )
             if value > best_value:
                 best, best_value = i, value
-        return actions[best]
+        return options[best]
 
     # ---------------------------------------------------------------- valuation
 

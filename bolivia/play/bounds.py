@@ -236,16 +236,11 @@ def _streaks(lim: Limits, counts: list[int], might: list[int]) -> int:
     if not lim.sequence_allowed:
         return 0
     need = lim.escalera_size - lim.sequence_max_wild
-    low, high = lim.span_low, lim.span_high
     added = 0
     for s in range(4):
         if need > 0:  # the ranks held in the suit, in a row, until ``need`` are met
-            cells = lim.suit_places[s]  # -1 at a wild rank's place, which counts as held
             streak = 0
-            for p in range(low, high + 1):
-                i = cells[p]
-                if i < 0:
-                    continue
+            for i in lim.suit_span[s]:  # a wild rank's place is left out: it breaks no streak
                 if not counts[i]:
                     streak = 0
                     continue

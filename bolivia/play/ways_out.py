@@ -41,7 +41,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Final
 
-from bolivia.cards import SUIT_INDEX, Card
+from bolivia.cards import Card
 from bolivia.engine.going_out import meets_requirement
 from bolivia.engine.initial_meld import counted_points, meets_first
 from bolivia.engine.limits import limits
@@ -58,6 +58,7 @@ from bolivia.play.actions import GoOut
 from bolivia.play.bounds import could_meet, stranded
 from bolivia.play.multisets import mixes, sub_multisets, wild_ranks
 from bolivia.play.runs import gap_naturals, run_capable, start_naturals
+from bolivia.play.signatures import kinds_with, signature
 from bolivia.play.starts import start_pairs
 from bolivia.rules.ruleset import Ruleset
 
@@ -113,37 +114,6 @@ QUICK_TRY = 48  # states the first try in the plain order may visit
 KEPT = 100_000  # the most entries a search keeps in each of its caches (then cleared)
 
 
-#: a meld's kind in its :func:`_signature`
-KIND_CODE: Final = {"group": 0, "threes": 1, "wild": 2, "sequence": 3}
-
-
-def _signature(meld: Meld, wild: Sequence[bool], rank_index: dict[str, int]) -> int:
-    """What of a meld bears on what it may still take and what it counts as, as one number
-    (no two melds that differ in these share it): the kind; a group's rank, naturals and wild
-    cards; a run's suit, wild cards and naturals (each rank's count in four bits: the ace
-    may be in a long run twice)."""
-    code = KIND_CODE[meld.kind]
-    if code == 3:
-        ranks = 0
-        for c in meld.cards:
-            if not wild[c.index]:
-                ranks += 1 << ((c.index >> 2) * 4)
-        suit = 0 if meld.suit is None else SUIT_INDEX[meld.suit] + 1
-        return code | suit << 2 | ranks << 8 | meld.wilds << 64
-    rank = 0 if meld.rank is None else rank_index[meld.rank] + 1
-    return code | rank << 2 | meld.naturals << 8 | meld.wilds << 24
-
-
-#: a canasta's kind in :func:`_kinds` (None: not a canasta)
-CANASTA_CODE: Final = {None: 0, "natural": 1, "mixed": 2, "escalera": 3, "bolivia": 4}
-
-
-def _kinds(ruleset: Ruleset, kinds: int, meld: Meld) -> int:
-    """The count of melds of each canasta kind (eight bits each: a table holds fewer than 256
-    melds), with ``meld`` added."""
-    return kinds + (1 << (8 * CANASTA_CODE[canasta_of(ruleset, meld)]))
-
-
 class _Search:
     def __init__(
         self,
@@ -165,7 +135,7 @@ class _Search:
         self.old = len(table)
         self.table: list[Meld] = list(table)
         self.lim = lim = limits(ruleset)
-        self.sigs = [_signature(m, self.wild, lim.rank_index) for m in self.table]  # with it
+        self.sigs = [signature(m, self.wild, lim.rank_index) for m in self.table]  # with it
         self.combines: list[tuple[int, int]] = []
         self.extends: list[tuple[int, tuple[Card, ...]]] = []
         self.discard: Card | None = None
@@ -196,11 +166,11 @@ class _Search:
 
     def set_meld(self, t: int, meld: Meld) -> None:
         self.table[t] = meld
-        self.sigs[t] = _signature(meld, self.wild, self.lim.rank_index)
+        self.sigs[t] = signature(meld, self.wild, self.lim.rank_index)
 
     def push(self, meld: Meld) -> None:
         self.table.append(meld)
-        self.sigs.append(_signature(meld, self.wild, self.lim.rank_index))
+        self.sigs.append(signature(meld, self.wild, self.lim.rank_index))
 
     def pop(self) -> None:
         self.table.pop()
@@ -251,7 +221,7 @@ class _Search:
                 self.combines.pop()
                 self.old += 1
                 self.table.insert(j, b)
-                self.sigs.insert(j, _signature(b, self.wild, self.lim.rank_index))
+                self.sigs.insert(j, signature(b, self.wild, self.lim.rank_index))
                 self.set_meld(i, a)
                 if len(self.found) >= self.limit:
                     return
@@ -534,105 +504,123 @@ class _Search:
         self.order = [index for _, index in sorted(scored)]
         return True
 
-    def joins(self, index: int, meld: Meld) -> Iterator[list[int]]:
+    def joins(self, index: int, meld: Meld) -> list[list[int]]:
         """The ways the natural card may join the meld: alone; and, for a sequence it does not
         touch, with what bridges the gap -- the naturals of its suit held between it and the
         sequence (any of them may be left for elsewhere with a wild card in its place) and the
         fewest wild cards that make it legal (more may join in the wild phase). Without the
         bridge a sequence could only grow by cards next to it, one at a time, and
-        ``8H 9H 10H`` onto ``JH QH KH AH`` would be missed when ``8H`` is placed first."""
-        yield [index]
+        ``8H 9H 10H`` onto ``JH QH KH AH`` would be missed when ``8H`` is placed first.
+        (The ways are listed, not yielded, here and in :meth:`new_melds`: they are all read
+        before anything moves, and a compiled generator costs more a way than a list.)"""
+        out = [[index]]
         if meld.kind != "sequence":
-            return
+            return out
         max_wild = self.lim.sequence_max_wild
         ranks = [c.index >> 2 for c in meld.cards if not self.wild[c.index]]
         for places in sequence_places(self.ruleset, ranks, meld.wilds):
             for p in self.lim.rank_positions[index >> 2]:  # an ace low or high, by position
                 between = gap_naturals(self.lim, self.counts, index & 3, places, p)
                 if between is not None:  # not a duplicate, nor next to it (alone is the way)
-                    yield from self._bridges(index, meld, between, max_wild)
+                    self._bridges(index, meld, between, max_wild, out)
+        return out
 
     def _bridges(
-        self, index: int, meld: Meld, between: list[int], max_wild: int
-    ) -> Iterator[list[int]]:
-        """:meth:`joins` across a gap: the card with some of the naturals ``between``."""
+        self, index: int, meld: Meld, between: list[int], max_wild: int, out: list[list[int]]
+    ) -> None:
+        """:meth:`joins` across a gap: the card with some of the naturals ``between`` (added to
+        ``out``)."""
         available = sum(self.counts[i] for i in self.wilds)
         slack = min(available, max_wild - meld.wilds)
         for left_out in range(min(len(between), slack) + 1):
             for kept in sub_multisets(between, len(between) - left_out):
                 for w in range(slack + 1):
                     cards = [index, *kept]
-                    fill = next(iter(self.wild_choices(w)), None)
-                    if fill is None:
+                    fills = self.wild_choices(w)
+                    if not fills:
                         break
-                    if self.grow(meld, cards + fill) is None:
+                    if self.grow(meld, cards + fills[0]) is None:
                         continue
                     if w and self.first_minimum is not None:
-                        for mix in self.wild_choices(w):  # the points of the mix count
-                            yield cards + mix
+                        for mix in fills:  # the points of the mix count
+                            out.append(cards + mix)
                     else:
-                        yield cards + fill
+                        out.append(cards + fills[0])
                     break  # more wild cards may join in the wild phase
 
-    def new_melds(self, index: int, capable: list[int]) -> Iterator[list[int]]:
+    def new_melds(self, index: int, capable: list[int]) -> list[list[int]]:
         """The new melds (card indices) that hold the natural card, by the rules above."""
         lim = self.lim
         rank, suit = index >> 2, index & 3
+        out: list[list[int]] = []
         if rank == 1:  # a black three: in a meld of threes, or a run where the span holds it
             if lim.threes_when != "never":
                 others = [i for i in (4, 7) for _ in range(self.counts[i] - (i == index))]
-                yield from self._with_naturals(index, others, lim.threes_max_wild, capable)
+                self._with_naturals(index, others, lim.threes_max_wild, capable, out)
             if lim.sequence_allowed:
-                yield from self._sequences(index, rank, suit)
-            return
+                self._sequences(index, rank, suit, out)
+            return out
         same = [
             i for i in range(rank * 4, rank * 4 + 4) for _ in range(self.counts[i] - (i == index))
         ]
-        yield from self._with_naturals(index, same, lim.group_max_wild, capable)
+        self._with_naturals(index, same, lim.group_max_wild, capable, out)
         if lim.sequence_allowed:
-            yield from self._sequences(index, rank, suit)
+            self._sequences(index, rank, suit, out)
+        return out
 
     def _with_naturals(
-        self, index: int, others: list[int], max_wild: int | None, capable: list[int]
-    ) -> Iterator[list[int]]:
+        self,
+        index: int,
+        others: list[int],
+        max_wild: int | None,
+        capable: list[int],
+        out: list[list[int]],
+    ) -> None:
         """A group (or a meld of black threes) of the card, started as small as it may be: the
         fewest naturals and wild cards that make it legal (each such pair, each choice of the
         naturals), as more naturals join as they are placed and wild cards come last. Where
         no wild card may go onto a finished canasta and the rank could make one, every number
         of wild cards is offered at once. One natural with wild cards is offered too where it
         could be a legal meld of some kind (:func:`verify_meld` decides which). ``max_wild``
-        is the ruleset's limit for the meld's kind (what :func:`start_pairs` reads)."""
+        is the ruleset's limit for the meld's kind (what :func:`start_pairs` reads); the melds
+        are added to ``out``."""
         threes = index >> 2 == 1
         available = sum(self.counts[i] for i in self.wilds)
         for k, w in start_pairs(self.ruleset, threes, len(others), available):
-            for naturals in self._naturals_choices(others, k, capable):
-                for wilds in self.wild_choices(w):
-                    yield [index, *naturals, *wilds]
+            choices = self._naturals_choices(others, k, capable)
+            if choices:
+                fills = self.wild_choices(w)
+                for naturals in choices:
+                    for wilds in fills:
+                        out.append([index, *naturals, *wilds])
 
-    def _naturals_choices(
-        self, others: list[int], k: int, capable: list[int]
-    ) -> Iterator[list[int]]:
+    def _naturals_choices(self, others: list[int], k: int, capable: list[int]) -> list[list[int]]:
         """Each choice of ``k`` of these naturals of one rank, those that cannot be in a
         sequence (by ``capable``, the state's :meth:`capable_masks`) taken as interchangeable
         (the lowest first)."""
         free = [i for i in others if (capable[i & 3] >> (i >> 2)) & 1]
         loose = [i for i in others if not (capable[i & 3] >> (i >> 2)) & 1]
+        out: list[list[int]] = []
         for j in range(min(k, len(loose)) + 1):
             for chosen in sub_multisets(free, k - j):
-                yield [*chosen, *loose[:j]]
+                out.append([*chosen, *loose[:j]])
+        return out
 
-    def _sequences(self, index: int, rank: int, suit: int) -> Iterator[list[int]]:
+    def _sequences(self, index: int, rank: int, suit: int, out: list[list[int]]) -> None:
         """A sequence holding the card and at least one other natural of its suit: for each
         number of wild cards, the fewest naturals that make it legal, each choice of ranks
         within reach below or above it (more naturals join at either end as they are
-        placed)."""
+        placed; added to ``out``)."""
         lim = self.lim
         available = sum(self.counts[i] for i in self.wilds)
         for w in range(min(available, lim.sequence_max_wild) + 1):
             k = max(1, lim.sequence_min_size - 1 - w)  # naturals beside the card
+            fills: list[list[int]] | None = None  # read at the first natural choice
             for others in start_naturals(self.lim, self.counts, index, k, w):
-                for wilds in self.wild_choices(w):
-                    yield [index, *others, *wilds]
+                if fills is None:
+                    fills = self.wild_choices(w)
+                for wilds in fills:
+                    out.append([index, *others, *wilds])
 
     # ------------------------------------------------------------------ wild cards
 
@@ -661,7 +649,7 @@ class _Search:
     def _spread(self, t: int, seen: set[tuple[int, tuple[int, ...], int]], kinds: int) -> None:
         """Wild cards onto the melds from ``t`` on (each number of them the meld can take);
         ``kinds``: how many of the melds before ``t`` are canastas of each kind, as they now
-        stand (:func:`_kinds`)."""
+        stand (:func:`~bolivia.play.signatures.kinds_with`)."""
         held = [self.counts[i] for i in self.wilds]
         if not any(held):
             self.leaf()
@@ -674,7 +662,7 @@ class _Search:
             return
         before = len(self.found)
         meld = self.table[t]
-        self._spread(t + 1, seen, _kinds(self.ruleset, kinds, meld))
+        self._spread(t + 1, seen, kinds_with(self.ruleset, kinds, meld))
         if len(self.found) < self.limit and could_join(self.ruleset, meld, CARDS[self.wilds[0]]):
             points = self.first_minimum is not None and t >= self.old
             for k in range(1, sum(held) + 1):
@@ -688,7 +676,7 @@ class _Search:
                     self.take(mix)
                     self.set_meld(t, grown)
                     self.extends.append((t, tuple(cards)))
-                    self._spread(t + 1, seen, _kinds(self.ruleset, kinds, grown))
+                    self._spread(t + 1, seen, kinds_with(self.ruleset, kinds, grown))
                     self.extends.pop()
                     self.set_meld(t, meld)
                     self.give(mix)
@@ -743,18 +731,18 @@ class _Search:
                 if len(self.found) >= self.limit:
                     return
 
-    def wild_choices(self, n: int, *, without: int | None = None) -> Iterator[list[int]]:
+    def wild_choices(self, n: int, *, without: int | None = None) -> list[list[int]]:
         """Ways to take ``n`` wild cards from the hand: every mix of wild ranks where the new
         melds' points count (a side's first meld), else the cheapest only."""
         if n == 0:
-            yield []
-            return
+            return [[]]
         held = [
             [i for i in kind for _ in range(self.counts[i] - (i == without))]
             for kind in self.wild_kinds
         ]
-        if sum(map(len, held)) >= n:
-            yield from mixes(held, n, cheapest=self.first_minimum is None)
+        if sum(map(len, held)) < n:
+            return []
+        return list(mixes(held, n, cheapest=self.first_minimum is None))
 
     def take(self, cards: Sequence[int]) -> None:
         for i in cards:
