@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from bolivia.engine.limits import KIND_INDEX, limits
+from bolivia.engine.limits import KIND_INDEX, KINDS, limits
 from bolivia.engine.melds import Meld, canasta_of
 from bolivia.errors import Illegal
 from bolivia.rules.model import CanastaRequirement
@@ -42,12 +42,18 @@ def requirement_text(ruleset: Ruleset, players: int | None = None) -> str:
 
 def canastas(ruleset: Ruleset, melds: Sequence[Meld]) -> Counter[str]:
     """How many canastas of each kind the melds hold."""
-    found: Counter[str] = Counter()
+    return Counter({KINDS[k]: n for k, n in enumerate(_kind_counts(ruleset, melds)) if n})
+
+
+def _kind_counts(ruleset: Ruleset, melds: Sequence[Meld]) -> list[int]:
+    """:func:`canastas` as four counts, by :data:`~bolivia.engine.limits.KIND_INDEX`."""
+    have = [0, 0, 0, 0]
     for meld in melds:
         kind = canasta_of(ruleset, meld)
         if kind is not None:
-            found[kind] += 1
-    return found
+            k = KIND_INDEX[kind]
+            have[k] = have[k] + 1
+    return have
 
 
 def meets_requirement(ruleset: Ruleset, melds: Sequence[Meld], players: int | None = None) -> bool:
@@ -58,12 +64,7 @@ def meets_requirement(ruleset: Ruleset, melds: Sequence[Meld], players: int | No
     count, including = lim.requirement(
         players if players is not None else ruleset.rules.players.usual
     )
-    have = [0, 0, 0, 0]  # by KIND_INDEX
-    for meld in melds:
-        kind = canasta_of(ruleset, meld)
-        if kind is not None:
-            k = KIND_INDEX[kind]
-            have[k] = have[k] + 1
+    have = _kind_counts(ruleset, melds)
     return sum(have) >= count and all(have[k] >= needed for k, needed in including)
 
 
