@@ -15,6 +15,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "bolivia"
 LAYERS = {
     "cards": 0,
     "errors": 0,
+    "kept": 0,
     "output": 0,
     "resources": 0,
     "text": 0,

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Final
 
 from bolivia.cards import POSITION_RANK, RANKS
+from bolivia.kept import Kept
 from bolivia.rules.model import MAX_CARDS, CanastaRequirement
 from bolivia.rules.ruleset import Ruleset
 
@@ -23,6 +24,7 @@ __all__ = ["KINDS", "Limits", "limits"]
 #: the canasta kinds, in the order of the counts the bounds keep
 KINDS: Final[tuple[str, ...]] = ("natural", "mixed", "escalera", "bolivia")
 KIND_INDEX: Final = {kind: i for i, kind in enumerate(KINDS)}
+RUNS_KEPT: Final = 10_000  # the most table runs whose placements are kept (then cleared)
 
 
 class Limits:
@@ -92,9 +94,8 @@ class Limits:
         self.wild_place: tuple[bool, ...] = tuple(
             bool(self.wild[POSITION_RANK[p] * 4]) for p in range(14)
         )
-        # each run of a table's placements (see bolivia.play.bounds), by the run (its id: the
-        # run is kept in the entry, so the id is not reused while the entry is there)
-        self.run_places_kept: dict[int, tuple[object, tuple[tuple[int, int, int], ...]]] = {}
+        # each run of a table's placements (see bolivia.play.bounds), kept by the run
+        self.run_places_kept: Kept[int, tuple[tuple[int, int, int], ...]] = Kept(RUNS_KEPT)
         # for each suit, the card (index) at each position, -1 where only a wild card goes
         self.suit_places: tuple[tuple[int, ...], ...] = tuple(
             tuple(-1 if self.wild_place[p] else POSITION_RANK[p] * 4 + s for p in range(14))

@@ -6,16 +6,12 @@ them) -- and cheap: counts and bit masks, no meld is built.
 
 from __future__ import annotations
 
-from typing import Final
-
 from bolivia.cards import SUIT_INDEX, SUITS
 from bolivia.engine.limits import Limits, limits
 from bolivia.engine.melds import Meld, sequence_places
 from bolivia.rules.ruleset import Ruleset
 
 __all__ = ["could_meet", "stranded"]
-
-KEPT: Final = 10_000  # the most table runs whose placements are kept (then cleared)
 
 
 def stranded(ruleset: Ruleset, counts: list[int], table: list[Meld]) -> list[int]:
@@ -280,15 +276,10 @@ def _run_places(ruleset: Ruleset, lim: Limits, meld: Meld) -> tuple[tuple[int, i
     :func:`~bolivia.engine.melds.sequence_places`): its lowest and highest position and a bit
     per position a natural holds. They depend on the run alone, and the same runs are read in
     every state of a search: kept with the limits, by the run (by identity)."""
-    kept = lim.run_places_kept
-    known = kept.get(id(meld))
-    if known is not None and known[0] is meld:
+    known = lim.run_places_kept.find(id(meld), meld)
+    if known is not None:
         return known[1]
-    found = tuple(_placements(ruleset, lim, meld))
-    if len(kept) > KEPT:  # a bound on what is kept
-        kept.clear()
-    kept[id(meld)] = (meld, found)
-    return found
+    return lim.run_places_kept.keep(id(meld), meld, tuple(_placements(ruleset, lim, meld)))
 
 
 def _placements(ruleset: Ruleset, lim: Limits, meld: Meld) -> list[tuple[int, int, int]]:

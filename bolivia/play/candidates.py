@@ -47,6 +47,7 @@ from bolivia.engine.melds import (
     wild_fault,
 )
 from bolivia.engine.pile import card_class, frozen_when
+from bolivia.kept import Kept
 from bolivia.play.actions import (
     ASK,
     DISCARDS,
@@ -92,29 +93,25 @@ class Candidates:
         )
         # the positions (see cards.POSITION_RANK) a sequence's naturals may take, a bit each
         self._run_span = limits(ruleset).run_places
-        # for the group candidates: the ranks a group may be of (not threes, not wild), and
-        # the fewest naturals of a group with at most 0, 1, 2, 3 wild cards (kept with the
-        # ruleset: every hand of it reads the same)
-        known: tuple[tuple[int, ...], tuple[int | None, ...]] | None = ruleset.__dict__.get(
-            "_group_candidates"
-        )
-        if known is None:
+        # for the group candidates: the ranks a group may be of (not threes, not wild: the
+        # limits'), and the fewest naturals of a group with at most 0, 1, 2, 3 wild cards (kept
+        # with the ruleset: every hand of it reads the same)
+        self._group_ranks = limits(ruleset).group_ranks
+        least: tuple[int | None, ...] | None = ruleset.__dict__.get("_group_least")
+        if least is None:
             allowed = group_table(ruleset)
-            known = ruleset.__dict__["_group_candidates"] = (
-                tuple(r for r in range(13) if r != 1 and not ruleset.wild[r * 4]),
-                tuple(
-                    min(
-                        (n for n in range(len(allowed)) if any(allowed[n][: most + 1])),
-                        default=None,
-                    )
-                    for most in range(4)
-                ),
+            least = ruleset.__dict__["_group_least"] = tuple(
+                min(
+                    (n for n in range(len(allowed)) if any(allowed[n][: most + 1])),
+                    default=None,
+                )
+                for most in range(4)
             )
-        self._group_ranks, self._group_least = known
+        self._group_least = least
         self.memo: dict[str, object] = {}  # candidate lists of this state
         # each table run's ends, by the run (see _sequence_ends; kept with the run, which
         # the side's melds keep until it grows)
-        self._ends: dict[int, tuple[Meld, tuple[int, ...]]] = {}
+        self._ends: Kept[int, tuple[int, ...]] = Kept(KEPT_RUNS)
 
     def choices(self) -> list[Action]:
         """The actions bots choose among: legal, never empty while the hand goes on.
@@ -596,8 +593,8 @@ class Candidates:
         """The cards (indexes, each once, in the order of the run's placements) that may
         join the run at one end: what :func:`sequence_fault` allows beside its naturals. They
         depend on the run alone, so they are kept with it (by identity: the run is kept too)."""
-        known = self._ends.get(id(meld))
-        if known is not None and known[0] is meld:
+        known = self._ends.find(id(meld), meld)
+        if known is not None:
             return known[1]
         ranks = sorted(c.index >> 2 for c in meld.cards if not self.lim.wild[c.index])
         s = SUIT_INDEX[meld.suit or "C"]
@@ -611,10 +608,7 @@ class Candidates:
                     and sequence_fault(self.ruleset, [*ranks, r], meld.wilds, new=False) is None
                 ):
                     out.append(r * 4 + s)
-        if len(self._ends) > KEPT_RUNS:  # a bound on what is kept
-            self._ends.clear()
-        self._ends[id(meld)] = (meld, tuple(out))
-        return tuple(out)
+        return self._ends.keep(id(meld), meld, tuple(out))
 
     def _combine_candidates(self, out: list[Action]) -> None:
         """Joins of the side's groups (added to ``out``)."""

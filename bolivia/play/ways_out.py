@@ -54,6 +54,7 @@ from bolivia.engine.melds import (
     new_meld,
     sequence_places,
 )
+from bolivia.kept import Kept
 from bolivia.play.actions import GoOut
 from bolivia.play.bounds import could_meet, stranded
 from bolivia.play.multisets import mixes, sub_multisets, wild_ranks
@@ -143,7 +144,7 @@ class _Search:
         self.failed: set[tuple[object, ...]] = set()
         self.bounded = True
         self.root_lost: list[int] | None = None
-        self.sequences = ruleset.rules.melds.sequence.allowed
+        self.sequences = lim.sequence_allowed
         self.naturals = lim.natural_indices
         self.order = self.naturals  # the order the naturals are placed in (see probe)
         self.placed = 0  # naturals placed (or discarded) so far
@@ -151,7 +152,7 @@ class _Search:
         self.spent = False  # the first try's states are spent (see run)
         self.probing = False
         self.suspects: list[int] = []  # see probe
-        self._grown: dict[tuple[int, tuple[int, ...]], tuple[Meld, Meld | None]] = {}
+        self._grown: Kept[tuple[int, tuple[int, ...]], Meld | None] = Kept(KEPT)
         self.one_per_rank = not lim.duplicate_ranks
         self.run_naturals = lim.run_naturals  # the naturals a sequence may hold
         self.wilds = list(ruleset.wild_indices)  # the cheaper first
@@ -273,14 +274,11 @@ class _Search:
         (:func:`~bolivia.engine.melds.extension`), or None; kept for the search, as the same
         meld is grown by the same cards in many states (by identity: the meld is kept too)."""
         key = (id(meld), tuple(cards))
-        known = self._grown.get(key)
-        if known is not None and known[0] is meld:
+        known = self._grown.find(key, meld)
+        if known is not None:
             return known[1]
-        if len(self._grown) > KEPT:
-            self._grown.clear()
         grown = extension(self.ruleset, meld, [CARDS[i] for i in cards], going_out=True)
-        self._grown[key] = (meld, grown)
-        return grown
+        return self._grown.keep(key, meld, grown)
 
     def key(self, capable: list[int]) -> tuple[object, ...]:
         """The state, with the naturals that cannot be in a sequence counted by rank only
