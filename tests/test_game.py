@@ -160,6 +160,8 @@ def test_six_players_sit_as_three_partnerships_of_two(rid: str, hand_size: int) 
         "rank_cards",
         "wild_cards",
         "wild_order",
+        "red_threes",
+        "joker",
     ],
 )
 def test_the_conservation_check_catches_a_hand_out_of_step(where: str) -> None:
@@ -187,6 +189,10 @@ def test_the_conservation_check_catches_a_hand_out_of_step(where: str) -> None:
         wilds = hand.wild_cards()
         assert len(set(wilds)) > 1
         hand._wild_cards[0] = wilds[::-1]
+    elif where == "red_threes":  # a red three counted laid out and still in the stock
+        hand.red_threes[0] += 1
+    elif where == "joker":  # a joker too many in the stock, and no other card missing
+        hand.stock.append(52)
     else:
         hand.sizes[0] += 1
     assert not hand.conserved()

@@ -363,7 +363,14 @@ def test_the_search_is_exact_when_its_first_try_runs_out(
 ) -> None:
     """The first try in the plain order stops after a few states and the probed search takes
     over, keeping what the first try found to fail: the answer is the brute force's."""
-    ruleset, table, cards = position
+    _exact_with_first_try(quick, *position)
+
+
+def _exact_with_first_try(
+    quick: int, ruleset: Ruleset, table: list[Meld], cards: list[Card]
+) -> bool:
+    """Assert that the search with its first try cut to ``quick`` states answers as the brute
+    force does; the answer."""
     counts = [0] * 53
     for card in cards:
         counts[card.index] += 1
@@ -374,6 +381,60 @@ def test_the_search_is_exact_when_its_first_try_runs_out(
         assert can_go_out(ruleset, table, counts, players=4) == expected, (cards, table)
     finally:
         ways_out_module.QUICK_TRY = saved
+    return expected
+
+
+# --------------------------------------------------------------------------- groups on the table
+
+# rulesets where no wild card may go onto a finished canasta: the search tries wild cards onto
+# the side's groups before the naturals (see _Search._pre_wild)
+_GROUP_RULESETS = {name: LIBRARY.load(name) for name in ("bolivia-da", "samba")}
+
+
+@st.composite
+def _group_positions(draw: st.DrawFn) -> tuple[Ruleset, list[Meld], list[Card]]:
+    """A side with a canasta (and an escalera, where going out asks for one) and one or two
+    groups not yet canastas (three to six cards, a wild card in some), and a hand of a few
+    naturals of those ranks, wild cards and now and then an odd card: hands where a wild card
+    must go onto a group before the naturals finish it, and hands where it may go on last."""
+    name = draw(st.sampled_from(sorted(_GROUP_RULESETS)))
+    ruleset = _GROUP_RULESETS[name]
+    table = [verify_meld(ruleset, parse_cards(["9C", "9D", "9H", "9S"] * 2)[:7])]
+    if "escalera" in ruleset.rules.going_out.requirement.including:
+        table.append(verify_meld(ruleset, parse_cards(["5H", "6H", "7H", "8H", "9H", "10H", "JH"])))
+    hand: list[str] = []
+    for rank in draw(
+        st.lists(st.sampled_from(["4", "6", "Q", "K"]), min_size=1, max_size=2, unique=True)
+    ):
+        size = draw(st.integers(3, 6))
+        wilds = draw(st.integers(0, 1))
+        naturals = [f"{rank}{suit}" for suit in "CDHS" * 2][: size - wilds]
+        table.append(verify_meld(ruleset, parse_cards(naturals + ["2C"] * wilds)))
+        suits = draw(st.lists(st.sampled_from("CDHS"), max_size=3))
+        hand += [f"{rank}{suit}" for suit in suits]
+    hand += draw(st.lists(st.sampled_from(["2D", "JK"]), max_size=2))
+    hand += draw(st.lists(st.sampled_from(["5D", "JS"]), max_size=1))
+    assume(1 <= len(hand) <= 5)
+    return ruleset, table, parse_cards(hand)
+
+
+@pytest.mark.parametrize("quick", [0, ways_out_module.QUICK_TRY])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=_group_positions())
+def test_wild_cards_onto_groups_before_their_naturals(
+    quick: int, position: tuple[Ruleset, list[Meld], list[Card]]
+) -> None:
+    """Where no wild card may go onto a finished canasta, a way out may need one put onto a
+    group before the naturals held make it one; the search tries those, and passes over the
+    groups whose naturals held could not finish them without it once the state before is
+    searched through. Its answer is the brute force's (which adds each meld's cards at once),
+    with the first try cut to nothing and as it is."""
+    ruleset, table, cards = position
+    expected = _exact_with_first_try(quick, ruleset, table, cards)
+    counts = [0] * 53
+    for card in cards:
+        counts[card.index] += 1
+    assert bool(ways_out(ruleset, table, counts, players=4, bounded=False)) == expected
 
 
 def _before_the_draw(ruleset: Ruleset, seed: int, steps: int, size: int) -> Hand:

@@ -324,15 +324,13 @@ class HandState:
             return False
         return True
 
-    def card_counts(self) -> list[int]:
-        """How many of each card (by index) the hands, stock, pile and melds hold; red threes
-        laid out are counted apart, by number, in :meth:`conserved`."""
+    def _counts_off_hands(self) -> list[int]:
+        """How many of each card (by index) the stock, the cards set aside, the pile and the
+        melds hold (the hands are read in place by :meth:`conserved`; red threes laid out are
+        counted apart, by number)."""
         # plain loops over ints: this runs after every action of the checked hands, and the
         # compiled build makes these a few instructions each
         counts = [0] * 53
-        for hand in self.hands:
-            for i in range(53):
-                counts[i] = counts[i] + hand[i]
         for index in self.stock:
             counts[index] = counts[index] + 1
         for index in self.set_aside:
@@ -349,46 +347,68 @@ class HandState:
         """Every card of the pack accounted for, none twice (red threes by number), and the
         figures kept alongside the hands (sizes, rank counts, suit masks, the cards of a rank
         and the wild cards where built) in step with them."""
-        counts = self.card_counts()
+        # the hands are read in place, each card once per player, and summed without a list
+        # written: this runs after every action of the checked hands
+        hands = self.hands
+        for p in range(len(hands)):
+            if not self._in_step(p):
+                return False
+        counts = self._counts_off_hands()
         pack = self.ruleset.pack
-        decks, jokers = pack.decks, pack.jokers
-        if counts[5] + counts[6] + sum(self.red_threes) != 2 * decks:
+        decks = pack.decks
+        threes = counts[5] + counts[6] + sum(self.red_threes)
+        for i in range(53):
+            total = counts[i]
+            for hand in hands:
+                total += hand[i]
+            if i == 5 or i == 6:  # red threes: by number, laid out or not
+                threes += total - counts[i]
+            elif total != (decks if i < 52 else pack.jokers):
+                return False
+        return threes == 2 * decks
+
+    def _in_step(self, p: int) -> bool:
+        """Whether player ``p``'s hand holds no card a negative number of times and the
+        figures kept beside it (size, rank counts, suit masks, the kept lists) agree with it."""
+        hand = self.hands[p]
+        ranks = self.rank_counts[p]
+        size = hand[52]  # the joker, of no rank
+        if size < 0:
             return False
-        for i in range(52):
-            if i != 5 and i != 6 and counts[i] != decks:  # red threes: by number above
+        held0 = held1 = held2 = held3 = 0  # a bit per rank held, by suit
+        for r in range(13):
+            base = r << 2
+            a, b, c, d = hand[base], hand[base + 1], hand[base + 2], hand[base + 3]
+            if a < 0 or b < 0 or c < 0 or d < 0:
                 return False
-        if counts[52] != jokers:
+            total = a + b + c + d
+            if ranks[r] != total:
+                return False
+            size += total
+            bit = 1 << r
+            if a:
+                held0 |= bit
+            if b:
+                held1 |= bit
+            if c:
+                held2 |= bit
+            if d:
+                held3 |= bit
+        masks = self.suit_masks[p]
+        if (
+            self.sizes[p] != size
+            or masks[0] != held0
+            or masks[1] != held1
+            or masks[2] != held2
+            or masks[3] != held3
+        ):
             return False
-        wild_indices = self.ruleset.wild_indices
-        for p, hand in enumerate(self.hands):
-            size = 0
-            for i in range(53):
-                if hand[i] < 0:
-                    return False
-                size += hand[i]
-            if self.sizes[p] != size:
+        for r, kept in enumerate(self._rank_cards[p]):
+            if kept is not None and not _lists(kept, hand, RANK_CELLS[r]):
                 return False
-            ranks, masks = self.rank_counts[p], self.suit_masks[p]
-            held = [0, 0, 0, 0]
-            for r in range(13):
-                total = 0
-                for suit in range(4):
-                    n = hand[r * 4 + suit]
-                    total += n
-                    if n:
-                        held[suit] = held[suit] | (1 << r)
-                if ranks[r] != total:
-                    return False
-            if masks != held:
-                return False
-            for r, kept in enumerate(self._rank_cards[p]):
-                if kept is not None and not _lists(kept, hand, RANK_CELLS[r]):
-                    return False
-            # the wild cards as wild_cards lists them: by wild rank, the cheaper first
-            kept_wild = self._wild_cards[p]
-            if kept_wild is not None and not _lists(kept_wild, hand, wild_indices):
-                return False
-        return True
+        # the wild cards as wild_cards lists them: by wild rank, the cheaper first
+        kept_wild = self._wild_cards[p]
+        return kept_wild is None or _lists(kept_wild, hand, self.ruleset.wild_indices)
 
     # ------------------------------------------------------------------ results
 

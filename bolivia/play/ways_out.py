@@ -230,7 +230,12 @@ class _Search:
     def _pre_wild(self, start: int) -> None:
         """Where no wild card may go onto a finished canasta, a wild card may still go onto a
         group before naturals finish it: tried for the groups the hand's naturals could
-        finish, the cheapest wild card each time."""
+        finish, the cheapest wild card each time.
+
+        A wild card put on early where the naturals held could not finish the group even
+        without it makes no way out that the state before lacks (the wild card could go on
+        last), so once that state is searched through with none found (not in the first try,
+        whose states are counted), such groups are passed over: the same ways out, sooner."""
         self.place()
         if len(self.found) >= self.limit or self.lim.wild_onto_canasta:
             return
@@ -246,7 +251,10 @@ class _Search:
             if r is None:
                 r = next(c.index >> 2 for c in meld.cards if not self.wild[c.index])
             held = sum(self.counts[i] for i in range(r * 4, r * 4 + 4))
-            if not held or meld.size + held + 1 < size:
+            # the wild card itself counted towards the canasta while a way out found here may
+            # be a second one, or the first try's states are counted
+            with_wild = 0 if self.probing and not self.found else 1
+            if not held or meld.size + held + with_wild < size:
                 continue
             grown = extension(self.ruleset, meld, [CARDS[wild]])
             if grown is None:
