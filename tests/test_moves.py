@@ -15,13 +15,13 @@ from hypothesis import strategies as st
 
 from bolivia.cards import POSITION_RANK, RANKS, Card, parse_cards
 from bolivia.engine.initial_meld import counted_points
-from bolivia.engine.melds import Meld, new_meld, verify_meld
+from bolivia.engine.melds import Meld, could_join, new_meld, verify_meld
 from bolivia.play import ways_out as ways_out_module
 from bolivia.play.actions import Combine, TakePile
 from bolivia.play.bots import GreedyBot, RandomBot
 from bolivia.play.hand import Hand
 from bolivia.play.position import hand_at, position_of
-from bolivia.play.signatures import signature
+from bolivia.play.signatures import could_take, signature
 from bolivia.play.simulate import RULE_ENDINGS, play_hand
 from bolivia.play.ways_out import can_go_out, ways_out
 from bolivia.rules.library import shipped_library
@@ -199,6 +199,25 @@ def test_a_meld_signature_tells_apart_what_bears_on_the_search() -> None:
                 signature(b, ruleset.wild, lim.rank_index)
             )
             assert same == (facts(a) == facts(b)), (a, b)
+
+
+def test_a_meld_signature_tells_which_naturals_could_join_it() -> None:
+    """The search reads from a meld's signature which natural cards might join it; for every
+    kind of meld and every natural card that is :func:`could_join`'s answer."""
+    ruleset = LIBRARY.load("bolivia-da")
+    lim = ways_out_module.limits(ruleset)
+    texts = ["5H 5S 5D", "5H 5S 2C", "KC KD KH JK", "2C 2D JK", "5H 6H 7H", "9S 10S JS QS"]
+    melds = [verify_meld(ruleset, parse_cards(t.split())) for t in texts]
+    melds.append(verify_meld(ruleset, parse_cards(["3C", "3S", "3C"]), going_out=True))
+    assert {m.kind for m in melds} == {"group", "wild", "sequence", "threes"}
+    for meld in melds:
+        sig = signature(meld, ruleset.wild, lim.rank_index)
+        for card in Card.all():
+            if not ruleset.wild[card.index] and not card.is_red_three:
+                assert could_take(sig, card.index) == could_join(ruleset, meld, card), (
+                    meld,
+                    card,
+                )
 
 
 def test_the_groups_read_follow_the_melds() -> None:

@@ -125,12 +125,9 @@ class Limits:
         self.group_ranks: tuple[int, ...] = tuple(
             r for r in range(13) if r != 1 and not self.wild[r * 4]
         )
-        # the natural cards (by index), and those a sequence may hold (of a rank in the span):
-        # what the search for a way out places (lists, read and never changed)
+        # the natural cards (by index): what the search for a way out places (a list, read
+        # and never changed)
         self.natural_indices: list[int] = [i for i in range(53) if not self.wild[i]]
-        self.run_naturals: list[int] = [
-            r * 4 + s for r in range(13) if self.rank_positions[r] for s in range(4)
-        ]
         self.rank_index: dict[str, int] = {rank: i for i, rank in enumerate(RANKS)}
         # the size of a canasta of each kind of meld (a natural one for groups)
         self.targets: dict[str, int] = {

@@ -583,32 +583,33 @@ def _classify(
         return ("empty", 0, 0)
     wild = limits(ruleset).wild
     naturals = [card.index for card in cards if not wild[card.index]]
+    ranks = suits = 0  # a bit for each rank and suit of the naturals (no sets: many are made)
+    for index in naturals:
+        ranks, suits = ranks | 1 << (index >> 2), suits | 1 << (index & 3)
     n = len(naturals)
     w = len(cards) - n
-    if 5 in naturals or 6 in naturals:
+    if ranks & 2 and (5 in naturals or 6 in naturals):
         return ("red-three", n, w)
     if not n:
         fault = wild_fault(ruleset.rules.melds.wild, w, new=new)
         if fault:
             return (fault, 0, w)
         return Meld("wild", cards, 0, w)
-    ranks = {index >> 2 for index in naturals}
-    if ranks == {1}:  # black threes (red ones were refused)
+    if ranks == 1 << 1:  # black threes (red ones were refused)
         rule = ruleset.rules.melds.black_threes
         fault = threes_fault(rule, n + w, w, going_out=going_out, new=new)
         if fault:
             return (fault, n, w)
         return Meld("threes", cards, n, w, rank="3")
     group_error: _Fault | None = None
-    if len(ranks) == 1 and kind in (None, "group"):
+    if ranks & (ranks - 1) == 0 and kind in (None, "group"):  # one rank
         fault = _group_code(ruleset, n, w, new)
         if fault is None:
             return Meld("group", cards, n, w, rank=RANKS[naturals[0] >> 2])
         group_error = (fault, n, w)
         if n > 1 or kind == "group":
             return group_error
-    suits = {index & 3 for index in naturals}
-    if len(suits) == 1 and kind in (None, "sequence"):
+    if suits & (suits - 1) == 0 and kind in (None, "sequence"):  # one suit
         ranks_of = [index >> 2 for index in naturals]
         fault = sequence_fault(ruleset, ranks_of, w, new=new, going_out=going_out)
         if fault is None:

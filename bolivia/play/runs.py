@@ -19,7 +19,7 @@ from bolivia.engine.limits import Limits
 from bolivia.engine.melds import Meld
 from bolivia.play.multisets import sub_multisets
 
-__all__ = ["gap_naturals", "positions", "ranks", "run_capable", "start_naturals"]
+__all__ = ["gap_naturals", "held_ranks", "positions", "ranks", "run_capable", "start_naturals"]
 
 
 def positions(mask: int) -> int:
@@ -33,9 +33,7 @@ def ranks(places: int) -> int:
     return (places >> 1) | (places & 1) << 12
 
 
-def start_naturals(
-    lim: Limits, counts: Sequence[int], index: int, k: int, w: int
-) -> list[list[int]]:
+def start_naturals(lim: Limits, counts: list[int], index: int, k: int, w: int) -> list[list[int]]:
     """Each choice of ``k`` other naturals of the card's suit held within reach of it (``k +
     w`` positions on either side, ``w`` wild cards filling the rest), for a new sequence
     holding the card: at each position its rank may take (an ace low and high), the same
@@ -61,7 +59,7 @@ def start_naturals(
 
 
 def gap_naturals(
-    lim: Limits, counts: Sequence[int], suit: int, places: Sequence[int], p: int
+    lim: Limits, counts: list[int], suit: int, places: Sequence[int], p: int
 ) -> list[int] | None:
     """The naturals of the suit held between position ``p`` and a run whose naturals stand at
     ``places`` (in order); None when ``p`` is one of them or next to them."""
@@ -76,33 +74,57 @@ def gap_naturals(
     ]
 
 
+def held_ranks(counts: list[int]) -> list[int]:
+    """Per suit, a bit for each rank index of which a card is held (the joker has no suit).
+
+    >>> counts = [0] * 53
+    >>> counts[0] = counts[51] = 1  # the two of clubs, the ace of spades
+    >>> [bin(mask) for mask in held_ranks(counts)]
+    ['0b1', '0b0', '0b0', '0b1000000000000']
+    """
+    # four ints, not a list written: the search asks in every state
+    clubs = diamonds = hearts = spades = 0
+    for r in range(13):
+        base = r << 2
+        bit = 1 << r
+        if counts[base]:
+            clubs |= bit
+        if counts[base + 1]:
+            diamonds |= bit
+        if counts[base + 2]:
+            hearts |= bit
+        if counts[base + 3]:
+            spades |= bit
+    return [clubs, diamonds, hearts, spades]
+
+
 def run_capable(
     lim: Limits,
-    counts: Sequence[int],
-    run_naturals: Sequence[int],
+    counts: list[int],
     wilds: int,
-    table: Sequence[Meld],
+    table: list[Meld],
 ) -> list[int]:
     """Per suit, a bit for each rank whose cards held could be part of a sequence (generous: a
     card said not to be can only go into a group of its rank or be the discard, so its suit is
-    moot): a sequence of the suit on the ``table``, or another rank of the suit held within
-    reach. ``run_naturals``: the cards a sequence may hold; ``wilds``: the wild cards held."""
+    moot): of a rank a sequence may hold, and a sequence of the suit on the ``table`` or
+    another rank of the suit held within reach. ``wilds``: the wild cards held."""
     if not lim.sequence_allowed:
         return [0, 0, 0, 0]
-    held = [0, 0, 0, 0]
-    for i in run_naturals:
-        if counts[i]:
-            held[i & 3] = held[i & 3] | (1 << (i >> 2))
     reach = 1 + max(1, lim.sequence_min_size - 1) + min(wilds, lim.sequence_max_wild)
-    laid = {SUIT_INDEX[m.suit] for m in table if m.kind == "sequence" and m.suit}
-    out = []
-    for s, mask in enumerate(held):
-        if s in laid:
-            out.append(mask)
+    laid = 0  # a bit per suit the side has a sequence of
+    for m in table:
+        if m.kind == "sequence" and m.suit:
+            laid |= 1 << SUIT_INDEX[m.suit]
+    run_ranks = lim.run_ranks
+    out = held_ranks(counts)
+    for s in range(4):
+        mask = out[s] & run_ranks
+        if laid >> s & 1:
+            out[s] = mask
             continue
         places = positions(mask) & lim.run_places
         near = 0
         for d in range(1, reach + 1):
             near |= (places << d) | (places >> d)
-        out.append(ranks(places & near))
+        out[s] = ranks(places & near)
     return out

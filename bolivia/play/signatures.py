@@ -23,7 +23,7 @@ from bolivia.cards import SUIT_INDEX
 from bolivia.engine.melds import Meld, canasta_of
 from bolivia.rules.ruleset import Ruleset
 
-__all__ = ["kinds_with", "signature"]
+__all__ = ["could_take", "kinds_with", "signature"]
 
 #: a meld's kind in its :func:`signature`
 KIND_CODE: Final = {"group": 0, "threes": 1, "wild": 2, "sequence": 3}
@@ -47,6 +47,18 @@ def signature(meld: Meld, wild: Sequence[bool], rank_index: dict[str, int]) -> i
         return code | suit << 2 | ranks << 8 | meld.wilds << 64
     rank = 0 if meld.rank is None else rank_index[meld.rank] + 1
     return code | rank << 2 | meld.naturals << 8 | meld.wilds << 24
+
+
+def could_take(sig: int, index: int) -> bool:
+    """:func:`~bolivia.engine.melds.could_join` for a natural card (by index) and the meld of
+    this signature, read from its kind and rank or suit: a run of the card's suit, a group
+    of its rank, the meld of black threes for a black three."""
+    kind = sig & 3
+    if kind == 3:
+        return sig >> 2 & 63 == (index & 3) + 1
+    if kind == 0:
+        return sig >> 2 & 63 == (index >> 2) + 1
+    return kind == 1 and (index == 4 or index == 7)
 
 
 def kinds_with(ruleset: Ruleset, kinds: int, meld: Meld) -> int:

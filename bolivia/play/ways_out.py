@@ -25,9 +25,11 @@ card (what the first try found to fail stays known): every card held is tried at
 one step ahead through the quick bounds of :mod:`bolivia.play.bounds`; a card with no place left
 open means there is no way out, and so do two cards (or two copies of one) whose one open place
 is the discard; the cards that closed a probe are tried first at the next (the search probes
-again after each join and early wild card). The cards with the fewest open places go first, so
-that a conflict (the ten of hearts both the escalera's and the only partner of the jack of
-hearts) is met before choices elsewhere multiply it. Failed states (the cards left, the melds
+again after each join and early wild card, until a probe passes). The cards with the fewest open
+places go first, so that a conflict (the ten of hearts both the escalera's and the only partner
+of the jack of hearts) is met before choices elsewhere multiply it; the order of the first probe
+that passes serves the joins and early wild cards tried after it (they move a card or two, and
+a probe costs as much as dozens of states). Failed states (the cards left, the melds
 on the table, whether the discard is used) are remembered, so the same state is never searched
 twice.
 
@@ -59,7 +61,7 @@ from bolivia.play.actions import GoOut
 from bolivia.play.bounds import could_meet, stranded
 from bolivia.play.multisets import mixes, sub_multisets, wild_ranks
 from bolivia.play.runs import gap_naturals, run_capable, start_naturals
-from bolivia.play.signatures import kinds_with, signature
+from bolivia.play.signatures import could_take, kinds_with, signature
 from bolivia.play.starts import start_pairs
 from bolivia.rules.ruleset import Ruleset
 
@@ -147,6 +149,7 @@ class _Search:
         self.sequences = lim.sequence_allowed
         self.naturals = lim.natural_indices
         self.order = self.naturals  # the order the naturals are placed in (see probe)
+        self.ordered = False  # a probe has passed and chosen the order
         self.placed = 0  # naturals placed (or discarded) so far
         self.budget: int | None = None  # states left to the first try (see run)
         self.spent = False  # the first try's states are spent (see run)
@@ -154,7 +157,6 @@ class _Search:
         self.suspects: list[int] = []  # see probe
         self._grown: Kept[tuple[int, tuple[int, ...]], Meld | None] = Kept(KEPT)
         self.one_per_rank = not lim.duplicate_ranks
-        self.run_naturals = lim.run_naturals  # the naturals a sequence may hold
         self.wilds = list(ruleset.wild_indices)  # the cheaper first
         self.wild_kinds = wild_ranks(ruleset)
         # kept with the ruleset: each new meld going out by its cards (None: no meld; else the
@@ -275,9 +277,9 @@ class _Search:
         """Per suit, the ranks whose cards could be part of a sequence (see
         :func:`~bolivia.play.runs.run_capable`)."""
         wilds = sum(self.counts[i] for i in self.wilds)
-        return run_capable(self.lim, self.counts, self.run_naturals, wilds, self.table)
+        return run_capable(self.lim, self.counts, wilds, self.table)
 
-    def grow(self, meld: Meld, cards: Sequence[int]) -> Meld | None:
+    def grow(self, meld: Meld, cards: list[int]) -> Meld | None:
         """The meld grown by these cards (indexes) as a player going out grows it
         (:func:`~bolivia.engine.melds.extension`), or None; kept for the search, as the same
         meld is grown by the same cards in many states (by identity: the meld is kept too)."""
@@ -298,18 +300,24 @@ class _Search:
             points = (counted_points(self.ruleset, new), bool(new) and self.first_met(new))
         counts = self.counts
         if self.sequences:
+            # a rank's four counts and its loose naturals in one int, eight bits each (a card
+            # is held at most MAX_DECKS = 8 times, the loose at most 32)
+            wild = self.wild
+            c0, c1, c2, c3 = capable[0], capable[1], capable[2], capable[3]
             cells: list[int] = []
             for r in range(13):
+                base = r << 2
+                a, b, c, d = counts[base], counts[base + 1], counts[base + 2], counts[base + 3]
                 loose = 0
-                for s in range(4):
-                    i = r * 4 + s
-                    n = counts[i]
-                    if n and not self.wild[i] and not (capable[s] >> r) & 1:
-                        loose += n
-                        cells.append(0)
-                    else:
-                        cells.append(n)
-                cells.append(loose)
+                if a and not wild[base] and not (c0 >> r) & 1:
+                    loose, a = loose + a, 0
+                if b and not wild[base + 1] and not (c1 >> r) & 1:
+                    loose, b = loose + b, 0
+                if c and not wild[base + 2] and not (c2 >> r) & 1:
+                    loose, c = loose + c, 0
+                if d and not wild[base + 3] and not (c3 >> r) & 1:
+                    loose, d = loose + d, 0
+                cells.append(loose << 32 | a << 24 | b << 16 | c << 8 | d)
             cells.append(counts[52])
             state: tuple[int, ...] = tuple(cells)
         else:
@@ -351,7 +359,7 @@ class _Search:
             if len(lost) > (1 if self.discard is None else 0):
                 self.failed.add(key)
                 return
-        if self.probing and not self.placed and not self.probe(capable):
+        if self.probing and not self.placed and not self.ordered and not self.probe(capable):
             self.failed.add(key)
             return
         if lost:  # the one card with nowhere to go can only be the discard
@@ -381,7 +389,6 @@ class _Search:
         (``capable``: the state's :meth:`capable_masks`).
         Runs come first (a sequence is what a requirement most often lacks and what a wrong
         early choice most often spoils); the discard, tried last, is not listed."""
-        card = CARDS[index]
         made = self._made
         runs: list[tuple[list[int], Meld]] = []
         rest: list[tuple[list[int], Meld]] = []
@@ -399,19 +406,19 @@ class _Search:
             if found is not None:
                 (runs if found[1] else rest).append((cards, found[0]))
         table = self.table
+        sigs = self.sigs  # the melds the card could join, read from their signatures
         out: list[tuple[int, list[int], Meld]] = []
-        for step in ("runs", "melds"):
+        for onto_runs in (True, False):
             for t in range(len(table)):
+                sig = sigs[t]
+                if (sig & 3 == 3) != onto_runs or not could_take(sig, index):
+                    continue
                 meld = table[t]
-                if (meld.kind == "sequence") != (step == "runs"):
-                    continue
-                if not could_join(self.ruleset, meld, card):
-                    continue
                 for cards in self.joins(index, meld):
                     grown = self.grow(meld, cards)
                     if grown is not None:
                         out.append((t, cards, grown))
-            for cards, meld in runs if step == "runs" else rest:
+            for cards, meld in runs if onto_runs else rest:
                 if (
                     meld.kind == "group"
                     and self.one_per_rank
@@ -508,6 +515,7 @@ class _Search:
                 return False
             scored.append((open_places, index))
         self.order = [index for _, index in sorted(scored)]
+        self.ordered = True
         return True
 
     def joins(self, index: int, meld: Meld) -> list[list[int]]:
@@ -750,11 +758,11 @@ class _Search:
             return []
         return list(mixes(held, n, cheapest=self.first_minimum is None))
 
-    def take(self, cards: Sequence[int]) -> None:
+    def take(self, cards: list[int]) -> None:
         for i in cards:
             self.counts[i] = self.counts[i] - 1
 
-    def give(self, cards: Sequence[int]) -> None:
+    def give(self, cards: list[int]) -> None:
         for i in cards:
             self.counts[i] = self.counts[i] + 1
 
