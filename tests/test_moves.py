@@ -456,6 +456,25 @@ def test_wild_cards_onto_groups_before_their_naturals(
     assert bool(ways_out(ruleset, table, counts, players=4, bounded=False)) == expected
 
 
+def test_two_wild_cards_onto_a_group_that_one_would_finish_go_out() -> None:
+    """The reproducer (found by the test above): a bolivia-da side with a natural canasta, an
+    escalera and six fours; the hand ``4C 2D 2D 5D``. The four would make the group a natural
+    canasta, which then takes no wild card, and one two alone makes it a mixed canasta; both
+    twos go on at once, before the four, and ``5D`` is the discard."""
+    da = LIBRARY.load("bolivia-da")
+    melds = ["9C 9D 9H 9S 9C 9D 9H", "5H 6H 7H 8H 9H 10H JH", "4C 4D 4H 4S 4C 4D"]
+    table = [verify_meld(da, parse_cards(m.split())) for m in melds]
+    cards = parse_cards(["4C", "2D", "2D", "5D"])
+    counts = [0] * 53
+    for card in cards:
+        counts[card.index] += 1
+    assert brute.way_out_exists(da, table, cards, players=4, first_minimum=None)
+    (way,) = ways_out(da, table, counts, players=4)
+    assert way.extends == ((2, tuple(parse_cards(["2D", "2D"]))), (2, tuple(parse_cards(["4C"]))))
+    assert way.discard == parse_cards(["5D"])[0]
+    assert ways_out(da, table, counts, players=4, bounded=False) == [way]
+
+
 def _before_the_draw(ruleset: Ruleset, seed: int, steps: int, size: int) -> Hand:
     """A played position at its turn's start, before the draw (the cards as they are), the
     player's hand cut to ``size`` cards (and the pile to three) unless ``size`` is 0."""

@@ -232,7 +232,8 @@ class _Search:
     def _pre_wild(self, start: int) -> None:
         """Where no wild card may go onto a finished canasta, a wild card may still go onto a
         group before naturals finish it: tried for the groups the hand's naturals could
-        finish, the cheapest wild card each time.
+        finish, the cheapest wild card each time (and where one finishes the group, more at
+        once with it, one extension onto the unfinished group, as its limits allow).
 
         A wild card put on early where the naturals held could not finish the group even
         without it makes no way out that the state before lacks (the wild card could go on
@@ -249,27 +250,34 @@ class _Search:
             meld = self.table[t]
             if meld.kind != "group" or canasta_of(self.ruleset, meld) is not None:
                 continue
-            r = meld.cards[0].index >> 2 if not self.wild[meld.cards[0].index] else None
-            if r is None:
-                r = next(c.index >> 2 for c in meld.cards if not self.wild[c.index])
+            r = next(c.index >> 2 for c in meld.cards if not self.wild[c.index])
             held = sum(self.counts[i] for i in range(r * 4, r * 4 + 4))
             # the wild card itself counted towards the canasta while a way out found here may
             # be a second one, or the first try's states are counted
             with_wild = 0 if self.probing and not self.found else 1
             if not held or meld.size + held + with_wild < size:
                 continue
-            grown = extension(self.ruleset, meld, [CARDS[wild]])
-            if grown is None:
-                continue
-            self.counts[wild] = self.counts[wild] - 1
-            self.set_meld(t, grown)
-            self.extends.append((t, (CARDS[wild],)))
-            self._pre_wild(t)
-            self.extends.pop()
-            self.set_meld(t, meld)
-            self.counts[wild] = self.counts[wild] + 1
-            if len(self.found) >= self.limit:
-                return
+            most = sum(self.counts[i] for i in self.wilds)
+            if self.lim.group_max_wild is not None:
+                most = min(most, self.lim.group_max_wild - meld.wilds)
+            for n in range(1, most + 1):
+                mix = [wild] if n == 1 else next(self._cheapest(n), None)
+                grown = (
+                    None if mix is None else extension(self.ruleset, meld, [CARDS[i] for i in mix])
+                )
+                if mix is None or grown is None:
+                    break
+                self.take(mix)
+                self.set_meld(t, grown)
+                self.extends.append((t, tuple(CARDS[i] for i in mix)))
+                self._pre_wild(t)
+                self.extends.pop()
+                self.set_meld(t, meld)
+                self.give(mix)
+                if len(self.found) >= self.limit:
+                    return
+                if n == 1 and canasta_of(self.ruleset, grown) is None:
+                    break  # more one at a time, from the state the one makes
 
     # ------------------------------------------------------------------ placing cards
 
