@@ -91,9 +91,11 @@ class _View:
         # take the pile onto
         own = hand.team
         self.melds = hand.melds[own]
-        self.keeps = hand.group_ranks(own)
+        # read by the discards' values alone, and discards are of the play phase
+        play = hand.phase == "play"
+        self.keeps = hand.group_ranks(own) if play else 0
         feeds = 0
-        if onto:
+        if onto and play:
             for team in range(hand.teams):
                 if team != own:
                     feeds |= hand.group_ranks(team)
@@ -104,7 +106,10 @@ class _View:
         # the escalera going out asks for
         needs = hand.escaleras_needed
         escalera = lim.escalera_size
-        have = sum(1 for m in self.melds if m.kind == "sequence" and len(m.cards) >= escalera)
+        have = 0  # a loop, not a generator: this runs at every choice
+        for m in self.melds:
+            if m.kind == "sequence" and len(m.cards) >= escalera:
+                have += 1
         self.runs = 0.0 if not self.sequences else 24.0 if have < needs else 8.0
 
 
@@ -118,7 +123,8 @@ class GreedyBot:
     def choose(self, hand: Hand, actions: Sequence[Action], rng: random.Random) -> Action:
         view = _View(hand)
         best, best_value = 0, _LOWEST
-        options = list(actions)  # a list: walked natively (a Sequence goes through iterators)
+        # a list: walked natively (a Sequence goes through iterators); the hand's are lists
+        options = actions if isinstance(actions, list) else list(actions)
         for i, action in enumerate(options):
             # discards are the most: valued without the dispatch of value()
             value = (

@@ -93,6 +93,9 @@ class Candidates:
         )
         # the positions (see cards.POSITION_RANK) a sequence's naturals may take, a bit each
         self._run_span = limits(ruleset).run_places
+        # by player and suit, the positions last read and their runs (see _runs; -1: none)
+        self._last_places = [-1] * (4 * hand.players)
+        self._last_runs: list[tuple[tuple[Card, ...], ...]] = [()] * (4 * hand.players)
         # for the group candidates: the ranks a group may be of (not threes, not wild: the
         # limits'), and the fewest naturals of a group with at most 0, 1, 2, 3 wild cards (kept
         # with the ruleset: every hand of it reads the same)
@@ -404,12 +407,21 @@ class Candidates:
         known = self._runs_known
         span = self._run_span
         masks = h.suit_masks[h.current]
+        # each suit's last positions and runs, by player (a suit's ranks held seldom change
+        # from one choice to the next): read without the shared table's lookup
+        last_places, last_runs = self._last_places, self._last_runs
+        at = h.current * 4
         for s in range(4):
             places = positions(masks[s]) & span
+            if last_places[at + s] == places:
+                out.extend(last_runs[at + s])
+                continue
             key = places << 2 | s
             found = known.get(key)
             if found is None:
                 found = known[key] = tuple(self._suit_runs(s, places))
+            last_places[at + s] = places
+            last_runs[at + s] = found
             out.extend(found)
         return out
 
