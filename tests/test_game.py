@@ -165,6 +165,8 @@ def test_six_players_sit_as_three_partnerships_of_two(rid: str, hand_size: int) 
     ],
 )
 def test_the_conservation_check_catches_a_hand_out_of_step(where: str) -> None:
+    """After a check that passes (which keeps each player's hand and figures as it found
+    them, and passes over a player's found the same), any one of them changed is caught."""
     hand = Hand.deal(LIBRARY.load("bolivia-da"), 4, random.Random(5))
     assert hand.conserved()
     index = next(i for i, n in enumerate(hand.hands[0]) if n and i < 52)

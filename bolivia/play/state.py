@@ -38,6 +38,11 @@ CARDS: Final = Card.all()
 RANK_CELLS: Final = tuple(tuple(range(r * 4, min(r * 4 + 4, 53))) for r in range(14))
 RED_THREES: Final = frozenset(c.index for c in CARDS if c.is_red_three)
 BLACK_THREES: Final = frozenset(c.index for c in CARDS if c.is_black_three)
+# what the conservation check last found in step for a player (see HandState.conserved): its
+# hand's size, the hand, its rank counts and suit masks, its kept cards by rank, its wild cards
+_Seen = tuple[
+    int, list[int], list[int], list[int], list[tuple[Card, ...] | None], tuple[Card, ...] | None
+]
 
 
 @dataclass(frozen=True)
@@ -147,6 +152,8 @@ class HandState:
             [None] * 14 for _ in range(players)
         ]
         self._wild_cards: list[tuple[Card, ...] | None] = [None] * players
+        # per player, what the conservation check last found in step (see conserved)
+        self._in_step_seen: list[_Seen | None] = [None] * players
         # by side: its melds when last read by _groups_of (the same objects), and what it read
         self._groups: list[tuple[tuple[Meld, ...], list[tuple[int, int]], int] | None] = [
             None
@@ -276,6 +283,7 @@ class HandState:
         other.suit_masks = [list(m) for m in self.suit_masks]
         other._rank_cards = [[None] * 14 for _ in range(self.players)]
         other._wild_cards = [None] * self.players
+        other._in_step_seen = [None] * self.players
         other.melds = [list(team) for team in self.melds]
         other.red_threes = list(self.red_threes)
         other.melded = list(self.melded)
@@ -348,11 +356,33 @@ class HandState:
         figures kept alongside the hands (sizes, rank counts, suit masks, the cards of a rank
         and the wild cards where built) in step with them."""
         # the hands are read in place, each card once per player, and summed without a list
-        # written: this runs after every action of the checked hands
+        # written: this runs after every action of the checked hands. A player's hand and
+        # figures just as the last check found them in step (compared whole, in C; an action
+        # changes one player's) are in step still: _in_step reads nothing else
         hands = self.hands
+        seen = self._in_step_seen
         for p in range(len(hands)):
+            last = seen[p]
+            if (
+                last is not None
+                and last[0] == self.sizes[p]
+                and last[1] == hands[p]
+                and last[2] == self.rank_counts[p]
+                and last[3] == self.suit_masks[p]
+                and last[4] == self._rank_cards[p]
+                and last[5] == self._wild_cards[p]
+            ):
+                continue
             if not self._in_step(p):
                 return False
+            seen[p] = (
+                self.sizes[p],
+                list(hands[p]),
+                list(self.rank_counts[p]),
+                list(self.suit_masks[p]),
+                list(self._rank_cards[p]),
+                self._wild_cards[p],
+            )
         counts = self._counts_off_hands()
         pack = self.ruleset.pack
         decks = pack.decks
