@@ -10,7 +10,9 @@ For each ruleset and bot kind, the same seeded hands are played twice under
 building the bots) and once with N; the difference divided by N is printed, in millions of
 instructions a hand, and divided by the actions played, in thousands an action. ``--python``
 runs it under another interpreter, and so measures the build installed there (``-P``: never a
-checkout); the build is printed. Needs valgrind on the PATH (Debian's ``valgrind`` package).
+checkout); the build is printed. A build from before the check's modes (issue 14's start,
+``git checkout 85a534b~1``) is measured too, with ``--check every`` or ``none``: its two.
+Needs valgrind on the PATH (Debian's ``valgrind`` package).
 """
 
 from __future__ import annotations
@@ -29,17 +31,30 @@ SIX = ["canasta", "samba", "bolivia-fr", "bolivia-da", "bolivia-zh", "bolivia-ko
 def play(rid: str, bot: str, hands: int, check: str) -> None:
     """The measured work: ``hands`` seeded hands of four bots of one kind; prints the number
     of actions played and the build."""
+    from bolivia.play import simulate
     from bolivia.play.bots import make_bot
     from bolivia.play.simulate import derive_seed, play_hand
     from bolivia.rules.library import shipped_library
-    from bolivia.version import compiled
+
+    try:
+        from bolivia.version import compiled
+    except ImportError:  # a build from before the compiled one
+
+        def compiled() -> bool:
+            return False
 
     ruleset = shipped_library().load(rid)
     players = ruleset.rules.players.usual
     bots = [make_bot(bot) for _ in range(players)]
+    mode: str | bool = check
+    if not hasattr(simulate, "checks_every_action"):
+        # a build from before the check's modes (issue 14's start): on or off only
+        if check not in ("every", "none"):
+            raise SystemExit(f"this build checks after every action or never, not {check!r}")
+        mode = check == "every"
     actions = 0
     for index in range(hands):
-        stats, _ = play_hand(ruleset, players, derive_seed(42, index), bots, check=check)
+        stats, _ = play_hand(ruleset, players, derive_seed(42, index), bots, check=mode)  # type: ignore[arg-type]
         assert stats.completed, stats.ended_by
         actions += stats.actions
     print(actions, "compiled" if compiled() else "pure")
