@@ -33,7 +33,6 @@ def play(rid: str, bot: str, hands: int, check: str) -> None:
     of actions played and the build."""
     from bolivia.play import simulate
     from bolivia.play.bots import make_bot
-    from bolivia.play.simulate import derive_seed, play_hand
     from bolivia.rules.library import shipped_library
 
     try:
@@ -54,7 +53,8 @@ def play(rid: str, bot: str, hands: int, check: str) -> None:
         mode = check == "every"
     actions = 0
     for index in range(hands):
-        stats, _ = play_hand(ruleset, players, derive_seed(42, index), bots, check=mode)  # type: ignore[arg-type]
+        seed = simulate.derive_seed(42, index)
+        stats, _ = simulate.play_hand(ruleset, players, seed, bots, check=mode)
         assert stats.completed, stats.ended_by
         actions += stats.actions
     print(actions, "compiled" if compiled() else "pure")
@@ -80,9 +80,12 @@ def instructions(python: str, rid: str, bot: str, hands: int, check: str) -> tup
             ],
             capture_output=True,
             text=True,
-            check=True,
+            check=False,
             env={**os.environ, "PYTHONHASHSEED": "0"},
         )
+    if done.returncode != 0:  # the measured run's own last lines: its reason
+        last = [line for line in done.stderr.splitlines() if not line.startswith("==")]
+        raise SystemExit(f"{rid} {bot}: the measured run failed: {' / '.join(last[-3:])}")
     found = re.search(r"Collected : (\d+)", done.stderr)
     if found is None:
         raise SystemExit(f"no instruction count in valgrind's output:\n{done.stderr}")
