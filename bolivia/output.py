@@ -4,7 +4,8 @@ Each file goes to a temporary file in its own folder and is then put in place wi
 ``os.replace``, so a full disk, a killed process or a place that cannot be written leaves the
 older file (or none), never a truncated one; files written together (a report and its plots)
 are all staged before any of them replaces an older one. A target that is not a regular file
-(``/dev/null``, ``/dev/stdout``, a pipe) is written to directly. Every failure is an
+(``/dev/null``, ``/dev/stdout``, a pipe) is written to directly. A folder that is not there
+yet is made, as ``compare --out`` has always made its own. Every failure is an
 :class:`OutputError`, one line naming the file and the reason. The ground floor: report,
 rulebook, house rules, schema and replays all write through it.
 
@@ -91,12 +92,14 @@ def _remove(temporary: Path) -> None:
 
 
 def write_files(files: Mapping[Path, str | bytes]) -> None:
-    """Write every file (text as UTF-8): all are staged first, then each replaces its older
-    version; on a failure none is replaced and nothing temporary is left."""
+    """Write every file (text as UTF-8), making the folders it goes in: all are staged
+    first, then each replaces its older version; on a failure none is replaced and nothing
+    temporary is left."""
     staged: list[tuple[Path, Path]] = []
     current = Path()
     try:
         for current, content in files.items():
+            prepare_folder(current.parent)
             data = content.encode("utf-8") if isinstance(content, str) else content
             done = _stage(current, data)
             if done is not None:

@@ -296,11 +296,26 @@ def unwritable(tmp_path: Path) -> list[Path]:
 )
 def test_a_file_that_cannot_be_written_is_one_line(tmp_path: Path, command: list[str]) -> None:
     for place in unwritable(tmp_path):
-        if command[0] == "new" and place.parts[1] == "nonexistent":
-            continue  # new makes the folder
+        if place.parts[1] == "nonexistent":
+            continue  # the folder is made (test_a_missing_folder_is_made)
         result = invoke(*command, str(place))
         assert result.exit_code == 1, (place, result.stderr)
         assert one_line(result.stderr).startswith("cannot "), result.stderr
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["rulebook", "bolivia-da", "--out"],
+        ["schema", "--out"],
+        ["new", "club", "--from", "bolivia-da", "--out"],
+    ],
+)
+def test_a_missing_folder_is_made(tmp_path: Path, command: list[str]) -> None:
+    place = tmp_path / "a" / "b" / "c.md"
+    result = invoke(*command, str(place))
+    assert result.exit_code == 0, result.stderr
+    assert place.is_file()
 
 
 @pytest.mark.parametrize("option", ["--out", "--suite"])

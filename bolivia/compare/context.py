@@ -280,6 +280,8 @@ def context(comparison: Comparison) -> dict[str, Any]:
         "c": comparison,
         "title": title,
         "cols": cols,
+        # a house ruleset that changes nothing yet: one column, and the report says why
+        "unchanged": comparison.base is not None and len(cols) == 1,
         "ids": comparison.ids,
         "counts": {r.id: r.counts() for r in comparison.rulesets},
         "first": _first_page(comparison, cols),

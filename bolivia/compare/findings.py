@@ -406,7 +406,8 @@ def _play(
         stats=[play_stats(rid, bot, runs.deals[(bot, rid)]) for bot in BOTS for rid in ids],
         games=[game_stats(rid, runs.games[rid]) for rid in ids if rid in runs.games],
         paired=paired_figures(runs, ids),
-        house=house_check(runs, ids[0], ids[1]) if base is not None else [],
+        # a house that plays as its base shares the base's column: nothing to set against it
+        house=house_check(runs, ids[0], ids[1]) if base is not None and len(ids) == 2 else [],
     )
 
 

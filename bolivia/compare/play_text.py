@@ -115,6 +115,8 @@ def _pairs(comparison: Comparison, cols: Sequence[Column]) -> list[dict[str, Any
 def _correction(comparison: Comparison, cols: Sequence[Column]) -> str:
     m = len(comparison.play.paired)
     pairs = len(cols) * (len(cols) - 1) // 2
+    if not pairs:
+        return "With every ruleset in one column, there is no difference to pair."
     games = " and the games' figures" if comparison.play.games else ""
     return (
         f"Every difference is paired on the same deals (and games) and corrected with Holm's "
