@@ -30,7 +30,7 @@ from bolivia.authoring.house import nest_paths
 from bolivia.errors import RulesetError
 from bolivia.play.bots import GreedyBot, RandomBot
 from bolivia.play.simulate import RULE_ENDINGS, RunSpec, derive_seed, play_hand, run
-from bolivia.rules.library import Library, shipped_library
+from bolivia.rules.library import Library, LibrarySpec, shipped_library
 from bolivia.rules.model import leaf_paths
 
 SIX = ["canasta", "samba", "bolivia-fr", "bolivia-da", "bolivia-zh", "bolivia-ko"]
@@ -49,7 +49,7 @@ def shipped(args: argparse.Namespace) -> int:
                 continue
             spec = RunSpec(
                 rid,
-                (),
+                LibrarySpec(),
                 players,
                 (bots,) * players,
                 args.seed,

@@ -607,7 +607,7 @@ def compare_command(
         precision=precision,
         seed=seed,
         workers=workers or default_workers(),
-        folders=[str(f) for f in folders],
+        where=library.spec,
         progress=progress,
         meanwhile=pyplot if {"md", "html"} & set(chosen) else None,  # loaded beside the play
     )

@@ -17,8 +17,8 @@ import click
 
 from bolivia.console import echo, echo_json
 from bolivia.output import OutputError
-from bolivia.rules.library import Library
 from bolivia.rules.ruleset import Ruleset
+from bolivia.rules_cli import library as ruleset_library
 from bolivia.text import terminal
 
 __all__ = [
@@ -131,7 +131,7 @@ def simulate(
 
     if hands and games:
         raise click.UsageError("give --hands or --games, not both")
-    library = Library(folders)
+    library = ruleset_library(folders)
     ruleset = library.load(ruleset_ref)
     count = players_of(ruleset, players)
     names = bots_of(bot_names, count)
@@ -148,7 +148,7 @@ def simulate(
             )
     spec = RunSpec(
         ref,
-        tuple(str(f) for f in folders),
+        library.spec,
         count,
         tuple(names),
         seed,
@@ -226,7 +226,8 @@ def match(
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint=hint) from None
     bot_a, bot_b = named
-    ruleset = Library(folders).load(ruleset_ref)
+    library = ruleset_library(folders)
+    ruleset = library.load(ruleset_ref)
     count = players_of(ruleset, players)
     try:
         sides(ruleset, count)
@@ -234,7 +235,7 @@ def match(
         raise click.UsageError(str(exc)) from None
     spec = MatchSpec(
         str(ruleset.path) if ruleset.path and not ruleset.shipped else ruleset.id,
-        tuple(str(f) for f in folders),
+        library.spec,
         count,
         bot_a,
         bot_b,

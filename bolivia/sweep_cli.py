@@ -22,6 +22,7 @@ from bolivia.console import Progress, echo
 from bolivia.play_cli import bots_of, play_option_list, players_of
 from bolivia.rules.library import Library
 from bolivia.rules.ruleset import Ruleset
+from bolivia.rules_cli import library as ruleset_library
 from bolivia.sweeps.grid import SweepError, derive_variants, parse_axis
 from bolivia.sweeps.jobs import Job
 from bolivia.sweeps.measures import MeasuredVariant, measure_all, measures_for
@@ -170,7 +171,7 @@ def _base_library(base: Ruleset, library: Library) -> Library:
             f"{base.path}: its id {base.id!r} is also the id of {library.path_of(base.id)}: "
             "give the base file another id"
         )
-    return Library([*list(library.folders[1:]), base.path.resolve().parent])
+    return library.with_folder(base.path.resolve().parent)
 
 
 def sweep(
@@ -206,7 +207,7 @@ def sweep(
         raise click.UsageError(
             f"--format takes md, html, json (not {', '.join(unknown) or 'nothing'})"
         )
-    library = Library(folders)
+    library = ruleset_library(folders)
     base = library.load(from_ref)
     count = players_of(base, players)
     names = bots_of(bot_names, count)

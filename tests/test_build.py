@@ -22,7 +22,7 @@ from bolivia.play import actions
 from bolivia.play.bots import RandomBot
 from bolivia.play.hand import Hand
 from bolivia.play.simulate import HandStats, RunSpec, play_hand, run
-from bolivia.rules.library import shipped_library
+from bolivia.rules.library import LibrarySpec, shipped_library
 from bolivia.version import compiled
 
 pytestmark = pytest.mark.skipif(
@@ -90,7 +90,15 @@ def _values() -> list[object]:
         actions.TakeTop(onto=0),
         actions.TakePile(with_cards=meld.cards[:2], onto=None, also=(meld.cards,)),
         actions.GoOut(melds=(meld.cards,), extends=((0, meld.cards[:1]),), combine=((0, 1),)),
-        RunSpec("canasta", ("somewhere",), 4, ("random",) * 4, seed=5, hands=3, replays="out"),
+        RunSpec(
+            "canasta",
+            LibrarySpec(("somewhere",)),
+            4,
+            ("random",) * 4,
+            seed=5,
+            hands=3,
+            replays="out",
+        ),
     ]
     played = LIBRARY.load("bolivia-da")
     stats, _ = play_hand(played, 4, 7, [RandomBot()] * 4, record=True)
@@ -114,7 +122,13 @@ def test_every_value_a_worker_sends_pickles_round_trip() -> None:
 
 def test_two_workers_give_the_figures_of_one(tmp_path: Path) -> None:
     spec = RunSpec(
-        "bolivia-da", (), 4, ("greedy",) * 4, seed=11, hands=8, replays=str(tmp_path / "one")
+        "bolivia-da",
+        LibrarySpec(),
+        4,
+        ("greedy",) * 4,
+        seed=11,
+        hands=8,
+        replays=str(tmp_path / "one"),
     )
     timing = ("seconds", "hands_per_second", "actions_per_second")
     one = run(spec, workers=1)

@@ -30,7 +30,7 @@ from bolivia.authoring.rulebook import Rulebook
 from bolivia.cli import cli
 from bolivia.compare.findings import Comparison, build
 from bolivia.compare.report import render_html, render_markdown
-from bolivia.rules.library import Library
+from bolivia.rules.library import Library, LibrarySpec
 from bolivia.rules.ruleset import Ruleset
 from bolivia.text import SAFE_TAGS, code, json_for_terminal, md, safe_html, terminal
 from bolivia.verify.oracle import Oracle
@@ -214,7 +214,7 @@ def comparison(house: Ruleset) -> Comparison:
         seed=1,
         workers=1,
         oracle=Oracle(library),
-        folders=[str(house.path.parent)],
+        where=LibrarySpec((str(house.path.parent),)),
     )
 
 

@@ -20,7 +20,7 @@ from bolivia.play.actions import FIELDS, parse_action
 from bolivia.play.bots import GreedyBot
 from bolivia.play.replay import ReplayError, verify_replay
 from bolivia.play.simulate import RunSpec, derive_seed, play_hand, run
-from bolivia.rules.library import shipped_library
+from bolivia.rules.library import LibrarySpec, shipped_library
 
 from .strategies import hostile_actions, tampered_replays
 
@@ -42,7 +42,9 @@ def _hand() -> list[str]:
 def _game() -> list[str]:
     """The first two hands of a game (bolivia-zh-10000, two players)."""
     with tempfile.TemporaryDirectory() as folder:
-        spec = RunSpec("bolivia-zh-10000", (), 2, ("greedy",) * 2, seed=1, games=1, replays=folder)
+        spec = RunSpec(
+            "bolivia-zh-10000", LibrarySpec(), 2, ("greedy",) * 2, seed=1, games=1, replays=folder
+        )
         run(spec)
         (path,) = Path(folder).iterdir()
         lines = path.read_text(encoding="utf-8").splitlines()

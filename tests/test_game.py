@@ -24,7 +24,7 @@ from bolivia.play.hand import Hand
 from bolivia.play.replay import ReplayError, verify_replay
 from bolivia.play.simulate import RunSpec, derive_seed, play_hand, run
 from bolivia.play.ways_out import ways_out
-from bolivia.rules.library import shipped_library
+from bolivia.rules.library import LibrarySpec, shipped_library
 from bolivia.verify.oracle import Oracle
 
 from .strategies import SHIPPED_IDS
@@ -223,7 +223,13 @@ def test_the_same_seed_gives_the_same_replay_bytes() -> None:
 
 def test_simulation_is_the_same_for_any_number_of_workers(tmp_path: Path) -> None:
     spec = RunSpec(
-        "bolivia-da", (), 4, ("greedy",) * 4, seed=3, hands=6, replays=str(tmp_path / "one")
+        "bolivia-da",
+        LibrarySpec(),
+        4,
+        ("greedy",) * 4,
+        seed=3,
+        hands=6,
+        replays=str(tmp_path / "one"),
     )
     one = run(spec, workers=1)
     two = run(replace(spec, replays=str(tmp_path / "two")), workers=2)
@@ -240,7 +246,13 @@ def test_simulation_is_the_same_for_any_number_of_workers(tmp_path: Path) -> Non
 
 def test_a_game_runs_to_its_end_and_replays(tmp_path: Path) -> None:
     spec = RunSpec(
-        "bolivia-zh-10000", (), 2, ("greedy", "greedy"), seed=1, games=1, replays=str(tmp_path)
+        "bolivia-zh-10000",
+        LibrarySpec(),
+        2,
+        ("greedy", "greedy"),
+        seed=1,
+        games=1,
+        replays=str(tmp_path),
     )
     summary = run(spec)
     assert summary["games"] == 1 and summary["games_over"] == 1
@@ -537,7 +549,7 @@ def test_a_game_stopped_by_the_hand_cap_is_named(monkeypatch: pytest.MonkeyPatch
     from bolivia.play import simulate
 
     monkeypatch.setattr(simulate, "GAME_HAND_LIMIT", 1)
-    spec = RunSpec("bolivia-da", (), 4, ("greedy",) * 4, 3, games=2, check="none")
+    spec = RunSpec("bolivia-da", LibrarySpec(), 4, ("greedy",) * 4, 3, games=2, check="none")
     summary = run(spec)
     assert summary["games_stopped"] == {"hand_limit": 2}
     assert summary["game_hand_limit"] == 1

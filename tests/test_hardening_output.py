@@ -36,7 +36,7 @@ from bolivia.authoring.rulebook import render_rulebook
 from bolivia.cli import cli, main
 from bolivia.compare.findings import Comparison, build
 from bolivia.compare.report import render_html, render_markdown, write_report
-from bolivia.rules.library import Library
+from bolivia.rules.library import Library, LibrarySpec
 from bolivia.verify.oracle import Oracle
 
 RUNNER = CliRunner()
@@ -141,7 +141,7 @@ def comparison(evil: Path) -> Comparison:
         seed=1,
         workers=1,
         oracle=Oracle(library),
-        folders=[str(evil.parent)],
+        where=LibrarySpec((str(evil.parent),)),
     )
 
 
@@ -485,6 +485,7 @@ def test_compare_refuses_more_hands_than_its_maximum() -> None:
 STREAM = """
 from bolivia.play import simulate
 from bolivia.play.simulate import HandStats, RunSpec, run
+from bolivia.rules.library import LibrarySpec
 
 def job(args):
     spec, index = args
@@ -502,7 +503,8 @@ def progress(n):
 
 simulate.hand_job = job
 try:
-    run(RunSpec("bolivia-da", (), 4, ("greedy",) * 4, 0, hands=10**11), progress=progress)
+    spec = RunSpec("bolivia-da", LibrarySpec(), 4, ("greedy",) * 4, 0, hands=10**11)
+    run(spec, progress=progress)
 except Enough:
     print("streamed", len(done))
 """

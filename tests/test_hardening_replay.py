@@ -25,7 +25,7 @@ from bolivia.play.bots import GreedyBot
 from bolivia.play.hand import Hand
 from bolivia.play.replay import ReplayError, verify_replay
 from bolivia.play.simulate import RunSpec, derive_seed, play_hand, run
-from bolivia.rules.library import Library, shipped_library
+from bolivia.rules.library import Library, LibrarySpec, shipped_library
 from bolivia.verify.oracle import Oracle
 
 LIBRARY = shipped_library()
@@ -50,7 +50,13 @@ def game_records(tmp_path_factory: pytest.TempPathFactory) -> Records:
     folder = tmp_path_factory.mktemp("game")
     run(
         RunSpec(
-            "bolivia-zh-10000", (), 2, ("greedy", "greedy"), seed=1, games=1, replays=str(folder)
+            "bolivia-zh-10000",
+            LibrarySpec(),
+            2,
+            ("greedy", "greedy"),
+            seed=1,
+            games=1,
+            replays=str(folder),
         )
     )
     (path,) = folder.iterdir()

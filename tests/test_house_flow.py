@@ -13,6 +13,8 @@ from click.testing import CliRunner
 from bolivia.cli import cli
 from bolivia.rules.library import shipped_library
 
+from .test_house_files import CITING, HOYLE
+
 RUNNER = CliRunner()
 BASES = shipped_library().ids()  # every shipped ruleset, the examples of house/ and variants/ too
 
@@ -80,3 +82,40 @@ def test_a_house_that_changes_nothing_goes_through_every_step(base: str, tmp_pat
     data = json.loads((tmp_path / "report" / "comparison.json").read_text(encoding="utf-8"))
     assert [r["id"] for r in data["rulesets"]] == [base, "club"]
     assert not [row for row in data["rules"] if row["differs"]]
+
+
+def test_every_command_that_loads_rulesets_reads_the_sources_folder(tmp_path: Path) -> None:
+    """A ruleset citing a source record of its own folder of records (``--sources``), not one
+    beside it: each command finds the record, in its own process and in worker processes."""
+    records = tmp_path / "records"
+    records.mkdir()
+    (records / "hoyle.yaml").write_text(HOYLE, encoding="utf-8")
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "hoyle-club.yaml").write_text(CITING, encoding="utf-8")
+    file = str(mine / "hoyle-club.yaml")
+    given = ("--sources", str(records))
+    commands = {
+        "show": ("show", file),
+        "validate": ("validate", file),
+        "lint": ("lint", file),
+        "rulebook": ("rulebook", file),
+        "by id": ("show", "hoyle-club", "--rulesets", str(mine)),
+        "new": ("new", "ours", "--from", file, "--out", str(mine / "ours.yaml")),
+        "simulate": ("simulate", "--ruleset", file, "--hands", "4", "--workers", "2"),
+        "match": ("match", "greedy", "random", "--ruleset", file, "--deals", "2"),
+        "compare": (
+            *("compare", file, "--hands", "10", "--games", "1", "--workers", "2"),
+            *("--out", str(tmp_path / "report")),
+        ),
+        "sweep": (
+            *("sweep", "--from", file, "--vary", "going_out.bonus=100", "--hands", "4"),
+            *("--store", str(tmp_path / "s.sqlite"), "--out", str(tmp_path / "sweep")),
+        ),
+        "oracle": ("conform", "--ruleset", file, "-k", "cards:*", "--quiet"),
+    }
+    for name, args in commands.items():
+        refused = run(*args)
+        assert refused[0] in (1, 2) and "no source 'hoyle'" in refused[2], (name, refused)
+        code, stdout, stderr = run(*args, *given)
+        assert code == 0, (name, stdout, stderr)

@@ -17,7 +17,7 @@ from bolivia.play.hand import Hand
 from bolivia.play.match import MAX_MATCH, MatchError, MatchSpec, play_match, sides
 from bolivia.play.simulate import play_hand
 from bolivia.play_cli import MAX_MATCH as CLI_MAX_MATCH
-from bolivia.rules.library import shipped_library
+from bolivia.rules.library import LibrarySpec, shipped_library
 from tests.test_cli import run
 
 LIBRARY = shipped_library()
@@ -28,7 +28,7 @@ def _spec(a: str = "greedy", b: str = "random", **kw: int | str) -> MatchSpec:
     fields.update(kw)
     return MatchSpec(
         str(fields["ruleset"]),
-        (),
+        LibrarySpec(),
         int(str(fields["players"])),
         a,
         b,

@@ -23,7 +23,7 @@ from bolivia.compare.paired import family_size
 from bolivia.compare.play_text import figure_text
 from bolivia.compare.report import render_html, render_json, render_markdown, witness_suite
 from bolivia.compare.witnesses import compared_keys
-from bolivia.rules.library import Library, shipped_library
+from bolivia.rules.library import Library, LibrarySpec, shipped_library
 from bolivia.verify.conformance import InProcessEngine, ProcessEngine, Suite, run_suites
 from bolivia.verify.oracle import Oracle
 
@@ -162,7 +162,7 @@ def test_user_written_text_is_escaped(tmp_path: Path) -> None:
         games=0,
         seed=1,
         oracle=oracle,
-        folders=[str(tmp_path)],
+        where=LibrarySpec((str(tmp_path),)),
     )
     page = render_html(comparison, {})
     assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page

@@ -18,7 +18,7 @@ from bolivia.play.match import MatchSpec, play_match
 from bolivia.play.sampling import determinize, unseen
 from bolivia.play.search import SearchBot
 from bolivia.play.simulate import play_hand
-from bolivia.rules.library import shipped_library
+from bolivia.rules.library import LibrarySpec, shipped_library
 from tests.strategies import SHIPPED_IDS
 
 LIBRARY = shipped_library()
@@ -168,7 +168,7 @@ def test_search_returns_one_of_the_actions_and_keeps_the_hand() -> None:
 
 
 def test_a_small_match_of_the_expert() -> None:
-    spec = MatchSpec("bolivia-da", (), 4, "expert", "greedy", 0, deals=6, check="end")
+    spec = MatchSpec("bolivia-da", LibrarySpec(), 4, "expert", "greedy", 0, deals=6, check="end")
     summary = play_match(spec)
     assert summary["hands_played"] == 12 and summary["not_ended_by_a_rule"] == 0
     assert summary["conservation_failures"] == 0
@@ -192,5 +192,5 @@ def test_every_search_option_plays_legally_and_the_same_with_any_workers() -> No
         hand.apply(action)
     assert hand.conserved() and searched  # the search did choose otherwise than the expert
     cheap = "search:playouts=2,depth=2,extra=2,win=50"  # searched at the pile only
-    match = MatchSpec("bolivia-da", (), 4, cheap, "expert", 2, deals=1, check="end")
+    match = MatchSpec("bolivia-da", LibrarySpec(), 4, cheap, "expert", 2, deals=1, check="end")
     assert play_match(match, 1) == play_match(match, 2)

@@ -312,7 +312,7 @@ def write_ruleset(text: str, out: Path, library: Library, *, force: bool = False
         )
     prepare_folder(out.parent)
     staged = out.with_name(f".{out.name}.new")
-    checker = Library([*list(library.folders[1:]), out.resolve().parent])
+    checker = library.with_folder(out.resolve().parent)
     try:
         write_text(staged, text)
         try:
@@ -330,4 +330,4 @@ def write_ruleset(text: str, out: Path, library: Library, *, force: bool = False
     finally:
         with contextlib.suppress(OSError):
             staged.unlink(missing_ok=True)
-    return Library([*list(library.folders[1:]), out.resolve().parent]).load(out)
+    return library.with_folder(out.resolve().parent).load(out)

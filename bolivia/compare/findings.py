@@ -42,6 +42,7 @@ from bolivia.compare.playing import (
 from bolivia.compare.summary import Effect, columns, measured_effects
 from bolivia.compare.witnesses import AREA_OPS, Finding, Witness, find_witnesses
 from bolivia.play.simulate import derive_seed, worker_pool
+from bolivia.rules.library import LibrarySpec
 from bolivia.rules.model import leaf_paths
 from bolivia.rules.provenance import value_text
 from bolivia.rules.ruleset import Ruleset
@@ -327,7 +328,7 @@ class Play:
 
 def _jobs(
     rulesets: Sequence[Ruleset],
-    folders: Sequence[str],
+    where: LibrarySpec,
     seed: int,
     deals: range,
     games: range,
@@ -338,7 +339,7 @@ def _jobs(
     for ruleset in rulesets:
         ref = str(ruleset.path) if ruleset.path is not None and not ruleset.shipped else ruleset.id
         players = ruleset.rules.players.usual
-        common = (ref, tuple(folders), players)
+        common = (ref, where, players)
         for index in games:
             games_first.append((ruleset.id, PlayJob(*common, GAME_BOT, seed, index, game=True)))
         for bot in BOTS:
@@ -366,7 +367,7 @@ def _play(
     sizing: Sizing,
     seed: int,
     workers: int,
-    folders: Sequence[str],
+    where: LibrarySpec,
     progress: Callable[[int], None] | None,
     base: str | None,
     stop: threading.Event | None = None,
@@ -380,7 +381,7 @@ def _play(
     first = sizing.bounds[0] if sizing.precision is not None else sizing.deals
     _run(
         runs,
-        _jobs(rulesets, folders, seed, range(first), range(sizing.games), base is not None),
+        _jobs(rulesets, where, seed, range(first), range(sizing.games), base is not None),
         workers,
         progress,
         stop,
@@ -392,7 +393,7 @@ def _play(
         )
         _run(
             runs,
-            _jobs(rulesets, folders, seed, range(first, deals), range(0), base is not None),
+            _jobs(rulesets, where, seed, range(first, deals), range(0), base is not None),
             workers,
             progress,
             stop,
@@ -432,7 +433,7 @@ def build(
     bounds: tuple[int, int] = PRECISION_BOUNDS,
     seed: int = 1,
     workers: int = 1,
-    folders: Sequence[str] = (),
+    where: LibrarySpec | None = None,
     oracle: Oracle | None = None,
     progress: Callable[[int], None] | None = None,
     sources: Sources | None = None,
@@ -446,6 +447,7 @@ def build(
     if len(rulesets) < 2:
         raise ValueError("a comparison needs two rulesets or more")
     oracle = oracle if oracle is not None else Oracle()
+    where = where if where is not None else LibrarySpec()
     for ruleset in rulesets:
         oracle.register(ruleset)
     chosen_sources = sources if sources is not None else shipped_sources()
@@ -476,7 +478,7 @@ def build(
         stop = threading.Event()
         with worker_pool(workers) as pool, ThreadPoolExecutor(1, "play") as ahead:
             playing = ahead.submit(
-                _play, played, sizing, seed, workers, folders, progress, base, stop, pool
+                _play, played, sizing, seed, workers, where, progress, base, stop, pool
             )
             try:
                 witnesses, findings, gallery = rulings()
@@ -486,7 +488,7 @@ def build(
                 raise
     else:
         witnesses, findings, gallery = rulings()
-        play = _play(played, sizing, seed, workers, folders, progress, base)
+        play = _play(played, sizing, seed, workers, where, progress, base)
     comparison = Comparison(
         rulesets=list(rulesets),
         seed=seed,

@@ -19,14 +19,13 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from bolivia.compare.statistics import Estimate, count_mean_ci, mean_ci, proportion_ci
 from bolivia.engine.game_end import target_for
 from bolivia.play.bots import make_bot
 from bolivia.play.simulate import CHUNK_LIMIT, derive_seed, play_game, play_hand, worker_pool
-from bolivia.rules.library import Library
+from bolivia.rules.library import LibrarySpec
 from bolivia.rules.ruleset import Ruleset
 from bolivia.values import reduce_fields
 
@@ -57,7 +56,7 @@ class PlayJob:
     """One deal (or one game) of one ruleset under one bot; picklable for the workers."""
 
     ruleset: str  # a shipped id or a file path
-    folders: tuple[str, ...]
+    where: LibrarySpec
     players: int
     bot: str
     seed: int  # the run's seed: deals and games derive theirs from it
@@ -110,13 +109,13 @@ class GamePlayed:
     hands: int
 
 
-_LOADED: dict[tuple[str, tuple[str, ...]], Ruleset] = {}
+_LOADED: dict[tuple[str, LibrarySpec], Ruleset] = {}
 
 
 def _ruleset(job: PlayJob) -> Ruleset:
-    key = (job.ruleset, job.folders)
+    key = (job.ruleset, job.where)
     if key not in _LOADED:
-        _LOADED[key] = Library([Path(f) for f in job.folders]).load(job.ruleset)
+        _LOADED[key] = job.where.open().load(job.ruleset)
     return _LOADED[key]
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from bolivia.engine.game_end import target_for
@@ -34,7 +33,7 @@ from bolivia.play.simulate import (
     play_hand,
     worker_pool,
 )
-from bolivia.rules.library import Library
+from bolivia.rules.library import Library, LibrarySpec
 from bolivia.rules.ruleset import Ruleset
 from bolivia.values import reduce_fields
 
@@ -84,7 +83,7 @@ class MatchSpec:
     """What to play; picklable, so worker processes can rebuild everything from it."""
 
     ruleset: str
-    folders: tuple[str, ...]
+    where: LibrarySpec
     players: int
     bot_a: str
     bot_b: str
@@ -102,7 +101,7 @@ class MatchSpec:
             raise MatchError(f"a match plays 1 to {MAX_MATCH:,} deals or games")
 
     def library(self) -> Library:
-        return Library([Path(f) for f in self.folders])
+        return self.where.open()
 
     def seats(self, a_side: int) -> list[Bot]:
         """A bot for every seat, A's at the seats of ``a_side``: new ones for every hand or
@@ -120,7 +119,7 @@ _WORKER: dict[str, Any] = {}
 
 
 def _ruleset(spec: MatchSpec) -> Ruleset:
-    key = (spec.ruleset, spec.folders)
+    key = (spec.ruleset, spec.where)
     if _WORKER.get("key") != key:
         _WORKER["key"] = key
         _WORKER["ruleset"] = spec.library().load(spec.ruleset)

@@ -32,7 +32,7 @@ from bolivia.play.actions import Action
 from bolivia.play.bots import Bot, make_bot
 from bolivia.play.hand import Hand
 from bolivia.play.replay import hand_lines
-from bolivia.rules.library import Library
+from bolivia.rules.library import Library, LibrarySpec
 from bolivia.rules.ruleset import Ruleset
 from bolivia.values import reduce_fields
 
@@ -179,7 +179,7 @@ class RunSpec:
     """What to simulate; picklable, so worker processes can rebuild everything from it."""
 
     ruleset: str
-    folders: tuple[str, ...]
+    where: LibrarySpec
     players: int
     bots: tuple[str, ...]
     seed: int
@@ -189,7 +189,7 @@ class RunSpec:
     replays: str | None = None
 
     def library(self) -> Library:
-        return Library([Path(f) for f in self.folders])
+        return self.where.open()
 
     def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
         return reduce_fields(self)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from bolivia.errors import Problem, RulesetError
@@ -25,7 +26,15 @@ from bolivia.rules.resolution import build, in_file_order
 from bolivia.rules.ruleset import ID_PATTERN, Ruleset, base_name_fault
 from bolivia.rules.sources import Sources, joined, load_sources, shipped_sources
 
-__all__ = ["MAX_CHAIN", "MAX_PATH", "SOURCES_FOLDER", "Library", "load_ruleset", "shipped_library"]
+__all__ = [
+    "MAX_CHAIN",
+    "MAX_PATH",
+    "SOURCES_FOLDER",
+    "Library",
+    "LibrarySpec",
+    "load_ruleset",
+    "shipped_library",
+]
 
 MAX_CHAIN = 32  # files in an extends chain, the ruleset's own included
 MAX_PATH = 4096  # characters of a path given to the library (the usual PATH_MAX)
@@ -48,6 +57,18 @@ def _checked(given: Path | str, *, folder: bool) -> Path | str:
     return path if there else ""
 
 
+@dataclass(frozen=True)
+class LibrarySpec:
+    """Where a library looks besides the shipped folder: its ruleset folders and its folders
+    of source records, as text. Picklable, so that a worker process opens the same library."""
+
+    folders: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()
+
+    def open(self) -> Library:
+        return Library(self.folders, source_folders=self.sources)
+
+
 class Library:
     """Where rulesets are found: the shipped ones and any extra folders.
 
@@ -66,12 +87,15 @@ class Library:
     ) -> None:
         self.strict = strict
         self.sources = sources if sources is not None else shipped_sources()
+        self.source_folders: tuple[Path, ...] = ()
         for given in source_folders:
             folder = _checked(given, folder=True)
             if isinstance(folder, str):
                 why = f"not a folder of sources ({folder})" if folder else "not a folder of sources"
                 raise RulesetError([Problem(_shown_path(given), None, "", why)])
-            self.sources = joined(self.sources, load_sources(folder), folder)
+            if folder not in self.source_folders:
+                self.sources = joined(self.sources, load_sources(folder), folder)
+                self.source_folders += (folder,)
         self._beside: dict[Path, Sources] = {}
         self._shipped_dir = rulesets_dir().resolve() if shipped else None
         dirs = [self._shipped_dir] if self._shipped_dir else []
@@ -83,6 +107,7 @@ class Library:
             if path not in dirs:
                 dirs.append(path)
         self.folders: tuple[Path, ...] = tuple(dirs)
+        self._given_sources = sources
         self._index: dict[str, Path] | None = None
         self._ids: list[str] | None = None
         self._by_id: dict[str, Ruleset] = {}
@@ -90,6 +115,28 @@ class Library:
         self._indexed: _Index | None = None
         self._near: dict[Path, _Index] = {}
         self._cache: dict[Path, Ruleset] = {}
+
+    @property
+    def own_folders(self) -> tuple[Path, ...]:
+        """The ruleset folders besides the shipped one."""
+        return tuple(f for f in self.folders if f != self._shipped_dir)
+
+    @property
+    def spec(self) -> LibrarySpec:
+        """Where this library looks, for a worker process to open the same library."""
+        return LibrarySpec(
+            tuple(str(f) for f in self.own_folders), tuple(str(f) for f in self.source_folders)
+        )
+
+    def with_folder(self, folder: Path) -> Library:
+        """This library with one more folder of rulesets (the same sources and strictness)."""
+        return Library(
+            [*self.own_folders, folder],
+            shipped=self._shipped_dir is not None,
+            sources=self._given_sources,
+            strict=self.strict,
+            source_folders=self.source_folders,
+        )
 
     # ---- index
 
