@@ -32,6 +32,8 @@ from bolivia.console import (
     interrupted,
     silence,
 )
+from bolivia.options import library as _library
+from bolivia.options import rulesets_option as _rulesets_option
 from bolivia.output import prepare_folder, write_text
 from bolivia.play_cli import MAX_MATCH, MAX_RUN, match, play_options, simulate
 from bolivia.rules.library import Library
@@ -39,18 +41,7 @@ from bolivia.rules.rendering import ruleset_json, show_yaml, standalone_yaml
 from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.schema import fields_markdown, schema_text
 from bolivia.rules.sources import shipped_sources
-from bolivia.rules_cli import (
-    library as _library,
-)
-from bolivia.rules_cli import (
-    lint_ruleset,
-    list_rulesets,
-    new_ruleset,
-    validate,
-)
-from bolivia.rules_cli import (
-    rulesets_option as _rulesets_option,
-)
+from bolivia.rules_cli import lint_ruleset, list_rulesets, new_ruleset, validate
 from bolivia.sweep_cli import status, sweep, sweep_options
 from bolivia.text import terminal
 from bolivia.version import __version__, compiled
@@ -628,16 +619,25 @@ def compare_command(
     multiple=True,
     metavar="KEY.PATH=VALUE",
     help="A rule to change, its value in YAML (repeatable): going_out.bonus=100, "
-    "melds.group.ratio=naturals_exceed_wilds, players.seats.4.hand_size=13.",
+    "melds.group.ratio=naturals_exceed_wilds; one entry of a table or list by its key or "
+    "position from 0, players.seats.4.hand_size=13, initial_meld.bands.2.minimum=60; the "
+    "position after the last adds an entry at the end, whole or key by key: "
+    "initial_meld.bands.4={from: 7000, minimum: 150}.",
 )
 @click.option(
     "--why",
     "whys",
     multiple=True,
-    help="Why the house plays it so (kept as provenance): one for all settings, or one per "
-    "--set in the same order.",
+    help="Why the house plays it so (kept as each rule's provenance): one for all settings, "
+    "or one per --set in the same order.",
 )
-@click.option("--title", help="A name for people (default: the base's name and NAME).")
+@click.option("--title", help="A name for people (default: NAME in words, our-club: Our club).")
+@click.option("--notes", default="", help="A few words about the house rules, for people.")
+@click.option(
+    "--family",
+    help="The game it plays: canasta, samba, bolivia... (default: its base's, or the game its "
+    "changes to wild melds and sequences make it).",
+)
 @click.option(
     "--out",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -651,13 +651,26 @@ def new_command(
     settings: tuple[str, ...],
     whys: tuple[str, ...],
     title: str | None,
+    notes: str,
+    family: str | None,
     out: Path | None,
     force: bool,
     folders: tuple[Path, ...],
 ) -> None:
     """Write a house ruleset NAME: the base, and only the rules the house changes."""
     target = out or Path(f"{name}.yaml")
-    new_ruleset(name, base_ref, settings, target, _library(folders), whys, title, force)
+    new_ruleset(
+        name,
+        base_ref,
+        settings,
+        target,
+        _library(folders),
+        whys,
+        title,
+        force,
+        notes=notes,
+        family=family,
+    )
 
 
 @cli.command("lint")

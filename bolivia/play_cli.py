@@ -16,9 +16,9 @@ from typing import Any, TypeVar
 import click
 
 from bolivia.console import echo, echo_json
+from bolivia.options import library as ruleset_library
 from bolivia.output import OutputError
 from bolivia.rules.ruleset import Ruleset
-from bolivia.rules_cli import library as ruleset_library
 from bolivia.text import terminal
 
 __all__ = [

@@ -1,7 +1,5 @@
 """The bodies of the commands about ruleset files (``rulesets``, ``validate``, ``new``,
-``lint``) and the options every command that takes a ruleset shares: ``--rulesets DIR``
-(folders of ruleset files to look in by id) and ``--sources DIR`` (folders of source records
-rulesets may cite). The click commands are declared in :mod:`bolivia.cli`, which calls these.
+``lint``). The click commands are declared in :mod:`bolivia.cli`, which calls these.
 
 May import: everything below the command line (rules, authoring, ...), console and click.
 """
@@ -13,52 +11,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-import click
-
 from bolivia.console import echo, echo_json
 from bolivia.errors import Problem, RulesetError
 from bolivia.rules.library import Library
 from bolivia.rules.ruleset import Ruleset
 from bolivia.text import terminal
 
-__all__ = ["library", "lint_ruleset", "list_rulesets", "new_ruleset", "rulesets_option", "validate"]
+__all__ = ["lint_ruleset", "list_rulesets", "new_ruleset", "validate"]
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-_SOURCE_FOLDERS = "bolivia.source_folders"  # where --sources is kept in the click context
-
-
-def _keep_source_folders(ctx: click.Context, _param: click.Parameter, value: Any) -> None:
-    ctx.meta[_SOURCE_FOLDERS] = tuple(value)
-
-
-def rulesets_option(func: F) -> F:
-    """``--rulesets DIR`` (the command's ``folders``) and ``--sources DIR`` (kept for
-    :func:`library`): where the command looks for rulesets and for source records."""
-    func = click.option(
-        "--sources",
-        "source_folders",
-        multiple=True,
-        type=click.Path(file_okay=False, path_type=Path),
-        expose_value=False,
-        callback=_keep_source_folders,
-        help="A folder of source records (YAML, like seeds/) rulesets may cite (repeatable).",
-    )(func)
-    return click.option(
-        "--rulesets",
-        "folders",
-        multiple=True,
-        type=click.Path(file_okay=False, path_type=Path),
-        help="A folder of ruleset files to look in by id (repeatable).",
-    )(func)
-
-
-def library(folders: Sequence[Path], *, strict: bool = False) -> Library:
-    """The library a command looks in: the shipped rulesets, ``--rulesets`` folders, and the
-    source records of ``--sources`` folders."""
-    ctx = click.get_current_context(silent=True)
-    sources = ctx.meta.get(_SOURCE_FOLDERS, ()) if ctx is not None else ()
-    return Library(folders, strict=strict, source_folders=sources)
 
 
 def list_rulesets(library: Library, *, as_json: bool) -> None:
@@ -141,14 +102,36 @@ def new_ruleset(
     whys: Sequence[str],
     title: str | None,
     force: bool,
+    *,
+    notes: str = "",
+    family: str | None = None,
 ) -> None:
-    """Write a house ruleset; say which settings give the base's value already."""
+    """Write a house ruleset; say which settings give the base's value already, and the game
+    it plays when that is not its base's."""
     from bolivia.authoring.house import derive, unchanged
 
-    ruleset = derive(name, base_ref, settings, target, library, why=whys, title=title, force=force)
-    assert ruleset.base is not None
-    for same in unchanged(ruleset.base, settings):
-        echo(f"note: {same}: {ruleset.base.id} has this value already (kept, noted as such)")
+    ruleset = derive(
+        name,
+        base_ref,
+        settings,
+        target,
+        library,
+        why=whys,
+        title=title,
+        force=force,
+        notes=notes,
+        family=family,
+    )
+    base = ruleset.base
+    assert base is not None
+    for same in unchanged(base, settings):
+        echo(f"note: {same}: {base.id} has this value already (kept, noted as such)")
+    if ruleset.family != base.family and family is None:
+        echo(
+            f"note: {ruleset.id} plays {ruleset.family} (it sets wild melds and sequences as "
+            f"the {ruleset.family} rulesets do), where {base.id} plays {base.family}; "
+            "give --family to choose another"
+        )
     changed = ", ".join(ruleset.own_leaves) or "nothing yet"
     echo(f"{target}: {ruleset.id} extends {ruleset.extends}; changes {changed}")
 

@@ -19,10 +19,10 @@ from typing import Any, TypeVar
 import click
 
 from bolivia.console import Progress, echo
+from bolivia.options import library as ruleset_library
 from bolivia.play_cli import bots_of, play_option_list, players_of
 from bolivia.rules.library import Library
 from bolivia.rules.ruleset import Ruleset
-from bolivia.rules_cli import library as ruleset_library
 from bolivia.sweeps.grid import SweepError, derive_variants, parse_axis
 from bolivia.sweeps.jobs import Job
 from bolivia.sweeps.measures import MeasuredVariant, measure_all, measures_for

@@ -137,7 +137,8 @@ def test_a_broken_suite_file_is_a_clear_error(tmp_path: Path) -> None:
     )
     done = conform(str(bad))
     assert done.returncode == 1
-    assert f"{bad}:3: cases[0]: 'fly' is not an operation of the protocol" in done.stderr
+    said = f"{bad}:3: cases.0: the first case: 'fly' is not an operation of the protocol"
+    assert said in done.stderr
     assert "Traceback" not in done.stderr
 
 

@@ -124,14 +124,14 @@ def test_a_400_digit_bonus_is_refused_not_left_to_crash_the_simulator(tmp_path: 
         ("canastas:\n  natural: {bonus: 1000001}\n", "canastas.natural.bonus", 4),
         ("scoring:\n  card_points: {JK: -1000001}\n", "scoring.card_points.JK", 4),
         ("game:\n  target: 10000001\n", "game.target", 4),
-        ("game:\n  target_options: [5000, 100000000]\n", "game.target_options[1]", 4),
+        ("game:\n  target_options: [5000, 100000000]\n", "game.target_options.1", 4),
         ("game:\n  hand_cap: {hands: 10001, outcome: draw}\n", "game.hand_cap.hands", 4),
         ("melds:\n  group:\n    max_wild: 441\n", "melds.group.max_wild", 5),
         ("going_out:\n  keep_cards: 441\n", "going_out.keep_cards", 4),
         (
             "initial_meld:\n  bands:\n    - {from: null, minimum: 50}\n"
             "    - {from: 100000000, minimum: 90}\n",
-            "initial_meld.bands[1].from",
+            "initial_meld.bands.1.from",
             6,
         ),
         (

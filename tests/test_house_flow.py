@@ -5,13 +5,15 @@ one written from a published rulebook, on every shipped base (issue 36)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
+import yaml
 from click.testing import CliRunner
 
 from bolivia.cli import cli
-from bolivia.rules.library import shipped_library
+from bolivia.rules.library import Library, shipped_library
 
 from .test_house_files import CITING, HOYLE
 
@@ -119,3 +121,126 @@ def test_every_command_that_loads_rulesets_reads_the_sources_folder(tmp_path: Pa
         assert refused[0] in (1, 2) and "no source 'hoyle'" in refused[2], (name, refused)
         code, stdout, stderr = run(*args, *given)
         assert code == 0, (name, stdout, stderr)
+
+
+# --------------------------------------------------------------------------- bolivia new
+
+
+def new(tmp_path: Path, name: str, base: str, *settings: str, why: str = "") -> str:
+    """Run ``bolivia new``; the file it wrote."""
+    args = ["new", name, "--from", base, "--out", str(tmp_path / f"{name}.yaml")]
+    args += [part for setting in settings for part in ("--set", setting)]
+    args += ["--why", why] if why else []
+    code, stdout, stderr = run(*args)
+    assert code == 0, stdout + stderr
+    return (tmp_path / f"{name}.yaml").read_text(encoding="utf-8")
+
+
+def test_new_writes_its_file_as_the_shipped_ones_are_written(tmp_path: Path) -> None:
+    text = new(
+        tmp_path,
+        "our-club",
+        "bolivia-da",
+        "game.target=10000",  # given out of the format's order, and as a dotted path
+        "scoring.card_points.3=-200",
+        "pack.jokers=4",
+        why="we always played so",
+    )
+    lines = text.splitlines()
+    assert lines[0].startswith("# yaml-language-server: $schema=")
+    schema = (tmp_path / lines[0].split("$schema=", 1)[1]).resolve()
+    assert schema.name == "schema.json" and schema.is_file()
+    data = yaml.safe_load(text)
+    assert data["name"] == "Our club"  # the house's name, not its base's
+    assert "notes" not in data  # the reason is each rule's provenance, not the file's notes
+    assert list(data)[:3] == ["id", "name", "extends"]
+    assert [k for k in data if k in ("pack", "scoring", "game")] == ["pack", "scoring", "game"]
+    assert data["pack"] == {"jokers": 4} and data["scoring"] == {"card_points.3": -200}
+    assert data["provenance"]["game.target"] == {"house": "we always played so"}
+
+
+def test_new_adds_an_entry_at_the_end_of_a_list(tmp_path: Path) -> None:
+    new(
+        tmp_path,
+        "bands",
+        "canasta",
+        "initial_meld.bands.4.from=7000",
+        "initial_meld.bands.4.minimum=150",
+    )
+    bands = Library([tmp_path]).load(tmp_path / "bands.yaml").rules.initial_meld.bands
+    assert [(b.from_score, b.minimum) for b in bands][-2:] == [(3000, 120), (7000, 150)]
+    # the same in a file, whole
+    (tmp_path / "whole.yaml").write_text(
+        "id: whole\nextends: canasta\ninitial_meld:\n  bands.4: {from: 7000, minimum: 150}\n",
+        encoding="utf-8",
+    )
+    assert Library([tmp_path]).load(tmp_path / "whole.yaml").rules.initial_meld.bands == bands
+    code, _, stderr = run(
+        "new", "far", "--from", "canasta", "--set", "initial_meld.bands.5.from=7000",
+        "--out", str(tmp_path / "far.yaml"),
+    )  # fmt: skip
+    assert code == 1
+    assert "initial_meld.bands.4 adds one at the end (not '5')" in stderr
+    code, _, stderr = run(
+        "new", "half", "--from", "canasta", "--set", "initial_meld.bands.4.from=7000",
+        "--out", str(tmp_path / "half.yaml"),
+    )  # fmt: skip
+    assert code == 1
+    assert (
+        "--set initial_meld.bands.4.from=7000: initial_meld.bands.4.minimum: the fifth " in stderr
+    )
+
+
+def test_a_house_that_plays_another_game_says_so(tmp_path: Path) -> None:
+    """A Bolivia club written on Canasta: three decks, sequences and wild melds."""
+    settings = ("pack.decks=3", "melds.sequence.allowed=true", "melds.wild.allowed=true")
+    text = new(tmp_path, "club", "canasta", *settings)
+    assert yaml.safe_load(text)["family"] == "bolivia"
+    assert new(tmp_path, "same", "canasta", "pack.decks=3").count("family") == 0
+
+
+def test_the_rulebook_marks_a_house_rule_once_and_gives_one_reason_once(tmp_path: Path) -> None:
+    settings = ("pack.decks=3", "pack.jokers=6", "game.target=15000")
+    new(tmp_path, "club", "canasta", *settings, why="our club's way")
+    code, book, stderr = run("rulebook", str(tmp_path / "club.yaml"))
+    assert code == 0, stderr
+    assert "with 3 decks of 52 cards and 6 jokers (162 cards) (house rule)." in book
+    assert book.count("our club's way") == 1
+    for line in book.splitlines():
+        for sentence in re.split(r"[.;:] ", line):  # each clause, outside a table
+            assert sentence.count("(house rule)") <= 1, sentence
+            assert sentence.count("\N{DAGGER}") <= 1 or line.startswith("|"), sentence
+
+
+# --------------------------------------------------------------------------- messages
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            "id: tab\nextends: bolivia-da\ngame:\n\ttarget: 100\n",
+            ":4: a tab (column 1): YAML indents with spaces only",
+        ),
+        (
+            'id: quoted\nextends: bolivia-da\npack:\n  decks: "3"\n',
+            ":4: pack.decks: expected a whole number, got the text '3': write 3 without quotes",
+        ),
+        (
+            "id: bands\nextends: bolivia-da\ninitial_meld:\n  bands:\n"
+            "    - {from: null, minimum: 15}\n    - {from: 0, minimum: -50}\n",
+            ":6: initial_meld.bands.1.minimum: the second band: input should be greater than",
+        ),
+        (
+            "id: lost\npack: {decks: 3}\nmelds:\n  wild: {allowed: true}\n",
+            ":1: no extends: a ruleset builds on another (add extends: bolivia-da, the shipped "
+            "ruleset nearest to what it sets;",
+        ),
+    ],
+)
+def test_a_file_gets_one_line_a_person_can_act_on(tmp_path: Path, text: str, said: str) -> None:
+    path = tmp_path / "house.yaml"
+    path.write_text(text, encoding="utf-8")
+    code, _, stderr = run("validate", str(path))
+    assert code == 1
+    assert stderr.count("\n") == 1 and said in stderr, stderr

@@ -1,6 +1,6 @@
 """The package's layers: every import runs down them (rules <- engine <- play <- verify <-
-compare <- authoring <- profiles <- sweeps <- console <- play_cli <- sweep_cli <- cli), and
-modules stay small enough to read."""
+compare <- authoring <- profiles <- sweeps <- console <- options <- play_cli <- sweep_cli <-
+cli), and modules stay small enough to read."""
 
 from __future__ import annotations
 
@@ -30,12 +30,13 @@ LAYERS = {
     "profiles": 7,  # an engine's rules read off its answers, written as a ruleset
     "sweeps": 8,  # rule values swept: derived rulesets (authoring) played and measured (compare)
     "console": 9,  # the command line's terminal plumbing
-    "play_cli": 10,  # the bodies of the commands that play (simulate, match)
-    "rules_cli": 10,  # the bodies of the commands about ruleset files; --rulesets, --sources
-    "sweep_cli": 11,  # the body of bolivia sweep (uses play_cli's checks of players and bots)
-    "cli": 12,
-    "__init__": 12,
-    "__main__": 13,  # python -m bolivia: runs the cli
+    "options": 10,  # --rulesets and --sources, shared by every command that takes a ruleset
+    "play_cli": 11,  # the bodies of the commands that play (simulate, match)
+    "rules_cli": 11,  # the bodies of the commands about ruleset files
+    "sweep_cli": 12,  # the body of bolivia sweep (uses play_cli's checks of players and bots)
+    "cli": 13,
+    "__init__": 13,
+    "__main__": 14,  # python -m bolivia: runs the cli
 }
 MAX_LINES = 800
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -28,6 +29,8 @@ import yaml
 
 from bolivia.errors import Problem, RulesetError
 from bolivia.output import prepare_folder, write_text
+from bolivia.resources import rulesets_dir
+from bolivia.rules.edits import set_entry
 from bolivia.rules.library import Library
 from bolivia.rules.loading import did_you_mean, load_yaml_text, number_key, plain
 from bolivia.rules.model import field_at, is_section, leaf_paths
@@ -35,11 +38,15 @@ from bolivia.rules.provenance import normalize_claim_value
 from bolivia.rules.ruleset import ID_PATTERN, Ruleset
 
 __all__ = [
+    "FAMILY_SIGNS",
     "derive",
     "derive_text",
+    "family_for",
+    "house_title",
     "nest_paths",
     "overrides_of",
     "parse_setting",
+    "schema_line",
     "unchanged",
     "write_ruleset",
 ]
@@ -83,10 +90,6 @@ def _leaf_of(path: str) -> tuple[str, list[str]]:
     )
 
 
-def _key(text: str) -> Any:
-    return int(text) if text.isdigit() else text
-
-
 def nest_paths(values: dict[str, Any]) -> dict[str, Any]:
     """``{"a.b": 1}`` -> ``{"a": {"b": 1}}``: key paths as the sections of a file."""
     out: dict[str, Any] = {}
@@ -100,13 +103,12 @@ def nest_paths(values: dict[str, Any]) -> dict[str, Any]:
 
 
 def _whys(settings: Sequence[str], why: str | Sequence[str]) -> list[str]:
-    """The reason of each setting: one ``--why`` for all, or one per ``--set`` in order."""
+    """The reason of each setting ("" for none given): one ``--why`` for all, or one per
+    ``--set`` in order."""
     given = [why] if isinstance(why, str) else list(why)
     given = [w for w in given if w]
-    if not given:
-        return ["a house rule"] * len(settings)
-    if len(given) == 1:
-        return given * len(settings)
+    if len(given) <= 1:
+        return (given or [""]) * len(settings)
     if len(given) != len(settings):
         raise RulesetError(
             [
@@ -122,40 +124,6 @@ def _whys(settings: Sequence[str], why: str | Sequence[str]) -> list[str]:
     return given
 
 
-def _edit(table: Any, inside: list[str], value: Any, setting: str, leaf: str) -> None:
-    """Set one entry inside a table (a mapping by key, a list by its position from 0)."""
-    node = table
-    for depth, part in enumerate(inside):
-        last = depth == len(inside) - 1
-        where = ".".join([leaf, *inside[:depth]])
-        if isinstance(node, list):
-            if not part.isdigit() or int(part) >= len(node):
-                raise RulesetError(
-                    [
-                        Problem(
-                            f"--set {setting}",
-                            None,
-                            leaf,
-                            f"{where} is a list of {len(node)} entries: a position from 0 to "
-                            f"{len(node) - 1}, not {part!r}",
-                        )
-                    ]
-                )
-            key: Any = int(part)
-        elif isinstance(node, dict):
-            key = _key(part)
-            if key not in node and not last:
-                raise RulesetError(
-                    [Problem(f"--set {setting}", None, leaf, f"{where} has no entry {part!r}")]
-                )
-        else:
-            raise RulesetError([Problem(f"--set {setting}", None, leaf, f"{where} is not a table")])
-        if last:
-            node[key] = value
-        else:
-            node = node[key]
-
-
 def overrides_of(base: Ruleset, settings: Sequence[str]) -> dict[str, tuple[Any, list[str]]]:
     """Each leaf the settings change: its new value, and the settings that reach it."""
     overrides: dict[str, tuple[Any, list[str]]] = {}
@@ -165,7 +133,9 @@ def overrides_of(base: Ruleset, settings: Sequence[str]) -> dict[str, tuple[Any,
         given = overrides.get(leaf, (plain(base.value(leaf), key=number_key), []))
         if inside:
             table = copy.deepcopy(given[0])
-            _edit(table, inside, value, setting, leaf)
+            why = set_entry(table, inside, value, leaf)
+            if why is not None:
+                raise RulesetError([Problem(f"--set {setting}", None, leaf, why)])
             value = table
         overrides[leaf] = (value, [*given[1], setting])
     return overrides
@@ -183,11 +153,15 @@ def unchanged(base: Ruleset, settings: Sequence[str]) -> list[str]:
 def _sections(
     overrides: dict[str, tuple[Any, list[str]]], settings: Sequence[str]
 ) -> dict[str, Any]:
-    """The values as the file's sections: a field set whole, whole; a field only some entries
-    of which are set, as those entries (``card_points.3: -200``), the rest left to the base."""
+    """The values as the file's sections, nested and in the order of the format: a field set
+    whole, whole; a field only some entries of which are set, as those entries
+    (``card_points.3: -200``, in the order given), the rest left to the base."""
     out: dict[str, Any] = {}
     parsed = {setting: parse_setting(setting) for setting in settings}
-    for leaf, (value, reached) in overrides.items():
+    for leaf in LEAVES:
+        if leaf not in overrides:
+            continue
+        value, reached = overrides[leaf]
         *parents, last = leaf.split(".")
         node = out
         for part in parents:
@@ -201,10 +175,43 @@ def _sections(
     return out
 
 
-def _title(base: Ruleset, name: str) -> str:
-    """The base's name, without the house-rules tail a base written by ``new`` has already."""
-    core = base.name.removesuffix(f", house rules ({base.id})")
-    return f"{core}, house rules ({name})"
+def house_title(name: str) -> str:
+    """A house's name for people, from its id: ``our-club`` -> ``Our club``."""
+    words = re.sub(r"[-_.]+", " ", name).strip()
+    return words[:1].upper() + words[1:]
+
+
+# what tells the games apart, as the shipped rulesets of each game set it: wild melds (a
+# bolivia), sequences (a samba, an escalera)
+FAMILY_SIGNS = ("melds.wild.allowed", "melds.sequence.allowed")
+
+
+def family_for(base: Ruleset, overrides: dict[str, tuple[Any, list[str]]], library: Library) -> str:
+    """The game a house plays: its base's, unless its changes to what tells the games apart
+    (:data:`FAMILY_SIGNS`) make it play as the main rulesets of exactly one other game do."""
+    if not any(leaf in overrides for leaf in FAMILY_SIGNS):
+        return base.family
+    signs = tuple(overrides[k][0] if k in overrides else base.value(k) for k in FAMILY_SIGNS)
+    games = {
+        ruleset.family
+        for ruleset in (library.load(rid) for rid in library.ids())
+        if ruleset.shipped
+        and ruleset.path is not None
+        and ruleset.path.parent == rulesets_dir()
+        and tuple(ruleset.value(k) for k in FAMILY_SIGNS) == signs
+    }
+    return games.pop() if len(games) == 1 else base.family
+
+
+def schema_line(out: Path) -> str:
+    """The editor's schema line of a ruleset file written to ``out`` (the schema shipped with
+    the package, by a path from the file's folder where there is one)."""
+    schema = rulesets_dir() / "schema.json"
+    try:
+        where = os.path.relpath(schema, out.resolve().parent)
+    except ValueError:  # another drive
+        where = schema.as_uri()
+    return f"# yaml-language-server: $schema={where}\n"
 
 
 def derive_text(
@@ -214,9 +221,14 @@ def derive_text(
     settings: Sequence[str],
     why: str | Sequence[str] = "",
     title: str | None = None,
+    *,
+    notes: str = "",
+    family: str | None = None,
+    schema: str = "",
 ) -> str:
     """The YAML text of a ruleset extending ``base`` with ``settings`` (not yet validated);
-    ``why``: one reason for every setting, or one per setting."""
+    ``why``: one reason for every setting, or one per setting, kept as each rule's provenance
+    (``notes`` are the file's own, for people); ``schema``: the file's schema line."""
     if not re.fullmatch(ID_PATTERN, name):
         raise RulesetError(
             [
@@ -230,24 +242,37 @@ def derive_text(
         )
     reasons = dict(zip(settings, _whys(settings, why), strict=True))
     overrides = overrides_of(base, settings)
-    provenance: dict[str, Any] = {"extends": {"house": f"the house plays {base.id}'s rules"}}
-    for leaf, (value, reached) in overrides.items():
-        entry: dict[str, Any] = {"house": "; ".join(dict.fromkeys(reasons[s] for s in reached))}
-        if normalize_claim_value(leaf, value) == base.value(leaf):
+    provenance: dict[str, Any] = {
+        "extends": {"house": f"the house plays {base.id}'s rules where it sets none of its own"}
+    }
+    for leaf in LEAVES:
+        if leaf not in overrides:
+            continue
+        entry: dict[str, Any] = {}
+        given = "; ".join(dict.fromkeys(r for r in (reasons[s] for s in overrides[leaf][1]) if r))
+        if given:
+            entry["house"] = given
+        if normalize_claim_value(leaf, overrides[leaf][0]) == base.value(leaf):
+            entry.setdefault("house", "kept as the base has it")
             entry["note"] = f"{base.id} has this value already; set here to keep it"
-        provenance[leaf] = entry
-    told = {w for w in ([why] if isinstance(why, str) else why) if w}
-    notes = told.pop() if len(told) == 1 else ""  # one reason for all: the file's notes too
+        if entry:
+            provenance[leaf] = entry
     document: dict[str, Any] = {
         "id": name,
-        "name": title or _title(base, name),
+        "name": title or house_title(name),
         "extends": base_ref,
-        "notes": notes or f"House rules derived from {base.id}.",
-        **_sections(overrides, settings),
-        "provenance": provenance,
     }
-    head = f"# House rules: {base.id} with the changes below (written by bolivia new).\n"
-    return head + yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=96)
+    if family is not None and family != base.family:
+        document["family"] = family
+    if notes:
+        document["notes"] = notes
+    document.update(_sections(overrides, settings))
+    document["provenance"] = provenance
+    head = (
+        f"# House rules of {name}, built on {base.id}: only what the house sets its own way "
+        "(written by bolivia new).\n"
+    )
+    return schema + head + yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=96)
 
 
 def derive(
@@ -259,9 +284,14 @@ def derive(
     why: str | Sequence[str] = "",
     title: str | None = None,
     force: bool = False,
+    *,
+    notes: str = "",
+    family: str | None = None,
 ) -> Ruleset:
     """Write the derived ruleset to ``out`` once it validates; the resolved ruleset. A problem
-    of a value set names the ``--set`` that gave it, never a line of the file not written."""
+    of a value set names the ``--set`` that gave it, never a line of the file not written.
+    ``family``: the game it plays (by default its base's, or the game its changes make it,
+    :func:`family_for`)."""
     base = library.load(base_ref)
     ref = base.id
     if base.id not in library or library.path_of(base.id).resolve() != (base.path or Path()):
@@ -283,7 +313,10 @@ def derive(
                     )
                 ]
             ) from None
-    text = derive_text(name, base, ref, settings, why, title)
+    game = family if family is not None else family_for(base, overrides_of(base, settings), library)
+    text = derive_text(
+        name, base, ref, settings, why, title, notes=notes, family=game, schema=schema_line(out)
+    )
     try:
         return write_ruleset(text, out, library, force=force)
     except RulesetError as exc:

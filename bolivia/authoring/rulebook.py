@@ -11,16 +11,68 @@ ruleset built on another gets a box listing what it changes.
 
 from __future__ import annotations
 
+import itertools
+import re
 from typing import Any
 
 import markdown as markdown_lib
+from markupsafe import Markup
 
 from bolivia.rules.model import leaf_paths
 from bolivia.rules.phrases import answer, in_words, question, special_composition
+from bolivia.rules.resolution import NO_REASON
 from bolivia.rules.ruleset import Ruleset
-from bolivia.text import environment, md, safe_html
+from bolivia.text import environment, md, safe_html, terminal
 
-__all__ = ["Rulebook", "render_rulebook"]
+__all__ = ["Rulebook", "place_marks", "render_rulebook"]
+
+HOUSE, ASSUMED = "\x1e", "\x1f"  # place-holders of the marks, before they are placed
+MARKS = {HOUSE: " (house rule)", ASSUMED: " \N{DAGGER}"}
+_END = re.compile(r"[.!?:;]\**(?=\s|$)")  # where a sentence ends: its stop, any bold closing
+
+
+def _sentence_ends(line: str) -> list[int]:
+    """Where the sentences of a line end (after their stops), outside brackets."""
+    depth, ends = 0, []
+    for found in re.finditer(r"[()]|" + _END.pattern, line):
+        text = found.group()
+        if text in "()":
+            depth = max(0, depth + (1 if text == "(" else -1))
+        elif depth == 0:
+            ends.append(found.end())
+    return ends
+
+
+def _marked(sentence: str) -> str:
+    """One sentence with its place-holders gone and its marks once each, before its stop."""
+    found = [mark for mark in MARKS if mark in sentence]
+    if not found:
+        return sentence
+    for mark in MARKS:
+        sentence = sentence.replace(mark, "")
+    marks = "".join(MARKS[mark] for mark in found)
+    stop = _END.search(sentence.rstrip(), max(0, len(sentence.rstrip()) - 6))
+    at = stop.start() if stop is not None else len(sentence.rstrip())
+    return sentence[:at] + marks + sentence[at:]
+
+
+def place_marks(text: str) -> str:
+    """The rulebook's marks, once a sentence: `` (house rule)`` where a sentence states a house
+    rule, `` †`` where it states an assumed value; in a table, at each cell's value.
+
+    >>> place_marks(f"Played with 3 decks{HOUSE} and 6 jokers{HOUSE} (162 cards). Twos are wild.")
+    'Played with 3 decks and 6 jokers (162 cards) (house rule). Twos are wild.'
+    """
+    lines = []
+    for line in text.split("\n"):
+        if line.lstrip().startswith("|"):
+            for mark, shown in MARKS.items():
+                line = line.replace(mark, shown)
+        elif HOUSE in line or ASSUMED in line:
+            cuts = [0, *_sentence_ends(line), len(line)]
+            line = "".join(_marked(line[a:b]) for a, b in itertools.pairwise(cuts))
+        lines.append(line)
+    return "\n".join(lines)
 
 
 class Rulebook:
@@ -42,23 +94,25 @@ class Rulebook:
             found = {n: entry for n, entry in found.items() if int(n) in seated}
         return found
 
-    def mark(self, path: str) -> str:
-        """`` †`` after an assumed value (no source of the ruleset states it), `` (house
-        rule)`` after a house rule, nothing after a value a source states."""
+    def mark(self, path: str) -> Markup:
+        """Where a value is assumed (no source of the ruleset states it) or a house rule: a
+        place-holder, which :func:`place_marks` turns into one mark for the sentence."""
         self.used.add(path)
         status = self.ruleset.provenance[path].status
-        return {"house": " (house rule)", "assumed": " †"}.get(status, "")
+        # trusted markup, so that the templates' escaping of control characters leaves it be
+        return Markup({"house": HOUSE, "assumed": ASSUMED}.get(status, ""))
 
-    def text(self, path: str) -> str:
+    def text(self, path: str) -> Markup:
         """A rule's value in words (the phrase table's answer), marked as :meth:`mark` says."""
-        return md(answer(path, self.value(path))) + self.mark(path)
+        return Markup(terminal(md(answer(path, self.value(path))), lines=True)) + self.mark(path)
 
-    def number(self, path: str) -> str:
+    def number(self, path: str) -> Markup:
         """A number rule as a figure (``1,500``), marked."""
-        return f"{self.value(path):,}" + self.mark(path)
+        return Markup(f"{self.value(path):,}") + self.mark(path)
 
-    def first_meld_counts(self) -> tuple[list[str], list[str]]:
-        """What counts toward the first meld's minimum, and what does not (marked)."""
+    def first_meld_counts(self) -> tuple[Markup, Markup]:
+        """What counts toward the first meld's minimum, and what does not (marked), each a
+        list in words ("" for none)."""
         what = {
             "initial_meld.several_melds": "several melds laid in the same turn, together",
             "initial_meld.counts_sequences": "sequences",
@@ -67,11 +121,11 @@ class Rulebook:
             "initial_meld.counts_top_card": "the pile's top card, when the pile is taken",
             "initial_meld.counts_pile_rest": "the rest of a taken pile",
         }
-        counted: list[str] = []
-        not_counted: list[str] = []
+        counted: list[Markup] = []
+        not_counted: list[Markup] = []
         for path, words in what.items():
-            (counted if self.value(path) else not_counted).append(words + self.mark(path))
-        return counted, not_counted
+            (counted if self.value(path) else not_counted).append(Markup(words) + self.mark(path))
+        return Markup("; ").join(counted), Markup("; ").join(not_counted)
 
     def specials(self) -> list[dict[str, str]]:
         """The special canastas in order: name, what each holds, its bonus (escaped)."""
@@ -115,27 +169,38 @@ class Rulebook:
                         "question": question(path),
                         "old": answer(path, theirs),
                         "new": answer(path, mine),
-                        "why": in_words(self.ruleset.provenance[path].reason),
+                        "why": self._why(path),
                     }
                 )
         return out
+
+    def _why(self, path: str) -> str:
+        """Why the ruleset sets a rule its own way: the house's reason, or "" for none."""
+        reason = self.ruleset.provenance[path].reason
+        return "" if reason in ("", NO_REASON) else in_words(reason)
 
     def markdown(self) -> str:
         env = environment("bolivia.authoring", autoescape=False)
         env.filters["cap"] = lambda text: text[:1].upper() + text[1:]
         env.filters["num"] = lambda n: f"{n:,}"
         template = env.get_template("rulebook.md.j2")
-        return template.render(
-            r=self.ruleset,
-            base=self.base,
-            changes=self.changes(),
-            assumed=self.assumed(),
-            v=self.value,
-            t=self.text,
-            m=self.mark,
-            n=self.number,
-            first_meld=self.first_meld_counts(),
-            specials=self.specials(),
+        changes = self.changes()
+        reasons = {c["why"] for c in changes}
+        return place_marks(
+            template.render(
+                r=self.ruleset,
+                base=self.base,
+                changes=changes,
+                # one reason for every change is said once, above the list
+                why=reasons.pop() if len(reasons) == 1 and len(changes) > 1 else None,
+                assumed=self.assumed(),
+                v=self.value,
+                t=self.text,
+                m=self.mark,
+                n=self.number,
+                first_meld=self.first_meld_counts(),
+                specials=self.specials(),
+            )
         )
 
     def html(self) -> str:

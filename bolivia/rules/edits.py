@@ -6,25 +6,28 @@ A key with dots stands for the path it spells, from where it is written::
       card_points.3: -200           # one entry of the base's table; the rest inherited
     initial_meld:
       bands.2.minimum: 100          # one value of the third band (lists count from 0)
+      bands.4: {from: 7000, minimum: 150}   # a fifth band, after the base's four
     melds.group.max_wild: 3         # the same as melds: {group: {max_wild: 3}}
 
 A path that ends at a field or a section is written into the file's sections as if nested; a
 path that goes on into a field's table or list is an :class:`Edit` of the value the file would
-otherwise inherit, applied once the chain is merged (:func:`apply`). A table or list written
-whole still replaces the base's whole.
+otherwise inherit, applied once the chain is merged (:func:`apply`): the position after a
+list's last entry adds an entry at the end, and an entry not there yet (a new band, a seating
+for five) may be written whole or key by key. A table or list written whole still replaces the
+base's whole.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bolivia.rules.loading import Loaded, Location, did_you_mean, plain, tuples
+from bolivia.rules.loading import Loaded, Location, not_a_field, plain, plain_digits, tuples
 from bolivia.rules.model import field_at, is_section, leaf_paths, split_leaf
 
-__all__ = ["Edit", "apply", "expand"]
+__all__ = ["Edit", "apply", "expand", "set_entry"]
 
 
 @dataclass(frozen=True)
@@ -61,9 +64,7 @@ def expand(
                 split = split_leaf(path)
                 line = loaded.line(here)
                 if split is None:
-                    problems.append(
-                        (here, f"{path!r} is not a ruleset field" + did_you_mean(path, LEAVES))
-                    )
+                    problems.append((here, not_a_field(path, LEAVES)))
                     continue
                 leaf, inside = split
                 if line is not None:
@@ -112,30 +113,44 @@ def apply(merged: dict[str, Any], edit: Edit) -> str | None:
     for part in parents:
         node[part] = node = dict(node[part])
     table = plain(node[last], key=lambda k: k)
-    target: Any = table
-    for depth, part in enumerate(edit.inside):
-        at = ".".join((edit.leaf, *edit.inside[:depth]))
-        final = depth == len(edit.inside) - 1
+    why = set_entry(table, edit.inside, plain(edit.value, key=lambda k: k), edit.leaf)
+    node[last] = tuples(table)
+    return why
+
+
+def set_entry(table: Any, inside: Sequence[str], value: Any, leaf: str) -> str | None:
+    """Set one entry inside a field's table, in place: a mapping's entry by its key, a list's
+    by its position from 0, where the next position adds an entry at the end (and an entry not
+    there yet is made, to be filled key by key); why it cannot be, or None."""
+    target = table
+    for depth, part in enumerate(inside):
+        at = ".".join((leaf, *inside[:depth]))
+        final = depth == len(inside) - 1
         if isinstance(target, list):
-            if not part.isdigit() or int(part) >= len(target):
-                return (
-                    f"{at} is a list of {len(target)} entries: a position from 0 to "
-                    f"{len(target) - 1}, not {part!r}"
-                )
+            if not plain_digits(part) or int(part) > len(target):
+                return _position_problem(at, len(target), part)
             key: Any = int(part)
+            if key == len(target):
+                target.append({})
         elif isinstance(target, dict):
             key = _key_in(target, part)
-            if key is None and not final:
-                return f"{at} has no entry {part!r}"
-            key = part if key is None else key
+            if key is None:
+                key = int(part) if plain_digits(part) else part
+                target[key] = {}
         else:
             return f"{at} is not a table: write {at} whole"
         if final:
-            target[key] = plain(edit.value, key=lambda k: k)
+            target[key] = value
         else:
             target = target[key]
-    node[last] = tuples(table)
     return None
+
+
+def _position_problem(at: str, size: int, part: str) -> str:
+    """A list's position out of range, said as people count the entries."""
+    entries = f"{size} entr{'y' if size == 1 else 'ies'}"
+    change = f"{at}.0 to {at}.{size - 1} change the first to the last, " if size else ""
+    return f"{at} holds {entries}: {change}{at}.{size} adds one at the end (not {part!r})"
 
 
 def _key_in(table: Mapping[Any, Any], part: str) -> Any:

@@ -24,6 +24,7 @@ from bolivia.rules.loading import (
     did_you_mean,
     load_yaml,
     more_problems,
+    not_a_field,
     validation_problems,
 )
 from bolivia.rules.model import split_leaf
@@ -153,9 +154,7 @@ def _read_entries(layer: Layer, raw: Any, sources: Sources) -> None:
             continue
         split = split_leaf(key)
         if split is None:
-            layer.problems.append(
-                loaded.problem(where, f"{key!r} is not a ruleset field" + did_you_mean(key, LEAVES))
-            )
+            layer.problems.append(loaded.problem(where, not_a_field(key, LEAVES)))
             continue
         if split[1]:  # an entry of a table: the provenance is the field's
             if split[0] in layer.entries:

@@ -20,10 +20,12 @@ from pathlib import Path
 
 from bolivia.errors import Problem, RulesetError
 from bolivia.resources import rulesets_dir
-from bolivia.rules.files import Layer, read_layer
+from bolivia.rules.files import Layer, read_layer, sets
 from bolivia.rules.loading import did_you_mean, load_yaml
+from bolivia.rules.model import leaf_paths
+from bolivia.rules.provenance import json_at
 from bolivia.rules.resolution import build, in_file_order
-from bolivia.rules.ruleset import ID_PATTERN, Ruleset, base_name_fault
+from bolivia.rules.ruleset import ID_PATTERN, SECTION_KEYS, Ruleset, base_name_fault
 from bolivia.rules.sources import Sources, joined, load_sources, shipped_sources
 
 __all__ = [
@@ -36,6 +38,7 @@ __all__ = [
     "shipped_library",
 ]
 
+LEAVES = tuple(leaf_paths())
 MAX_CHAIN = 32  # files in an extends chain, the ruleset's own included
 MAX_PATH = 4096  # characters of a path given to the library (the usual PATH_MAX)
 SOURCES_FOLDER = "sources"  # beside a ruleset file: the source records it may cite
@@ -334,7 +337,11 @@ class Library:
                     problems.extend(exc.problems)
         shipped = self.is_shipped(path)
         ruleset: Ruleset | None = None
-        if base is not None or layer.meta.extends is None:
+        missing = [key for key in SECTION_KEYS if key not in layer.sections]
+        if layer.meta.extends is None and missing:
+            # one line, not a missing key for every section: most such files forgot extends
+            problems.append(layer.loaded.problem((), self._no_extends(layer, missing)))
+        elif base is not None or layer.meta.extends is None:
             # the file's own problems and those of its rules as merged, all at once
             try:
                 ruleset = build(
@@ -346,6 +353,40 @@ class Library:
             raise RulesetError(in_file_order(problems, str(path)))
         self._cache[path] = ruleset
         return ruleset
+
+    def _no_extends(self, layer: Layer, missing: Sequence[str]) -> str:
+        """What a file without ``extends`` that leaves sections out is told: the shipped
+        ruleset nearest to what it sets, to build on, or the sections to set."""
+        nearest = self._nearest_base(layer)
+        build_on = (
+            f"add extends: {nearest}, the shipped ruleset nearest to what it sets"
+            if nearest is not None
+            else "add extends: and the id of the ruleset it builds on"
+        )
+        return (
+            f"no extends: a ruleset builds on another ({build_on}; bolivia rulesets lists "
+            f"them) or sets every rule itself (missing: {', '.join(missing)})"
+        )
+
+    def _nearest_base(self, layer: Layer) -> str | None:
+        """The main shipped ruleset (not an example) that already has most of the values the
+        file sets; the first in the library's order on a tie."""
+        if self._shipped_dir is None:
+            return None
+        best: tuple[int, str] | None = None
+        for rid in self.ids():
+            path = self._build_index()[rid]
+            if path.parent != self._shipped_dir:
+                continue
+            try:
+                candidate = self.load(rid)
+            except RulesetError:
+                continue
+            given = [leaf for leaf in LEAVES if sets(layer.sections, leaf)]
+            same = sum(json_at(layer.sections, leaf) == candidate.value(leaf) for leaf in given)
+            if best is None or same > best[0]:
+                best = (same, rid)
+        return best[1] if best is not None else None
 
 
 class _Index:

@@ -34,14 +34,18 @@ __all__ = [
     "MAX_FILE_BYTES",
     "MAX_NUMBER_DIGITS",
     "MAX_PROBLEMS",
+    "REMOVED_FIELDS",
     "Loaded",
     "Location",
     "did_you_mean",
+    "entry_words",
     "format_path",
     "load_yaml",
     "load_yaml_text",
     "more_problems",
+    "not_a_field",
     "number_key",
+    "ordinal",
     "plain",
     "plain_digits",
     "validation_problems",
@@ -112,14 +116,44 @@ def number_key(value: Any) -> Any:
 
 
 def format_path(location: Iterable[str | int]) -> str:
-    """``("initial_meld", "bands", 2, "minimum")`` -> ``initial_meld.bands[2].minimum``."""
-    out = ""
-    for part in location:
-        if isinstance(part, int) and not isinstance(part, bool):
-            out += f"[{part}]"
+    """``("initial_meld", "bands", 2, "minimum")`` -> ``initial_meld.bands.2.minimum``: a key
+    path as a dotted key or ``--set`` writes it (a list's positions from 0)."""
+    return ".".join(str(part) for part in location)
+
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+# what one entry of a list of the format is, for people
+_ENTRY_NOUNS = {
+    "bands": "band",
+    "special": "special canasta",
+    "meld_penalties": "meld penalty",
+    "target_options": "target",
+    "cases": "case",
+}
+
+
+def ordinal(n: int) -> str:
+    """1 -> ``first``; 21 -> ``21st``: a position as people count."""
+    if 1 <= n <= len(_ORDINALS):
+        return _ORDINALS[n - 1]
+    tail = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{tail}"
+
+
+def entry_words(data: Any, location: Location) -> str | None:
+    """The last list entry on a location's way, as people count it (``the third band``), or
+    None where the location goes through no list."""
+    node, said = data, None
+    for depth, part in enumerate(location):
+        if isinstance(node, list | tuple) and isinstance(part, int) and not isinstance(part, bool):
+            name = str(location[depth - 1]) if depth else ""
+            said = f"the {ordinal(part + 1)} {_ENTRY_NOUNS.get(name, 'entry')}"
+            node = node[part] if part < len(node) else None
+        elif isinstance(node, Mapping):
+            node = node.get(part)
         else:
-            out += ("." if out else "") + str(part)
-    return out
+            break
+    return said
 
 
 @dataclass
@@ -249,6 +283,16 @@ class _Converter:
         return out
 
 
+def _tab_at(text: str, line: int, column: int) -> bool:
+    """Whether YAML stopped at a tab: at the column it names, or in the line's indentation."""
+    lines = text.splitlines()
+    if not 0 <= line < len(lines):
+        return False
+    here = lines[line]
+    indent = here[: len(here) - len(here.lstrip(" \t"))]
+    return "\t" in indent or here[column : column + 1] == "\t"
+
+
 def load_yaml_text(text: str, file: str) -> Loaded:
     """Read one YAML document from text; syntax errors become problems, not exceptions."""
     loaded = Loaded(file=file, data=None)
@@ -262,8 +306,13 @@ def load_yaml_text(text: str, file: str) -> Loaded:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
-        what = exc.problem or "not valid YAML"
-        loaded.problems.append(Problem(file, line, "", f"not valid YAML: {what}"))
+        what = f"not valid YAML: {exc.problem or 'not valid YAML'}"
+        if mark is not None and _tab_at(text, mark.line, mark.column):
+            what = (
+                f"a tab (column {mark.column + 1}): YAML indents with spaces only, "
+                "so write spaces where the tab is"
+            )
+        loaded.problems.append(Problem(file, line, "", what))
         return loaded
     except yaml.YAMLError as exc:  # a reader's error (a character YAML refuses) has no mark
         loaded.problems.append(Problem(file, None, "", f"not valid YAML: {exc}"))
@@ -349,6 +398,22 @@ def _did_you_mean(word: str, options: tuple[str, ...]) -> str:
     return "; did you mean one of " + ", ".join(repr(c) for c in close) + "?"
 
 
+# Fields taken out of the format: a file that still sets one is told what the engine always
+# did and to delete the line, not offered a field of a similar name.
+REMOVED_FIELDS: dict[str, str] = {
+    "initial_meld.counts_pile_rest": "removed from the format: the rest of a taken pile never "
+    "counts toward the first meld (it reaches the hand after the meld is made), as the engine "
+    "has always played it; delete this key from the file",
+}
+
+
+def not_a_field(path: str, fields: Iterable[str]) -> str:
+    """Why a key path names no ruleset field: it was removed, or a "did you mean"."""
+    if path in REMOVED_FIELDS:
+        return REMOVED_FIELDS[path]
+    return f"{path!r} is not a ruleset field" + did_you_mean(path, fields)
+
+
 def _unwrap(annotation: Any) -> list[Any]:
     """The classes an annotation may hold: Optional, unions and Annotated unwrapped."""
     origin = typing.get_origin(annotation)
@@ -418,6 +483,12 @@ def _data_location(data: Any, loc: tuple[Any, ...]) -> Location:
     return tuple(out)
 
 
+def _quoted_number(text: str) -> bool:
+    """Whether text in quotes is a plain whole number (``"3"``)."""
+    bare = text.strip().removeprefix("-")
+    return bare.isascii() and bare.isdigit() and len(bare) <= MAX_NUMBER_DIGITS
+
+
 def _shown(value: Any) -> str:
     text = repr(list(value) if isinstance(value, tuple) else value)
     return text if len(text) <= 60 else text[:57] + "..."
@@ -427,6 +498,8 @@ def _message(error: Mapping[str, Any], model: type[BaseModel], location: Locatio
     kind = error["type"]
     value = error.get("input")
     if kind == "extra_forbidden":
+        if format_path(location) in REMOVED_FIELDS:
+            return REMOVED_FIELDS[format_path(location)]
         key = location[-1] if location else "?"
         allowed = _keys_at(model, location[:-1]) or []
         hint = did_you_mean(str(key), allowed)
@@ -442,9 +515,9 @@ def _message(error: Mapping[str, Any], model: type[BaseModel], location: Locatio
         table, key = format_path(location[:entry]), location[entry]
         rest = format_path(location[entry + 1 :])
         return (
-            f"required key missing from this entry (an entry written in a file inherits "
-            f"nothing from a base's {table}; to change one key of the base's entry, write "
-            f"{table}.{key}.{rest}: ...)"
+            f"{rest} missing: an entry written whole, or added, inherits nothing from a base's "
+            f"{table} (to change only some keys of an entry the base has, write "
+            f"{table}.{key}.{rest}: ... for each)"
         )
     if kind == "literal_error":
         expected = error.get("ctx", {}).get("expected", "")
@@ -453,6 +526,9 @@ def _message(error: Mapping[str, Any], model: type[BaseModel], location: Locatio
             str(value), options
         )
     if kind in ("int_type", "int_parsing", "int_from_float"):
+        if isinstance(value, str) and _quoted_number(value):
+            bare = value.strip()
+            return f"expected a whole number, got the text {value!r}: write {bare} without quotes"
         return f"expected a whole number, got {_shown(value)}"
     if kind == "bool_type":
         return f"expected true or false, got {_shown(value)}"
@@ -509,6 +585,9 @@ def validation_problems(
             continue  # a list left empty because its items failed: the items say why
         location = _data_location(data, loc)
         message = _message(error, model, location)
+        entry = entry_words(data, location)
+        if entry is not None:
+            message = f"{entry}: {message}"
         file, line = where(location)
         key = (file, line, location, message)
         if key in seen:

@@ -113,6 +113,13 @@ class Ruleset:
     def extends(self) -> str | None:
         return self.chain[-2] if len(self.chain) > 1 else None
 
+    @property
+    def is_house(self) -> bool:
+        """Whether it is a house's rules: its base is taken on the house's word, so that the
+        rules it does not set are its base's (no source of its own states them)."""
+        link = self.extends_provenance
+        return self.base is not None and link is not None and link.status == "house"
+
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without what is kept with it for the hot path (``_limits``: a compiled
         class in the compiled build), which is built again where it is used."""
