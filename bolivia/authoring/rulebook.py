@@ -119,7 +119,6 @@ class Rulebook:
             "initial_meld.counts_wild_melds": "wild melds",
             "initial_meld.counts_bonuses": "canasta bonuses",
             "initial_meld.counts_top_card": "the pile's top card, when the pile is taken",
-            "initial_meld.counts_pile_rest": "the rest of a taken pile",
         }
         counted: list[Markup] = []
         not_counted: list[Markup] = []

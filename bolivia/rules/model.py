@@ -405,9 +405,6 @@ class InitialMeld(Record):
     counts_top_card: bool = Field(
         description="Whether the pile's top card, taken to meld, counts toward the minimum."
     )
-    counts_pile_rest: bool = Field(
-        description="Whether the rest of a taken pile counts toward the minimum."
-    )
     several_melds: bool = Field(
         description="Whether several melds laid in the same turn count together."
     )

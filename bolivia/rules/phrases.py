@@ -298,11 +298,6 @@ PHRASES: dict[str, Phrase] = {
         f"Does the pile's top card count {_FIRST_MELD}?",
         _YES_NO,
     ),
-    "initial_meld.counts_pile_rest": Phrase(
-        "rest of the pile toward the first meld",
-        f"Does the rest of a taken pile count {_FIRST_MELD}?",
-        _YES_NO,
-    ),
     "initial_meld.several_melds": Phrase(
         "several melds toward the first meld",
         f"Do several melds laid in one turn count together {_FIRST_MELD}?",

@@ -21,7 +21,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bolivia.errors import Problem, SourceError
 from bolivia.resources import seeds_dir
-from bolivia.rules.loading import Loaded, did_you_mean, load_yaml, validation_problems
+from bolivia.rules.loading import (
+    Loaded,
+    did_you_mean,
+    load_yaml,
+    not_a_field,
+    validation_problems,
+)
 from bolivia.rules.model import leaf_paths, split_leaf
 
 __all__ = ["Claim", "Source", "Sources", "joined", "load_sources", "shipped_sources"]
@@ -141,7 +147,7 @@ def _check(source: Source, loaded: Loaded, path: Path) -> list[Problem]:
                 problems.append(
                     loaded.problem(
                         (*here, "fixes", fixed),
-                        f"{fixed!r} is not a ruleset field" + did_you_mean(fixed, leaf_paths()),
+                        not_a_field(fixed, leaf_paths()),
                     )
                 )
         for alt in claim.alternatives:
