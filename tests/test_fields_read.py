@@ -1,19 +1,383 @@
-"""Fields removed from the ruleset format: a file that still sets one is told so in one line,
-what the engine always did and to delete it, not offered a field of a similar name.
+"""Every field of the ruleset format is read: changing it alone changes what the engine says
+or does. A field nothing reads is removed from the format, and a file that still sets it is
+told so in one line.
+
+The evidence for each leaf of the rule tree (:func:`bolivia.rules.model.leaf_paths`), in a
+variant of a shipped ruleset with that field alone changed (:mod:`bolivia.rules.variants`):
+
+- a conformance case that depends on it (``bolivia/verify/suites/dependencies.json``, derived
+  from the oracle): the case is asked again here under the field's variants, and one of them
+  must make it fail;
+- else a witness kept below as data: an oracle request answered otherwise, a seeded hand
+  that the same bots play otherwise, or, for a field that is words (a canasta's name), those
+  words in what the oracle says.
+
+Each of these fails when the engine stops reading the field.
 """
 
 from __future__ import annotations
 
+import json
 import textwrap
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bolivia.errors import RulesetError, SourceError
-from bolivia.rules.library import Library
+from bolivia.play.bots import make_bot
+from bolivia.play.simulate import play_hand
+from bolivia.rules.library import Library, shipped_library
 from bolivia.rules.loading import REMOVED_FIELDS
+from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.sources import load_sources
-from bolivia.rules.variants import LEAVES
+from bolivia.rules.variants import LEAVES, one_field_variants, variant
+from bolivia.verify.conformance import compare, load_suite, shipped_suites, suites_dir
+from bolivia.verify.dependencies import DEPENDENCIES, ask
+from bolivia.verify.oracle import Oracle
+
+LIBRARY = shipped_library()
+GREEDY = ("greedy",) * 4
+
+
+# --------------------------------------------------------------------------- witnesses
+
+
+@dataclass(frozen=True)
+class Asked:
+    """An oracle request answered otherwise once the field alone is changed. ``compared``: the
+    answer's keys that change (by default every key but the reason)."""
+
+    name: str
+    shows: str
+    ruleset: str
+    field: str
+    value: Any
+    op: str
+    request: Mapping[str, Any]
+    compared: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Played:
+    """A seeded hand that the same bots play otherwise (other actions or other scores) once
+    the field alone is changed."""
+
+    name: str
+    shows: str
+    ruleset: str
+    field: str
+    value: Any
+    seed: int
+    bots: tuple[str, ...] = GREEDY
+
+
+@dataclass(frozen=True)
+class Named:
+    """A field that is words: the words a variant gives reach the oracle's answer."""
+
+    name: str
+    shows: str
+    ruleset: str
+    field: str
+    value: str
+    op: str
+    request: Mapping[str, Any]
+
+
+Witness = Asked | Played | Named
+
+_SEVEN_EIGHTS = ["8H", "8H", "8S", "8S", "8D", "8D", "8C"]
+_GO_OUT_WITH_EIGHTS = {"type": "go_out", "melds": [_SEVEN_EIGHTS], "extends": [], "discard": "5C"}
+
+# the fields no conformance case depends on, each with what shows that the engine reads it
+WITNESSES: tuple[Witness, ...] = (
+    Played(
+        "wild-upcard-covered",
+        "Canasta covers a wild upcard: seed 3 turns up 3H, covered by 2D, covered by AC. Covering "
+        "red threes only, the 2D stays on top and freezes the pile, and the hand plays otherwise.",
+        "canasta",
+        "deal.upcard_covered_if",
+        ["red_three"],
+        seed=3,
+    ),
+    Asked(
+        "escalera-extended-going-out",
+        "Samba's seven-card sequence takes no eighth card; where a player going out may extend "
+        "it past max_size (Brazilian Canasta), it takes the jack.",
+        "samba",
+        "melds.sequence.extend_going_out",
+        True,
+        "extend",
+        {"meld": ["4H", "5H", "6H", "7H", "8H", "9H", "10H"], "add": ["JH"], "going_out": True},
+    ),
+    Named(
+        "natural-canasta-named",
+        "A natural canasta is called what the ruleset calls it in the oracle's reason.",
+        "canasta",
+        "canastas.natural.name",
+        "canasta limpia",
+        "meld",
+        {"cards": _SEVEN_EIGHTS},
+    ),
+    Named(
+        "mixed-canasta-named",
+        "A mixed canasta is called what the ruleset calls it in the oracle's reason.",
+        "canasta",
+        "canastas.mixed.name",
+        "canasta sucia",
+        "meld",
+        {"cards": [*_SEVEN_EIGHTS[:6], "2C"]},
+    ),
+    Named(
+        "escalera-named",
+        "Samba calls its escalera a samba; another name reaches the oracle's reason.",
+        "samba",
+        "canastas.escalera.name",
+        "escalera real",
+        "meld",
+        {"cards": ["4H", "5H", "6H", "7H", "8H", "9H", "10H"]},
+    ),
+    Named(
+        "bolivia-named",
+        "Seven wild cards are a bolivia, or what the ruleset calls it, in the oracle's reason.",
+        "bolivia-da",
+        "canastas.bolivia.name",
+        "bolivita",
+        "meld",
+        {"cards": ["2C", "2C", "2D", "2D", "2H", "2H", "JK"]},
+    ),
+    Asked(
+        "black-three-blocks-the-pile",
+        "A black three on top blocks Canasta's pile. Without the block, the same pickup is "
+        "refused by another rule (no pair of naturals to take it with): the refusal's code and "
+        "rule change. Under every one-field variant of a shipped ruleset the legal answer stays "
+        "the same, as a black three makes no group and a wild card on top freezes the pile.",
+        "canasta",
+        "pile.blocked_by_top",
+        ["wild"],
+        "pickup",
+        {"pile": ["5H", "3S"], "hand": ["3C", "3C", "9D"], "team_melds": [["KH", "KS", "KD"]]},
+        compared=("code", "rule"),
+    ),
+    Asked(
+        "top-card-not-onto-an-escalera",
+        "bolivia-zh's top card alone may not extend a canasta. Without that rule the same "
+        "escalera is refused by its size (a sequence holds seven cards at most): the refusal's "
+        "code and rule change; the legal answer is the same while an escalera's canasta size "
+        "is its sequence's max_size.",
+        "bolivia-zh",
+        "pile.take_top.below_canasta",
+        False,
+        "take_top",
+        {"pile": ["9C", "JH"], "team_melds": [["4H", "5H", "6H", "7H", "8H", "9H", "10H"]]}
+        | {"onto": 0},
+        compared=("code", "rule"),
+    ),
+    Played(
+        "red-threes-replaced",
+        "Seed 0 deals player 1 both of his side's red threes: Canasta replaces them from the "
+        "stock; unreplaced, he plays with nine cards, and the hand plays otherwise.",
+        "canasta",
+        "red_threes.replaced",
+        False,
+        seed=0,
+    ),
+    Asked(
+        "two-players-need-two-canastas",
+        "Canasta for two needs two canastas to go out: a player of two going out with one is "
+        "refused, and allowed once the exception for two players is gone.",
+        "canasta",
+        "going_out.requirement_by_players",
+        {},
+        "act",
+        {
+            "position": {
+                "players": 2,
+                "phase": "play",
+                "hands": [[*_SEVEN_EIGHTS, "5C"], ["4C"]],
+                "melds": [[["KH", "KS", "KD"]], []],
+            },
+            "action": _GO_OUT_WITH_EIGHTS,
+        },
+    ),
+    Asked(
+        "concealed-though-the-partner-melded",
+        "A player who has not melded goes out in one turn while the partner has: concealed under "
+        "Canasta (the player must not have melded), not where the side must not have.",
+        "canasta",
+        "going_out.concealed_when",
+        "side_not_melded",
+        "act",
+        {
+            "position": {
+                "phase": "play",
+                "hands": [[*_SEVEN_EIGHTS, "5C"], ["4C"], ["4D"], ["4H"]],
+                "melds": [[["KH", "KS", "KD"]], []],
+                "melded": [False, False, True, False],
+            },
+            "action": _GO_OUT_WITH_EIGHTS,
+        },
+    ),
+    Asked(
+        "one-card-left-to-draw-two",
+        "Samba draws two: with one card in the stock, the player takes it and plays on; where a "
+        "short draw ends the hand, it ends.",
+        "samba",
+        "stock.short_draw",
+        "end_hand",
+        "act",
+        {
+            "position": {
+                "hands": [["8H", "8S", "5C"], ["4C"], ["4D"], ["4H"]],
+                "pile": ["9C"],
+                "stock": 1,
+            },
+            "action": {"type": "draw"},
+        },
+    ),
+    Asked(
+        "a-target-the-table-chose",
+        "Canasta lets a table play to 2,500: a side at 2,500 has won. Where 2,500 is not among "
+        "the targets offered, a game to 2,500 is refused.",
+        "canasta",
+        "game.target_options",
+        [5000, 7500, 10000],
+        "game_over",
+        {"scores": [2500, 1000], "target": 2500},
+    ),
+)
+
+
+def _changed(witness: Witness) -> tuple[Ruleset, Ruleset]:
+    base = LIBRARY.load(witness.ruleset)
+    changed = variant(base, witness.field, witness.value)
+    assert changed is not None, f"{witness.name}: not a valid value of {witness.field}"
+    return base, changed
+
+
+def _answers(witness: Asked | Named) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The oracle's answers under the ruleset and under the variant, asked by the same id."""
+    base, changed = _changed(witness)
+    answers = []
+    for ruleset in (base, changed):
+        oracle = Oracle()
+        oracle.register(ruleset, base.id)
+        answers.append(ask(oracle, {"op": witness.op, "ruleset": base.id, **witness.request}))
+    return answers[0], answers[1]
+
+
+def _verdict(answer: Mapping[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    """What is compared of an answer: its error code, or the result's keys."""
+    if not answer["ok"]:
+        return {"error": answer["error"]["code"]}
+    result: dict[str, Any] = answer["result"]
+    return {k: v for k, v in result.items() if (k in keys if keys else k != "reason")}
+
+
+def _play(ruleset: Ruleset, witness: Played) -> tuple[list[str], list[int]]:
+    """The hand's actions, as its replay writes them, and its scores."""
+    bots = [make_bot(name) for name in witness.bots]
+    stats, _ = play_hand(ruleset, len(bots), witness.seed, bots, check="none", record=True)
+    assert stats.completed, f"{witness.name}: {ruleset.id} ends by {stats.ended_by}"
+    return stats.replay[1:-1], stats.points
+
+
+def shown(witness: Witness) -> bool:
+    """Whether the witness shows what changing its field changes."""
+    if isinstance(witness, Played):
+        base, changed = _changed(witness)
+        return _play(base, witness) != _play(changed, witness)
+    before, after = _answers(witness)
+    if isinstance(witness, Named):
+        said = after["result"]["reason"]
+        return witness.value in said and witness.value not in before["result"]["reason"]
+    return _verdict(before, witness.compared) != _verdict(after, witness.compared)
+
+
+@pytest.mark.parametrize("witness", WITNESSES, ids=lambda w: w.name)
+def test_the_witness_shows_its_field_is_read(witness: Witness) -> None:
+    assert witness.field in LEAVES
+    assert shown(witness), f"{witness.name}: {witness.field} changes nothing here"
+
+
+@pytest.mark.parametrize("witness", WITNESSES, ids=lambda w: w.name)
+def test_the_witness_fails_for_a_field_that_changes_nothing_there(witness: Witness) -> None:
+    # a name changes no play and no answer but the words that say it
+    other = "canastas.mixed.name" if witness.field == "canastas.natural.name" else None
+    elsewhere = replace(witness, field=other or "canastas.natural.name", value="another name")
+    assert not shown(elsewhere), witness.name
+
+
+# --------------------------------------------------------------------------- the cases
+
+
+def _depended_on() -> dict[str, tuple[str, str]]:
+    """For each field some case depends on, the first case and ruleset that do."""
+    data = json.loads((suites_dir() / DEPENDENCIES).read_text(encoding="utf-8"))
+    out: dict[str, tuple[str, str]] = {}
+    for name, by_ruleset in data["cases"].items():
+        for ruleset, paths in sorted(by_ruleset.items()):
+            for path in paths:
+                out.setdefault(path, (name, ruleset))
+    return out
+
+
+DEPENDED_ON = _depended_on()
+CASES = {
+    f"{suite.suite}:{case.id}": case
+    for suite in (load_suite(path) for path in shipped_suites())
+    for case in suite.cases
+}
+
+
+@pytest.mark.parametrize("path", sorted(DEPENDED_ON))
+def test_a_case_that_depends_on_a_field_fails_under_its_variant(path: str) -> None:
+    name, ruleset_id = DEPENDED_ON[path]
+    case = CASES[name]
+    expected = case.expect[ruleset_id]
+    oracle = Oracle()
+    request = {"op": case.op, "ruleset": ruleset_id, **case.input}
+    assert not compare(expected, ask(oracle, request)), f"{name} fails under {ruleset_id}"
+    failed = []
+    for _, value, changed in one_field_variants(LIBRARY.load(ruleset_id), [path]):
+        oracle.register(changed, ruleset_id)
+        if compare(expected, ask(oracle, request)):  # why it fails the case, or ""
+            failed.append(value)
+    assert failed, f"{name} under {ruleset_id} answers the same whatever {path} is"
+
+
+def test_every_field_is_read() -> None:
+    witnessed = {witness.field for witness in WITNESSES}
+    assert witnessed <= set(LEAVES)
+    unread = [path for path in LEAVES if path not in DEPENDED_ON and path not in witnessed]
+    assert not unread, (
+        f"no case depends on {unread} and no witness shows them read: add a witness to "
+        "tests/test_fields_read.py, or remove the field (bolivia.rules.loading.REMOVED_FIELDS)"
+    )
+    assert len({witness.name for witness in WITNESSES}) == len(WITNESSES)
+
+
+def test_a_table_plays_to_the_target_or_one_it_is_offered() -> None:
+    oracle = Oracle()
+
+    def game_over(ruleset: str, target: int) -> dict[str, Any]:
+        return ask(
+            oracle,
+            {"op": "game_over", "ruleset": ruleset, "scores": [7500, 0], "target": target},
+        )
+
+    assert game_over("canasta", 10000)["result"]["over"] is False
+    assert game_over("canasta", 7500)["result"] == {"over": True, "winner": 0, "draw": False}
+    assert game_over("canasta", 5000)["result"]["over"] is True  # its own target
+    refused = game_over("bolivia-fr", 5000)
+    assert refused["error"]["code"] == "bad-request"
+    assert "plays to 15,000 and no other, not 5,000" in refused["error"]["message"]
+    refused = game_over("canasta", 3000)
+    assert "one of 2,500, 7,500, 10,000, not 3,000" in refused["error"]["message"]
+
 
 # --------------------------------------------------------------------------- removed fields
 

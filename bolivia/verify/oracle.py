@@ -103,7 +103,11 @@ OPERATIONS: dict[str, dict[str, tuple[str, bool]]] = {
     "take_top": {"pile": ("cards", True), "team_melds": ("melds", True), "onto": ("int", True)},
     "go_out": {"team_melds": ("melds", True)},
     "score": {"teams": ("teams", True)},
-    "game_over": {"scores": ("ints", True), "hands_played": ("int", False)},
+    "game_over": {
+        "scores": ("ints", True),
+        "hands_played": ("int", False),
+        "target": ("int", False),
+    },
     "card_points": {"cards": ("cards", True), "in_hand": ("bool", False)},
     "act": {"position": ("object", True), "action": ("object", True)},
     "moves": {"position": ("object", True)},
@@ -560,7 +564,7 @@ class Oracle:
         return {"teams": [score.as_dict() for score in score_hand(ruleset, teams)]}
 
     def _game_over(self, ruleset: Ruleset, f: dict[str, Any]) -> dict[str, Any]:
-        result = game_over(ruleset, f["scores"], f.get("hands_played"))
+        result = game_over(ruleset, f["scores"], f.get("hands_played"), target=f.get("target"))
         return {"over": result.over, "winner": result.winner, "draw": result.draw}
 
     def _card_points(self, ruleset: Ruleset, f: dict[str, Any]) -> dict[str, Any]:
