@@ -84,11 +84,14 @@ def validate(library: Library, refs: Sequence[str]) -> None:
             problems.extend(exc.problems)
             continue
         counts = ruleset.counts()
-        echo(
-            f"{ref}: valid ({ruleset.id}; {sum(counts.values())} values: "
+        total = sum(counts[s] for s in ("stated", "assumed", "house"))
+        standing = (
             f"{counts['stated']} stated, {counts['assumed']} assumed, "
-            f"{counts['house']} house rule{'' if counts['house'] == 1 else 's'})"
+            f"{counts['house']} house rule{'' if counts['house'] == 1 else 's'}"
         )
+        if counts["inherited"]:
+            standing += f"; {counts['inherited']} as {ruleset.extends} has them"
+        echo(f"{ref}: valid ({ruleset.id}; {total} values: {standing})")
     if problems:
         raise RulesetError(problems)
 

@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from bolivia.authoring.house import derive
+from bolivia.authoring.leftovers import leftovers
 from bolivia.authoring.lint import lint
 from bolivia.authoring.rulebook import Rulebook
 from bolivia.cli import cli
@@ -218,6 +219,13 @@ def test_the_linter_catches_broken_rulesets(
     assert hits, [str(f) for f in findings]
     result = CliRunner().invoke(cli, ["lint", str(path)])
     assert result.exit_code == (1 if level == "error" else 0), result.output
+
+
+def test_shipped_rulesets_leave_nothing_of_their_bases_behind() -> None:
+    """Each shipped ruleset sets or confirms what its changes would leave out of step in its
+    base (a target by number of players, other targets, seatings, values assumed unused)."""
+    for rid in LIBRARY.ids():
+        assert not [str(f) for f in leftovers(LIBRARY.load(rid))], rid
 
 
 def test_shipped_rulesets_lint_without_errors() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -14,6 +15,7 @@ from click.testing import CliRunner
 
 from bolivia.cli import cli
 from bolivia.rules.library import Library, shipped_library
+from bolivia.rules.ruleset import Ruleset
 
 from .test_house_files import CITING, HOYLE
 
@@ -244,3 +246,80 @@ def test_a_file_gets_one_line_a_person_can_act_on(tmp_path: Path, text: str, sai
     code, _, stderr = run("validate", str(path))
     assert code == 1
     assert stderr.count("\n") == 1 and said in stderr, stderr
+
+
+# --------------------------------------------------------------------------- a published rulebook
+
+# A club's published Bolivia page, point by point: three decks and six jokers, sequences and
+# wild melds, a game to 15,000, a band from 7,000, two canastas one of them an escalera to go
+# out, 1,000 for all the red threes, escaleras 2,000 and bolivias 2,500.
+PUBLISHED = (
+    "pack.decks=3",
+    "pack.jokers=6",
+    "melds.sequence.allowed=true",
+    "melds.wild.allowed=true",
+    "game.target=15000",
+    "initial_meld.bands=[{from: null, minimum: 15}, {from: 0, minimum: 50}, "
+    "{from: 1500, minimum: 90}, {from: 3000, minimum: 120}, {from: 7000, minimum: 150}]",
+    "going_out.requirement={rule: canastas, count: 2, including: {escalera: 1}}",
+    "red_threes.all_value=1000",
+    "canastas.escalera.bonus=2000",
+    "canastas.bolivia.bonus=2500",
+)
+
+
+def _seated(base: Ruleset, path: str) -> dict[str, Any]:
+    seated = {str(n) for n in base.rules.players.seats}
+    return {n: v for n, v in base.value(path).items() if str(n) in seated}
+
+
+def expected_leftovers(base: Ruleset) -> set[str]:
+    """What the published page leaves of the base, read off the base's own values: its
+    exceptions by number of players, its other targets and its seatings for another pack."""
+    by_players = ("game.target_by_players", "going_out.requirement_by_players")
+    left = {p for p in by_players if _seated(base, p)}
+    if base.value("game.target_options") and base.value("game.target") != 15000:
+        left.add("game.target_options")
+    if (base.rules.pack.decks, base.rules.pack.jokers) != (3, 6):
+        left.add("players.seats")
+    return left
+
+
+def warned(lint_output: str) -> set[str]:
+    """The keys lint's warnings name."""
+    return {
+        key
+        for line in lint_output.splitlines()
+        if line.startswith("warning:")
+        for key in line.split(": ", 2)[1].split(", ")
+    }
+
+
+@pytest.mark.parametrize("base_id", BASES)
+def test_a_published_rulebook_on_any_base_has_every_leftover_named(
+    base_id: str, tmp_path: Path
+) -> None:
+    base = shipped_library().load(base_id)
+    new(tmp_path, "club", base_id, *PUBLISHED, why="the club's published page")
+    said = flow(tmp_path, "club", base_id)["lint"]
+    left = expected_leftovers(base)
+    assert left <= warned(said), said
+    # as lint says: each dropped, or restated as the club plays it
+    path = tmp_path / "club.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    seats = {4: {"teams": 2, "hand_size": 15, "draw": 2}}
+    drop = {"game.target_by_players": {}, "going_out.requirement_by_players": {}}
+    drop |= {"game.target_options": [], "players.seats": seats}
+    for key in left:
+        section, field = key.split(".")
+        data.setdefault(section, {})[field] = drop[key]
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    code, said, stderr = run("lint", str(path))
+    assert code == 0 and not left & warned(said), said + stderr
+    code, book, _ = run("rulebook", str(path))
+    printed = {
+        "game.target_by_players": "points (with",
+        "going_out.requirement_by_players": "with some numbers of players it is different",
+        "game.target_options": "the table may choose another target",
+    }
+    assert not [printed[k] for k in left if k in printed and printed[k] in book], book

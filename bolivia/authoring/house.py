@@ -32,7 +32,7 @@ from bolivia.output import prepare_folder, write_text
 from bolivia.resources import rulesets_dir
 from bolivia.rules.edits import set_entry
 from bolivia.rules.library import Library
-from bolivia.rules.loading import did_you_mean, load_yaml_text, number_key, plain
+from bolivia.rules.loading import load_yaml_text, not_a_field, number_key, plain
 from bolivia.rules.model import field_at, is_section, leaf_paths
 from bolivia.rules.provenance import normalize_claim_value
 from bolivia.rules.ruleset import ID_PATTERN, Ruleset
@@ -84,7 +84,7 @@ def _leaf_of(path: str) -> tuple[str, list[str]]:
                 f"--set {path}=...",
                 None,
                 path,
-                f"{path!r} is not a ruleset field" + did_you_mean(path, LEAVES),
+                not_a_field(path, LEAVES),
             )
         ]
     )
@@ -214,6 +214,29 @@ def schema_line(out: Path) -> str:
     return f"# yaml-language-server: $schema={where}\n"
 
 
+def _provenance(
+    base: Ruleset, overrides: dict[str, tuple[Any, list[str]]], reasons: dict[str, str]
+) -> dict[str, Any]:
+    """The file's provenance: the house's word on its base, and each rule's reasons (a rule
+    set to the base's value is noted as kept)."""
+    provenance: dict[str, Any] = {
+        "extends": {"house": f"the house plays {base.id}'s rules where it sets none of its own"}
+    }
+    for leaf in LEAVES:
+        if leaf not in overrides:
+            continue
+        entry: dict[str, Any] = {}
+        given = "; ".join(dict.fromkeys(r for r in (reasons[s] for s in overrides[leaf][1]) if r))
+        if given:
+            entry["house"] = given
+        if normalize_claim_value(leaf, overrides[leaf][0]) == base.value(leaf):
+            entry.setdefault("house", "kept as the base has it")
+            entry["note"] = f"{base.id} has this value already; set here to keep it"
+        if entry:
+            provenance[leaf] = entry
+    return provenance
+
+
 def derive_text(
     name: str,
     base: Ruleset,
@@ -240,23 +263,10 @@ def derive_text(
                 )
             ]
         )
-    reasons = dict(zip(settings, _whys(settings, why), strict=True))
     overrides = overrides_of(base, settings)
-    provenance: dict[str, Any] = {
-        "extends": {"house": f"the house plays {base.id}'s rules where it sets none of its own"}
-    }
-    for leaf in LEAVES:
-        if leaf not in overrides:
-            continue
-        entry: dict[str, Any] = {}
-        given = "; ".join(dict.fromkeys(r for r in (reasons[s] for s in overrides[leaf][1]) if r))
-        if given:
-            entry["house"] = given
-        if normalize_claim_value(leaf, overrides[leaf][0]) == base.value(leaf):
-            entry.setdefault("house", "kept as the base has it")
-            entry["note"] = f"{base.id} has this value already; set here to keep it"
-        if entry:
-            provenance[leaf] = entry
+    provenance = _provenance(
+        base, overrides, dict(zip(settings, _whys(settings, why), strict=True))
+    )
     document: dict[str, Any] = {
         "id": name,
         "name": title or house_title(name),

@@ -17,9 +17,10 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
+from bolivia.authoring.findings import LEVELS, Finding
+from bolivia.authoring.leftovers import leftovers
 from bolivia.engine.initial_meld import minimum
 from bolivia.engine.melds import group_fault
 from bolivia.rules.coherence import (
@@ -37,31 +38,6 @@ from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.sources import Sources, shipped_sources
 
 __all__ = ["LEVELS", "Finding", "lint"]
-
-LEVELS = ("error", "warning", "note")
-
-
-@dataclass(frozen=True)
-class Finding:
-    level: str  # error | warning | note (what is worth knowing, nothing wrong)
-    keys: tuple[str, ...]
-    message: str
-
-    def __str__(self) -> str:
-        shown = _few(self.keys) if self.level == "note" else ", ".join(self.keys)
-        return f"{self.level}: {shown + ': ' if shown else ''}{self.message}"
-
-
-FEW = 4  # keys a note names in its line before it counts the rest
-
-
-def _few(keys: tuple[str, ...]) -> str:
-    """Keys for one short line: the first few, then how many more."""
-    shown = list(keys[:FEW])
-    while len(shown) > 1 and len(", ".join(shown)) > 95:  # long key paths: fewer of them
-        shown.pop()
-    more = len(keys) - len(shown)
-    return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
 
 
 def _unreachable_limits(ruleset: Ruleset) -> Iterator[Finding]:
@@ -437,6 +413,7 @@ def lint(ruleset: Ruleset, sources: Sources | None = None) -> list[Finding]:
         *_special_canastas(ruleset),
         *_bands(ruleset),
         *_keep(ruleset),
+        *leftovers(ruleset),
         *_order(ruleset),
         *_unusual(ruleset, sources),
         *_assumptions(ruleset),

@@ -45,16 +45,21 @@ def _status_words(comparison: Comparison, row: RuleRow, rid: str) -> str:
     ruleset = comparison.rulesets[comparison.ids.index(rid)]
     why = ruleset.provenance[row.path].reason or ""
     why = why[:1].lower() + why[1:] if why[1:2].islower() else why
+    # a house's rule it takes from its base as it is: the base's standing, said to be the base's
+    base = ruleset.base if ruleset.is_house else None
+    kept = base is not None and row.path not in (*ruleset.own_leaves, *ruleset.covered)
+    owner = base.id if kept and base is not None else ruleset.id
+    said = f"as {owner} has it, " if kept else ""
     if status == "assumed":
         return (
-            f"assumed: the project's own reading, which no source of {ruleset.id} states; "
+            f"{said}assumed: the project's own reading, which no source of {owner} states; "
             + in_words(why)
         )
     if status == "house":
         if not why or why == NO_REASON:
-            return "a house rule, no reason given"
-        return "a house rule: " + in_words(why)
-    return "stated by " + join_words(list(claims), "and") if claims else "stated"
+            return said + "a house rule, no reason given"
+        return said + "a house rule: " + in_words(why)
+    return said + ("stated by " + join_words(list(claims), "and") if claims else "stated")
 
 
 def _cell(comparison: Comparison, row: RuleRow, col: Column) -> dict[str, Any]:

@@ -307,34 +307,9 @@ class Library:
         problems = list(layer.problems)
         if layer.meta is None:
             raise RulesetError(problems or [Problem(str(path), 1, "", "unreadable metadata")])
-        base: Ruleset | None = None
+        base = None
         if layer.meta.extends is not None:
-            located = self._locate_base(layer, layer.meta.extends, allowed_extra)
-            if isinstance(located, Problem):
-                problems.append(located)
-            elif located in (*stack, path):
-                cycle = " -> ".join(p.stem for p in (*stack, path, located))
-                problems.append(
-                    layer.loaded.problem(("extends",), f"extends goes round in a cycle: {cycle}")
-                )
-            elif len(stack) + 1 >= MAX_CHAIN:
-                chain = " -> ".join(p.stem for p in (*stack, path, located))
-                problems.append(
-                    layer.loaded.problem(
-                        ("extends",),
-                        f"the extends chain is longer than {MAX_CHAIN} files: {chain}",
-                    )
-                )
-            else:
-                try:
-                    base = self._resolve(located, (*stack, path), allowed_extra)
-                except RulesetError as exc:
-                    problems.append(
-                        layer.loaded.problem(
-                            ("extends",), f"the base {layer.meta.extends!r} cannot be loaded"
-                        )
-                    )
-                    problems.extend(exc.problems)
+            base = self._base_of(layer, layer.meta.extends, (*stack, path), allowed_extra, problems)
         shipped = self.is_shipped(path)
         ruleset: Ruleset | None = None
         missing = [key for key in SECTION_KEYS if key not in layer.sections]
@@ -353,6 +328,42 @@ class Library:
             raise RulesetError(in_file_order(problems, str(path)))
         self._cache[path] = ruleset
         return ruleset
+
+    def _base_of(
+        self,
+        layer: Layer,
+        extends: str,
+        stack: tuple[Path, ...],
+        allowed_extra: Path | None,
+        problems: list[Problem],
+    ) -> Ruleset | None:
+        """The base a file extends, resolved; None, with the problems, when it cannot be (not
+        found, a cycle, a chain too long, a base that does not load)."""
+        located = self._locate_base(layer, extends, allowed_extra)
+        if isinstance(located, Problem):
+            problems.append(located)
+            return None
+        chain = " -> ".join(p.stem for p in (*stack, located))
+        if located in stack:
+            problems.append(
+                layer.loaded.problem(("extends",), f"extends goes round in a cycle: {chain}")
+            )
+            return None
+        if len(stack) >= MAX_CHAIN:
+            problems.append(
+                layer.loaded.problem(
+                    ("extends",), f"the extends chain is longer than {MAX_CHAIN} files: {chain}"
+                )
+            )
+            return None
+        try:
+            return self._resolve(located, stack, allowed_extra)
+        except RulesetError as exc:
+            problems.append(
+                layer.loaded.problem(("extends",), f"the base {extends!r} cannot be loaded")
+            )
+            problems.extend(exc.problems)
+            return None
 
     def _no_extends(self, layer: Layer, missing: Sequence[str]) -> str:
         """What a file without ``extends`` that leaves sections out is told: the shipped

@@ -184,8 +184,14 @@ def show_yaml(ruleset: Ruleset) -> str:
     counts = ruleset.counts()
     head = [
         f"# {_one_line(ruleset.name)} ({ruleset.id}), resolved: {' -> '.join(ruleset.chain)}",
-        f"# {sum(counts.values())} values: {counts['stated']} stated by a source, "
-        f"{counts['assumed']} assumed, {counts['house']} house rules.",
+        f"# {len(ruleset.provenance)} values: {counts['stated']} stated by a source, "
+        f"{counts['assumed']} assumed, {counts['house']} house rule"
+        + ("" if counts["house"] == 1 else "s")
+        + (
+            f"; {counts['inherited']} as {ruleset.extends} has them."
+            if counts["inherited"]
+            else "."
+        ),
         "# After each value: the claims it encodes, or 'assumed' (reason above it);",
         "# '(from X via C)': inherited from ruleset X, on the word of claim C.",
     ]

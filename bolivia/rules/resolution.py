@@ -185,6 +185,7 @@ def build(
         shipped=shipped,
         extends_provenance=extends_prov,
         own_leaves=own,
+        covered=tuple(leaf for leaf in LEAVES if entry_for(layer, leaf) is not None),
         base=base,
     )
 

@@ -107,6 +107,8 @@ class Ruleset:
     shipped: bool = False
     extends_provenance: ValueProvenance | None = None
     own_leaves: tuple[str, ...] = ()
+    # the leaves its own provenance speaks to: those it sets, and inherited ones it confirms
+    covered: tuple[str, ...] = ()
     base: Ruleset | None = field(default=None, compare=False)
 
     @property
@@ -210,10 +212,14 @@ class Ruleset:
         return Pack(self.rules.pack.decks, self.rules.pack.jokers)
 
     def counts(self) -> dict[str, int]:
-        """How many leaves are stated by a source, assumed, or house rules."""
-        out = {"stated": 0, "assumed": 0, "house": 0}
-        for prov in self.provenance.values():
+        """How many leaves are stated by a source, assumed, or house rules; and, of a house's
+        rules, how many it takes from its base as they are (``inherited``: those it neither
+        sets nor speaks to, whose standing is the base's)."""
+        out = {"stated": 0, "assumed": 0, "house": 0, "inherited": 0}
+        for path, prov in self.provenance.items():
             out[prov.status] += 1
+            if self.is_house and path not in self.own_leaves and path not in self.covered:
+                out["inherited"] += 1
         return out
 
     def __repr__(self) -> str:
