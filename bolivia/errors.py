@@ -72,9 +72,12 @@ class SourceError(RulesetError):
     """A source record (seeds/) that cannot be loaded."""
 
 
-class Illegal(BoliviaError):
-    """An action or meld the rules forbid: a machine-readable code, the sentence naming the
-    rule, and the key path of the rule (``melds.group.max_wild``)."""
+class Illegal(BoliviaError, ValueError):
+    """An action or meld the rules forbid.
+
+    It carries a machine-readable code, the sentence naming the rule, and the rule's key path
+    (``melds.group.max_wild``). A ``ValueError``, as python-chess's illegal move is.
+    """
 
     def __init__(self, code: str, message: str, rule: str = "", **facts: Any) -> None:
         self.code = code
@@ -83,9 +86,12 @@ class Illegal(BoliviaError):
         super().__init__(message)
 
 
-class BadRequest(BoliviaError):
-    """A question that cannot be asked: an impossible combination of facts, cards that are not
-    where they are said to be. ``code`` is an oracle error code."""
+class BadRequest(BoliviaError, ValueError):
+    """A question that cannot be asked.
+
+    The facts cannot hold together, or cards are not where they are said to be. ``code`` is
+    an oracle error code.
+    """
 
     def __init__(self, message: str, code: str = "bad-request") -> None:
         self.code = code

@@ -8,7 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bolivia.cards import JOKER, RANKS, SUITS, Card, Pack, below, parse_cards, shuffle
-from bolivia.errors import CardError
+from bolivia.engine.melds import verify_meld
+from bolivia.errors import BadRequest, CardError, Illegal
+from bolivia.rules.library import shipped_library
 
 from .strategies import bad_card_texts, card_texts, cards, packs
 
@@ -114,3 +116,13 @@ def test_below_is_the_standard_library_randrange(seed: int, n: int) -> None:
 def test_below_refuses_an_empty_range() -> None:
     with pytest.raises(ValueError, match="range\\(0\\)"):
         below(random.Random(1), 0)
+
+
+def test_a_refusal_is_caught_as_a_value_error() -> None:
+    """An illegal meld and a question that cannot be asked are ``ValueError``s, as a Python
+    user expects (python-chess's illegal move is one)."""
+    ruleset = shipped_library().load("bolivia-da")
+    with pytest.raises(ValueError, match="at least 2 natural cards") as refused:
+        verify_meld(ruleset, parse_cards("5C 2D JK 2H".split()))
+    assert isinstance(refused.value, Illegal) and refused.value.code
+    assert issubclass(BadRequest, ValueError)
