@@ -11,14 +11,15 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from bolivia.compare.findings import Comparison, RuleRow
+from bolivia.compare.comparison import Comparison, RuleRow
 from bolivia.compare.play_text import play_context
 from bolivia.compare.situations import for_people, rulings, situation
 from bolivia.compare.summary import Column, columns, outlier, rank
-from bolivia.compare.witnesses import AREA_OPS
+from bolivia.compare.witnesses import AREA_OPS, Finding
 from bolivia.engine.scoring import SCORE_PARTS
 from bolivia.rules.phrases import answer, in_words, join_words, label, question
 from bolivia.rules.resolution import NO_REASON
+from bolivia.rules.ruleset import Ruleset
 
 __all__ = ["context", "shown_rows", "witness_numbers"]
 
@@ -39,17 +40,25 @@ def cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def _owner(ruleset: Ruleset, path: str) -> tuple[str, str]:
+    """Whose standing a rule has, and the words that say so when it is the base's.
+
+    A house's rule taken from its base as it is keeps the base's standing.
+    """
+    base = ruleset.base if ruleset.is_house else None
+    if base is not None and path not in (*ruleset.own_leaves, *ruleset.covered):
+        return base.id, f"as {base.id} has it, "
+    return ruleset.id, ""
+
+
 def _status_words(comparison: Comparison, row: RuleRow, rid: str) -> str:
+    """Where a value comes from, in words: stated, assumed or a house rule."""
     status = row.status[rid]
     claims = row.claims[rid]
     ruleset = comparison.rulesets[comparison.ids.index(rid)]
     why = ruleset.provenance[row.path].reason or ""
     why = why[:1].lower() + why[1:] if why[1:2].islower() else why
-    # a house's rule it takes from its base as it is: the base's standing, said to be the base's
-    base = ruleset.base if ruleset.is_house else None
-    kept = base is not None and row.path not in (*ruleset.own_leaves, *ruleset.covered)
-    owner = base.id if kept and base is not None else ruleset.id
-    said = f"as {owner} has it, " if kept else ""
+    owner, said = _owner(ruleset, row.path)
     if status == "assumed":
         return (
             f"{said}assumed: the project's own reading, which no source of {owner} states; "
@@ -90,63 +99,116 @@ def _column_of(cols: Sequence[Column]) -> dict[str, Column]:
     return {rid: col for col in cols for rid in col.ids}
 
 
+def _matrix_cell(mine: Sequence[Finding], numbers: dict[str, int]) -> str:
+    """One cell of the behaviour matrix: same, the witnesses' numbers, or why none."""
+    shown = sorted({numbers[f.witness] for f in mine if f.witness})
+    if all(f.rule is None for f in mine):
+        return "same"
+    if shown:
+        return " ".join(f"#{n}" for n in shown)
+    return "rules differ, no question turns on them"
+
+
+def _combined(finding: Finding, findings: Sequence[Finding], numbers: dict[str, int]) -> list[int]:
+    """The numbers of the witnesses that show several rules together, for a finding's area
+    and pair."""
+    return [
+        numbers[g.witness]
+        for g in findings
+        if g.area == finding.area
+        and g.pair == finding.pair
+        and g.witness
+        and " + " in (g.rule or "")
+    ]
+
+
+def _how_shown(finding: Finding, findings: Sequence[Finding], numbers: dict[str, int]) -> str:
+    """How a differing rule is shown: by its own witness, a combined one, or none."""
+    if finding.witness is not None:
+        if " + " in (finding.rule or ""):
+            return "shown only by these rules together"
+        return "shown by this rule alone"
+    combined = _combined(finding, findings, numbers)
+    if combined:
+        return (
+            "the rule differs but decides no question of this area alone; "
+            f"see the combined witness #{combined[0]}"
+        )
+    return "no witness: other rules decide first in every situation searched"
+
+
+def _finding_entry(
+    finding: Finding,
+    findings: Sequence[Finding],
+    numbers: dict[str, int],
+    column_of: dict[str, Column],
+) -> dict[str, Any]:
+    """One differing rule of an area, as the behaviour section lists it."""
+    rule = finding.rule or ""
+    return {
+        "pair": (column_of[finding.pair[0]].title, column_of[finding.pair[1]].title),
+        "rule": join_words([label(p) for p in rule.split(" + ")], "and"),
+        "path": finding.rule,
+        "witness": numbers.get(finding.witness or ""),
+        "how": _how_shown(finding, findings, numbers),
+    }
+
+
+Pair = tuple[Column, Column]
+
+
+def _of_pair(findings: Sequence[Finding], pair: Pair) -> list[Finding]:
+    """The findings for one pair of columns."""
+    return [f for f in findings if f.pair == (pair[0].first, pair[1].first)]
+
+
+def _matrix(
+    findings: Sequence[Finding], col_pairs: Sequence[Pair], numbers: dict[str, int]
+) -> list[tuple[str, list[str]]]:
+    """Per area, a cell for every pair of columns."""
+    return [
+        (
+            area,
+            [
+                _matrix_cell([f for f in _of_pair(findings, pair) if f.area == area], numbers)
+                for pair in col_pairs
+            ],
+        )
+        for area in AREA_OPS
+    ]
+
+
+def _by_area(
+    findings: Sequence[Finding], numbers: dict[str, int], column_of: dict[str, Column]
+) -> dict[str, list[dict[str, Any]]]:
+    """Per area, its differing rules and how each is shown."""
+    return {
+        area: [
+            _finding_entry(f, findings, numbers, column_of)
+            for f in findings
+            if f.area == area and f.rule is not None
+        ]
+        for area in AREA_OPS
+    }
+
+
 def _behaviour(comparison: Comparison, cols: Sequence[Column]) -> dict[str, Any]:
+    """The behaviour section: per area and pair of columns, what the witnesses show."""
     numbers = witness_numbers(comparison)
-    column_of = _column_of(cols)
     col_pairs = list(itertools.combinations(cols, 2))
-    pair_titles = [(a.title, b.title) for a, b in col_pairs]
     wanted = {(a.first, b.first) for a, b in col_pairs}
     findings = [f for f in comparison.findings if f.pair in wanted]
-    by_area: dict[str, list[dict[str, Any]]] = {area: [] for area in AREA_OPS}
-    matrix = []
-    for area in AREA_OPS:
-        cells = []
-        for a, b in col_pairs:
-            mine = [f for f in findings if f.area == area and f.pair == (a.first, b.first)]
-            shown = sorted({numbers[f.witness] for f in mine if f.witness})
-            if all(f.rule is None for f in mine):
-                cells.append("same")
-            elif shown:
-                cells.append(" ".join(f"#{n}" for n in shown))
-            else:
-                cells.append("rules differ, no question turns on them")
-        matrix.append((area, cells))
-        for f in findings:
-            if f.area != area or f.rule is None:
-                continue
-            together = " + " in f.rule
-            names = [label(p) for p in f.rule.split(" + ")]
-            combined = [
-                numbers[g.witness]
-                for g in findings
-                if g.area == area and g.pair == f.pair and g.witness and " + " in (g.rule or "")
-            ]
-            if f.witness is not None:
-                shown_how = (
-                    "shown only by these rules together" if together else "shown by this rule alone"
-                )
-            elif combined:
-                shown_how = (
-                    "the rule differs but decides no question of this area alone; "
-                    f"see the combined witness #{combined[0]}"
-                )
-            else:
-                shown_how = "no witness: other rules decide first in every situation searched"
-            by_area[area].append(
-                {
-                    "pair": (column_of[f.pair[0]].title, column_of[f.pair[1]].title),
-                    "rule": join_words(names, "and"),
-                    "path": f.rule,
-                    "witness": numbers.get(f.witness or ""),
-                    "how": shown_how,
-                }
-            )
     same = [
-        (a.title, b.title)
-        for a, b in col_pairs
-        if all(f.rule is None for f in findings if f.pair == (a.first, b.first))
+        (pair[0].title, pair[1].title)
+        for pair in col_pairs
+        if all(f.rule is None for f in _of_pair(findings, pair))
     ]
-    return {"pairs": pair_titles, "matrix": matrix, "findings": by_area, "same_everywhere": same}
+    return {
+        "pairs": [(a.title, b.title) for a, b in col_pairs],
+        "matrix": _matrix(findings, col_pairs, numbers),
+        "findings": _by_area(findings, numbers, _column_of(cols)),
+        "same_everywhere": same,
+    }
 
 
 def _witnesses(comparison: Comparison, cols: Sequence[Column]) -> list[dict[str, Any]]:

@@ -11,19 +11,25 @@ the same thing.
 
 from __future__ import annotations
 
+import functools
 import json
 import multiprocessing.pool
 import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from typing import Any
 
+from bolivia.compare.comparison import (
+    Comparison,
+    Disagreement,
+    GalleryEntry,
+    Play,
+    RuleRow,
+    Sizing,
+)
 from bolivia.compare.differences import area_of
 from bolivia.compare.paired import (
-    HouseCheck,
-    PairedFigure,
     deals_for_precision,
     house_check,
     paired_figures,
@@ -31,7 +37,6 @@ from bolivia.compare.paired import (
 from bolivia.compare.playing import (
     BOTS,
     GAME_BOT,
-    GameStats,
     PlayJob,
     PlayStats,
     Runs,
@@ -39,7 +44,7 @@ from bolivia.compare.playing import (
     play_stats,
     run_jobs,
 )
-from bolivia.compare.summary import Effect, columns, measured_effects
+from bolivia.compare.summary import columns, measured_effects
 from bolivia.compare.witnesses import AREA_OPS, Finding, Witness, find_witnesses
 from bolivia.play.simulate import derive_seed, worker_pool
 from bolivia.rules.library import LibrarySpec
@@ -48,66 +53,8 @@ from bolivia.rules.provenance import value_text
 from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.sources import Sources, shipped_sources
 from bolivia.verify.oracle import Oracle
-from bolivia.version import __version__
 
 __all__ = ["Comparison", "build"]
-
-
-@dataclass
-class RuleRow:
-    path: str
-    area: str
-    values: dict[str, str]  # ruleset id -> value as text
-    status: dict[str, str]  # ruleset id -> stated | assumed | house
-    claims: dict[str, list[str]]
-    differs: bool
-
-
-@dataclass
-class GalleryEntry:
-    name: str
-    about: str
-    request: dict[str, Any]
-    results: dict[str, Any]  # ruleset id -> list of team breakdowns, or {"error": ...}
-    differs: bool
-
-
-@dataclass
-class Disagreement:
-    path: str
-    values: list[tuple[str, list[str]]]  # value text, claims saying it
-    holders: dict[str, list[str]] = field(default_factory=dict)  # value text -> ruleset ids
-
-
-@dataclass
-class Comparison:
-    rulesets: list[Ruleset]
-    seed: int
-    hands: int
-    rows: list[RuleRow]
-    witnesses: list[Witness]
-    findings: list[Finding]
-    gallery: list[GalleryEntry]
-    play: Play
-    disagreements: list[Disagreement]
-    silences: list[tuple[str, dict[str, str]]]  # path, ruleset id -> reason
-    sources: Sources
-    version: str = __version__
-    base: str | None = None  # set when a house ruleset is compared with its base
-    # what each differing rule changes (summary.measured_effects; paired results may replace
-    # it) and, per gallery position, the rules that alone change its score
-    effects: dict[str, Effect] = field(default_factory=dict)
-    gallery_rules: dict[str, list[str]] = field(default_factory=dict)
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def ids(self) -> list[str]:
-        return [r.id for r in self.rulesets]
-
-    def witness(self, key: str | None) -> Witness | None:
-        if key is None:
-            return None
-        return next((w for w in self.witnesses if w.key == key), None)
 
 
 # --------------------------------------------------------------------------- rules
@@ -130,40 +77,78 @@ def _rows(rulesets: Sequence[Ruleset]) -> list[RuleRow]:
     return rows
 
 
-def _disagreements(rulesets: Sequence[Ruleset], sources: Sources) -> list[Disagreement]:
-    """Where the sources behind the compared rulesets give different values for a rule: only
-    claims about the game the rulesets play (a page comparing Bolivia with Canasta says things
-    of Canasta too), each claim under one value (the one a ruleset encodes it for, before a
-    value it only mentions), with the rulesets holding each value."""
+def _about_the_game(rulesets: Sequence[Ruleset], sources: Sources) -> Callable[[str], bool]:
+    """Whether a claim is one of the rulesets' own sources, about the game they play.
+
+    A page comparing Bolivia with Canasta says things of Canasta too.
+    """
     games = {r.family for r in rulesets}
     theirs = {sid for r in rulesets for sid in r.sources}
 
     def about_the_game(claim: str) -> bool:
-        """A claim of the rulesets' own sources, about the game they play."""
         try:
             return sources.claim(claim).about in games and claim.split(":")[0] in theirs
         except KeyError:
             return False
 
+    return about_the_game
+
+
+def _add_claims(bucket: list[str], claims: Iterable[str], about: Callable[[str], bool]) -> None:
+    """Add to a bucket each claim about the game it does not hold yet."""
+    bucket.extend(c for c in claims if c not in bucket and about(c))
+
+
+def _stated(
+    rulesets: Sequence[Ruleset], path: str, about: Callable[[str], bool]
+) -> dict[str, list[str]]:
+    """Per value the rulesets state for a rule, the claims they encode it for."""
+    stated: dict[str, list[str]] = {}
+    for ruleset in rulesets:
+        prov = ruleset.provenance[path]
+        if prov.status == "stated":
+            bucket = stated.setdefault(value_text(ruleset.value(path)), [])
+            _add_claims(bucket, prov.claims, about)
+    return stated
+
+
+def _mentioned(
+    rulesets: Sequence[Ruleset], path: str, about: Callable[[str], bool]
+) -> dict[str, list[str]]:
+    """Per other value the rulesets' provenance mentions for a rule, the claims saying it."""
+    mentioned: dict[str, list[str]] = {}
+    for ruleset in rulesets:
+        for alt in ruleset.provenance[path].alternatives:
+            if alt.path == path and alt.claims:
+                _add_claims(mentioned.setdefault(alt.value_key, []), alt.claims, about)
+    return mentioned
+
+
+def _claims_by_value(
+    rulesets: Sequence[Ruleset], path: str, about: Callable[[str], bool]
+) -> dict[str, list[str]]:
+    """Per value of a rule, the claims saying it: each claim under one value.
+
+    A claim goes under the value a ruleset encodes it for, before a value it only mentions.
+    """
+    stated = _stated(rulesets, path, about)
+    placed = {c for claims in stated.values() for c in claims}
+    by_value = {v: list(c) for v, c in stated.items()}
+    for value, claims in _mentioned(rulesets, path, about).items():
+        by_value.setdefault(value, []).extend(c for c in claims if c not in placed)
+    return {v: sorted(set(c)) for v, c in by_value.items() if c}
+
+
+def _disagreements(rulesets: Sequence[Ruleset], sources: Sources) -> list[Disagreement]:
+    """Where the compared rulesets' sources give different values for a rule.
+
+    Only claims about the game the rulesets play count. Each disagreement names the
+    rulesets holding each value.
+    """
+    about = _about_the_game(rulesets, sources)
     out = []
     for path in leaf_paths():
-        stated: dict[str, list[str]] = {}
-        mentioned: dict[str, list[str]] = {}
-        for ruleset in rulesets:
-            prov = ruleset.provenance[path]
-            if prov.status == "stated":
-                bucket = stated.setdefault(value_text(ruleset.value(path)), [])
-                bucket.extend(c for c in prov.claims if c not in bucket and about_the_game(c))
-            for alt in prov.alternatives:
-                if alt.path != path or not alt.claims:
-                    continue
-                bucket = mentioned.setdefault(alt.value_key, [])
-                bucket.extend(c for c in alt.claims if c not in bucket and about_the_game(c))
-        placed = {c for claims in stated.values() for c in claims}
-        by_value = {v: list(c) for v, c in stated.items()}
-        for value, claims in mentioned.items():
-            by_value.setdefault(value, []).extend(c for c in claims if c not in placed)
-        kept = {v: sorted(set(c)) for v, c in by_value.items() if c}
+        kept = _claims_by_value(rulesets, path, about)
         if len(kept) > 1:
             holders = {v: [r.id for r in rulesets if value_text(r.value(path)) == v] for v in kept}
             out.append(Disagreement(path, sorted(kept.items()), holders))
@@ -297,35 +282,6 @@ def _gallery(rulesets: Sequence[Ruleset], oracle: Oracle, seed: int) -> list[Gal
 # --------------------------------------------------------------------------- play
 
 
-@dataclass(frozen=True)
-class Sizing:
-    """How many deals and games were played, and why: ``precision`` (points a hand, the
-    half-width wanted for the corrected interval of a pair's difference) or None for a fixed
-    number; ``bounds`` the fewest and most deals it may choose, ``bound_hit`` when the number
-    it wanted lay outside them (and ``wanted`` that number)."""
-
-    deals: int
-    games: int
-    precision: float | None = None
-    bounds: tuple[int, int] = (0, 0)
-    bound_hit: bool = False
-    wanted: int = 0
-
-
-@dataclass
-class Play:
-    """The play section's data: per bot and column its figures, the games to the target, the
-    paired differences (one corrected family) and, for a house ruleset and its base, the check
-    of whether the deals were played alike."""
-
-    sizing: Sizing
-    columns: list[str]  # the first ruleset id of each column
-    stats: list[PlayStats]
-    games: list[GameStats]
-    paired: list[PairedFigure]
-    house: list[HouseCheck]
-
-
 def _jobs(
     rulesets: Sequence[Ruleset],
     where: LibrarySpec,
@@ -424,6 +380,45 @@ def default_workers() -> int:
     return max(1, min(4, os.cpu_count() or 1))
 
 
+def _base_of(rulesets: Sequence[Ruleset]) -> str | None:
+    """The base's id when a house ruleset is compared with its base, else None."""
+    if (
+        len(rulesets) == 2
+        and rulesets[1].base is not None
+        and rulesets[1].base.id == rulesets[0].id
+    ):
+        return rulesets[0].id
+    return None
+
+
+Rulings = tuple[list[Witness], list[Finding], list[GalleryEntry]]
+
+
+def _rulings_and_play(
+    rulings: Callable[[], Rulings],
+    play: Callable[[threading.Event | None, multiprocessing.pool.Pool | None], Play],
+    workers: int,
+) -> tuple[Rulings, Play]:
+    """The rulings and the play, the workers playing while this process finds the rulings.
+
+    The two use separate state (the workers load their own rulesets), so the order cannot
+    change a byte. The pool is made here: only the main thread may set the signal handling it
+    needs.
+    """
+    if workers <= 1:
+        found = rulings()
+        return found, play(None, None)
+    stop = threading.Event()
+    with worker_pool(workers) as pool, ThreadPoolExecutor(1, "play") as ahead:
+        playing = ahead.submit(play, stop, pool)
+        try:
+            found = rulings()
+            return found, playing.result()
+        except BaseException:
+            stop.set()
+            raise
+
+
 def build(
     rulesets: Sequence[Ruleset],
     *,
@@ -452,18 +447,12 @@ def build(
         oracle.register(ruleset)
     chosen_sources = sources if sources is not None else shipped_sources()
     rows = _rows(rulesets)
-    base = (
-        rulesets[0].id
-        if len(rulesets) == 2
-        and rulesets[1].base is not None
-        and rulesets[1].base.id == rulesets[0].id
-        else None
-    )
+    base = _base_of(rulesets)
     by_id = {r.id: r for r in rulesets}
     played = [by_id[col.first] for col in columns(rows, [r.id for r in rulesets])]
     sizing = Sizing(hands, games, precision, bounds if precision is not None else (hands, hands))
 
-    def rulings() -> tuple[list[Witness], list[Finding], list[GalleryEntry]]:
+    def rulings() -> Rulings:
         witnesses, findings = find_witnesses(rulesets, oracle)
         witnesses.sort(key=lambda w: (list(AREA_OPS).index(w.area), w.key))
         gallery = _gallery(rulesets, oracle, seed)
@@ -471,24 +460,8 @@ def build(
             meanwhile()
         return witnesses, findings, gallery
 
-    if workers > 1:
-        # the workers play while this process looks for witnesses: the two use separate
-        # state (the workers load their own rulesets), so the order cannot change a byte
-        # (the pool is made here: only the main thread may set the signal handling it needs)
-        stop = threading.Event()
-        with worker_pool(workers) as pool, ThreadPoolExecutor(1, "play") as ahead:
-            playing = ahead.submit(
-                _play, played, sizing, seed, workers, where, progress, base, stop, pool
-            )
-            try:
-                witnesses, findings, gallery = rulings()
-                play = playing.result()
-            except BaseException:
-                stop.set()
-                raise
-    else:
-        witnesses, findings, gallery = rulings()
-        play = _play(played, sizing, seed, workers, where, progress, base)
+    play_all = functools.partial(_play, played, sizing, seed, workers, where, progress, base)
+    (witnesses, findings, gallery), play = _rulings_and_play(rulings, play_all, workers)
     comparison = Comparison(
         rulesets=list(rulesets),
         seed=seed,

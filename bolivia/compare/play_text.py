@@ -10,7 +10,7 @@ import itertools
 from collections.abc import Sequence
 from typing import Any
 
-from bolivia.compare.findings import Comparison
+from bolivia.compare.comparison import Comparison
 from bolivia.compare.paired import ALPHA, DEAL_FIGURES, GAME_FIGURES, POINTS, PairedFigure
 from bolivia.compare.playing import BOTS, GAME_BOT
 from bolivia.compare.statistics import no_change_bound

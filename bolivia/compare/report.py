@@ -20,8 +20,8 @@ import jinja2
 from markupsafe import Markup
 from tabulate import tabulate
 
+from bolivia.compare.comparison import Comparison
 from bolivia.compare.context import context, witness_numbers
-from bolivia.compare.findings import Comparison
 from bolivia.compare.playing import BOTS, KINDS, GameStats, PlayStats
 from bolivia.compare.statistics import Estimate
 from bolivia.compare.summary import columns, outlier, rank

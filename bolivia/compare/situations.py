@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,48 +61,59 @@ def _melds(melds: Sequence[Sequence[str]]) -> str:
     return " · ".join(f"[{faces(m)}]" for m in melds) if melds else "no meld"
 
 
+def _count(value: int) -> str:
+    return f"{value:,}"
+
+
+# the request's fields a situation shows, in its order: field, what, the value in words
+_BEFORE_CARDS: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
+    ("players", "players", lambda players: f"{players}"),
+    ("team_score", "the side's score", _count),
+    ("scores", "the sides' scores", lambda scores: " and ".join(f"{s:,}" for s in scores)),
+    ("hands_played", "hands played", _count),
+    ("pile", "the pile (top card last)", faces),
+    ("hand", "the hand", faces),
+    ("team_melds", "the side's melds", _melds),
+    ("onto", "the top card goes onto", lambda onto: f"meld {onto + 1}"),
+)
+_AFTER_CARDS: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
+    ("in_hand", "where", lambda in_hand: "left in hand" if in_hand else "melded"),
+    ("meld", "the meld on the table", faces),
+    ("add", "cards added", faces),
+    ("melds", "melds laid", _melds),
+)
+_CARDS = {"meld": "meld", "card_points": "cards"}  # the ops whose cards are shown: as what
+
+
+def _lines(
+    fields: Sequence[tuple[str, str, Callable[[Any], str]]], request: Mapping[str, Any]
+) -> list[tuple[str, str]]:
+    """The lines for those of the fields the request has."""
+    return [(what, words(request[key])) for key, what, words in fields if key in request]
+
+
+def _side(team: Mapping[str, Any]) -> str:
+    """A side of a score request in words: its melds, red threes, going out, hands."""
+    parts = [_melds(team.get("melds", []))]
+    if team.get("red_threes"):
+        parts.append(f"{team['red_threes']} red three{'s' if team['red_threes'] != 1 else ''}")
+    if team.get("concealed"):
+        parts.append("went out concealed")
+    elif team.get("went_out"):
+        parts.append("went out")
+    parts += [f"left in hand: {faces(hand)}" for hand in team.get("hands", ())]
+    return "; ".join(parts)
+
+
 def situation(op: str, request: Mapping[str, Any]) -> list[tuple[str, str]]:
     """The situation of a request, as (what, cards or words) lines."""
-    out: list[tuple[str, str]] = []
-    if "players" in request:
-        out.append(("players", f"{request['players']}"))
-    if "team_score" in request:
-        out.append(("the side's score", f"{request['team_score']:,}"))
-    if "scores" in request:
-        out.append(("the sides' scores", " and ".join(f"{s:,}" for s in request["scores"])))
-    if "hands_played" in request:
-        out.append(("hands played", f"{request['hands_played']:,}"))
-    if "pile" in request:
-        out.append(("the pile (top card last)", faces(request["pile"])))
-    if "hand" in request:
-        out.append(("the hand", faces(request["hand"])))
-    if "team_melds" in request:
-        out.append(("the side's melds", _melds(request["team_melds"])))
-    if "onto" in request:
-        out.append(("the top card goes onto", f"meld {request['onto'] + 1}"))
-    if op in ("meld", "card_points") and "cards" in request:
-        out.append(("meld" if op == "meld" else "cards", faces(request["cards"])))
-    if "in_hand" in request:
-        out.append(("where", "left in hand" if request["in_hand"] else "melded"))
-    if "meld" in request:
-        out.append(("the meld on the table", faces(request["meld"])))
-    if "add" in request:
-        out.append(("cards added", faces(request["add"])))
-    if "melds" in request:
-        out.append(("melds laid", _melds(request["melds"])))
+    out = _lines(_BEFORE_CARDS, request)
+    if op in _CARDS and "cards" in request:
+        out.append((_CARDS[op], faces(request["cards"])))
+    out += _lines(_AFTER_CARDS, request)
     if request.get("going_out"):
         out.append(("when", "by a player going out"))
-    for n, team in enumerate(request.get("teams", ()), 1):
-        parts = [_melds(team.get("melds", []))]
-        if team.get("red_threes"):
-            parts.append(f"{team['red_threes']} red three{'s' if team['red_threes'] != 1 else ''}")
-        if team.get("concealed"):
-            parts.append("went out concealed")
-        elif team.get("went_out"):
-            parts.append("went out")
-        for hand in team.get("hands", ()):
-            parts.append(f"left in hand: {faces(hand)}")
-        out.append((f"side {n}", "; ".join(parts)))
+    out += [(f"side {n}", _side(team)) for n, team in enumerate(request.get("teams", ()), 1)]
     if op == "info" and not request:
         out.append(("players", "the usual number"))
     return out
@@ -183,39 +194,71 @@ def _score_parts(result: Mapping[str, Any]) -> dict[str, str]:
     return out
 
 
+def _move_parts(result: Mapping[str, Any]) -> dict[str, str]:
+    """A move's ruling: allowed or refused, and the canasta it makes."""
+    out = _legal(result)
+    if result.get("canasta"):
+        out["canasta"] = f"{a_or_an(str(result['canasta']).replace('_', ' '))} canasta"
+    return out
+
+
+def _go_out_parts(result: Mapping[str, Any]) -> dict[str, str]:
+    return _legal(result, "may go out", "may not go out")
+
+
+def _minimum_parts(result: Mapping[str, Any]) -> dict[str, str]:
+    """The first meld's minimum, and the canasta it asks for."""
+    out = {"minimum": f"{result['minimum']:,} points"}
+    if result.get("canasta"):
+        kinds = join_words([str(kind) for kind in result["canasta"]], "or")
+        out["canasta"] = f"with {a_or_an(kinds)} canasta"
+    return out
+
+
+def _initial_meld_parts(result: Mapping[str, Any]) -> dict[str, str]:
+    return {
+        **_legal(result, "enough", "not enough"),
+        "points": f"{result['points']:,} of a minimum of {result['minimum']:,}",
+    }
+
+
+def _card_points_parts(result: Mapping[str, Any]) -> dict[str, str]:
+    return {"points": f"{result['points']:,}"}
+
+
+def _game_over_parts(result: Mapping[str, Any]) -> dict[str, str]:
+    """Whether the game is over, and who won."""
+    if not result.get("over"):
+        return {"ruling": "the game goes on"}
+    if result.get("draw"):
+        return {"ruling": "the game is over: a draw"}
+    return {"ruling": f"the game is over: side {int(result['winner']) + 1} wins"}
+
+
+def _info_parts(result: Mapping[str, Any]) -> dict[str, str]:
+    return {_INFO.get(k, (k, None))[0]: _info_words(k, v) for k, v in result.items()}
+
+
+# the request's op -> its ruling's parts (any other op is read as info)
+_PARTS: dict[str, Callable[[Mapping[str, Any]], dict[str, str]]] = {
+    "meld": _move_parts,
+    "extend": _move_parts,
+    "pickup": _move_parts,
+    "take_top": _move_parts,
+    "go_out": _go_out_parts,
+    "initial_minimum": _minimum_parts,
+    "initial_meld": _initial_meld_parts,
+    "card_points": _card_points_parts,
+    "score": _score_parts,
+    "game_over": _game_over_parts,
+}
+
+
 def _parts(op: str, result: Mapping[str, Any]) -> dict[str, str]:
     """A ruling's parts by name, in words."""
     if "error" in result:
         return {"answer": f"not a situation of this ruleset: {result['error']['message']}"}
-    if op in ("meld", "extend", "pickup", "take_top"):
-        out = _legal(result)
-        if result.get("canasta"):
-            out["canasta"] = f"{a_or_an(str(result['canasta']).replace('_', ' '))} canasta"
-        return out
-    if op == "go_out":
-        return _legal(result, "may go out", "may not go out")
-    if op == "initial_minimum":
-        out = {"minimum": f"{result['minimum']:,} points"}
-        if result.get("canasta"):
-            kinds = join_words([str(kind) for kind in result["canasta"]], "or")
-            out["canasta"] = f"with {a_or_an(kinds)} canasta"
-        return out
-    if op == "initial_meld":
-        return {
-            **_legal(result, "enough", "not enough"),
-            "points": f"{result['points']:,} of a minimum of {result['minimum']:,}",
-        }
-    if op == "card_points":
-        return {"points": f"{result['points']:,}"}
-    if op == "score":
-        return _score_parts(result)
-    if op == "game_over":
-        if not result.get("over"):
-            return {"ruling": "the game goes on"}
-        if result.get("draw"):
-            return {"ruling": "the game is over: a draw"}
-        return {"ruling": f"the game is over: side {int(result['winner']) + 1} wins"}
-    return {_INFO.get(k, (k, None))[0]: _info_words(k, v) for k, v in result.items()}
+    return _PARTS.get(op, _info_parts)(result)
 
 
 def _key(op: str, name: str, result: Mapping[str, Any]) -> str:
@@ -227,6 +270,12 @@ def _key(op: str, name: str, result: Mapping[str, Any]) -> str:
     return json.dumps(_parts(op, result).get(name))
 
 
+def _differs(op: str, name: str, results: Mapping[str, Mapping[str, Any]]) -> bool:
+    """Whether the rulesets' answers differ on a part (never on the reason, which is wording)."""
+    keys = {_key(op, name, result) for result in results.values()}
+    return len(keys) > 1 and name != "why"
+
+
 def rulings(op: str, results: Mapping[str, Mapping[str, Any]]) -> dict[str, list[Part]]:
     """Per ruleset, its ruling part by part; a part is marked where the rulesets differ on it
     (for ``info``, only the parts on which they differ are kept)."""
@@ -234,8 +283,7 @@ def rulings(op: str, results: Mapping[str, Mapping[str, Any]]) -> dict[str, list
     names = list(dict.fromkeys(name for p in parts.values() for name in p))
     out: dict[str, list[Part]] = {rid: [] for rid in results}
     for name in names:
-        keys = {_key(op, name, result) for result in results.values()}
-        differs = len(keys) > 1 and name != "why"
+        differs = _differs(op, name, results)
         if op == "info" and not differs:
             continue
         for rid, mine in parts.items():

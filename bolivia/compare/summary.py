@@ -17,17 +17,15 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from bolivia.compare.comparison import Comparison, Effect, RuleRow
 from bolivia.compare.differences import SCORING_AREAS, area_of, with_value
 from bolivia.compare.paired import POINTS
 from bolivia.rules.ruleset import Ruleset
 from bolivia.verify.oracle import Oracle
 
-if TYPE_CHECKING:
-    from bolivia.compare.findings import Comparison, RuleRow
-
-__all__ = ["Column", "Effect", "columns", "measured_effects", "outlier", "play_gaps", "rank"]
+__all__ = ["Column", "columns", "measured_effects", "outlier", "play_gaps", "rank"]
 
 
 @dataclass(frozen=True)
@@ -75,20 +73,6 @@ def outlier(rows: Sequence[RuleRow], cols: Sequence[Column]) -> tuple[Column, li
     if len(ranked) < 3 or len(own[ranked[0].title]) <= len(own[ranked[1].title]):
         return None
     return ranked[0], own[ranked[0].title]
-
-
-@dataclass(frozen=True)
-class Effect:
-    """What one rule difference changes: ``points`` at stake, and in words how that was
-    measured (``basis``); ``scoring`` when the rule only changes what a hand scores; ``alone``
-    when the points were measured with only this rule changed (not shared with the other
-    rules on which the same rulesets differ)."""
-
-    points: float
-    basis: str
-    scoring: bool
-    alone: bool = False
-    basis_play: bool = False  # the points are a pair's paired difference in play
 
 
 def play_gaps(comparison: Comparison) -> dict[tuple[str, str], float]:
@@ -142,67 +126,104 @@ def _witness_positions(comparison: Comparison, path: str) -> list[Position]:
     ]
 
 
+_UNMEASURED = "no points measured yet (section 3 shows the questions it decides)"
+
+
+@dataclass
+class _Measuring:
+    """What measuring the rules' effects reads, and the gallery's deciding rules it finds."""
+
+    comparison: Comparison
+    oracle: Oracle
+    by_id: dict[str, Ruleset]
+    deciding: dict[str, list[str]]
+
+    def gaps(
+        self, positions: Sequence[Position], path: str, a: Column, b: Column
+    ) -> dict[str, float]:
+        """Per position, the largest change of a side's score when ``a`` takes ``b``'s value."""
+        return _scoring_gaps(self.oracle, positions, path, self.by_id[a.first], self.by_id[b.first])
+
+    def in_gallery(self, best: Effect, path: str, x: Column, y: Column) -> Effect:
+        """The largest change the gallery's positions show, either column taking the other's
+        value; notes the positions whose score the rule alone changes."""
+        for a, b in ((x, y), (y, x)):
+            gallery = [(e.name, e.request, e.results) for e in self.comparison.gallery]
+            for name, gap in self.gaps(gallery, path, a, b).items():
+                if gap and path not in self.deciding[name]:
+                    self.deciding[name].append(path)
+                if gap > best.points:
+                    best = Effect(
+                        gap,
+                        f"{gap:,.0f} points for a side in the scored position “{name}”, "
+                        f"{a.title} with {b.title}'s value of this rule alone",
+                        best.scoring,
+                        alone=True,
+                    )
+        return best
+
+    def in_situation(self, best: Effect, path: str, x: Column, y: Column) -> Effect:
+        """The largest change section 3's situation for the rule shows, where the gallery
+        does not reach it."""
+        positions = _witness_positions(self.comparison, path)
+        for a, b in ((x, y), (y, x)):
+            for gap in self.gaps(positions, path, a, b).values():
+                if gap > best.points:
+                    best = Effect(
+                        gap,
+                        f"{gap:,.0f} points for a side in the situation section 3 "
+                        f"shows for it, {a.title} with {b.title}'s value of this rule "
+                        "alone (no position of section 4 reaches it)",
+                        best.scoring,
+                        alone=True,
+                    )
+        return best
+
+
+def _in_play(best: Effect, gap: float, x: Column, y: Column) -> Effect:
+    """The pair's paired difference in play, for a rule that changes moves and was not
+    measured alone."""
+    if not best.scoring and not best.alone and (gap > best.points or not best.basis_play):
+        return Effect(
+            gap,
+            f"not measured alone; in play it goes with the other rules on which "
+            f"{x.title} and {y.title} differ (their paired difference: below)",
+            best.scoring,
+            basis_play=True,
+        )
+    return best
+
+
 def measured_effects(
     comparison: Comparison, oracle: Oracle
 ) -> tuple[dict[str, Effect], dict[str, list[str]]]:
-    """The effect of every differing rule, from the gallery and the per-ruleset figures; and
-    per gallery position, the rules that alone change its score."""
-    by_id = {r.id: r for r in comparison.rulesets}
+    """The effect of every differing rule, and per gallery position the rules that alone
+    change its score.
+
+    An effect comes from the gallery, else from section 3's situation, else from play.
+    """
+    measuring = _Measuring(
+        comparison,
+        oracle,
+        {r.id: r for r in comparison.rulesets},
+        {entry.name: [] for entry in comparison.gallery},
+    )
     play = play_gaps(comparison)
     cols = columns(comparison.rows, comparison.ids)
     out: dict[str, Effect] = {}
-    deciding: dict[str, list[str]] = {entry.name: [] for entry in comparison.gallery}
     for row in comparison.rows:
         if not row.differs:
             continue
-        scoring = area_of(row.path) in SCORING_AREAS
-        best = Effect(
-            0.0, "no points measured yet (section 3 shows the questions it decides)", scoring
-        )
+        best = Effect(0.0, _UNMEASURED, area_of(row.path) in SCORING_AREAS)
         for x, y in itertools.combinations(cols, 2):
             if row.values[x.first] == row.values[y.first]:
                 continue
-            for a, b in ((x, y), (y, x)):
-                gallery = [(e.name, e.request, e.results) for e in comparison.gallery]
-                gaps = _scoring_gaps(oracle, gallery, row.path, by_id[a.first], by_id[b.first])
-                for name, gap in gaps.items():
-                    if gap and row.path not in deciding[name]:
-                        deciding[name].append(row.path)
-                    if gap > best.points:
-                        best = Effect(
-                            gap,
-                            f"{gap:,.0f} points for a side in the scored position “{name}”, "
-                            f"{a.title} with {b.title}'s value of this rule alone",
-                            scoring,
-                            alone=True,
-                        )
-            if not best.alone:  # the gallery does not reach it: section 3's situation may
-                positions = _witness_positions(comparison, row.path)
-                for a, b in ((x, y), (y, x)):
-                    found = _scoring_gaps(
-                        oracle, positions, row.path, by_id[a.first], by_id[b.first]
-                    )
-                    for gap in found.values():
-                        if gap > best.points:
-                            best = Effect(
-                                gap,
-                                f"{gap:,.0f} points for a side in the situation section 3 "
-                                f"shows for it, {a.title} with {b.title}'s value of this rule "
-                                "alone (no position of section 4 reaches it)",
-                                scoring,
-                                alone=True,
-                            )
-            gap = play.get((x.first, y.first), 0.0)
-            if not scoring and not best.alone and (gap > best.points or not best.basis_play):
-                best = Effect(
-                    gap,
-                    f"not measured alone; in play it goes with the other rules on which "
-                    f"{x.title} and {y.title} differ (their paired difference: below)",
-                    scoring,
-                    basis_play=True,
-                )
+            best = measuring.in_gallery(best, row.path, x, y)
+            if not best.alone:
+                best = measuring.in_situation(best, row.path, x, y)
+            best = _in_play(best, play.get((x.first, y.first), 0.0), x, y)
         out[row.path] = best
-    return out, deciding
+    return out, measuring.deciding
 
 
 def rank(rows: Sequence[RuleRow], effects: Mapping[str, Effect]) -> list[tuple[Any, Effect]]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from bolivia.profiles.battery import Predictor, Question
@@ -58,59 +59,95 @@ _INFO_LEAVES = {
 }
 
 
+_EXHAUSTED: dict[str, tuple[dict[str, Any], ...]] = {
+    "end_hand": ({"rule": "end_hand"},),
+    "take_discards": (
+        {"rule": "take_discards", "must_take_onto_meld": True},
+        {"rule": "take_discards", "must_take_onto_meld": False},
+    ),
+}  # what an info answer's stock_exhausted may be: the rule values it reads as
+
+
+def _leaves(ruleset: Ruleset, result: Mapping[str, Any]) -> Iterator[Reading]:
+    """The fields an info answer gives outright, where of the ruleset's type."""
+    for key, path in _INFO_LEAVES.items():
+        if key in result and isinstance(result[key], type(ruleset.value(path))):
+            yield path, result[key]
+
+
+def _choices(result: Mapping[str, Any]) -> Iterator[Reading]:
+    """Asking the partner, and what happens once the stock is empty."""
+    if isinstance(result.get("ask_partner"), str) and result.get("partnerships"):
+        yield "going_out.ask_partner", result["ask_partner"]
+    exhausted = result.get("stock_exhausted")
+    for value in _EXHAUSTED.get(exhausted, ()) if isinstance(exhausted, str) else ():
+        yield "stock.exhausted", dict(value)
+
+
+@dataclass
+class _Tables:
+    """The seatings and targets by players the info answers show, as they are read."""
+
+    seats: dict[str, Any]
+    by_players: dict[str, Any]
+    usual: int
+    target: Any = None
+    changed: bool = False
+
+    def refused(self, players: Any, answer: Mapping[str, Any]) -> None:
+        """A number of players the engine refuses has no seating."""
+        error = answer.get("error")
+        if players is not None and isinstance(error, dict) and error.get("code") == "bad-request":
+            self.changed |= self.seats.pop(str(players), None) is not None
+
+    def read(self, players: Any, result: Mapping[str, Any]) -> None:
+        """The seating and the target an answer shows for its number of players."""
+        n = _number(players)
+        n = self.usual if n is None else n
+        seat = _seating(self.seats.get(str(n)), n, result)
+        if seat is not None and seat != self.seats.get(str(n)):
+            self.seats[str(n)] = seat
+            self.changed = True
+        if _number(result.get("target")) is not None:
+            if n == self.usual:
+                self.target = result["target"]
+            else:
+                self.by_players[str(n)] = result["target"]
+
+    def readings(self, ruleset: Ruleset) -> Iterator[Reading]:
+        """The seatings, the target and the targets by players, where they changed."""
+        if self.changed:
+            yield "players.seats", dict(sorted(self.seats.items(), key=lambda i: int(i[0])))
+        if self.target is not None:
+            yield "game.target", self.target
+        main = self.target if self.target is not None else ruleset.rules.game.target
+        table = {k: v for k, v in sorted(self.by_players.items()) if v != main}
+        if table != ruleset.value("game.target_by_players"):
+            yield "game.target_by_players", table
+
+
 def _info(ruleset: Ruleset, answered: Answered) -> Iterator[Reading]:
-    seats = copy.deepcopy(ruleset.value("players.seats"))
-    by_players = dict(ruleset.value("game.target_by_players"))
-    target = None
-    usual = ruleset.rules.players.usual
-    changed = False
+    """What the info answers show: the pack, the seatings, the target and a few choices."""
+    tables = _Tables(
+        copy.deepcopy(ruleset.value("players.seats")),
+        dict(ruleset.value("game.target_by_players")),
+        ruleset.rules.players.usual,
+    )
     for question, answer in answered:
         if question.op != "info":
             continue
         players = question.input.get("players")
         result = _result(answer)
         if result is None:
-            error = answer.get("error")
-            if (
-                players is not None
-                and isinstance(error, dict)
-                and error.get("code") == "bad-request"
-            ):
-                changed |= seats.pop(str(players), None) is not None
+            tables.refused(players, answer)
             continue
-        for key, path in _INFO_LEAVES.items():
-            if key in result and isinstance(result[key], type(ruleset.value(path))):
-                yield path, result[key]
+        yield from _leaves(ruleset, result)
         if players is None and _number(result.get("players")) is not None:
             yield "players.usual", result["players"]
-            players = usual = result["players"]
-        if isinstance(result.get("ask_partner"), str) and result.get("partnerships"):
-            yield "going_out.ask_partner", result["ask_partner"]
-        exhausted = result.get("stock_exhausted")
-        if exhausted == "end_hand":
-            yield "stock.exhausted", {"rule": "end_hand"}
-        elif exhausted == "take_discards":
-            for must in (True, False):
-                yield "stock.exhausted", {"rule": "take_discards", "must_take_onto_meld": must}
-        n = _number(players)
-        n = usual if n is None else n
-        seat = _seating(seats.get(str(n)), n, result)
-        if seat is not None and seat != seats.get(str(n)):
-            seats[str(n)] = seat
-            changed = True
-        if _number(result.get("target")) is not None:
-            if n == usual:
-                target = result["target"]
-            else:
-                by_players[str(n)] = result["target"]
-    if changed:
-        yield "players.seats", dict(sorted(seats.items(), key=lambda item: int(item[0])))
-    if target is not None:
-        yield "game.target", target
-    main = target if target is not None else ruleset.rules.game.target
-    table = {k: v for k, v in sorted(by_players.items()) if v != main}
-    if table != ruleset.value("game.target_by_players"):
-        yield "game.target_by_players", table
+            players = tables.usual = result["players"]
+        yield from _choices(result)
+        tables.read(players, result)
+    yield from tables.readings(ruleset)
 
 
 def _seating(current: Any, players: int, result: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -132,28 +169,36 @@ def _seating(current: Any, players: int, result: Mapping[str, Any]) -> dict[str,
 # --------------------------------------------------------------------------- card points
 
 
+def _one_card(question: Question, answer: Mapping[str, Any]) -> tuple[str, int] | None:
+    """The card a card_points answer is about, and its points; None unless one card."""
+    result = _result(answer)
+    cards = question.input.get("cards")
+    if question.op != "card_points" or result is None or not isinstance(cards, list):
+        return None
+    points = _number(result.get("points"))
+    if points is None or len(cards) != 1 or not isinstance(cards[0], str):
+        return None
+    return cards[0].upper(), points
+
+
 def _card_points(ruleset: Ruleset, answered: Answered) -> Iterator[Reading]:
+    """The cards' points one card at a time: the table, red threes, black threes in hand."""
     table = dict(ruleset.value("scoring.card_points"))
     seen = False
     for question, answer in answered:
-        result = _result(answer)
-        cards = question.input.get("cards")
-        if question.op != "card_points" or result is None or not isinstance(cards, list):
+        one = _one_card(question, answer)
+        if one is None:
             continue
-        points = _number(result.get("points"))
-        if points is None or len(cards) != 1 or not isinstance(cards[0], str):
-            continue
-        card = cards[0].upper()
-        worth = -points if question.input.get("in_hand") else points
+        card, points = one
+        in_hand = question.input.get("in_hand")
+        worth = -points if in_hand else points
         if card in ("3H", "3D"):
             yield "red_threes.value", worth
-        elif card in ("3C", "3S") and question.input.get("in_hand"):
+        elif card in ("3C", "3S") and in_hand:
             yield "scoring.black_three_in_hand", worth
-        else:
-            key = "JK" if card == "JK" else card[:-1]
-            if key in table:
-                table[key] = worth
-                seen = True
+        elif (key := "JK" if card == "JK" else card[:-1]) in table:
+            table[key] = worth
+            seen = True
     if seen:
         yield "scoring.card_points", table
 
@@ -169,10 +214,8 @@ def _minimum_at(bands: Sequence[Mapping[str, Any]], score: int) -> int:
     return int(found)
 
 
-def _bands(ruleset: Ruleset, answered: Answered) -> Iterator[Reading]:
-    """The band table that gives every minimum observed: the ruleset's bands with each
-    minimum as observed, a band split where its observations differ, and bands merged where
-    they come to the same minimum."""
+def _minimums_seen(answered: Answered) -> dict[int, int]:
+    """The first meld's minimum the answers show, by the side's score."""
     seen: dict[int, int] = {}
     for question, answer in answered:
         result = _result(answer)
@@ -182,28 +225,52 @@ def _bands(ruleset: Ruleset, answered: Answered) -> Iterator[Reading]:
         minimum = _number(result.get("minimum"))
         if score is not None and minimum is not None:
             seen[score] = minimum
-    bands = [dict(b) for b in ruleset.value("initial_meld.bands")]
-    if not seen or all(_minimum_at(bands, s) == m for s, m in seen.items()):
-        return
-    starts = [b["from"] for b in bands]
+    return seen
+
+
+def _inside(start: int | None, end: int | None, seen: Mapping[int, int]) -> list[tuple[int, int]]:
+    """The (score, minimum) seen from ``start`` (None: any) up to ``end`` (None: none)."""
+    return sorted(
+        (s, m)
+        for s, m in seen.items()
+        if (start is None or s >= start) and (end is None or s < end)
+    )
+
+
+def _split(bands: Sequence[Mapping[str, Any]], seen: Mapping[int, int]) -> list[dict[str, Any]]:
+    """The bands with each minimum as seen, a band split where what was seen in it differs."""
+    ends = [b["from"] for b in bands[1:]] + [None]
     built: list[dict[str, Any]] = []
-    for i, band in enumerate(bands):
-        end = starts[i + 1] if i + 1 < len(starts) else None
-        inside = sorted(
-            (s, m)
-            for s, m in seen.items()
-            if (band["from"] is None or s >= band["from"]) and (end is None or s < end)
-        )
+    for band, end in zip(bands, ends, strict=True):
+        inside = _inside(band["from"], end, seen)
         minimum = inside[0][1] if inside else band["minimum"]
         built.append({"from": band["from"], "minimum": minimum})
         for s, m in inside[1:]:
             if m != built[-1]["minimum"]:
                 built.append({"from": s, "minimum": m})
-    merged = [built[0]]
-    for band in built[1:]:
+    return built
+
+
+def _merged(bands: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The bands with each that comes to the minimum before it merged into it."""
+    merged = [bands[0]]
+    for band in bands[1:]:
         if band["minimum"] != merged[-1]["minimum"]:
             merged.append(band)
-    yield "initial_meld.bands", merged
+    return merged
+
+
+def _bands(ruleset: Ruleset, answered: Answered) -> Iterator[Reading]:
+    """The band table that gives every minimum observed.
+
+    It is the ruleset's bands with each minimum as observed, a band split where its
+    observations differ, and bands merged where they come to the same minimum.
+    """
+    seen = _minimums_seen(answered)
+    bands = [dict(b) for b in ruleset.value("initial_meld.bands")]
+    if not seen or all(_minimum_at(bands, s) == m for s, m in seen.items()):
+        return
+    yield "initial_meld.bands", _merged(_split(bands, seen))
 
 
 # --------------------------------------------------------------------------- scores
@@ -212,33 +279,61 @@ def _bands(ruleset: Ruleset, answered: Answered) -> Iterator[Reading]:
 _KINDS = ("natural", "mixed", "escalera", "bolivia")
 
 
+def _scored_teams(question: Question, answer: Mapping[str, Any]) -> list[tuple[Any, Any]]:
+    """A score answer's teams, each with the team asked about; none for another answer."""
+    result = _result(answer)
+    teams = question.input.get("teams")
+    if question.op != "score" or result is None or not isinstance(teams, list):
+        return []
+    scored = result.get("teams")
+    if not isinstance(scored, list) or len(scored) != len(teams):
+        return []
+    return list(zip(teams, scored, strict=True))
+
+
+def _going_out(team: Mapping[str, Any], score: Mapping[str, Any]) -> Iterator[Reading]:
+    """The going-out bonus a team that went out scored, concealed or not."""
+    going_out = _number(score.get("going_out"))
+    if going_out and team.get("concealed"):
+        yield "going_out.concealed_bonus", going_out
+    elif going_out and team.get("went_out"):
+        yield "going_out.bonus", going_out
+
+
+def _red_threes(
+    ruleset: Ruleset, team: Mapping[str, Any], score: Mapping[str, Any]
+) -> Iterator[Reading]:
+    """The red threes' worth: all of them together, or each."""
+    reds, worth = _number(team.get("red_threes")), _number(score.get("red_threes"))
+    if reds and worth is not None:
+        if reds == 2 * ruleset.rules.pack.decks:
+            yield "red_threes.all_value", abs(worth)
+        elif abs(worth) % reds == 0:
+            yield "red_threes.value", abs(worth) // reds
+
+
 def _scores(predictor: Predictor, ruleset: Ruleset, answered: Answered) -> Iterator[Reading]:
-    rules = ruleset.rules
+    """What the score answers show: going out, red threes, the canastas' bonuses."""
     for question, answer in answered:
-        result = _result(answer)
-        teams = question.input.get("teams")
-        if question.op != "score" or result is None or not isinstance(teams, list):
-            continue
-        scored = result.get("teams")
-        if not isinstance(scored, list) or len(scored) != len(teams):
-            continue
-        for team, score in zip(teams, scored, strict=True):
+        for team, score in _scored_teams(question, answer):
             if not isinstance(team, dict) or not isinstance(score, dict):
                 continue
-            going_out = _number(score.get("going_out"))
-            if going_out and team.get("concealed"):
-                yield "going_out.concealed_bonus", going_out
-            elif going_out and team.get("went_out"):
-                yield "going_out.bonus", going_out
-            reds, worth = _number(team.get("red_threes")), _number(score.get("red_threes"))
-            if reds and worth is not None:
-                if reds == 2 * rules.pack.decks:
-                    yield "red_threes.all_value", abs(worth)
-                elif abs(worth) % reds == 0:
-                    yield "red_threes.value", abs(worth) // reds
+            yield from _going_out(team, score)
+            yield from _red_threes(ruleset, team, score)
             bonuses = _number(score.get("bonuses"))
             if bonuses is not None:
                 yield from _bonuses(predictor, ruleset, team.get("melds", []), bonuses)
+
+
+def _canastas(predictor: Predictor, ruleset: Ruleset, melds: list[Any]) -> dict[str, int]:
+    """How many of the melds the ruleset counts as canastas of each kind."""
+    counts = dict.fromkeys(_KINDS, 0)
+    for meld in melds:
+        answer = predictor.response(ruleset, "meld", {"cards": meld, "going_out": True})
+        kind = (_result(answer) or {}).get("canasta")
+        if kind in counts:
+            counts[kind] += 1
+    return counts
 
 
 def _bonuses(predictor: Predictor, ruleset: Ruleset, melds: Any, total: int) -> Iterator[Reading]:
@@ -246,12 +341,7 @@ def _bonuses(predictor: Predictor, ruleset: Ruleset, melds: Any, total: int) -> 
     team's bonuses what the engine answered."""
     if not isinstance(melds, list):
         return
-    counts = dict.fromkeys(_KINDS, 0)
-    for meld in melds:
-        answer = predictor.response(ruleset, "meld", {"cards": meld, "going_out": True})
-        kind = (_result(answer) or {}).get("canasta")
-        if kind in counts:
-            counts[kind] += 1
+    counts = _canastas(predictor, ruleset, melds)
     bonus = {kind: getattr(ruleset.rules.canastas, kind).bonus for kind in _KINDS}
     for kind, count in counts.items():
         if not count:
@@ -264,6 +354,33 @@ def _bonuses(predictor: Predictor, ruleset: Ruleset, melds: Any, total: int) -> 
 # --------------------------------------------------------------------------- special canastas
 
 
+def _special_cards(
+    predictor: Predictor, ruleset: Ruleset, question: Question, answer: Mapping[str, Any]
+) -> tuple[str, list[str], int] | None:
+    """A canasta paid a bonus the ruleset does not pay it: its kind, cards and bonus."""
+    result = _result(answer)
+    if question.op not in ("meld", "extend") or result is None:
+        return None
+    bonus, kind = _number(result.get("bonus")), result.get("canasta")
+    if bonus is None or kind not in _KINDS:
+        return None
+    ours = _result(predictor.response(ruleset, question.op, question.input)) or {}
+    if ours.get("canasta") != kind or ours.get("bonus") == bonus:
+        return None
+    cards = _canasta_cards(question)
+    return None if cards is None else (str(kind), cards, bonus)
+
+
+def _canasta_cards(question: Question) -> list[str] | None:
+    """The cards of the canasta a meld or extend question makes, if cards."""
+    cards = question.input.get("cards")
+    if question.op == "extend":
+        cards = [*question.input.get("meld", []), *question.input.get("add", [])]
+    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+        return None
+    return cards
+
+
 def _specials(predictor: Predictor, ruleset: Ruleset, answered: Answered) -> Iterator[Reading]:
     """A special canasta before the ruleset's own, for each canasta whose answered bonus is
     not the one the ruleset pays: one reading for each way of naming what sets it apart."""
@@ -271,21 +388,11 @@ def _specials(predictor: Predictor, ruleset: Ruleset, answered: Answered) -> Ite
     wild_ranks = {str(rank) for rank in ruleset.rules.pack.wild_ranks}
     seen: set[str] = set()
     for question, answer in answered:
-        result = _result(answer)
-        if question.op not in ("meld", "extend") or result is None:
+        found = _special_cards(predictor, ruleset, question, answer)
+        if found is None:
             continue
-        bonus, kind = _number(result.get("bonus")), result.get("canasta")
-        if bonus is None or kind not in _KINDS:
-            continue
-        ours = _result(predictor.response(ruleset, question.op, question.input)) or {}
-        if ours.get("canasta") != kind or ours.get("bonus") == bonus:
-            continue
-        cards = question.input.get("cards")
-        if question.op == "extend":
-            cards = [*question.input.get("meld", []), *question.input.get("add", [])]
-        if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
-            continue
-        for entry in _special_entries(str(kind), cards, wild_ranks, bonus):
+        kind, cards, bonus = found
+        for entry in _special_entries(kind, cards, wild_ranks, bonus):
             key = repr(sorted(entry.items()))
             if key not in seen:
                 seen.add(key)

@@ -14,7 +14,7 @@ validate`` would before it is written (:func:`bolivia.authoring.house.write_rule
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import yaml
@@ -39,72 +39,120 @@ def _value(value: Any) -> str:
     return json.dumps(value, separators=(", ", ": "), ensure_ascii=False)
 
 
-def _table(path: str, old: dict[str, Any], new: dict[str, Any]) -> list[str]:
-    parts = [f"{path} has no {key}" for key in old if key not in new]
-    parts += [f"{path}.{key} {_value(new[key])}" for key in new if key not in old]
-    changed = [key for key in new if key in old and new[key] != old[key]]
-    inner = {
+def _inner_changes(
+    changed: Sequence[str], old: dict[str, Any], new: dict[str, Any]
+) -> set[tuple[str, str, str]]:
+    """The keys changed inside the changed entries of a table: (key, new, old) in words."""
+    return {
         (k, _value(new[key][k]), _value(old[key][k]))
         for key in changed
         if isinstance(new[key], dict) and isinstance(old[key], dict)
         for k in new[key]
         if new[key].get(k) != old[key].get(k)
     }
+
+
+def _gone_and_added(path: str, old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """A table's entries gone, then those added with their values."""
+    parts = [f"{path} has no {key}" for key in old if key not in new]
+    return parts + [f"{path}.{key} {_value(new[key])}" for key in new if key not in old]
+
+
+def _table(path: str, old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """A table's change: its entries gone, added and changed.
+
+    When every entry changed the same way (the seatings, all drawing one card), that is said
+    once.
+    """
+    parts = _gone_and_added(path, old, new)
+    changed = [key for key in new if key in old and new[key] != old[key]]
+    inner = _inner_changes(changed, old, new)
+    if _alike(changed, old, new, inner):
+        return parts + [f"{path} {k} {n} (not {o})" for k, n, o in sorted(inner)]
+    return parts + [describe_change(f"{path}.{key}", old[key], new[key]) for key in changed]
+
+
+def _alike(
+    changed: Sequence[str],
+    old: dict[str, Any],
+    new: dict[str, Any],
+    inner: set[tuple[str, str, str]],
+) -> bool:
+    """Whether every entry of a table changed, and each inner key one way."""
     everywhere = len(changed) == len(old) == len(new) and len(changed) > 1
-    if everywhere and len({k for k, _, _ in inner}) == len(inner) and inner:
-        # every entry changed the same way: the seatings, all drawing one card
-        parts += [f"{path} {k} {n} (not {o})" for k, n, o in sorted(inner)]
-    else:
-        parts += [describe_change(f"{path}.{key}", old[key], new[key]) for key in changed]
-    return parts
+    return everywhere and len({k for k, _, _ in inner}) == len(inner) and bool(inner)
+
+
+def _band(b: Any) -> str:
+    """A band of the first meld in words: its minimum, and from which score."""
+    start = "below the next" if b.get("from") is None else f"from {b['from']}"
+    return f"{b.get('minimum')} {start}"
+
+
+def _has_from(bands: Sequence[Any], b: Any) -> bool:
+    """Whether a band starting where ``b`` does is among ``bands``."""
+    return any(other.get("from") == b.get("from") for other in bands)
+
+
+def _replaced(fresh: Sequence[Any], old: Sequence[Any]) -> list[tuple[Any, Any]]:
+    """Each new band with the old band that started where it does."""
+    return [(b, o) for b in fresh for o in old if o.get("from") == b.get("from")]
 
 
 def _bands(path: str, old: list[Any], new: list[Any]) -> list[str]:
-    def band(b: Any) -> str:
-        start = "below the next" if b.get("from") is None else f"from {b['from']}"
-        return f"{b.get('minimum')} {start}"
-
-    kept = [b for b in new if b in old]
+    """The first meld's bands changed: those gone, changed and added."""
+    fresh = [b for b in new if b not in old]
     parts = [
         f"{path} has no {b.get('minimum')} band"
         for b in old
-        if b not in new and not any(n.get("from") == b.get("from") for n in new)
+        if b not in new and not _has_from(new, b)
     ]
-    parts += [
-        f"{path} {band(b)} (not {band(o)})"
-        for b in new
-        if b not in kept
-        for o in old
-        if o.get("from") == b.get("from")
-    ]
-    parts += [
-        f"{path} has a band {band(b)}"
-        for b in new
-        if b not in kept and not any(o.get("from") == b.get("from") for o in old)
-    ]
+    parts += [f"{path} {_band(b)} (not {_band(o)})" for b, o in _replaced(fresh, old)]
+    parts += [f"{path} has a band {_band(b)}" for b in fresh if not _has_from(old, b)]
     return parts
 
 
-def describe_change(path: str, old: Any, new: Any) -> str:
-    """A change in words, with the field's real name: ``players.seats draw 1 (not 2)``."""
-    if (
+def _kinds(path: str, old: list[Any], new: list[Any]) -> list[str]:
+    """The canasta kinds changed: those added with their bonus, those gone."""
+    words = [f"with a {x['name']} paying {x['bonus']}" for x in new if x not in old]
+    words += [f"without the {x['name']}" for x in old if x not in new]
+    return [f"{path} {', '.join(words)}" if words else f"{path} reordered"]
+
+
+def _items(path: str, old: list[Any], new: list[Any]) -> list[str]:
+    """A list of plain values changed: those added, those gone."""
+    words = [f"with {_value(x)}" for x in new if x not in old]
+    words += [f"without {_value(x)}" for x in old if x not in new]
+    return [f"{path} {', '.join(words)}" if words else f"{path} reordered"]
+
+
+# the shapes of list a change is said for, each by what every item of it is
+Describe = Callable[[str, list[Any], list[Any]], list[str]]
+_LISTS: tuple[tuple[Callable[[Any], bool], Describe], ...] = (
+    (lambda x: isinstance(x, dict) and "minimum" in x, _bands),
+    (lambda x: isinstance(x, dict) and "kind" in x and "bonus" in x, _kinds),
+    (lambda x: not isinstance(x, dict | list), _items),
+)
+
+
+def _is_table(old: Any, new: Any) -> bool:
+    """Whether a value is a table of entries, not a rule choice with its parameters."""
+    return (
         isinstance(old, dict)
         and isinstance(new, dict)
         and "rule" not in new
         and "condition" not in new
-    ):
+    )
+
+
+def describe_change(path: str, old: Any, new: Any) -> str:
+    """A change in words, with the field's real name: ``players.seats draw 1 (not 2)``."""
+    if _is_table(old, new):
         return "; ".join(_table(path, old, new)) or path
     if isinstance(old, list) and isinstance(new, list):
-        if all(isinstance(b, dict) and "minimum" in b for b in [*old, *new]):
-            return "; ".join(_bands(path, old, new)) or path
-        if all(isinstance(x, dict) and "kind" in x and "bonus" in x for x in [*old, *new]):
-            words = [f"with a {x['name']} paying {x['bonus']}" for x in new if x not in old]
-            words += [f"without the {x['name']}" for x in old if x not in new]
-            return f"{path} {', '.join(words)}" if words else f"{path} reordered"
-        if all(not isinstance(x, dict | list) for x in [*old, *new]):
-            words = [f"with {_value(x)}" for x in new if x not in old]
-            words += [f"without {_value(x)}" for x in old if x not in new]
-            return f"{path} {', '.join(words)}" if words else f"{path} reordered"
+        for fits, words in _LISTS:
+            if all(fits(x) for x in [*old, *new]):
+                return "; ".join(words(path, old, new)) or path
     return f"{path} {_value(new)} (not {_value(old)})"
 
 
@@ -127,17 +175,21 @@ def _headline(profile: Profile) -> str:
     return line + (f"; and {rest}" if rest else "")
 
 
+def _change_lines(profile: Profile, change: Change) -> list[str]:
+    """A change as lines: in words, its cases, and what explains the answers as well."""
+    lines = [f"  {describe_change(change.path, change.base_value, change.value)}"]
+    if change.questions:
+        lines.append(f"    cases: {_names(change.questions)}")
+    if change.equivalents:
+        lines.append(f"    or, as well (no answer tells which): {_equivalents(profile, change)}")
+    return lines
+
+
 def profile_text(profile: Profile) -> list[str]:
     """The profile as lines for a terminal (not yet escaped)."""
     lines = [f"{profile.engine}: {_headline(profile)}"]
     for change in profile.changes:
-        lines.append(f"  {describe_change(change.path, change.base_value, change.value)}")
-        if change.questions:
-            lines.append(f"    cases: {_names(change.questions)}")
-        if change.equivalents:
-            lines.append(
-                f"    or, as well (no answer tells which): {_equivalents(profile, change)}"
-            )
+        lines += _change_lines(profile, change)
     for behaviour in profile.behaviours:
         lines.append(f"  behaviour no rule field describes -- {behaviour.about}")
         lines.append(f"    cases: {_names(behaviour.questions)}")
