@@ -40,7 +40,7 @@ from bolivia.rules.library import Library
 from bolivia.rules.rendering import ruleset_json, show_yaml, standalone_yaml
 from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.schema import fields_markdown, schema_text
-from bolivia.rules.sources import shipped_sources
+from bolivia.rules.sources import Source, shipped_sources
 from bolivia.rules_cli import lint_ruleset, list_rulesets, new_ruleset, validate
 from bolivia.sweep_cli import status, sweep, sweep_options
 from bolivia.text import terminal
@@ -161,20 +161,21 @@ def sources_command(with_claims: bool, as_json: bool, folders: tuple[Path, ...])
         echo_json(data)
         return
     for source in sources.values():
-        modelled = sum(1 for claim in source.claims if claim.fixes)
-        echo(
-            f"{source.id} ({source.language}, {source.scope} of scope): {source.title}; "
-            f"{len(source.claims)} claims, {modelled} fix ruleset values"
-        )
-        if with_claims:
-            for claim in source.claims:
-                fixes = (
-                    ", ".join(claim.fixes) if claim.fixes else f"not modelled: {claim.not_modelled}"
-                )
-                echo(
-                    f"  {claim.id} [{claim.about or '-'}] {claim.where}\n"
-                    f"    {claim.says}\n    -> {fixes}"
-                )
+        _echo_source(source, with_claims)
+
+
+def _echo_source(source: Source, with_claims: bool) -> None:
+    """A source document in a line, and each of its claims if asked."""
+    modelled = sum(1 for claim in source.claims if claim.fixes)
+    echo(
+        f"{source.id} ({source.language}, {source.scope} of scope): {source.title}; "
+        f"{len(source.claims)} claims, {modelled} fix ruleset values"
+    )
+    if not with_claims:
+        return
+    for claim in source.claims:
+        fixes = ", ".join(claim.fixes) if claim.fixes else f"not modelled: {claim.not_modelled}"
+        echo(f"  {claim.id} [{claim.about or '-'}] {claim.where}\n    {claim.says}\n    -> {fixes}")
 
 
 @cli.command("oracle")
@@ -557,36 +558,19 @@ def compare_command(
 
     With no RULESET, all shipped Bolivia rulesets; with one, that ruleset and its base.
     """
-    from bolivia.compare.findings import PRECISION_BOUNDS, build, default_workers, planned_plays
+    from bolivia.compare.findings import build, default_workers
     from bolivia.compare.report import pyplot, witness_suite, write_report
 
-    chosen = [part.strip() for part in formats.split(",") if part.strip()]
-    unknown = [f for f in chosen if f not in ("md", "html", "json")]
-    if unknown or not chosen:
-        raise click.UsageError(f"--format takes md, html, json (not {', '.join(unknown)})")
+    chosen = _compare_formats(formats)
     library = _library(folders)
-    rulesets = [library.load(ref) for ref in refs] if refs else default_compared(library)
-    if len(rulesets) == 1:
-        base = rulesets[0].base
-        if base is None:
-            raise click.UsageError(f"{rulesets[0].id} extends nothing: name a second ruleset")
-        rulesets.insert(0, base)
-    ids = [r.id for r in rulesets]
-    if len(set(ids)) != len(ids):
-        raise click.UsageError("a ruleset is named twice")
+    rulesets = _compared(refs, library)
     source = click.get_current_context().get_parameter_source("hands")
     if precision is not None and source is not click.core.ParameterSource.DEFAULT:
         raise click.UsageError("--hands and --precision both choose the deals: give one")
     prepare_folder(out)  # before a minute of work, not after it
     if suite is not None:
         prepare_folder(suite.parent)
-    first = PRECISION_BOUNDS[0] if precision is not None else hands
-    total = planned_plays(rulesets, first, games)
-    meter = Progress(total, "deals and games played")
-    meter.note(
-        f"comparing {len(rulesets)} rulesets: finding witnesses, then {total:,} deals and games"
-        + (" (then as many more deals as the precision needs)" if precision is not None else "")
-    )
+    meter = _compare_meter(rulesets, hands, precision, games)
 
     def progress(done: int) -> None:
         meter.update(done)
@@ -608,6 +592,45 @@ def compare_command(
     if suite is not None:
         write_text(suite, witness_suite(comparison))
         echo(str(suite))
+
+
+def _compare_formats(formats: str) -> list[str]:
+    """The report's formats asked for: md, html, json."""
+    chosen = [part.strip() for part in formats.split(",") if part.strip()]
+    unknown = [f for f in chosen if f not in ("md", "html", "json")]
+    if unknown or not chosen:
+        raise click.UsageError(f"--format takes md, html, json (not {', '.join(unknown)})")
+    return chosen
+
+
+def _compared(refs: tuple[str, ...], library: Library) -> list[Ruleset]:
+    """The rulesets to compare: those named (one: it and its base), or the shipped ones."""
+    rulesets = [library.load(ref) for ref in refs] if refs else default_compared(library)
+    if len(rulesets) == 1:
+        base = rulesets[0].base
+        if base is None:
+            raise click.UsageError(f"{rulesets[0].id} extends nothing: name a second ruleset")
+        rulesets.insert(0, base)
+    ids = [r.id for r in rulesets]
+    if len(set(ids)) != len(ids):
+        raise click.UsageError("a ruleset is named twice")
+    return rulesets
+
+
+def _compare_meter(
+    rulesets: Sequence[Ruleset], hands: int, precision: float | None, games: int
+) -> Progress:
+    """The progress line of a comparison, after a line saying what it plays first."""
+    from bolivia.compare.findings import PRECISION_BOUNDS, planned_plays
+
+    first = PRECISION_BOUNDS[0] if precision is not None else hands
+    total = planned_plays(rulesets, first, games)
+    meter = Progress(total, "deals and games played")
+    meter.note(
+        f"comparing {len(rulesets)} rulesets: finding witnesses, then {total:,} deals and games"
+        + (" (then as many more deals as the precision needs)" if precision is not None else "")
+    )
+    return meter
 
 
 @cli.command("new")

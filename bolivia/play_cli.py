@@ -127,7 +127,7 @@ def simulate(
     folders: tuple[Path, ...],
 ) -> None:
     """Let bots play hands or games under a ruleset, and count what happened."""
-    from bolivia.play.simulate import RunSpec, prepare_replays, run
+    from bolivia.play.simulate import RunSpec, run
 
     if hands and games:
         raise click.UsageError("give --hands or --games, not both")
@@ -135,19 +135,10 @@ def simulate(
     ruleset = library.load(ruleset_ref)
     count = players_of(ruleset, players)
     names = bots_of(bot_names, count)
-    ref = str(ruleset.path) if ruleset.path and not ruleset.shipped else ruleset.id
     if replays is not None:
-        try:
-            removed = prepare_replays(replays)
-        except OutputError as exc:
-            raise click.BadParameter(str(exc), param_hint="--replays") from None
-        if removed:
-            click.echo(
-                terminal(f"note: {replays}: replacing the {removed} files of an earlier run"),
-                err=True,
-            )
+        _prepare_replays(replays)
     spec = RunSpec(
-        ref,
+        _ref(ruleset),
         library.spec,
         count,
         tuple(names),
@@ -164,18 +155,43 @@ def simulate(
     if as_json:
         echo_json(summary)
     else:
-        from tabulate import tabulate
-
-        rows = [
-            [key, json.dumps(value) if isinstance(value, dict | list) else value]
-            for key, value in summary.items()
-        ]
-        echo(tabulate(rows, tablefmt="plain"))
+        _echo_table(summary)
     report_unruled(summary, strict, replays is not None)
 
 
-def report_unruled(summary: dict[str, Any], strict: bool, replays: bool = False) -> None:
-    """Say so when a hand or a game did not end by a rule; with --strict, exit 1."""
+def _ref(ruleset: Ruleset) -> str:
+    """How a worker finds the ruleset: its file unless shipped, else its id."""
+    return str(ruleset.path) if ruleset.path and not ruleset.shipped else ruleset.id
+
+
+def _prepare_replays(replays: Path) -> None:
+    """Make the replays' folder ready, saying when an earlier run's files are replaced."""
+    from bolivia.play.simulate import prepare_replays
+
+    try:
+        removed = prepare_replays(replays)
+    except OutputError as exc:
+        raise click.BadParameter(str(exc), param_hint="--replays") from None
+    if removed:
+        click.echo(
+            terminal(f"note: {replays}: replacing the {removed} files of an earlier run"),
+            err=True,
+        )
+
+
+def _echo_table(summary: dict[str, Any]) -> None:
+    """A run's summary as a plain table of keys and values."""
+    from tabulate import tabulate
+
+    rows = [
+        [key, json.dumps(value) if isinstance(value, dict | list) else value]
+        for key, value in summary.items()
+    ]
+    echo(tabulate(rows, tablefmt="plain"))
+
+
+def _unruled(summary: dict[str, Any], replays: bool) -> list[str]:
+    """The hands and games of a run that did not end by a rule, each kind in a sentence."""
     problems = []
     if summary["not_ended_by_a_rule"]:
         ruled = ("went_out", "stock_exhausted")
@@ -192,6 +208,12 @@ def report_unruled(summary: dict[str, Any], strict: bool, replays: bool = False)
             else "stopped at a hand that did not end by a rule"
         )
         problems.append(f"{n} games {why}")
+    return problems
+
+
+def report_unruled(summary: dict[str, Any], strict: bool, replays: bool = False) -> None:
+    """Say so when a hand or a game did not end by a rule; with --strict, exit 1."""
+    problems = _unruled(summary, replays)
     for problem in problems:
         click.echo(terminal(f"warning: {problem}"), err=True)
     if strict and problems:
@@ -214,18 +236,11 @@ def match(
 ) -> None:
     """A duplicate match of two bots (see :mod:`bolivia.play.match`), printed."""
     from bolivia.compare.matches import match_json, match_text
-    from bolivia.play.bots import make_bot
     from bolivia.play.match import MatchError, MatchSpec, play_match, sides
 
     if deals and games:
         raise click.UsageError("give --deals or --games, not both")
-    named = []  # the specs as the bots name themselves (a budget's keys in one order)
-    for name, hint in ((bot_a, "BOT_A"), (bot_b, "BOT_B")):
-        try:
-            named.append(make_bot(name).name)
-        except ValueError as exc:
-            raise click.BadParameter(str(exc), param_hint=hint) from None
-    bot_a, bot_b = named
+    bot_a, bot_b = _named(bot_a, "BOT_A"), _named(bot_b, "BOT_B")
     library = ruleset_library(folders)
     ruleset = library.load(ruleset_ref)
     count = players_of(ruleset, players)
@@ -234,7 +249,7 @@ def match(
     except MatchError as exc:
         raise click.UsageError(str(exc)) from None
     spec = MatchSpec(
-        str(ruleset.path) if ruleset.path and not ruleset.shipped else ruleset.id,
+        _ref(ruleset),
         library.spec,
         count,
         bot_a,
@@ -251,9 +266,23 @@ def match(
         echo_json(summary)
     else:
         echo(match_text(summary))
-    games_stopped = {
+    report_unruled({**summary, "games_stopped": _games_stopped(summary)}, strict=False)
+
+
+def _named(name: str, hint: str) -> str:
+    """A bot's spec as the bot names itself (a budget's keys in one order)."""
+    from bolivia.play.bots import make_bot
+
+    try:
+        return make_bot(name).name
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint=hint) from None
+
+
+def _games_stopped(summary: dict[str, Any]) -> dict[str, int]:
+    """A match's games stopped before their end, by why."""
+    return {
         key.removeprefix("stopped_"): n
         for key, n in summary.get("games", {}).items()
         if key.startswith("stopped_") and n
     }
-    report_unruled({**summary, "games_stopped": games_stopped}, strict=False)

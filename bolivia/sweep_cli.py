@@ -23,10 +23,10 @@ from bolivia.options import library as ruleset_library
 from bolivia.play_cli import bots_of, play_option_list, players_of
 from bolivia.rules.library import Library
 from bolivia.rules.ruleset import Ruleset
-from bolivia.sweeps.grid import SweepError, derive_variants, parse_axis
+from bolivia.sweeps.grid import Axis, SweepError, derive_variants, parse_axis
 from bolivia.sweeps.jobs import Job
 from bolivia.sweeps.measures import MeasuredVariant, measure_all, measures_for
-from bolivia.sweeps.precision import ROUNDS, deals_needed, parse_precision
+from bolivia.sweeps.precision import ROUNDS, Precision, deals_needed, parse_precision
 from bolivia.sweeps.report import render_json, sweep_data, tables, write_report
 from bolivia.sweeps.run import SweepSpec, plan, run_sweep
 from bolivia.sweeps.store import Store, default_store
@@ -174,6 +174,97 @@ def _base_library(base: Ruleset, library: Library) -> Library:
     return library.with_folder(base.path.resolve().parent)
 
 
+def _base_ref(
+    from_ref: str | None, vary: Sequence[str], hands: int | None, games: int | None
+) -> str:
+    """The base's reference; a sweep without a base or a varied field, or with both hands
+    and games, is refused."""
+    if from_ref is None:
+        raise click.UsageError("give --from RULESET (or --status)")
+    if not vary:
+        raise click.UsageError("give at least one --vary FIELD=V1,V2,... (or FIELD=LOW..HIGH/STEP)")
+    if hands and games:
+        raise click.UsageError("give --hands or --games, not both")
+    return from_ref
+
+
+def _formats(formats: str) -> list[str]:
+    """The report's formats asked for: md, html, json."""
+    chosen = [part.strip() for part in formats.split(",") if part.strip()]
+    unknown = [f for f in chosen if f not in FORMATS]
+    if unknown or not chosen:
+        raise click.UsageError(
+            f"--format takes md, html, json (not {', '.join(unknown) or 'nothing'})"
+        )
+    return chosen
+
+
+def _axes(vary: Sequence[str], base: Ruleset) -> list[Axis]:
+    """The varied fields and their values, each field once."""
+    axes = [parse_axis(text, base) for text in vary]
+    twice = [f for f, n in Counter(a.field for a in axes).items() if n > 1]
+    if twice:
+        raise SweepError(f"--vary {twice[0]} is given twice: list all its values in one --vary")
+    return axes
+
+
+def _short_of(wanted: Precision, spec: SweepSpec, need: int, rounds: int) -> bool:
+    """Whether the precision wanted cannot be reached: the deals or rounds are used up."""
+    if spec.deals >= MAX_DEALS or rounds == ROUNDS:
+        click.echo(
+            terminal(
+                f"warning: {wanted.text()} is not reached with {spec.deals:,} deals "
+                f"(it needs {need:,})"
+            ),
+            err=True,
+        )
+        return True
+    return False
+
+
+def _to_precision(
+    spec: SweepSpec,
+    measured_of: Callable[[SweepSpec], list[MeasuredVariant]],
+    wanted: Precision | None,
+) -> tuple[SweepSpec, list[MeasuredVariant]]:
+    """The sweep played and measured, then with more deals, round by round, until the
+    precision wanted is reached or cannot be."""
+    measured = measured_of(spec)
+    rounds = 0
+    while wanted is not None:
+        need = deals_needed(measured, wanted, spec.deals, spec.chunk_size)
+        if need <= spec.deals or _short_of(wanted, spec, need, rounds):
+            break
+        need = min(need, MAX_DEALS)
+        click.echo(terminal(f"{wanted.text()} needs {need:,} deals: going on"), err=True)
+        spec = dataclasses.replace(spec, deals=need)
+        measured = measured_of(spec)
+        rounds += 1
+    return spec, measured
+
+
+def _say_done(data: dict[str, Any], written: Sequence[Path], as_json: bool) -> None:
+    """The summary (or the JSON), the files written and the combinations that had problems."""
+    if as_json:
+        echo(render_json(data).rstrip())
+    else:
+        _summary(data)
+    for written_path in written:
+        if written_path.suffix != ".svg":
+            click.echo(terminal(f"wrote {written_path}"), err=True)
+    for c in data["combinations"]:
+        problems = c["not_ended_by_a_rule"] + c["conservation_failures"] + c["games_not_over"]
+        if problems:
+            click.echo(
+                terminal(
+                    f"warning: {c['label']}: {c['not_ended_by_a_rule']} hands not ended by a "
+                    f"rule, {c['conservation_failures']} card-check failures, "
+                    f"{c['games_not_over']} games not over"
+                ),
+                err=True,
+            )
+
+
 def sweep(
     from_ref: str | None,
     vary: Sequence[str],
@@ -195,26 +286,13 @@ def sweep(
     folders: tuple[Path, ...],
 ) -> None:
     """Play every combination of the varied values on the same deals; write the report."""
-    if from_ref is None:
-        raise click.UsageError("give --from RULESET (or --status)")
-    if not vary:
-        raise click.UsageError("give at least one --vary FIELD=V1,V2,... (or FIELD=LOW..HIGH/STEP)")
-    if hands and games:
-        raise click.UsageError("give --hands or --games, not both")
-    chosen = [part.strip() for part in formats.split(",") if part.strip()]
-    unknown = [f for f in chosen if f not in FORMATS]
-    if unknown or not chosen:
-        raise click.UsageError(
-            f"--format takes md, html, json (not {', '.join(unknown) or 'nothing'})"
-        )
+    ref = _base_ref(from_ref, vary, hands, games)
+    chosen = _formats(formats)
     library = ruleset_library(folders)
-    base = library.load(from_ref)
+    base = library.load(ref)
     count = players_of(base, players)
     names = bots_of(bot_names, count)
-    axes = [parse_axis(text, base) for text in vary]
-    twice = [f for f, n in Counter(a.field for a in axes).items() if n > 1]
-    if twice:
-        raise SweepError(f"--vary {twice[0]} is given twice: list all its values in one --vary")
+    axes = _axes(vary, base)
     folder = out / "rulesets"
     variants = derive_variants(base, base.id, axes, folder, _base_library(base, library))
     spec = SweepSpec(
@@ -238,49 +316,12 @@ def sweep(
             records = _play(spec, store, path, workers, cluster)
             return measure_all(records, spec.base_index, spec.games, spec.teams, measures)
 
-        measured = measured_of(spec)
-        rounds = 0
-        while wanted is not None:
-            need = deals_needed(measured, wanted, spec.deals, spec.chunk_size)
-            if need <= spec.deals:
-                break
-            if spec.deals >= MAX_DEALS or rounds == ROUNDS:
-                click.echo(
-                    terminal(
-                        f"warning: {wanted.text()} is not reached with {spec.deals:,} deals "
-                        f"(it needs {need:,})"
-                    ),
-                    err=True,
-                )
-                break
-            need = min(need, MAX_DEALS)
-            click.echo(terminal(f"{wanted.text()} needs {need:,} deals: going on"), err=True)
-            spec = dataclasses.replace(spec, deals=need)
-            measured = measured_of(spec)
-            rounds += 1
+        spec, measured = _to_precision(spec, measured_of, wanted)
     files = [
         None if v.is_base else str(Path("rulesets") / f"{v.ruleset.id}.yaml") for v in variants
     ]
     data = sweep_data(spec, measures, measured, files)
-    written = write_report(data, out, chosen)
-    if as_json:
-        echo(render_json(data).rstrip())
-    else:
-        _summary(data)
-    for written_path in written:
-        if written_path.suffix != ".svg":
-            click.echo(terminal(f"wrote {written_path}"), err=True)
-    for c in data["combinations"]:
-        problems = c["not_ended_by_a_rule"] + c["conservation_failures"] + c["games_not_over"]
-        if problems:
-            click.echo(
-                terminal(
-                    f"warning: {c['label']}: {c['not_ended_by_a_rule']} hands not ended by a "
-                    f"rule, {c['conservation_failures']} card-check failures, "
-                    f"{c['games_not_over']} games not over"
-                ),
-                err=True,
-            )
+    _say_done(data, write_report(data, out, chosen), as_json)
 
 
 def _play(

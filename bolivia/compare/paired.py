@@ -141,27 +141,37 @@ def _figure(
     )
 
 
+def _deal_figures(runs: Runs, a: str, b: str) -> list[PairedFigure]:
+    """The pair's differences in the deals' figures under each bot (not yet corrected)."""
+    out = []
+    for bot in BOTS:
+        units = _paired_units(runs.deals[(bot, a)], runs.deals[(bot, b)])
+        for figure, value in DEAL_FIGURES:
+            xs = [value(x) for x, _ in units]
+            ys = [value(y) for _, y in units]
+            out.append(_figure(a, b, bot, "deal", figure, xs, ys))
+    return out
+
+
+def _game_figures(runs: Runs, a: str, b: str) -> list[PairedFigure]:
+    """The pair's differences in the figures of the games both columns played to the end."""
+    games = [(x, y) for x, y in zip(runs.games[a], runs.games[b], strict=True) if x.over and y.over]
+    out = []
+    for figure, game_value in GAME_FIGURES:
+        xs = [game_value(x) for x, _ in games]
+        ys = [game_value(y) for _, y in games]
+        out.append(_figure(a, b, GAME_BOT, "game", figure, xs, ys))
+    return out
+
+
 def paired_figures(runs: Runs, columns: Sequence[str]) -> list[PairedFigure]:
     """Every paired difference of the report, corrected as one family (Holm), each with the
     smallest difference its run detects at the family's strictest level."""
     out: list[PairedFigure] = []
     for a, b in _pairs(columns):
-        for bot in BOTS:
-            units = _paired_units(runs.deals[(bot, a)], runs.deals[(bot, b)])
-            for figure, value in DEAL_FIGURES:
-                xs = [value(x) for x, _ in units]
-                ys = [value(y) for _, y in units]
-                out.append(_figure(a, b, bot, "deal", figure, xs, ys))
+        out += _deal_figures(runs, a, b)
         if runs.games:
-            games = [
-                (x, y)
-                for x, y in zip(runs.games[a], runs.games[b], strict=True)
-                if x.over and y.over
-            ]
-            for figure, game_value in GAME_FIGURES:
-                xs = [game_value(x) for x, _ in games]
-                ys = [game_value(y) for _, y in games]
-                out.append(_figure(a, b, GAME_BOT, "game", figure, xs, ys))
+            out += _game_figures(runs, a, b)
     if not out:
         return out
     corrected = correct([p.difference for p in out], METHOD, ALPHA)

@@ -11,7 +11,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from bolivia.compare.comparison import Comparison
-from bolivia.compare.paired import ALPHA, DEAL_FIGURES, GAME_FIGURES, POINTS, PairedFigure
+from bolivia.compare.paired import (
+    ALPHA,
+    DEAL_FIGURES,
+    GAME_FIGURES,
+    POINTS,
+    Figure,
+    PairedFigure,
+)
 from bolivia.compare.playing import BOTS, GAME_BOT
 from bolivia.compare.statistics import no_change_bound
 from bolivia.compare.summary import Column
@@ -76,40 +83,43 @@ def _titles(cols: Sequence[Column]) -> dict[str, str]:
     return {col.first: col.title for col in cols}
 
 
+def _figure_row(figure: Figure, of: Sequence[PairedFigure]) -> dict[str, Any]:
+    """One figure's row of a pair's table: its difference under each bot, and what it shows."""
+    by_bot = {p.bot: p for p in of}
+    return {
+        "figure": figure.name,
+        "unit": of[0].unit,
+        "cells": [figure_text(by_bot[bot]) if bot in by_bot else "" for bot in BOTS],
+        "parts": [figure_parts(by_bot[bot]) if bot in by_bot else ("", "") for bot in BOTS],
+        "conclusion": _conclusion(of),
+        "shown": any(p.shown for p in of),
+    }
+
+
+def _pair(titles: dict[str, str], a: str, b: str, mine: Sequence[PairedFigure]) -> dict[str, Any]:
+    """One pair of columns: a row for each figure measured, and the points a hand."""
+    rows = []
+    for figure, _ in (*DEAL_FIGURES, *GAME_FIGURES):
+        of = [p for p in mine if p.figure == figure]
+        if of:
+            rows.append(_figure_row(figure, of))
+    points = [p for p in mine if p.figure == POINTS]
+    return {
+        "a": titles[a],
+        "b": titles[b],
+        "rows": rows,
+        "points": {p.bot: figure_text(p) for p in points},
+        "points_conclusion": _conclusion(points),
+    }
+
+
 def _pairs(comparison: Comparison, cols: Sequence[Column]) -> list[dict[str, Any]]:
+    """Every pair of columns, each with its paired differences."""
     titles = _titles(cols)
-    out = []
-    for a, b in itertools.combinations([c.first for c in cols], 2):
-        mine = [p for p in comparison.play.paired if (p.a, p.b) == (a, b)]
-        rows = []
-        for figure, _ in (*DEAL_FIGURES, *GAME_FIGURES):
-            of = [p for p in mine if p.figure == figure]
-            if not of:
-                continue
-            by_bot = {p.bot: p for p in of}
-            rows.append(
-                {
-                    "figure": figure.name,
-                    "unit": of[0].unit,
-                    "cells": [figure_text(by_bot[bot]) if bot in by_bot else "" for bot in BOTS],
-                    "parts": [
-                        figure_parts(by_bot[bot]) if bot in by_bot else ("", "") for bot in BOTS
-                    ],
-                    "conclusion": _conclusion(of),
-                    "shown": any(p.shown for p in of),
-                }
-            )
-        points = [p for p in mine if p.figure == POINTS]
-        out.append(
-            {
-                "a": titles[a],
-                "b": titles[b],
-                "rows": rows,
-                "points": {p.bot: figure_text(p) for p in points},
-                "points_conclusion": _conclusion(points),
-            }
-        )
-    return out
+    return [
+        _pair(titles, a, b, [p for p in comparison.play.paired if (p.a, p.b) == (a, b)])
+        for a, b in itertools.combinations([c.first for c in cols], 2)
+    ]
 
 
 def _correction(comparison: Comparison, cols: Sequence[Column]) -> str:

@@ -193,25 +193,29 @@ def run_jobs(
     by a pool of ``workers`` made for them). Once ``stop`` is set, the next result raises
     :class:`Stopped` instead."""
     if workers <= 1:
-        results: Iterator[Deal | GamePlayed] = map(play_job, jobs)
-        for done in results:
-            if stop is not None and stop.is_set():
-                raise Stopped
-            yield done
-            if progress:
-                progress(1)
+        yield from _relayed(map(play_job, jobs), progress, stop)
         return
     # small chunks: a game can take as long as a hundred deals
     chunk = max(1, min(len(jobs) // (workers * 64), CHUNK_LIMIT))
     with contextlib.ExitStack() as own:
         if pool is None:
             pool = own.enter_context(worker_pool(workers))
-        for done in pool.imap(play_job, jobs, chunksize=chunk):
-            if stop is not None and stop.is_set():
-                raise Stopped
-            yield done
-            if progress:
-                progress(1)
+        yield from _relayed(pool.imap(play_job, jobs, chunksize=chunk), progress, stop)
+
+
+def _relayed(
+    results: Iterator[Deal | GamePlayed],
+    progress: Callable[[int], None] | None,
+    stop: threading.Event | None,
+) -> Iterator[Deal | GamePlayed]:
+    """The results as they come, each told to ``progress``; :class:`Stopped` once ``stop``
+    is set."""
+    for done in results:
+        if stop is not None and stop.is_set():
+            raise Stopped
+        yield done
+        if progress:
+            progress(1)
 
 
 class Runs:

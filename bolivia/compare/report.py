@@ -20,14 +20,15 @@ import jinja2
 from markupsafe import Markup
 from tabulate import tabulate
 
-from bolivia.compare.comparison import Comparison
+from bolivia.compare.comparison import Comparison, Disagreement, RuleRow
 from bolivia.compare.context import context, witness_numbers
 from bolivia.compare.playing import BOTS, KINDS, GameStats, PlayStats
 from bolivia.compare.statistics import Estimate
-from bolivia.compare.summary import columns, outlier, rank
-from bolivia.compare.witnesses import compared_keys
+from bolivia.compare.summary import Column, columns, outlier, rank
+from bolivia.compare.witnesses import Witness, compared_keys
 from bolivia.output import prepare_folder, write_files
 from bolivia.rules.phrases import answer, label, question
+from bolivia.rules.ruleset import Ruleset
 from bolivia.text import environment
 
 __all__ = [
@@ -137,39 +138,46 @@ def pyplot() -> Any:
     return plt
 
 
-def plots(comparison: Comparison) -> dict[str, str]:
-    """name -> SVG text of each plot: one series per column of the report (rulesets that set
-    every rule alike drawn once, under both names), legends outside the data, each kind of
-    canasta on its own scale."""
-    plt = pyplot()
-    out: dict[str, str] = {}
-    play = context_play(comparison)
+def _bars(
+    ax: Any,
+    x: Sequence[int],
+    estimates: Sequence[Estimate],
+    offset: float,
+    width: float,
+    label: str,
+) -> None:
+    """One series of bars with their 95% intervals."""
+    ax.bar(
+        [i + offset for i in x],
+        [e.value for e in estimates],
+        width,
+        yerr=[[e.value - e.low for e in estimates], [e.high - e.value for e in estimates]],
+        capsize=3,
+        label=label,
+    )
+
+
+def _points_plot(plt: Any, play: Sequence[tuple[str, PlayStats]]) -> str:
+    """Points per hand by side, a pair of bars for each column."""
     names = [title.replace(" = ", " =\n") for title, _ in play]
     stats = [p for _, p in play]
     x = list(range(len(names)))
-
-    def bars(
-        ax: Any, estimates: Sequence[Estimate], offset: float, width: float, label: str
-    ) -> None:
-        ax.bar(
-            [i + offset for i in x],
-            [e.value for e in estimates],
-            width,
-            yerr=[[e.value - e.low for e in estimates], [e.high - e.value for e in estimates]],
-            capsize=3,
-            label=label,
-        )
-
     fig, ax = plt.subplots(figsize=(7, 3.6), layout="constrained")
-    bars(ax, [p.points_first for p in stats], -0.2, 0.4, "first side")
-    bars(ax, [p.points_second for p in stats], 0.2, 0.4, "second side")
+    _bars(ax, x, [p.points_first for p in stats], -0.2, 0.4, "first side")
+    _bars(ax, x, [p.points_second for p in stats], 0.2, 0.4, "second side")
     ax.set_xticks(x, names)
     ax.set_ylabel("points per hand")
     ax.set_title(f"Points per hand by side, {BOTS[0]} bots (95% CI)")
     fig.legend(loc="outside lower center", ncols=2, frameon=False)
-    out["points"] = svg_text(fig)
+    svg = svg_text(fig)
     plt.close(fig)
+    return svg
 
+
+def _canastas_plot(plt: Any, play: Sequence[tuple[str, PlayStats]]) -> str:
+    """Canastas per hand, a panel for each kind on its own scale, columns numbered."""
+    stats = [p for _, p in play]
+    x = list(range(len(play)))
     fig, axes = plt.subplots(1, 4, figsize=(10, 3.6), layout="constrained")
     for ax, kind in zip(axes, KINDS, strict=True):
         estimates = [p.canastas[kind] for p in stats]
@@ -188,11 +196,17 @@ def plots(comparison: Comparison) -> dict[str, str]:
     key = "   ".join(f"{i + 1}: {title}" for i, (title, _) in enumerate(play))
     fig.suptitle(f"Canastas per hand by kind, {BOTS[0]} bots (95% CI)")
     fig.supxlabel(key)
-    out["canastas"] = svg_text(fig)
+    svg = svg_text(fig)
     plt.close(fig)
+    return svg
 
+
+_STYLES = ["-", "--", ":", "-."]
+
+
+def _turns_plot(plt: Any, play: Sequence[tuple[str, PlayStats]]) -> str:
+    """How long hands last: the share of hands by turns, a line for each column."""
     fig, ax = plt.subplots(figsize=(7, 3.8), layout="constrained")
-    styles = ["-", "--", ":", "-."]
     for i, (title, p) in enumerate(play):
         turns = sorted(p.turns_histogram)
         if turns:
@@ -202,15 +216,30 @@ def plots(comparison: Comparison) -> dict[str, str]:
                 [p.turns_histogram[t] / total for t in turns],
                 where="mid",
                 label=title,
-                linestyle=styles[i % len(styles)],
+                linestyle=_STYLES[i % len(_STYLES)],
                 linewidth=1.6,
             )
     ax.set_xlabel("turns in the hand")
     ax.set_ylabel("share of hands")
     ax.set_title(f"How long hands last, {BOTS[0]} bots")
     fig.legend(loc="outside lower center", ncols=min(3, max(1, len(play))), frameon=False)
-    out["turns"] = svg_text(fig)
+    svg = svg_text(fig)
     plt.close(fig)
+    return svg
+
+
+def plots(comparison: Comparison) -> dict[str, str]:
+    """name -> SVG text of each plot: one series per column of the report.
+
+    Rulesets that set every rule alike are drawn once, under both names. Legends stay
+    outside the data; each kind of canasta has its own scale.
+    """
+    plt = pyplot()
+    play = context_play(comparison)
+    out: dict[str, str] = {}
+    out["points"] = _points_plot(plt, play)
+    out["canastas"] = _canastas_plot(plt, play)
+    out["turns"] = _turns_plot(plt, play)
     return out
 
 
@@ -328,12 +357,41 @@ def _play_json(comparison: Comparison) -> dict[str, Any]:
     }
 
 
+def _rule_json(row: RuleRow) -> dict[str, Any]:
+    """One rule side by side, its values as JSON values and in words."""
+    return {
+        "path": row.path,
+        "area": row.area,
+        "label": label(row.path),
+        "question": question(row.path),
+        "values": {rid: json.loads(v) for rid, v in row.values.items()},
+        "answers": {rid: answer(row.path, json.loads(v)) for rid, v in row.values.items()},
+        "status": row.status,
+        "claims": row.claims,
+        "differs": row.differs,
+    }
+
+
+def _outlier_json(apart: tuple[Column, list[str]] | None) -> dict[str, Any] | None:
+    return None if apart is None else {"rulesets": list(apart[0].ids), "rules": apart[1]}
+
+
+def _disagreement_json(d: Disagreement) -> dict[str, Any]:
+    """A rule the sources disagree on: each value, the claims saying it, who holds it."""
+    return {
+        "path": d.path,
+        "values": [
+            {"value": json.loads(v), "claims": c, "rulesets": d.holders.get(v, [])}
+            for v, c in d.values
+        ],
+    }
+
+
 def render_json(comparison: Comparison) -> str:
     """The comparison as data (``docs/comparison-schema.json`` describes it): rule values as
     JSON values, witnesses numbered from 1 as in the text."""
     numbers = witness_numbers(comparison)
     cols = columns(comparison.rows, comparison.ids)
-    apart = outlier(comparison.rows, cols)
     data = {
         "format": "bolivia-comparison",
         "format_version": 3,
@@ -351,22 +409,9 @@ def render_json(comparison: Comparison) -> str:
             }
             for r in comparison.rulesets
         ],
-        "rules": [
-            {
-                "path": row.path,
-                "area": row.area,
-                "label": label(row.path),
-                "question": question(row.path),
-                "values": {rid: json.loads(v) for rid, v in row.values.items()},
-                "answers": {rid: answer(row.path, json.loads(v)) for rid, v in row.values.items()},
-                "status": row.status,
-                "claims": row.claims,
-                "differs": row.differs,
-            }
-            for row in comparison.rows
-        ],
+        "rules": [_rule_json(row) for row in comparison.rows],
         "columns": [list(col.ids) for col in cols],
-        "outlier": None if apart is None else {"rulesets": list(apart[0].ids), "rules": apart[1]},
+        "outlier": _outlier_json(outlier(comparison.rows, cols)),
         "ranked": [
             {
                 "path": row.path,
@@ -399,53 +444,61 @@ def render_json(comparison: Comparison) -> str:
             for g in comparison.gallery
         ],
         "play": _play_json(comparison),
-        "disagreements": [
-            {
-                "path": d.path,
-                "values": [
-                    {"value": json.loads(v), "claims": c, "rulesets": d.holders.get(v, [])}
-                    for v, c in d.values
-                ],
-            }
-            for d in comparison.disagreements
-        ],
+        "disagreements": [_disagreement_json(d) for d in comparison.disagreements],
         "silences": [{"path": path, "assumed": reasons} for path, reasons in comparison.silences],
     }
     return json.dumps(data, indent=1, ensure_ascii=False, sort_keys=False) + "\n"
+
+
+def _rules_for(comparison: Comparison) -> dict[str, set[str]]:
+    """Per witness, the rules it shows."""
+    rules_for: dict[str, set[str]] = {}
+    for finding in comparison.findings:
+        if finding.witness and finding.rule:
+            rules_for.setdefault(finding.witness, set()).update(finding.rule.split(" + "))
+    return rules_for
+
+
+def _claims(rulesets: Sequence[Ruleset], rules: Iterable[str]) -> list[str]:
+    """The claims behind the rulesets' values of these rules, each once, in order."""
+    claims: list[str] = []
+    for ruleset in rulesets:
+        for rule in rules:
+            for claim in ruleset.provenance[rule].claims:
+                if claim not in claims:
+                    claims.append(claim)
+    return claims
+
+
+def _expect(witness: Witness, ids: Sequence[str]) -> dict[str, Any]:
+    """What each ruleset answers a witness: its error's code, or the fields compared."""
+    expect: dict[str, Any] = {}
+    for rid in ids:
+        result = witness.results[rid]
+        if "error" in result:
+            expect[rid] = {"error": result["error"]["code"]}
+        else:
+            expect[rid] = {k: result[k] for k in compared_keys(witness.op) if k in result}
+    return expect
 
 
 def witness_suite(comparison: Comparison) -> str:
     """The witnesses as a conformance suite (YAML, the spec's case format)."""
     import yaml
 
+    rules_for = _rules_for(comparison)
     cases = []
-    rules_for: dict[str, set[str]] = {}
-    for finding in comparison.findings:
-        if finding.witness and finding.rule:
-            rules_for.setdefault(finding.witness, set()).update(finding.rule.split(" + "))
     for number, witness in enumerate(comparison.witnesses, 1):
-        claims: list[str] = []
-        for ruleset in comparison.rulesets:
-            for rule in sorted(rules_for.get(witness.key, ())):
-                for claim in ruleset.provenance[rule].claims:
-                    if claim not in claims:
-                        claims.append(claim)
-        expect: dict[str, Any] = {}
-        for rid in comparison.ids:
-            result = witness.results[rid]
-            if "error" in result:
-                expect[rid] = {"error": result["error"]["code"]}
-            else:
-                expect[rid] = {k: result[k] for k in compared_keys(witness.op) if k in result}
+        rules = sorted(rules_for.get(witness.key, ()))
         cases.append(
             {
                 "id": f"w{number:03d}-{witness.area.replace(' ', '-')}",
                 "about": f"{witness.area}: where the rulesets compared rule differently "
-                f"({', '.join(sorted(rules_for.get(witness.key, ())) or ['rules'])})",
-                "source": claims,
+                f"({', '.join(rules or ['rules'])})",
+                "source": _claims(comparison.rulesets, rules),
                 "op": witness.op,
                 "input": witness.input,
-                "expect": expect,
+                "expect": _expect(witness, comparison.ids),
             }
         )
     return yaml.safe_dump(

@@ -570,71 +570,112 @@ class Finding:
     how: str  # "enumeration", "random search", or "" when nothing was found
 
 
+Asked = list[tuple[str, dict[str, Any], dict[str, Any]]]  # op, request, answers by id
+
+
+def _asked(oracle: Oracle, rulesets: Sequence[Ruleset], area: str) -> Asked:
+    """Every request of the area with each ruleset's answer, the fewest cards first."""
+    return sorted(
+        (
+            (op, request, _ask_all(oracle, rulesets, op, request))
+            for op, request in requests_for(area)
+        ),
+        key=lambda item: _cards_named(item[1]),
+    )
+
+
+def _separating(asked: Asked, a: Ruleset, b: Ruleset) -> Asked:
+    """The requests both rulesets answer, with different verdicts."""
+    return [
+        (op, request, results)
+        for op, request, results in asked
+        if _both_answer(op, results, a.id, b.id)
+        and _verdict(op, results[a.id]) != _verdict(op, results[b.id])
+    ]
+
+
+def _rule_witness(
+    oracle: Oracle,
+    area: str,
+    pair: tuple[Ruleset, Ruleset],
+    rule: str,
+    separating: Asked,
+    search: bool,
+) -> tuple[tuple[str, dict[str, Any]] | None, str]:
+    """A situation the rule alone decides, and how it was found.
+
+    The first ruleset with only this rule changed must answer it differently too.
+    """
+    a, b = pair
+    variant = with_value(a, rule, b)
+    oracle.register(variant)
+    for op, request, results in separating:
+        again = _ask_all(oracle, (variant,), op, request)[variant.id]
+        if "error" not in again and _verdict(op, again) != _verdict(op, results[a.id]):
+            return (op, request), "enumeration"
+    if not search:
+        return None, ""
+    found = _random_witness(oracle, area, a, b, variant)
+    return found, "random search" if found is not None else ""
+
+
+def _kept(witnesses: dict[str, Witness], witness: Witness) -> str:
+    """Keep a witness once, by its key; the key."""
+    witnesses.setdefault(witness.key, witness)
+    return witness.key
+
+
+def _pair_findings(
+    oracle: Oracle,
+    rulesets: Sequence[Ruleset],
+    area: str,
+    pair: tuple[Ruleset, Ruleset],
+    asked: Asked,
+    search: bool,
+    witnesses: dict[str, Witness],
+) -> list[Finding]:
+    """What the search finds for one pair in one area: a finding for each differing rule."""
+    a, b = pair
+    ids = (a.id, b.id)
+    rules = area_rules(area, differing_leaves(a, b))
+    if not rules:
+        return [Finding(area, ids, None, None, "")]
+    separating = _separating(asked, a, b)
+    out = []
+    for rule in rules:
+        found, how = _rule_witness(oracle, area, pair, rule, separating, search)
+        key = None
+        if found is not None:
+            op, request = found
+            answers = _ask_all(oracle, rulesets, op, request)
+            key = _kept(witnesses, Witness(area, op, request, answers))
+        out.append(Finding(area, ids, rule, key, how))
+    if separating and all(f.witness is None for f in out):
+        # no rule alone makes the difference, several do together (taking the top card
+        # needs both the rule and the meld kinds it may extend)
+        op, request, results = separating[0]
+        key = _kept(witnesses, Witness(area, op, request, results))
+        out.append(Finding(area, ids, " + ".join(rules), key, "enumeration, rules together"))
+    return out
+
+
 def find_witnesses(
     rulesets: Sequence[Ruleset],
     oracle: Oracle | None = None,
     areas: Sequence[str] = tuple(AREA_OPS),
     search: bool = True,
 ) -> tuple[list[Witness], list[Finding]]:
-    """For every pair of rulesets, every area and every rule of the area whose value differs:
-    the smallest situation in which the two rule differently *because of that rule* -- the
-    variant of the first ruleset with only that rule changed answers differently too."""
+    """For every pair of rulesets, every area and every differing rule of the area: the
+    smallest situation in which the two rule differently *because of that rule*.
+
+    The variant of the first ruleset with only that rule changed answers differently too.
+    """
     oracle = oracle if oracle is not None else Oracle()
     witnesses: dict[str, Witness] = {}
     findings: list[Finding] = []
     pairs = list(itertools.combinations(rulesets, 2))
     for area in areas:
-        asked = sorted(
-            (
-                (op, request, _ask_all(oracle, rulesets, op, request))
-                for op, request in requests_for(area)
-            ),
-            key=lambda item: _cards_named(item[1]),
-        )
-        for a, b in pairs:
-            rules = area_rules(area, differing_leaves(a, b))
-            if not rules:
-                findings.append(Finding(area, (a.id, b.id), None, None, ""))
-                continue
-            separating = [
-                (op, request, results)
-                for op, request, results in asked
-                if _both_answer(op, results, a.id, b.id)
-                and _verdict(op, results[a.id]) != _verdict(op, results[b.id])
-            ]
-            for rule in rules:
-                variant = with_value(a, rule, b)
-                oracle.register(variant)
-                found: tuple[str, dict[str, Any]] | None = None
-                how = ""
-                for op, request, results in separating:
-                    again = _ask_all(oracle, (variant,), op, request)[variant.id]
-                    if "error" not in again and _verdict(op, again) != _verdict(op, results[a.id]):
-                        found, how = (op, request), "enumeration"
-                        break
-                if found is None and search:
-                    found = _random_witness(oracle, area, a, b, variant)
-                    how = "random search" if found is not None else ""
-                key = None
-                if found is not None:
-                    op, request = found
-                    witness = Witness(area, op, request, _ask_all(oracle, rulesets, op, request))
-                    witnesses.setdefault(witness.key, witness)
-                    key = witness.key
-                findings.append(Finding(area, (a.id, b.id), rule, key, how))
-            if separating and all(f.witness is None for f in findings[-len(rules) :]):
-                # no rule alone makes the difference, several do together (taking the top card
-                # needs both the rule and the meld kinds it may extend)
-                op, request, results = separating[0]
-                witness = Witness(area, op, request, results)
-                witnesses.setdefault(witness.key, witness)
-                findings.append(
-                    Finding(
-                        area,
-                        (a.id, b.id),
-                        " + ".join(rules),
-                        witness.key,
-                        "enumeration, rules together",
-                    )
-                )
+        asked = _asked(oracle, rulesets, area)
+        for pair in pairs:
+            findings += _pair_findings(oracle, rulesets, area, pair, asked, search, witnesses)
     return list(witnesses.values()), findings

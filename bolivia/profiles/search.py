@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -205,28 +205,38 @@ class _Search:
         its place (the answers do not tell which of them the engine plays by)."""
         out: dict[str, list[tuple[str, Any]]] = {}
         for path, evidence in explains.items():
-            names = {q.name for q in evidence}
-            among = [(q, a) for q, a in self.asked if q.name in names]
-            rest = {p: v for p, v in best.changes.items() if p != path}
-            without = self.build(rest)
-            if not among or without is None:
-                continue
-            paths = [
-                p
-                for p in LEAVES
-                if p not in best.changes
-                and any(p in self.battery.fields.get(q.name, ()) for q in evidence)
-            ]
-            found = []
-            for other, value in self.candidates(without, paths):
-                made = self.build(self.changed(rest, other, value))
-                if made is None or self.unexplained(made, among):
-                    continue
-                if len(self.unexplained(made)) <= len(best.left):
-                    found.append((other, value))
+            found = self.in_place_of(best, path, evidence)
             if found:
                 out[path] = found
         return out
+
+    def in_place_of(
+        self, best: _Step, path: str, evidence: Sequence[Question]
+    ) -> list[tuple[str, Any]]:
+        """The changes of other fields that explain a change's evidence as well without it,
+        and no fewer answers in all."""
+        names = {q.name for q in evidence}
+        among = [(q, a) for q, a in self.asked if q.name in names]
+        rest = {p: v for p, v in best.changes.items() if p != path}
+        without = self.build(rest)
+        if not among or without is None:
+            return []
+        found = []
+        for other, value in self.candidates(without, self.shown_by(evidence, best.changes)):
+            made = self.build(self.changed(rest, other, value))
+            if made is None or self.unexplained(made, among):
+                continue
+            if len(self.unexplained(made)) <= len(best.left):
+                found.append((other, value))
+        return found
+
+    def shown_by(self, questions: Sequence[Question], changed: Collection[str] = ()) -> list[str]:
+        """The fields, but those ``changed``, that any of these questions shows."""
+        return [
+            p
+            for p in LEAVES
+            if p not in changed and any(p in self.battery.fields.get(q.name, ()) for q in questions)
+        ]
 
     def prune(self, current: _Step) -> _Step:
         """Each change taken back in turn, and left out when nothing is lost without it."""

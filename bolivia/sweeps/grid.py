@@ -112,6 +112,52 @@ class Axis:
         return f"{self.field}={json.dumps(value)}"
 
 
+def _current(where: str, field: str, base: Ruleset) -> Any:
+    """The base's value of a field; an unknown field is refused."""
+    try:
+        derive_text("x", base, base.id, [f"{field}=0"])  # names an unknown field
+        return base.value(field)
+    except RulesetError as exc:
+        raise SweepError(f"{where}: {exc.problems[0].message}") from None
+    except KeyError:
+        raise SweepError(f"{where}: {base.id} has no value at {field}") from None
+
+
+def _listed(where: str, field: str, raw: str) -> list[Any]:
+    """The values of a comma-separated list, each read as the field's YAML value."""
+    values = []
+    for item in split_values(raw):
+        if not item:
+            raise SweepError(f"{where}: an empty value in the list")
+        try:
+            values.append(parse_setting(f"{field}={item}")[1])
+        except RulesetError as exc:
+            raise SweepError(f"{where}: {exc.problems[0].message}") from None
+    return values
+
+
+def _ranged(where: str, field: str, numbers: list[int], current: Any, base: Ruleset) -> list[Any]:
+    """The values of a range, for a whole-number field only."""
+    if not isinstance(current, int) or isinstance(current, bool):
+        raise SweepError(
+            f"{where}: a range is for a whole-number field; {field} is "
+            f"{value_text(current)} in {base.id}: list its values instead"
+        )
+    return list(numbers)
+
+
+def _unique(where: str, values: Sequence[Any]) -> list[Any]:
+    """The values, none given twice and not too many."""
+    if len(values) > MAX_VALUES:
+        raise SweepError(f"{where}: more than {MAX_VALUES} values")
+    unique: list[Any] = []
+    for value in values:
+        if value in unique:
+            raise SweepError(f"{where}: {value_text(value)} is given twice")
+        unique.append(value)
+    return unique
+
+
 def parse_axis(text: str, base: Ruleset) -> Axis:
     """``FIELD=V1,V2`` or ``FIELD=LOW..HIGH/STEP`` against the base: the axis, its values
     checked to be the field's kind of value by the derivation that follows."""
@@ -121,37 +167,13 @@ def parse_axis(text: str, base: Ruleset) -> Axis:
     field, raw = (part.strip() for part in text.split("=", 1))
     if not raw:
         raise SweepError(f"{where}: give the values after '='")
-    try:
-        derive_text("x", base, base.id, [f"{field}=0"])  # names an unknown field
-        current = base.value(field)
-    except RulesetError as exc:
-        raise SweepError(f"{where}: {exc.problems[0].message}") from None
-    except KeyError:
-        raise SweepError(f"{where}: {base.id} has no value at {field}") from None
+    current = _current(where, field, base)
     numbers = parse_range(raw)
     if numbers is not None:
-        if not isinstance(current, int) or isinstance(current, bool):
-            raise SweepError(
-                f"{where}: a range is for a whole-number field; {field} is "
-                f"{value_text(current)} in {base.id}: list its values instead"
-            )
-        values: list[Any] = list(numbers)
+        values = _ranged(where, field, numbers, current, base)
     else:
-        values = []
-        for item in split_values(raw):
-            if not item:
-                raise SweepError(f"{where}: an empty value in the list")
-            try:
-                values.append(parse_setting(f"{field}={item}")[1])
-            except RulesetError as exc:
-                raise SweepError(f"{where}: {exc.problems[0].message}") from None
-    if len(values) > MAX_VALUES:
-        raise SweepError(f"{where}: more than {MAX_VALUES} values")
-    unique: list[Any] = []
-    for value in values:
-        if value in unique:
-            raise SweepError(f"{where}: {value_text(value)} is given twice")
-        unique.append(value)
+        values = _listed(where, field, raw)
+    unique = _unique(where, values)
     if current not in unique:
         unique.insert(0, current)
         if numbers is not None or all(isinstance(v, int | float) for v in unique):
@@ -178,51 +200,67 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9._-]+", "-", text.lower()).strip("-")[:60] or "value"
 
 
-def derive_variants(
-    base: Ruleset, base_ref: str, axes: Sequence[Axis], folder: Path, library: Library
-) -> list[Variant]:
-    """Every combination of the axes' values (the first axis varying slowest), each a
-    ruleset file in ``folder`` validated as ``bolivia new`` does; the base combination is
-    the base itself. Every invalid combination is named, then the sweep refused."""
+def _name(base: Ruleset, axes: Sequence[Axis], combo: Sequence[Any], names: set[str]) -> str:
+    """A combination's ruleset id, made from its values; another than those taken."""
+    name = _slug(
+        base.id
+        + "-"
+        + "-".join(f"{a.field}-{value_text(v)}" for a, v in zip(axes, combo, strict=True))
+    )
+    while name in names:
+        name += "-x"
+    names.add(name)
+    return name
+
+
+def _combinations(axes: Sequence[Axis]) -> list[tuple[Any, ...]]:
+    """Every combination of the axes' values, the first axis varying slowest; not too many."""
     combos = list(itertools.product(*(axis.values for axis in axes)))
     if len(combos) > MAX_COMBINATIONS:
         raise SweepError(
             f"the grid has {len(combos)} combinations, more than {MAX_COMBINATIONS}: "
             "vary fewer fields or fewer values"
         )
+    return combos
+
+
+def derive_variants(
+    base: Ruleset, base_ref: str, axes: Sequence[Axis], folder: Path, library: Library
+) -> list[Variant]:
+    """Every combination of the axes' values, each a ruleset file in ``folder``.
+
+    Each file is validated as ``bolivia new`` does; the base combination is the base itself.
+    Every invalid combination is named, then the sweep refused.
+    """
     out: list[Variant] = []
     problems: list[str] = []
     names: set[str] = set()
-    for combo in combos:
+    for combo in _combinations(axes):
         settings = tuple(
             axis.setting(v) for axis, v in zip(axes, combo, strict=True) if v != axis.base
         )
         if not settings:
             out.append(Variant(combo, base, True, ()))
             continue
-        name = _slug(
-            base.id
-            + "-"
-            + "-".join(f"{a.field}-{value_text(v)}" for a, v in zip(axes, combo, strict=True))
-        )
-        while name in names:
-            name += "-x"
-        names.add(name)
+        name = _name(base, axes, combo, names)
         why = "sweep: " + "; ".join(settings)
         try:
             text = derive_text(name, base, base_ref, settings, why=why)
             ruleset = write_ruleset(text, folder / f"{name}.yaml", library, force=True)
         except RulesetError as exc:
-            shown = ", ".join(
-                f"{a.field}={value_text(v)}" for a, v in zip(axes, combo, strict=True)
-            )
-            problems += [f"{shown}: {_problem_text(p)}" for p in exc.problems]
+            problems += _problems(axes, combo, exc)
             continue
         out.append(Variant(combo, ruleset, False, settings))
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise SweepError(f"not a valid ruleset: {problems[0]}{more}")
     return out
+
+
+def _problems(axes: Sequence[Axis], combo: Sequence[Any], exc: RulesetError) -> list[str]:
+    """What is wrong with a combination's ruleset, each problem after its values."""
+    shown = ", ".join(f"{a.field}={value_text(v)}" for a, v in zip(axes, combo, strict=True))
+    return [f"{shown}: {_problem_text(p)}" for p in exc.problems]
 
 
 def _problem_text(problem: Problem) -> str:

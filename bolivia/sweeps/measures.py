@@ -116,6 +116,35 @@ class MeasuredVariant:
     not_over: int
 
 
+def _estimate(measure: Measure, values: Sequence[Fraction]) -> Estimate:
+    """A measure's estimate: a proportion when every value is 0 or 1, else a mean."""
+    whole = all(x.denominator == 1 and x in (0, 1) for x in values)
+    if measure.share and whole:
+        return proportion_ci(int(sum(values)), len(values))
+    return mean_ci([float(x) for x in values])
+
+
+def _counts(raw: Sequence[Sequence[int]], games: bool) -> tuple[int, int, int, int]:
+    """The deals, those not ended by a rule, those failing the card check, games not over."""
+    head = len(GAME_FIELDS) if games else 0
+    return (
+        len(raw),
+        sum(r[head + HAND_FIELDS.index("not_by_rule")] for r in raw),
+        sum(r[head + HAND_FIELDS.index("not_conserved")] for r in raw),
+        sum(1 - r[0] for r in raw) if games else 0,
+    )
+
+
+def _adjust(out: Sequence[MeasuredVariant]) -> None:
+    """Every difference's p-value, Holm-corrected as one family."""
+    found = [(v, name, d) for v, mv in enumerate(out) for name, d in mv.differences.items() if d]
+    adjusted = holm([d.p_value() for _, _, d in found])
+    for mv in out:
+        mv.adjusted = dict.fromkeys(mv.differences)
+    for (v, name, _), p in zip(found, adjusted, strict=True):
+        out[v].adjusted[name] = p
+
+
 def measure_all(
     records: Sequence[Sequence[Sequence[int]]],
     base: int,
@@ -126,38 +155,17 @@ def measure_all(
     """Every combination's figures from its deals' records (``records[v][i]``: deal ``i``
     under combination ``v``, the same deals for all); ``base`` is the base's index."""
     units = [[_unit(r, games, teams) for r in variant] for variant in records]
-    head = len(GAME_FIELDS) if games else 0
     out = []
     for v, variant in enumerate(units):
         estimates, differences = {}, {}
         for m in measures:
             values = [u[m.name] for u in variant]
-            whole = all(x.denominator == 1 and x in (0, 1) for x in values)
-            if m.share and whole:
-                estimates[m.name] = proportion_ci(int(sum(values)), len(values))
-            else:
-                estimates[m.name] = mean_ci([float(x) for x in values])
+            estimates[m.name] = _estimate(m, values)
             differences[m.name] = (
                 None
                 if v == base
                 else paired_mean([x - u[m.name] for x, u in zip(values, units[base], strict=True)])
             )
-        raw = records[v]
-        out.append(
-            MeasuredVariant(
-                estimates,
-                differences,
-                {},
-                len(raw),
-                sum(r[head + HAND_FIELDS.index("not_by_rule")] for r in raw),
-                sum(r[head + HAND_FIELDS.index("not_conserved")] for r in raw),
-                sum(1 - r[0] for r in raw) if games else 0,
-            )
-        )
-    found = [(v, name, d) for v, mv in enumerate(out) for name, d in mv.differences.items() if d]
-    adjusted = holm([d.p_value() for _, _, d in found])
-    for mv in out:
-        mv.adjusted = dict.fromkeys(mv.differences)
-    for (v, name, _), p in zip(found, adjusted, strict=True):
-        out[v].adjusted[name] = p
+        out.append(MeasuredVariant(estimates, differences, {}, *_counts(records[v], games)))
+    _adjust(out)
     return out

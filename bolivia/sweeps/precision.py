@@ -37,17 +37,23 @@ class Precision:
         return f"{self.measure.label} within ±{shown}"
 
 
+def _number(raw: str) -> float:
+    """A number as written, or NaN if it is none."""
+    try:
+        return float(raw)
+    except ValueError:
+        return math.nan
+
+
 def parse_precision(text: str, measures: Sequence[Measure], games: bool) -> Precision:
+    """``[MEASURE=]HALF``: the measure (the default for hands or games) and its half-width."""
     name, _, raw = text.rpartition("=")
     name = name.strip() or ("hands_per_game" if games else "went_out")
     found = next((m for m in measures if m.name == name), None)
     if found is None:
         names = ", ".join(m.name for m in measures)
         raise SweepError(f"--precision {text}: no measure {name!r}; measures: {names}")
-    try:
-        half = float(raw)
-    except ValueError:
-        half = math.nan
+    half = _number(raw)
     if not math.isfinite(half) or half <= 0:
         raise SweepError(f"--precision {text}: give a half-width above 0, such as {name}=2")
     return Precision(found, half / 100 if found.share else half)

@@ -168,16 +168,9 @@ def _numeric(values: Sequence[Any]) -> bool:
     return all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
 
 
-def plots(data: dict[str, Any]) -> dict[str, str]:
-    """``{"sweep": SVG text}``: every measure against the first varied field, each in its
-    own panel and scale, one line for each combination of the other fields' values, the
-    base's point ringed, 95% intervals."""
-    plt = pyplot()
+def _series(data: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """The combinations by the other fields' values: one line of a panel each."""
     axes = data["axes"]
-    first = axes[0]
-    xs = first["values"]
-    numeric = _numeric(xs)
-    positions = list(xs) if numeric else list(range(len(xs)))
     series: dict[str, list[dict[str, Any]]] = {}
     for c in data["combinations"]:
         rest = ", ".join(
@@ -185,6 +178,65 @@ def plots(data: dict[str, Any]) -> dict[str, str]:
             for a, v in zip(axes[1:], c["values"][1:], strict=True)
         )
         series.setdefault(rest, []).append(c)
+    return series
+
+
+def _line(
+    ax: Any, m: dict[str, Any], at: list[Any], combos: list[dict[str, Any]], style: dict[str, Any]
+) -> None:
+    """One line of a panel: a measure's estimates with their intervals, the base ringed."""
+    scale = 100.0 if m["share"] else 1.0
+    es = [c["measures"][m["name"]] for c in combos]
+    ys = [scale * e["value"] for e in es]
+    ax.errorbar(
+        at,
+        ys,
+        yerr=[
+            [scale * (e["value"] - e["low"]) for e in es],
+            [scale * (e["high"] - e["value"]) for e in es],
+        ],
+        marker="o",
+        markersize=4,
+        capsize=3,
+        **style,
+    )
+    for c, x, y in zip(combos, at, ys, strict=True):
+        if c["base"]:
+            ax.plot([x], [y], marker="o", markersize=11, fillstyle="none", color="k")
+
+
+def _panel(
+    ax: Any,
+    m: dict[str, Any],
+    series: dict[str, list[dict[str, Any]]],
+    xs: list[Any],
+    positions: list[Any],
+) -> None:
+    """One measure's panel against the first field's values."""
+    numeric = _numeric(xs)
+    for i, (rest, combos) in enumerate(series.items()):
+        at = [positions[xs.index(c["values"][0])] for c in combos]
+        style = {"linestyle": "-" if numeric else "none", "color": f"C{i}", "label": rest or None}
+        _line(ax, m, at, combos, style)
+    title = m["label"].replace(" (each game's mean)", "")
+    ax.set_title(_short(title + (" (%)" if m["share"] else ""), 48), fontsize=9)
+    ax.tick_params(labelsize=8)
+    if not numeric:
+        ax.set_xticks(positions, [str(i + 1) for i in positions], fontsize=8)
+
+
+def plots(data: dict[str, Any]) -> dict[str, str]:
+    """``{"sweep": SVG text}``: every measure against the first varied field.
+
+    Each measure has its own panel and scale, one line for each combination of the other
+    fields' values, the base's point ringed, 95% intervals.
+    """
+    plt = pyplot()
+    first = data["axes"][0]
+    xs = first["values"]
+    numeric = _numeric(xs)
+    positions = list(xs) if numeric else list(range(len(xs)))
+    series = _series(data)
     measures = data["measures"]
     columns = 3
     rows = -(-len(measures) // columns)
@@ -192,33 +244,7 @@ def plots(data: dict[str, Any]) -> dict[str, str]:
         rows, columns, figsize=(10, 2.5 * rows + 0.8), squeeze=False, sharex=True
     )
     for ax, m in zip(grid.flat, measures, strict=False):
-        scale = 100.0 if m["share"] else 1.0
-        for i, (rest, combos) in enumerate(series.items()):
-            at = [positions[xs.index(c["values"][0])] for c in combos]
-            es = [c["measures"][m["name"]] for c in combos]
-            ys = [scale * e["value"] for e in es]
-            ax.errorbar(
-                at,
-                ys,
-                yerr=[
-                    [scale * (e["value"] - e["low"]) for e in es],
-                    [scale * (e["high"] - e["value"]) for e in es],
-                ],
-                marker="o",
-                markersize=4,
-                capsize=3,
-                linestyle="-" if numeric else "none",
-                color=f"C{i}",
-                label=rest or None,
-            )
-            for c, x, y in zip(combos, at, ys, strict=True):
-                if c["base"]:
-                    ax.plot([x], [y], marker="o", markersize=11, fillstyle="none", color="k")
-        title = m["label"].replace(" (each game's mean)", "")
-        ax.set_title(_short(title + (" (%)" if m["share"] else ""), 48), fontsize=9)
-        ax.tick_params(labelsize=8)
-        if not numeric:
-            ax.set_xticks(positions, [str(i + 1) for i in positions], fontsize=8)
+        _panel(ax, m, series, xs, positions)
     for ax in list(grid.flat)[len(measures) :]:
         ax.set_visible(False)
     fig.suptitle(

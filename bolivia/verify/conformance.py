@@ -229,79 +229,126 @@ def _move_key(move: Any) -> str:
     return json.dumps(move, sort_keys=True, ensure_ascii=False)
 
 
+def _object_mismatch(expected: dict[Any, Any], actual: Any, where: str) -> str:
+    """An object holds every key expected, each with a matching value."""
+    if not isinstance(actual, dict):
+        return f"{where or 'the result'} is {shown(actual, 80)}, not an object"
+    for key, value in expected.items():
+        path = f"{where}.{key}" if where else str(key)
+        if key not in actual:
+            return f"{path} is missing"
+        found = mismatch(value, actual[key], path)
+        if found:
+            return found
+    return ""
+
+
+def _list_mismatch(expected: list[Any], actual: Any, where: str) -> str:
+    """A list has as many items, each matching in order."""
+    if not isinstance(actual, list) or len(actual) != len(expected):
+        size = _items(len(actual)) if isinstance(actual, list) else shown(actual, 80)
+        return f"{where} is {size}, not {_items(len(expected))}"
+    for n, (e, a) in enumerate(zip(expected, actual, strict=True)):
+        found = mismatch(e, a, f"{where}[{n}]")
+        if found:
+            return found
+    return ""
+
+
+def _same(expected: Any, actual: Any) -> bool:
+    """Whether two plain values are equal: numbers by value, true and false not numbers."""
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return type(expected) is type(actual) and expected == actual
+    if isinstance(expected, int | float):
+        return isinstance(actual, int | float) and expected == actual
+    return type(expected) is type(actual) and bool(expected == actual)
+
+
 def mismatch(expected: Any, actual: Any, where: str = "") -> str:
-    """Where an answered value fails to meet an expected one, in words ("" when it meets it):
-    an object holds every key expected, each with a matching value (any other key is left
-    alone: the protocol lets an engine answer more fields, in a result and in every object
-    inside one); a list has as many items, each matching in order; a number equals by value
-    (5 and 5.0), but true and false are not numbers; text and null equal exactly.
+    """Where an answered value fails to meet an expected one, in words ("" when it meets it).
+
+    An object holds every key expected, each with a matching value; any other key is left
+    alone, as the protocol lets an engine answer more fields, in a result and in every object
+    inside one. A list has as many items, each matching in order. A number equals by value
+    (5 and 5.0), but true and false are not numbers. Text and null equal exactly.
 
     >>> mismatch({"teams": [{"total": 5}]}, {"teams": [{"total": 4, "extra": 1}]})
     'teams[0].total is 4, not 5'
     """
     if isinstance(expected, dict):
-        if not isinstance(actual, dict):
-            return f"{where or 'the result'} is {shown(actual, 80)}, not an object"
-        for key, value in expected.items():
-            path = f"{where}.{key}" if where else str(key)
-            if key not in actual:
-                return f"{path} is missing"
-            found = mismatch(value, actual[key], path)
-            if found:
-                return found
-        return ""
+        return _object_mismatch(expected, actual, where)
     if isinstance(expected, list):
-        if not isinstance(actual, list) or len(actual) != len(expected):
-            size = _items(len(actual)) if isinstance(actual, list) else shown(actual, 80)
-            return f"{where} is {size}, not {_items(len(expected))}"
-        for n, (e, a) in enumerate(zip(expected, actual, strict=True)):
-            found = mismatch(e, a, f"{where}[{n}]")
-            if found:
-                return found
+        return _list_mismatch(expected, actual, where)
+    if _same(expected, actual):
         return ""
-    if isinstance(expected, bool) or isinstance(actual, bool):
-        same = type(expected) is type(actual) and expected == actual
-    elif isinstance(expected, int | float):
-        same = isinstance(actual, int | float) and expected == actual
-    else:
-        same = type(expected) is type(actual) and bool(expected == actual)
-    return "" if same else f"{where} is {shown(actual, 80)}, not {shown(expected, 80)}"
+    return f"{where} is {shown(actual, 80)}, not {shown(expected, 80)}"
 
 
 def _items(n: int) -> str:
     return f"{n} item{'s' if n != 1 else ''}"
 
 
-def compare(expected: Mapping[str, Any], response: Mapping[str, Any]) -> str:
-    """Why the response does not meet the expectation ("" when it does): each key expected
-    meets the result's (:func:`mismatch`). A list of ``moves`` is compared as a set of whole
-    actions; ``includes`` and ``excludes`` name moves it must and must not hold."""
-    if "error" in expected:
-        error = response.get("error") if response.get("ok") is False else None
-        code = error.get("code") if isinstance(error, dict) else None
-        if code != expected["error"]:
-            return f"expected the error {expected['error']!r}"
-        return ""
-    if response.get("ok") is not True or not isinstance(response.get("result"), dict):
-        return "expected a result, got an error"
-    result = response["result"]
+def _error_mismatch(expected: Mapping[str, Any], response: Mapping[str, Any]) -> str:
+    """Why a response is not the error expected ("" when it is)."""
+    error = response.get("error") if response.get("ok") is False else None
+    code = error.get("code") if isinstance(error, dict) else None
+    if code != expected["error"]:
+        return f"expected the error {expected['error']!r}"
+    return ""
+
+
+def _listing_wrong(key: str, value: Any, listed: set[str] | None) -> bool:
+    """Whether the moves listed miss one that ``includes`` names, or hold one of ``excludes``."""
+    want = {_move_key(m) for m in value} if isinstance(value, list) else set()
+    if listed is None:
+        return True
+    return bool(want - listed if key == "includes" else want & listed)
+
+
+def _key_wrong(
+    key: str, value: Any, result: Mapping[str, Any], listed: set[str] | None
+) -> tuple[bool, str]:
+    """Whether one key expected is not met, and where inside it it first differs.
+
+    ``listed`` holds the moves the result lists, as keys (None: it lists none).
+    """
+    if key in MOVE_CHECKS:
+        return _listing_wrong(key, value, listed), ""
+    if key == "moves" and isinstance(value, list) and listed is not None:
+        return {_move_key(m) for m in value} != listed or len(value) != len(result["moves"]), ""
+    if key not in result:
+        return True, ""
+    found = mismatch(value, result[key], key)
+    return bool(found), (found if isinstance(value, dict | list) else "")
+
+
+def _wrong_keys(expected: Mapping[str, Any], result: Mapping[str, Any]) -> tuple[list[str], str]:
+    """The keys expected that the result does not meet, and where the first value expected
+    differs when it is inside a key."""
     wrong = []
-    first = ""  # where the first value expected differs, when it is inside a key
+    first = ""
     moves = result.get("moves")
     listed = {_move_key(m) for m in moves} if isinstance(moves, list) else None
     for key, value in expected.items():
-        if key in MOVE_CHECKS:
-            want = {_move_key(m) for m in value} if isinstance(value, list) else set()
-            if listed is None or (want - listed if key == "includes" else want & listed):
-                wrong.append(key)
-        elif key == "moves" and isinstance(value, list) and listed is not None:
-            if {_move_key(m) for m in value} != listed or len(value) != len(moves):
-                wrong.append(key)
-        elif key not in result:
+        bad, where = _key_wrong(key, value, result, listed)
+        if bad:
             wrong.append(key)
-        elif found := mismatch(value, result[key], key):
-            wrong.append(key)
-            first = first or (found if isinstance(value, dict | list) else "")
+            first = first or where
+    return wrong, first
+
+
+def compare(expected: Mapping[str, Any], response: Mapping[str, Any]) -> str:
+    """Why the response does not meet the expectation ("" when it does).
+
+    Each key expected meets the result's (:func:`mismatch`). A list of ``moves`` is compared
+    as a set of whole actions; ``includes`` and ``excludes`` name moves it must and must not
+    hold.
+    """
+    if "error" in expected:
+        return _error_mismatch(expected, response)
+    if response.get("ok") is not True or not isinstance(response.get("result"), dict):
+        return "expected a result, got an error"
+    wrong, first = _wrong_keys(expected, response["result"])
     if not wrong:
         return ""
     return f"different value for {', '.join(wrong)}" + (f" ({first})" if first else "")
@@ -397,39 +444,49 @@ def run_case(
             return outcome("not-run", note=str(exc), reason="deadline", seconds=seconds)
         return failed(exc.actual, f"{exc} (restarted)" if exc.restarts else str(exc), exc.lost)
     seconds = time.monotonic() - started
-    if strays:  # a protocol fault of the engine, whatever it answered to this request
-        return failed(response, "; ".join(filter(None, [strays, compare(expected, response)])))
+    status, note, skipped = _judged(case, expected, response, strays)
+    if status == "failed":
+        return failed(response, note)
+    return outcome(status, response, note, seconds=seconds, **skipped)
+
+
+def _unsupported(response: Mapping[str, Any]) -> str | None:
+    """The engine's reason when it answered unsupported (escaped, cut), else None."""
     error = response.get("error") if response.get("ok") is False else None
-    if isinstance(error, dict) and error.get("code") == UNSUPPORTED:
-        message = error.get("message")
-        said = terminal(message[:200]) if isinstance(message, str) and message else "no reason"
-        return outcome(
-            "skipped",
-            response,
-            f"the engine answered unsupported: {said}",
-            reason="unsupported",
-            subject=said,
-            seconds=seconds,
-        )
+    if not (isinstance(error, dict) and error.get("code") == UNSUPPORTED):
+        return None
+    message = error.get("message")
+    return terminal(message[:200]) if isinstance(message, str) and message else "no reason"
+
+
+def _unanswered(case: Case, expected: Any, response: Mapping[str, Any]) -> list[str]:
+    """The fields expected beyond the protocol that an answer's result does not hold."""
     result = response.get("result")
     beyond = sorted(
         set(expected) - RESULT_FIELDS.get(case.op, frozenset()) - {"error"} - MOVE_CHECKS
     )
-    missing = [key for key in beyond if isinstance(result, dict) and key not in result]
+    return [key for key in beyond if isinstance(result, dict) and key not in result]
+
+
+def _judged(
+    case: Case, expected: Any, response: Mapping[str, Any], strays: str
+) -> tuple[str, str, dict[str, str]]:
+    """What an answer makes of a case: its status, a note, and why it was skipped."""
+    if strays:  # a protocol fault of the engine, whatever it answered to this request
+        return "failed", "; ".join(filter(None, [strays, compare(expected, response)])), {}
+    said = _unsupported(response)
+    if said is not None:
+        why = f"the engine answered unsupported: {said}"
+        return "skipped", why, {"reason": "unsupported", "subject": said}
+    missing = _unanswered(case, expected, response)
     if response.get("ok") is True and missing:
-        return outcome(
-            "skipped",
-            response,
+        why = (
             f"the engine does not answer {', '.join(missing)} of {case.op}, beyond protocol "
-            f"{PROTOCOL}",
-            reason="fields",
-            subject=f"{case.op}: {', '.join(missing)}",
-            seconds=seconds,
+            f"{PROTOCOL}"
         )
+        return "skipped", why, {"reason": "fields", "subject": f"{case.op}: {', '.join(missing)}"}
     why = compare(expected, response)
-    if why:
-        return failed(response, why)
-    return outcome("passed", response, seconds=seconds)
+    return ("failed", why, {}) if why else ("passed", "", {})
 
 
 Planned = tuple[Suite, Case, str, dict[str, Any]]  # a case, a ruleset, and the request
@@ -444,6 +501,27 @@ def plan(suites: Sequence[Suite], rulesets: Iterable[str] | None = None) -> list
         for case in suite.cases
         for ruleset, request in case_requests(suite, case, rulesets)
     ]
+
+
+def _stop(
+    budget: float | None,
+    late: str,
+    lost: int,
+    give_up: int | None,
+    failures: int,
+    maxfail: int | None,
+) -> tuple[str, str] | None:
+    """Why the rest of a run is not run, and its reason's code; None to go on."""
+    if budget is not None and budget <= 0:
+        return late, "deadline"
+    if give_up is not None and lost >= give_up:
+        why = f"gave up on the engine: it gave no answer or died on {lost} cases in a row"
+        return why, "give-up"
+    if maxfail is not None and failures >= maxfail:
+        if maxfail == 1:
+            return "stopped at the first failure (-x)", "maxfail"
+        return f"stopped after {failures} failures (--maxfail {maxfail})", "maxfail"
+    return None
 
 
 def run_plan(
@@ -468,20 +546,9 @@ def run_plan(
     lost = failures = 0
     for done, (suite, case, ruleset, request) in enumerate(planned):
         budget = None if end is None else end - time.monotonic()
-        if budget is not None and budget <= 0:
-            yield from not_run(planned[done:], late, "deadline")
-            return
-        if give_up is not None and lost >= give_up:
-            why = f"gave up on the engine: it gave no answer or died on {lost} cases in a row"
-            yield from not_run(planned[done:], why, "give-up")
-            return
-        if maxfail is not None and failures >= maxfail:
-            why = (
-                "stopped at the first failure (-x)"
-                if maxfail == 1
-                else f"stopped after {failures} failures (--maxfail {maxfail})"
-            )
-            yield from not_run(planned[done:], why, "maxfail")
+        stop = _stop(budget, late, lost, give_up, failures, maxfail)
+        if stop is not None:
+            yield from not_run(planned[done:], *stop)
             return
         seats = seats_of(case, ruleset, usual)
         outcome = run_case(engine, suite, case, ruleset, request, budget, seats)

@@ -42,32 +42,49 @@ DEPENDENCIES = "dependencies.json"
 FORMAT = 1
 
 
+def _move_key(move: Any) -> str:
+    return json.dumps(move, sort_keys=True)
+
+
+def _moves_where(expected: Mapping[str, Any], result: Mapping[str, Any], key: str) -> list[Any]:
+    """The moves ``includes`` and ``excludes`` name that go to ``key``, as the answer lists
+    them (``includes``: listed; ``excludes``: not)."""
+    moves = result.get("moves")
+    listed = {_move_key(m) for m in moves} if isinstance(moves, list) else set()
+    named = [m for check in MOVE_CHECKS for m in expected.get(check, [])]
+    inside = key == "includes"
+    return [m for m in named if (_move_key(m) in listed) == inside]
+
+
+def _error_code(response: Mapping[str, Any]) -> dict[str, Any]:
+    """An answer's error, as an expectation: its code."""
+    error = response.get("error")
+    return {"error": error.get("code") if isinstance(error, dict) else None}
+
+
 def expectation_from(
     op: str, expected: Mapping[str, Any], response: Mapping[str, Any]
 ) -> dict[str, Any]:
-    """What ``response`` answers to the keys of ``expected``, as an expectation of its own:
-    ``expected`` itself when the response meets it, else the error code, or the values of the
-    same keys (a move of ``includes`` or ``excludes`` goes to the one the answer puts it in;
-    an expected error answered with a result: the op's result fields but its reason)."""
+    """What ``response`` answers to the keys of ``expected``, as an expectation of its own.
+
+    It is ``expected`` itself when the response meets it, else the error code, or the values
+    of the same keys. A move of ``includes`` or ``excludes`` goes to the one the answer puts
+    it in. An expected error answered with a result gives the op's result fields but its
+    reason.
+    """
     if not compare(expected, response):
         return dict(expected)
     if response.get("ok") is not True:
-        error = response.get("error")
-        code = error.get("code") if isinstance(error, dict) else None
-        return {"error": code}
+        return _error_code(response)
     result = response.get("result")
     result = result if isinstance(result, dict) else {}
     keys = [k for k in expected if k != "error"] or sorted(
         RESULT_FIELDS.get(op, frozenset()) - {"reason"}
     )
     out: dict[str, Any] = {}
-    moves = result.get("moves")
-    listed = {json.dumps(m, sort_keys=True) for m in moves} if isinstance(moves, list) else set()
-    named = [m for key in MOVE_CHECKS for m in expected.get(key, [])]
     for key in keys:
         if key in MOVE_CHECKS:
-            inside = key == "includes"
-            out[key] = [m for m in named if (json.dumps(m, sort_keys=True) in listed) == inside]
+            out[key] = _moves_where(expected, result, key)
         elif key in result:
             out[key] = result[key]
     return out

@@ -171,45 +171,69 @@ def _cards(value: Any, name: str) -> list[Card]:
     return out
 
 
-def _convert(kind: str, value: Any, name: str) -> Any:
-    if kind == "cards":
-        return _cards(value, name)
-    if kind == "melds":
-        if not isinstance(value, list):
-            raise OracleError("bad-request", f"'{name}' is a list of card lists")
-        if len(value) > MAX_CARDS:
-            raise OracleError(
-                "too-large", f"'{name}' holds {len(value)} lists; at most {MAX_CARDS}"
-            )
-        return [_cards(item, f"{name}[{i}]") for i, item in enumerate(value)]
-    if kind == "int":
-        if (isinstance(value, Number) and value.integer) or (
-            isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT
-        ):
-            raise OracleError("bad-request", f"'{name}' is out of range (at most {MAX_INT})")
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise OracleError("bad-request", f"'{name}' is a whole number")
-        return value
-    if kind == "object":  # a position or an action: read by their own parsers
-        if not isinstance(value, dict):
-            raise OracleError("bad-request", f"'{name}' is an object")
-        return value
-    if kind == "bool":
-        if not isinstance(value, bool):
-            raise OracleError("bad-request", f"'{name}' is true or false")
-        return value
-    if kind == "ints":
-        if not isinstance(value, list):
-            raise OracleError("bad-request", f"'{name}' is a list of whole numbers")
-        if len(value) > MAX_CARDS:
-            raise OracleError("too-large", f"'{name}' holds {len(value)} numbers")
-        return [_convert("int", item, f"{name}[{i}]") for i, item in enumerate(value)]
-    assert kind == "teams"
+def _melds(value: Any, name: str) -> list[list[Card]]:
+    if not isinstance(value, list):
+        raise OracleError("bad-request", f"'{name}' is a list of card lists")
+    if len(value) > MAX_CARDS:
+        raise OracleError("too-large", f"'{name}' holds {len(value)} lists; at most {MAX_CARDS}")
+    return [_cards(item, f"{name}[{i}]") for i, item in enumerate(value)]
+
+
+def _int(value: Any, name: str) -> int:
+    """A whole number within the protocol's range (a float or a huge number is refused)."""
+    if (isinstance(value, Number) and value.integer) or (
+        isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT
+    ):
+        raise OracleError("bad-request", f"'{name}' is out of range (at most {MAX_INT})")
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise OracleError("bad-request", f"'{name}' is a whole number")
+    return value
+
+
+def _object(value: Any, name: str) -> dict[str, Any]:
+    """A position or an action: read by their own parsers."""
+    if not isinstance(value, dict):
+        raise OracleError("bad-request", f"'{name}' is an object")
+    return value
+
+
+def _bool(value: Any, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise OracleError("bad-request", f"'{name}' is true or false")
+    return value
+
+
+def _ints(value: Any, name: str) -> list[int]:
+    if not isinstance(value, list):
+        raise OracleError("bad-request", f"'{name}' is a list of whole numbers")
+    if len(value) > MAX_CARDS:
+        raise OracleError("too-large", f"'{name}' holds {len(value)} numbers")
+    return [_int(item, f"{name}[{i}]") for i, item in enumerate(value)]
+
+
+def _teams(value: Any, name: str) -> list[dict[str, Any]]:
     if not isinstance(value, list) or not all(isinstance(t, dict) for t in value):
         raise OracleError("bad-request", f"'{name}' is a list of objects, one a team")
     if len(value) > 64:
         raise OracleError("too-large", f"'{name}' holds {len(value)} teams")
     return [_fields(team, _TEAM_FIELDS, f"{name}[{i}].") for i, team in enumerate(value)]
+
+
+# a request field's kind -> what reads it: the value checked, and converted
+_CONVERTERS: dict[str, Callable[[Any, str], Any]] = {
+    "cards": _cards,
+    "melds": _melds,
+    "int": _int,
+    "object": _object,
+    "bool": _bool,
+    "ints": _ints,
+    "teams": _teams,
+}
+
+
+def _convert(kind: str, value: Any, name: str) -> Any:
+    """A request field's value read as its kind."""
+    return _CONVERTERS[kind](value, name)
 
 
 def _fields(
@@ -281,6 +305,49 @@ def _refused(exc: Illegal, key: str = "legal", **extra: Any) -> dict[str, Any]:
     return {key: False, **extra, "reason": str(exc), "code": exc.code, "rule": exc.rule}
 
 
+def _operation(request: Any) -> tuple[str, dict[str, Any]]:
+    """A request's op, and its own fields (not op, id or ruleset), each known to the op."""
+    if not isinstance(request, dict):
+        raise OracleError("bad-request", "a request is a JSON object with an 'op'")
+    op = request.get("op")
+    if not isinstance(op, str):
+        raise OracleError("bad-request", "the request needs an 'op' (a string)")
+    if op not in OPERATIONS:
+        raise OracleError(
+            "unknown-op",
+            f"'{op[:80]}' is not an operation of protocol "
+            f"{PROTOCOL}; known: {', '.join(OPERATIONS)}",
+        )
+    spec = OPERATIONS[op]
+    own = {k: v for k, v in request.items() if k not in ("op", "id", "ruleset")}
+    unknown = sorted(set(own) - set(spec))
+    if unknown:
+        known = ", ".join(spec) or "none"
+        raise OracleError(
+            "bad-request", f"unknown field '{unknown[0][:80]}' for {op} (it takes: {known})"
+        )
+    return op, own
+
+
+def _check_request_copies(ruleset: Ruleset, op: str, fields: dict[str, Any]) -> None:
+    """Refuse a request that names more copies of a card than the pack holds."""
+    spec = OPERATIONS[op]
+    lists: list[list[Card]] = []
+    for field in _PHYSICAL.get(op, ()):
+        value = fields.get(field, [])
+        lists.extend(value if spec[field][0] == "melds" else [value])
+    if op != "score":
+        _check_copies(ruleset, lists)
+        return
+    for team in fields["teams"]:
+        lists.extend(team["melds"])
+        lists.extend(team.get("hands", []))
+    reds = sum(team.get("red_threes", 0) for team in fields["teams"])
+    if any(team.get("red_threes", 0) < 0 for team in fields["teams"]):
+        raise OracleError("bad-request", "'red_threes' cannot be negative")
+    _check_copies(ruleset, lists, reds)
+
+
 class Oracle:
     """Answers protocol requests for the rulesets of a library."""
 
@@ -330,25 +397,7 @@ class Oracle:
         return {"id": request_id, "ok": True, "result": result}
 
     def _answer(self, request: Any) -> dict[str, Any]:
-        if not isinstance(request, dict):
-            raise OracleError("bad-request", "a request is a JSON object with an 'op'")
-        op = request.get("op")
-        if not isinstance(op, str):
-            raise OracleError("bad-request", "the request needs an 'op' (a string)")
-        if op not in OPERATIONS:
-            raise OracleError(
-                "unknown-op",
-                f"'{op[:80]}' is not an operation of protocol "
-                f"{PROTOCOL}; known: {', '.join(OPERATIONS)}",
-            )
-        spec = OPERATIONS[op]
-        own = {k: v for k, v in request.items() if k not in ("op", "id", "ruleset")}
-        unknown = sorted(set(own) - set(spec))
-        if unknown:
-            known = ", ".join(spec) or "none"
-            raise OracleError(
-                "bad-request", f"unknown field '{unknown[0][:80]}' for {op} (it takes: {known})"
-            )
+        op, own = _operation(request)
         if op == "hello":
             return {
                 "protocol": PROTOCOL,
@@ -359,21 +408,8 @@ class Oracle:
         if not isinstance(name, str):
             raise OracleError("bad-request", "the request needs a 'ruleset' (a ruleset id)")
         ruleset = self._ruleset(name)
-        fields = _fields(own, spec)
-        lists: list[list[Card]] = []
-        for field in _PHYSICAL.get(op, ()):
-            value = fields.get(field, [])
-            lists.extend(value if spec[field][0] == "melds" else [value])
-        if op == "score":
-            for team in fields["teams"]:
-                lists.extend(team["melds"])
-                lists.extend(team.get("hands", []))
-            reds = sum(team.get("red_threes", 0) for team in fields["teams"])
-            if any(team.get("red_threes", 0) < 0 for team in fields["teams"]):
-                raise OracleError("bad-request", "'red_threes' cannot be negative")
-            _check_copies(ruleset, lists, reds)
-        else:
-            _check_copies(ruleset, lists)
+        fields = _fields(own, OPERATIONS[op])
+        _check_request_copies(ruleset, op, fields)
         return self._ops[op](ruleset, fields)
 
     def register(self, ruleset: Ruleset, as_id: str | None = None) -> None:

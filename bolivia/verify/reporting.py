@@ -102,12 +102,9 @@ class Reason:
     sentence: str
 
 
-def reasons(run: Run) -> list[Reason]:
-    """The skips grouped by reason (each unsupported message its own, up to
-    :data:`MESSAGES` of them), then the cases not run, by why."""
-    engine = run.engine
+def _skipped_reasons(skipped: Sequence[Outcome], engine: Engine | None) -> list[Reason]:
+    """The skips grouped by reason, in the order of :data:`SKIPS`, then any other note."""
     out: list[Reason] = []
-    skipped = [o for o in run.outcomes if o.status == "skipped"]
     for reason in SKIPS:
         found = [o for o in skipped if o.reason == reason]
         if not found:
@@ -118,7 +115,14 @@ def reasons(run: Run) -> list[Reason]:
         subjects = tuple(dict.fromkeys(o.subject for o in found))
         out.append(Reason("skipped", reason, len(found), subjects, _skip(reason, subjects, engine)))
     other = Counter(o.note for o in skipped if o.reason not in SKIPS)
-    out += [Reason("skipped", "", n, (), terminal(note)) for note, n in other.items()]
+    return out + [Reason("skipped", "", n, (), terminal(note)) for note, n in other.items()]
+
+
+def reasons(run: Run) -> list[Reason]:
+    """The skips grouped by reason (each unsupported message its own, up to
+    :data:`MESSAGES` of them), then the cases not run, by why."""
+    skipped = [o for o in run.outcomes if o.status == "skipped"]
+    out = _skipped_reasons(skipped, run.engine)
     late = Counter((o.reason, o.note) for o in run.outcomes if o.status == "not-run")
     order = {reason: i for i, reason in enumerate(NOT_RUN)}
     for (reason, note), n in sorted(late.items(), key=lambda item: order.get(item[0][0], 99)):
@@ -126,34 +130,56 @@ def reasons(run: Run) -> list[Reason]:
     return out
 
 
-def _skip(reason: str, subjects: Sequence[str], engine: Engine | None) -> str:
-    if reason == "ruleset":
-        claimed = _names(sorted(engine.rulesets)) if engine is not None and engine.rulesets else ""
-        return (
-            f"the engine does not claim the ruleset{'s' if len(subjects) > 1 else ''} "
-            f"{_names(subjects)} (it claims {claimed or 'none'})"
-        )
-    if reason == "op":
-        listed = _names(sorted(engine.ops)) if engine is not None and engine.ops else "none"
-        return f"the engine does not answer {_names(subjects)} (its hello lists {listed})"
-    if reason == "players":
-        seats = sorted(engine.players) if engine is not None and engine.players else []
-        listed = _names(str(n) for n in seats) or "none"
-        return (
-            f"the engine does not seat {_names(sorted(subjects, key=_number))} players "
-            f"(its hello lists {listed})"
-        )
-    if reason == "protocol":
-        spoken = engine.protocol if engine is not None else "?"
-        verb = "are" if len(subjects) > 1 else "is"
-        return f"the engine speaks protocol {spoken}; {_names(subjects)} {verb} protocol 2"
-    assert reason == "fields"
+def _skip_ruleset(subjects: Sequence[str], engine: Engine | None) -> str:
+    claimed = _names(sorted(engine.rulesets)) if engine is not None and engine.rulesets else ""
+    return (
+        f"the engine does not claim the ruleset{'s' if len(subjects) > 1 else ''} "
+        f"{_names(subjects)} (it claims {claimed or 'none'})"
+    )
+
+
+def _skip_op(subjects: Sequence[str], engine: Engine | None) -> str:
+    listed = _names(sorted(engine.ops)) if engine is not None and engine.ops else "none"
+    return f"the engine does not answer {_names(subjects)} (its hello lists {listed})"
+
+
+def _skip_players(subjects: Sequence[str], engine: Engine | None) -> str:
+    seats = sorted(engine.players) if engine is not None and engine.players else []
+    listed = _names(str(n) for n in seats) or "none"
+    return (
+        f"the engine does not seat {_names(sorted(subjects, key=_number))} players "
+        f"(its hello lists {listed})"
+    )
+
+
+def _skip_protocol(subjects: Sequence[str], engine: Engine | None) -> str:
+    spoken = engine.protocol if engine is not None else "?"
+    verb = "are" if len(subjects) > 1 else "is"
+    return f"the engine speaks protocol {spoken}; {_names(subjects)} {verb} protocol 2"
+
+
+def _skip_fields(subjects: Sequence[str], engine: Engine | None) -> str:
     fields: dict[str, dict[str, None]] = {}  # op -> its fields, in order
     for subject in subjects:
         op, _, names = subject.partition(": ")
         fields.setdefault(op, {}).update(dict.fromkeys(names.split(", ")))
     listed = "; ".join(f"{terminal(op)}'s {_names(names)}" for op, names in fields.items())
     return f"the engine does not answer these fields beyond protocol {PROTOCOL}: {listed}"
+
+
+# a reason for skipping cases -> the sentence that says it, for its subjects
+_SKIP_SENTENCES: dict[str, Callable[[Sequence[str], Engine | None], str]] = {
+    "ruleset": _skip_ruleset,
+    "op": _skip_op,
+    "players": _skip_players,
+    "protocol": _skip_protocol,
+    "fields": _skip_fields,
+}
+
+
+def _skip(reason: str, subjects: Sequence[str], engine: Engine | None) -> str:
+    """Why cases were skipped for one reason, in a sentence."""
+    return _SKIP_SENTENCES[reason](subjects, engine)
 
 
 def _number(text: str) -> tuple[int, str]:
@@ -230,6 +256,46 @@ def _line(outcome: Outcome) -> str:
     return terminal(f"{said[outcome.status]} {outcome.name}{note}")[:2000]
 
 
+def _failure_index(run: Run, failed: Sequence[Outcome], shown: int) -> list[str]:
+    """Every failure on a line, by suite, when there are more than are shown in full."""
+    index = [f"every failure, by suite ({len(failed)}):"]
+    for suite in run.suite_names():
+        mine = [o for o in failed if o.suite == suite]
+        if mine:
+            index.append(f"  {terminal(suite)}: {len(mine)} failed")
+            index += [f"    {_line(o)}" for o in mine]
+    index.append(
+        f"{len(failed) - shown} of the {len(failed)} failures are not shown in full: "
+        "--verbose shows them all, as do --format json and --junit FILE"
+    )
+    return index
+
+
+def _outcome_sections(run: Run, level: Level, shown: int) -> list[list[str]]:
+    """Every outcome (verbose), or the first failures in full and an index of the rest."""
+    if level == "verbose":
+        return [[o.report() if o.status == "failed" else _line(o) for o in run.outcomes]]
+    failed = [o for o in run.outcomes if o.status == "failed"]
+    sections = [[outcome.report() for outcome in failed[:shown]]]
+    if len(failed) > shown:
+        sections.append(_failure_index(run, failed, shown))
+    return sections
+
+
+def _by_field_section(run: Run, fields_of: FieldsOf | None) -> list[str]:
+    """The failures grouped by the rule field each case depends on."""
+    groups = by_rule_field(run, fields_of)
+    if not groups:
+        return []
+    lines = ["failures by rule field:"]
+    for name, found, said in groups:
+        label = terminal(name) if name else "(no rule field named)"
+        names = _names((o.name for o in found), 5)
+        where = f"; the rules say {_names(said, 3)}" if said else ""
+        lines.append(f"  {label}: {len(found)} failed ({names}){where}")
+    return lines
+
+
 def text_report(
     run: Run,
     level: Level = "normal",
@@ -240,33 +306,8 @@ def text_report(
     outcomes = run.outcomes
     if level == "quiet":
         return [summary(outcomes)]
-    failed = [o for o in outcomes if o.status == "failed"]
-    sections: list[list[str]] = []
-    if level == "verbose":
-        sections.append([o.report() if o.status == "failed" else _line(o) for o in outcomes])
-    else:
-        sections.append([outcome.report() for outcome in failed[:shown]])
-        if len(failed) > shown:
-            index = [f"every failure, by suite ({len(failed)}):"]
-            for suite in run.suite_names():
-                mine = [o for o in failed if o.suite == suite]
-                if mine:
-                    index.append(f"  {terminal(suite)}: {len(mine)} failed")
-                    index += [f"    {_line(o)}" for o in mine]
-            index.append(
-                f"{len(failed) - shown} of the {len(failed)} failures are not shown in full: "
-                "--verbose shows them all, as do --format json and --junit FILE"
-            )
-            sections.append(index)
-    groups = by_rule_field(run, fields_of)
-    if groups:
-        sections.append(["failures by rule field:"])
-        for name, found, said in groups:
-            label = terminal(name) if name else "(no rule field named)"
-            names = _names((o.name for o in found), 5)
-            where = f"; the rules say {_names(said, 3)}" if said else ""
-            sections[-1].append(f"  {label}: {len(found)} failed ({names}){where}")
-    sections += [_table(run), unchecked(run)]
+    sections = _outcome_sections(run, level, shown)
+    sections += [_by_field_section(run, fields_of), _table(run), unchecked(run)]
     lines = [line for section in sections if section for line in ["", *section]][1:]
     return [*lines, summary(outcomes)]
 
@@ -318,28 +359,56 @@ def _outcome(outcome: Outcome) -> dict[str, Any]:
     }
 
 
+def _engine(run: Run) -> dict[str, Any]:
+    """What the document says of the engine: its name, command, hello and stderr."""
+    engine = run.engine
+    command = list(run.command) if run.command is not None else None
+    if engine is None:
+        return {
+            "name": None,
+            "command": command,
+            "protocol": None,
+            "rulesets": [],
+            "ops": None,
+            "players": None,
+            "stderr": [],
+            "stderr_dropped": 0,
+        }
+    tail = engine.stderr
+    return {
+        "name": engine.name,
+        "command": command,
+        "protocol": engine.protocol,
+        "rulesets": sorted(engine.rulesets),
+        "ops": sorted(engine.ops) if engine.ops is not None else None,
+        "players": sorted(engine.players) if engine.players is not None else None,
+        "stderr": tail.lines() if tail is not None else [],
+        "stderr_dropped": tail.dropped if tail is not None else 0,
+    }
+
+
+def _by_field(run: Run, fields_of: FieldsOf | None) -> list[dict[str, Any]] | None:
+    """The failures by rule field, for the document (None when no field is known)."""
+    groups = by_rule_field(run, fields_of)
+    if groups is None:
+        return None
+    return [
+        {
+            "field": name or None,
+            "count": len(found),
+            "values": said,
+            "cases": [o.name for o in found],
+        }
+        for name, found, said in groups
+    ]
+
+
 def document(run: Run, fields_of: FieldsOf | None = None) -> dict[str, Any]:
     """The whole run as one JSON document (``"format": 1``), keys in a fixed order."""
-    engine = run.engine
-    tail = engine.stderr if engine is not None else None
-    groups = by_rule_field(run, fields_of)
     return {
         "format": FORMAT,
         "tool": f"bolivia {__version__}",
-        "engine": {
-            "name": engine.name if engine is not None else None,
-            "command": list(run.command) if run.command is not None else None,
-            "protocol": engine.protocol if engine is not None else None,
-            "rulesets": sorted(engine.rulesets) if engine is not None else [],
-            "ops": sorted(engine.ops) if engine is not None and engine.ops is not None else None,
-            "players": (
-                sorted(engine.players)
-                if engine is not None and engine.players is not None
-                else None
-            ),
-            "stderr": tail.lines() if tail is not None else [],
-            "stderr_dropped": tail.dropped if tail is not None else 0,
-        },
+        "engine": _engine(run),
         "conforms": conforms(run.outcomes),
         "interrupted": run.interrupted,
         "seconds": round(run.seconds, 3),
@@ -359,19 +428,7 @@ def document(run: Run, fields_of: FieldsOf | None = None) -> dict[str, Any]:
             }
             for r in reasons(run)
         ],
-        "failures_by_rule_field": (
-            None
-            if groups is None
-            else [
-                {
-                    "field": name or None,
-                    "count": len(found),
-                    "values": said,
-                    "cases": [o.name for o in found],
-                }
-                for name, found, said in groups
-            ]
-        ),
+        "failures_by_rule_field": _by_field(run, fields_of),
         "outcomes": [_outcome(outcome) for outcome in run.outcomes],
     }
 
