@@ -446,48 +446,52 @@ _CARDS = tuple(repr(c) for c in Card.all() if not c.is_red_three)
 RANDOM_TRIES = 150  # random situations tried per differing rule the enumeration leaves open
 
 
+def _hand(rng: random.Random, low: int = 1, high: int = 8) -> list[str]:
+    """A random hand of ``low`` to ``high`` cards, no red three."""
+    return [rng.choice(_CARDS) for _ in range(rng.randint(low, high))]
+
+
+def _melds(rng: random.Random, low: int = 0) -> list[list[str]]:
+    """``low`` to three random melds."""
+    return [_hand(rng) for _ in range(rng.randint(low, 3))]
+
+
+def _random_info(rng: random.Random) -> dict[str, Any]:
+    return {"players": rng.randint(2, 6)} if rng.random() < 0.5 else {}
+
+
+# an op -> a random situation for it (the keys drawn in their order: the draws stay the same)
+_RANDOM: dict[str, Callable[[random.Random], dict[str, Any]]] = {
+    "meld": lambda rng: {"cards": _hand(rng), "going_out": rng.random() < 0.5},
+    "extend": lambda rng: {"meld": _hand(rng), "add": _hand(rng, 1, 3)},
+    "initial_meld": lambda rng: {
+        "team_score": rng.randint(-100, 12000),
+        "melds": [_hand(rng) for _ in range(rng.randint(1, 2))],
+    },
+    "initial_minimum": lambda rng: {"team_score": rng.randint(-100, 20000)},
+    "pickup": lambda rng: {
+        "pile": _hand(rng),
+        "hand": _hand(rng),
+        "team_melds": _melds(rng),
+        "team_score": rng.randint(0, 9000),
+    },
+    "take_top": lambda rng: {"pile": _hand(rng), "team_melds": _melds(rng, 1), "onto": 0},
+    "go_out": lambda rng: {"team_melds": _melds(rng)},
+    "card_points": lambda rng: {"cards": _hand(rng), "in_hand": rng.random() < 0.5},
+    "score": lambda rng: {
+        "teams": [{"melds": _melds(rng), "red_threes": rng.randint(0, 3)} for _ in range(2)]
+    },
+    "game_over": lambda rng: {
+        "scores": [rng.randint(0, 20000), rng.randint(0, 20000)],
+        "hands_played": rng.randint(1, 80),
+    },
+}
+
+
 def _random_request(rng: random.Random, op: str) -> dict[str, Any]:
     """A random situation for ``op``: hands of one to eight cards (no red three), up to three
-    melds, scores in the ranges rulesets use."""
-
-    def hand(low: int = 1, high: int = 8) -> list[str]:
-        return [rng.choice(_CARDS) for _ in range(rng.randint(low, high))]
-
-    def melds(low: int = 0) -> list[list[str]]:
-        return [hand() for _ in range(rng.randint(low, 3))]
-
-    if op == "meld":
-        return {"cards": hand(), "going_out": rng.random() < 0.5}
-    if op == "extend":
-        return {"meld": hand(), "add": hand(1, 3)}
-    if op == "initial_meld":
-        return {
-            "team_score": rng.randint(-100, 12000),
-            "melds": [hand() for _ in range(rng.randint(1, 2))],
-        }
-    if op == "initial_minimum":
-        return {"team_score": rng.randint(-100, 20000)}
-    if op == "pickup":
-        return {
-            "pile": hand(),
-            "hand": hand(),
-            "team_melds": melds(),
-            "team_score": rng.randint(0, 9000),
-        }
-    if op == "take_top":
-        return {"pile": hand(), "team_melds": melds(1), "onto": 0}
-    if op == "go_out":
-        return {"team_melds": melds()}
-    if op == "card_points":
-        return {"cards": hand(), "in_hand": rng.random() < 0.5}
-    if op == "score":
-        return {"teams": [{"melds": melds(), "red_threes": rng.randint(0, 3)} for _ in range(2)]}
-    if op == "game_over":
-        return {
-            "scores": [rng.randint(0, 20000), rng.randint(0, 20000)],
-            "hands_played": rng.randint(1, 80),
-        }
-    return {"players": rng.randint(2, 6)} if rng.random() < 0.5 else {}
+    melds, scores in the ranges rulesets use; any other op is read as info."""
+    return _RANDOM.get(op, _random_info)(rng)
 
 
 def _smaller(value: Any) -> Iterator[Any]:

@@ -210,18 +210,26 @@ def _situations(path: str) -> Iterator[tuple[str, dict[str, Any]]]:
             yield from _MORE.get(area, [])
 
 
+def _error_template(base: Mapping[str, Any], other: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The base's error code, unless the other answer is the same error."""
+    code = base.get("error", {}).get("code")
+    theirs = other.get("error", {}).get("code") if other.get("ok") is not True else None
+    return None if code == theirs else {"error": code}
+
+
+def _differing_keys(op: str, result: Mapping[str, Any], other: Mapping[str, Any]) -> list[str]:
+    """The keys compared of a result that the other answer does not give alike."""
+    if other.get("ok") is not True:
+        return [k for k in compared_keys(op) if k in RESULT_FIELDS[op] and k in result]
+    return [k for k in compared_keys(op) if k in result and result[k] != other["result"].get(k)]
+
+
 def _template(op: str, base: Mapping[str, Any], other: Mapping[str, Any]) -> dict[str, Any] | None:
     """The keys on which two answers differ, with the base's values (None: they agree)."""
     if base.get("ok") is not True:
-        code = base.get("error", {}).get("code")
-        theirs = other.get("error", {}).get("code") if other.get("ok") is not True else None
-        return None if code == theirs else {"error": code}
+        return _error_template(base, other)
     result = base["result"]
-    if other.get("ok") is not True:
-        keys = [k for k in compared_keys(op) if k in RESULT_FIELDS[op] and k in result]
-    else:
-        keys = [k for k in compared_keys(op) if k in result and result[k] != other["result"].get(k)]
-    return {k: result[k] for k in keys} or None
+    return {k: result[k] for k in _differing_keys(op, result, other)} or None
 
 
 def build_battery(

@@ -319,6 +319,49 @@ def _behaviours(
     return tuple(Behaviour(about, tuple(qs)) for about, qs in groups.items())
 
 
+def _rounds(
+    asker: _Asker, battery: Battery, base: Ruleset, answers: dict[str, dict[str, Any]]
+) -> Found:
+    """The search, then rounds of what the changes hide or show, asked and searched again,
+    until nothing more is asked or the changes stay the same."""
+    found = explain(battery, answers)
+    for _ in range(ROUNDS):
+        opened = _opened(battery, found.changes)
+        more = extended(battery, found.ruleset, opened) if found.changes and opened else []
+        more += _deciding(battery, base, found)
+        if not more:
+            break
+        asker.ask(battery, more, answers)
+        before, found = found, explain(battery, answers, found.changes)
+        if found.changes == before.changes:
+            break
+    return found
+
+
+def _changes(base: Ruleset, found: Found) -> tuple[Change, ...]:
+    """Each change found, with the base's value, its evidence and its equivalents."""
+    return tuple(
+        Change(
+            path,
+            value,
+            base.value(path),
+            tuple(found.explains.get(path, ())),
+            tuple(found.equivalents.get(path, ())),
+        )
+        for path, value in found.changes.items()
+    )
+
+
+def _undetermined(battery: Battery, answers: Mapping[str, Any]) -> tuple[str, ...]:
+    """The fields a question could show but no question that shows them was answered."""
+    return tuple(
+        path
+        for path in LEAVES
+        if path not in battery.unobservable
+        and not any(q.name in answers for q in battery.depending_on(path))
+    )
+
+
 def profile_engine(
     engine: Engine,
     library: Library,
@@ -344,43 +387,16 @@ def profile_engine(
     battery = _battery(base, suites)
     answers = answers_by.setdefault(chosen, {})
     asker.ask(battery, battery.questions, answers)
-    found = explain(battery, answers)
-    for _ in range(ROUNDS):  # what the changes hide or show, asked, and searched again
-        opened = _opened(battery, found.changes)
-        more = extended(battery, found.ruleset, opened) if found.changes and opened else []
-        more += _deciding(battery, base, found)
-        if not more:
-            break
-        asker.ask(battery, more, answers)
-        before, found = found, explain(battery, answers, found.changes)
-        if found.changes == before.changes:
-            break
-    pid = profile_id(name)
-    ruleset = with_values(base, found.changes, pid)
-    changes = tuple(
-        Change(
-            path,
-            value,
-            base.value(path),
-            tuple(found.explains.get(path, ())),
-            tuple(found.equivalents.get(path, ())),
-        )
-        for path, value in found.changes.items()
-    )
-    undetermined = tuple(
-        path
-        for path in LEAVES
-        if path not in battery.unobservable
-        and not any(q.name in answers for q in battery.depending_on(path))
-    )
+    found = _rounds(asker, battery, base, answers)
+    ruleset = with_values(base, found.changes, profile_id(name))
     return Profile(
         engine=name,
         asked_as=chosen,
         base=base,
         ruleset=ruleset,
-        changes=changes,
+        changes=_changes(base, found),
         behaviours=_behaviours(battery, found.ruleset, found.unexplained, answers),
-        undetermined=undetermined,
+        undetermined=_undetermined(battery, answers),
         unobservable=battery.unobservable,
         asked=asker.asked,
         answered=sum(len(a) for a in answers_by.values()),

@@ -60,6 +60,43 @@ def _testcase(parent: ET.Element, outcome: Outcome) -> None:
             ET.SubElement(case, "system-err").text = _text("\n".join(outcome.stderr))
 
 
+def _properties(run: Run) -> dict[str, str]:
+    """What every suite's properties say of the engine."""
+    engine = run.engine
+    return {
+        "engine": engine.name if engine is not None else "none",
+        "command": " ".join(run.command) if run.command is not None else "in-process",
+        "protocol": str(engine.protocol) if engine is not None else "",
+        "rulesets": ", ".join(sorted(engine.rulesets)) if engine is not None else "",
+    }
+
+
+def _testsuite(root: ET.Element, run: Run, suite: str, properties: dict[str, str]) -> None:
+    """One suite's element: its counts, the engine's properties, its cases and stderr."""
+    mine = [o for o in run.outcomes if o.suite == suite]
+    found = counts(mine)
+    element = ET.SubElement(
+        root,
+        "testsuite",
+        name=_attribute(suite),
+        tests=str(len(mine)),
+        failures=str(found["failed"]),
+        errors=str(found["not-run"]),
+        skipped=str(found["skipped"]),
+        time=_seconds(sum(o.seconds for o in mine)),
+    )
+    if run.started:
+        element.set("timestamp", run.started)
+    listed = ET.SubElement(element, "properties")
+    for name, value in properties.items():
+        ET.SubElement(listed, "property", name=name, value=_attribute(value))
+    for outcome in mine:
+        _testcase(element, outcome)
+    stderr = run.stderr_of(suite)
+    if stderr:
+        ET.SubElement(element, "system-err").text = _text("\n".join(stderr))
+
+
 def junit_xml(run: Run) -> bytes:
     """The run as a JUnit XML document (UTF-8)."""
     total = counts(run.outcomes)
@@ -71,36 +108,9 @@ def junit_xml(run: Run) -> bytes:
         errors=str(total["not-run"]),
         time=_seconds(run.seconds),
     )
-    engine = run.engine
-    properties = {
-        "engine": engine.name if engine is not None else "none",
-        "command": " ".join(run.command) if run.command is not None else "in-process",
-        "protocol": str(engine.protocol) if engine is not None else "",
-        "rulesets": ", ".join(sorted(engine.rulesets)) if engine is not None else "",
-    }
+    properties = _properties(run)
     for suite in run.suite_names():
-        mine = [o for o in run.outcomes if o.suite == suite]
-        found = counts(mine)
-        element = ET.SubElement(
-            root,
-            "testsuite",
-            name=_attribute(suite),
-            tests=str(len(mine)),
-            failures=str(found["failed"]),
-            errors=str(found["not-run"]),
-            skipped=str(found["skipped"]),
-            time=_seconds(sum(o.seconds for o in mine)),
-        )
-        if run.started:
-            element.set("timestamp", run.started)
-        listed = ET.SubElement(element, "properties")
-        for name, value in properties.items():
-            ET.SubElement(listed, "property", name=name, value=_attribute(value))
-        for outcome in mine:
-            _testcase(element, outcome)
-        stderr = run.stderr_of(suite)
-        if stderr:
-            ET.SubElement(element, "system-err").text = _text("\n".join(stderr))
+        _testsuite(root, run, suite, properties)
     ET.indent(root)
     text = ET.tostring(root, encoding="unicode")
     return f'<?xml version="1.0" encoding="UTF-8"?>\n{text}\n'.encode()

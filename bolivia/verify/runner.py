@@ -11,7 +11,7 @@ import fnmatch
 import functools
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -43,6 +43,7 @@ from bolivia.verify.reporting import (
     nothing_checked,
     text_report,
 )
+from bolivia.verify.tail import Tail
 
 __all__ = [
     "UsageProblem",
@@ -106,6 +107,16 @@ def pick(
     if not patterns:
         return planned
     names = [f"{suite.suite}:{case.id}:{ruleset}" for suite, case, ruleset, _ in planned]
+    _check_patterns(patterns, names)
+    return [
+        item
+        for item, name in zip(planned, names, strict=True)
+        if any(_matches(name, p) for p in patterns)
+    ]
+
+
+def _check_patterns(patterns: Sequence[str], names: Sequence[str]) -> None:
+    """Refuse a ``-k`` pattern that matches no case, naming one case as an example."""
     unmatched = [p for p in patterns if not any(_matches(name, p) for name in names)]
     if unmatched:
         example = f" such as {names[0]!r}" if names else ""
@@ -114,11 +125,6 @@ def pick(
             f"{', '.join(map(repr, unmatched))} matches no case "
             f"(names are SUITE:CASE:RULESET{example})",
         )
-    return [
-        item
-        for item, name in zip(planned, names, strict=True)
-        if any(_matches(name, p) for p in patterns)
-    ]
 
 
 def rule_fields(library: Library) -> FieldsOf:
@@ -163,6 +169,31 @@ def _usual(library: Library) -> Callable[[str], int | None]:
     return usual
 
 
+def _engine(library: Library, command: str | None, timeout: float) -> Engine:
+    """The built-in oracle (``command`` None), or the program started; one that does not
+    start is a usage problem."""
+    if command is None:
+        return InProcessEngine(Oracle(library))
+    try:
+        return ProcessEngine(command, timeout=timeout)
+    except EngineFailure as exc:
+        if exc.kind == "start":
+            raise UsageProblem("--engine", str(exc)) from None
+        raise
+
+
+def _gather(out: Run, outcomes: Iterable[Outcome], tail: Tail | None) -> None:
+    """Each outcome into the run as it comes, with the engine's stderr lines by suite."""
+    mark = 0
+    for outcome in outcomes:
+        out.outcomes.append(outcome)
+        if tail is not None:  # the lines written since the last outcome: this suite's
+            now = tail.mark()
+            start = out.spans.get(outcome.suite, (mark, now))[0]
+            out.spans[outcome.suite] = (start, now)
+            mark = now
+
+
 def run(
     suites: Sequence[Suite],
     planned: Sequence[Planned],
@@ -188,33 +219,19 @@ def run(
     )
     engine: Engine | None = None
     try:
-        if command is None:
-            engine = InProcessEngine(Oracle(library))
-        else:
-            try:
-                engine = ProcessEngine(command, timeout=timeout)
-            except EngineFailure as exc:
-                if exc.kind == "start":
-                    raise UsageProblem("--engine", str(exc)) from None
-                raise
+        engine = _engine(library, command, timeout)
+        if isinstance(engine, ProcessEngine):
             out.command = engine.command
         out.engine = engine
-        tail = engine.stderr
-        mark = 0
-        for outcome in run_plan(
+        outcomes = run_plan(
             planned,
             engine,
             deadline=deadline,
             give_up=give_up,
             maxfail=maxfail,
             usual=_usual(library),
-        ):
-            out.outcomes.append(outcome)
-            if tail is not None:  # the lines written since the last outcome: this suite's
-                now = tail.mark()
-                start = out.spans.get(outcome.suite, (mark, now))[0]
-                out.spans[outcome.suite] = (start, now)
-                mark = now
+        )
+        _gather(out, outcomes, engine.stderr)
     except KeyboardInterrupt:
         out.interrupted = True
         out.outcomes.extend(not_run(planned[len(out.outcomes) :], "interrupted", "interrupted"))
