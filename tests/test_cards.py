@@ -123,6 +123,6 @@ def test_a_refusal_is_caught_as_a_value_error() -> None:
     user expects (python-chess's illegal move is one)."""
     ruleset = shipped_library().load("bolivia-da")
     with pytest.raises(ValueError, match="at least 2 natural cards") as refused:
-        verify_meld(ruleset, parse_cards("5C 2D JK 2H".split()))
+        verify_meld(ruleset, parse_cards(["5C", "2D", "JK", "2H"]))
     assert isinstance(refused.value, Illegal) and refused.value.code
     assert issubclass(BadRequest, ValueError)
