@@ -13,12 +13,20 @@ source uses -- are the linter's business, not this module's.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable, Iterator
 
 from bolivia.cards import POSITION_RANK, RANKS
-from bolivia.rules.model import POINT_KEYS, Rules, SequenceMelds, SpecialCanasta
+from bolivia.rules.model import (
+    POINT_KEYS,
+    Requirement,
+    Rules,
+    SequenceMelds,
+    SpecialCanasta,
+)
 
 __all__ = [
     "BY_PLAYERS",
+    "Contradiction",
     "achievable_canastas",
     "check",
     "covers",
@@ -26,6 +34,10 @@ __all__ = [
     "unseated_entries",
     "wild_cards_in_pack",
 ]
+
+
+# A contradiction: the key paths involved (where it shows first), and the message.
+Contradiction = tuple[tuple[str, ...], str]
 
 
 def wild_cards_in_pack(rules: Rules) -> int:
@@ -37,23 +49,36 @@ def _natural_ranks(rules: Rules) -> list[str]:
     return [r for r in RANKS if r not in rules.pack.wild_ranks and r != "3"]
 
 
+def _pack_size(rules: Rules) -> int:
+    return 52 * rules.pack.decks + rules.pack.jokers
+
+
+# Whether so many naturals and wild cards meet melds.group.ratio, by the ratio's name.
+_RATIOS: dict[str, Callable[[int, int], bool]] = {
+    "any": lambda naturals, wilds: True,
+    "naturals_exceed_wilds": lambda naturals, wilds: naturals > wilds,
+    "naturals_twice_wilds": lambda naturals, wilds: naturals >= 2 * wilds,
+}
+
+
 def _group_allows(rules: Rules, naturals: int, wilds: int) -> bool:
     group = rules.melds.group
     if naturals < group.min_natural:
         return False
     if group.max_wild is not None and wilds > group.max_wild:
         return False
-    if group.ratio == "naturals_exceed_wilds" and naturals <= wilds:
-        return False
-    if group.ratio == "naturals_twice_wilds" and naturals < 2 * wilds:
+    if not _RATIOS[group.ratio](naturals, wilds):
         return False
     return not (group.max_size is not None and naturals + wilds > group.max_size)
 
 
 def _sequence_span(rules: Rules) -> int:
-    """The most positions one sequence can fill: the longest stretch of its span (at most
-    ``melds.sequence.longest()``) holding a natural and no more places of a wild rank (which
-    only a wild card fills) than ``max_wild``; 0 when there is none."""
+    """The most positions one sequence can fill; 0 when there is none.
+
+    That is the longest stretch of its span (at most ``melds.sequence.longest()``) that holds a
+    natural. A place of a wild rank takes a wild card, so a stretch holds no more of them than
+    ``max_wild``.
+    """
     seq = rules.melds.sequence
     low, high = seq.span()
     wild = [RANKS[POSITION_RANK[p]] in rules.pack.wild_ranks for p in range(14)]
@@ -76,56 +101,77 @@ def _span_ranks(seq: SequenceMelds) -> list[str]:
     return [RANKS[POSITION_RANK[p]] for p in range(low, high + 1)]
 
 
-def achievable_canastas(rules: Rules) -> dict[str, str | None]:
-    """For each canasta kind, None when the rules let a side make one, else why not."""
-    canastas = rules.canastas
+# --------------------------------------------------------------------------- canastas
+
+
+def _natural_unmade(rules: Rules) -> str | None:
+    """Why no natural canasta can be made, or None."""
+    size = rules.canastas.natural.size
+    copies = 4 * rules.pack.decks
+    if size <= copies and _group_allows(rules, size, 0):
+        return None
+    return (
+        f"a natural group of {size} cards is impossible (at most {copies} of a rank, "
+        "and the group rules)"
+    )
+
+
+def _mixed_unmade(rules: Rules) -> str | None:
+    """Why no mixed canasta can be made, or None."""
+    size = rules.canastas.mixed.size
     copies = 4 * rules.pack.decks
     wilds = wild_cards_in_pack(rules)
-    out: dict[str, str | None] = {}
-
-    size = canastas.natural.size
-    out["natural"] = (
-        None
-        if size <= copies and _group_allows(rules, size, 0)
-        else (
-            f"a natural group of {size} cards is impossible (at most {copies} of a rank, "
-            "and the group rules)"
-        )
-    )
-    size = canastas.mixed.size
-    mixed_possible = any(
+    if any(
         _group_allows(rules, size - w, w) and size - w <= copies
         for w in range(1, min(size, wilds + 1))
-    )
-    out["mixed"] = (
-        None
-        if mixed_possible
-        else (f"no group of {size} cards with a wild card meets melds.group's limits")
-    )
+    ):
+        return None
+    return f"no group of {size} cards with a wild card meets melds.group's limits"
+
+
+def _escalera_unmade(rules: Rules) -> str | None:
+    """Why no escalera can be made, or None."""
     seq = rules.melds.sequence
-    size = canastas.escalera.size
+    size = rules.canastas.escalera.size
     if not seq.allowed:
-        out["escalera"] = "sequences are not allowed (melds.sequence.allowed: false)"
-    elif size > _sequence_span(rules) + seq.max_wild or (
+        return "sequences are not allowed (melds.sequence.allowed: false)"
+    if size > _sequence_span(rules) + seq.max_wild or (
         seq.max_size is not None and size > seq.max_size
     ):
-        out["escalera"] = f"no sequence can reach {size} cards under melds.sequence"
-    else:
-        out["escalera"] = None
+        return f"no sequence can reach {size} cards under melds.sequence"
+    return None
+
+
+def _bolivia_unmade(rules: Rules) -> str | None:
+    """Why no bolivia (a canasta of wild cards) can be made, or None."""
     wild = rules.melds.wild
-    size = canastas.bolivia.size
+    size = rules.canastas.bolivia.size
     if not wild.allowed:
-        out["bolivia"] = "wild cards may not be melded alone (melds.wild.allowed: false)"
-    elif size > wilds or (wild.max_size is not None and size > wild.max_size):
-        out["bolivia"] = f"no wild meld can reach {size} cards"
-    else:
-        out["bolivia"] = None
-    return out
+        return "wild cards may not be melded alone (melds.wild.allowed: false)"
+    if size > wild_cards_in_pack(rules) or (wild.max_size is not None and size > wild.max_size):
+        return f"no wild meld can reach {size} cards"
+    return None
+
+
+# Why a canasta of each kind cannot be made, in the order of the kinds.
+_UNMADE: dict[str, Callable[[Rules], str | None]] = {
+    "natural": _natural_unmade,
+    "mixed": _mixed_unmade,
+    "escalera": _escalera_unmade,
+    "bolivia": _bolivia_unmade,
+}
+
+
+def achievable_canastas(rules: Rules) -> dict[str, str | None]:
+    """For each canasta kind, None when the rules let a side make one, else why not."""
+    return {kind: unmade(rules) for kind, unmade in _UNMADE.items()}
 
 
 def _kind_limits(rules: Rules, kind: str) -> tuple[int | None, int | None]:
-    """The most cards and the most wild cards a meld that is a canasta of this kind may hold
-    (None: no limit)."""
+    """The most cards and the most wild cards a canasta of this kind may hold.
+
+    None is no limit.
+    """
     melds = rules.melds
     if kind in ("natural", "mixed"):
         return melds.group.max_size, 0 if kind == "natural" else melds.group.max_wild
@@ -142,10 +188,8 @@ def _a(kind: str) -> str:
     return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
 
 
-def special_canasta_impossible(rules: Rules, position: int) -> str | None:
-    """Why no meld can be the special canasta at this position of ``canastas.special`` (its
-    kind cannot be made, or no canasta of that kind has the composition it asks), or None."""
-    entry = rules.canastas.special[position]
+def _kind_fault(rules: Rules, entry: SpecialCanasta) -> str | None:
+    """Why a special canasta's kind or rank cannot be, or None."""
     kind = entry.kind
     why = achievable_canastas(rules)[kind]
     if why is not None:
@@ -154,18 +198,40 @@ def special_canasta_impossible(rules: Rules, position: int) -> str | None:
         return f"{_a(kind)} canasta has no rank of its own (rank: {entry.rank})"
     if entry.rank is not None and entry.rank not in _natural_ranks(rules):
         return f"no group is of {entry.rank}s (a wild rank or the threes)"
-    size = rules.canastas.model_dump()[kind]["size"]
-    most_cards, most_wild = _kind_limits(rules, kind)
-    if entry.min_size is not None and most_cards is not None and entry.min_size > most_cards:
-        return f"{_a(kind)} canasta holds at most {most_cards} cards, not {entry.min_size}"
-    least_wild = entry.min_wild + (1 if kind == "mixed" and entry.min_wild == 0 else 0)
+    return None
+
+
+def _wild_range(rules: Rules, entry: SpecialCanasta) -> tuple[int, int | None]:
+    """The fewest wild cards a special canasta asks for, and the most it may hold.
+
+    A mixed canasta holds one wild card at least; a bolivia is wild cards only.
+    """
+    kind = entry.kind
+    _, most_wild = _kind_limits(rules, kind)
+    least = entry.min_wild + (1 if kind == "mixed" and entry.min_wild == 0 else 0)
     top = entry.max_wild if entry.max_wild is not None else most_wild
     if most_wild is not None:
         top = most_wild if top is None else min(top, most_wild)
     if kind == "bolivia":
-        least_wild = max(least_wild, entry.min_size or size)
+        least = max(least, entry.min_size or rules.canastas.bolivia.size)
+    return least, top
+
+
+def _size_fault(rules: Rules, entry: SpecialCanasta) -> str | None:
+    """Why no canasta of the kind holds the cards a special canasta asks for, or None."""
+    kind = entry.kind
+    most_cards, _ = _kind_limits(rules, kind)
+    if entry.min_size is not None and most_cards is not None and entry.min_size > most_cards:
+        return f"{_a(kind)} canasta holds at most {most_cards} cards, not {entry.min_size}"
+    least_wild, top = _wild_range(rules, entry)
     if top is not None and least_wild > top:
         return f"it asks for {least_wild} wild cards or more, and {_a(kind)} canasta holds {top}"
+    return None
+
+
+def _joker_fault(rules: Rules, entry: SpecialCanasta) -> str | None:
+    """Why the jokers a special canasta asks for cannot be, or None."""
+    least_wild, top = _wild_range(rules, entry)
     jokers = rules.pack.jokers
     if entry.min_jokers > jokers:
         return f"it asks for {entry.min_jokers} jokers, and the pack holds {jokers}"
@@ -173,7 +239,7 @@ def special_canasta_impossible(rules: Rules, position: int) -> str | None:
         return f"it asks for {entry.min_jokers} jokers, more than the {top} wild cards it may hold"
     if entry.max_jokers is not None and entry.max_jokers < entry.min_jokers:
         return f"it asks for {entry.min_jokers} jokers or more and at most {entry.max_jokers}"
-    if kind == "bolivia" and entry.max_jokers is not None:
+    if entry.kind == "bolivia" and entry.max_jokers is not None:
         others = 4 * rules.pack.decks * len(set(rules.pack.wild_ranks))
         if least_wild - entry.max_jokers > others:
             return (
@@ -183,23 +249,33 @@ def special_canasta_impossible(rules: Rules, position: int) -> str | None:
     return None
 
 
+def special_canasta_impossible(rules: Rules, position: int) -> str | None:
+    """Why no meld can be the special canasta at this position, or None.
+
+    Its kind may be impossible, or no canasta of that kind may have the composition it asks.
+    """
+    entry = rules.canastas.special[position]
+    return _kind_fault(rules, entry) or _size_fault(rules, entry) or _joker_fault(rules, entry)
+
+
+def _at_most(limit: int | None, within: int | None) -> bool:
+    """Whether a limit lies within another (None: no limit)."""
+    return within is None or (limit is not None and limit <= within)
+
+
 def covers(earlier: SpecialCanasta, later: SpecialCanasta) -> bool:
-    """Whether every canasta the special canasta ``later`` matches is matched by ``earlier``
-    (so ``later``, listed after it, never applies)."""
+    """Whether ``earlier`` matches every canasta that ``later`` matches.
+
+    Then ``later``, listed after it, never applies.
+    """
     return (
         earlier.kind == later.kind
         and (earlier.rank is None or earlier.rank == later.rank)
         and (earlier.min_size or 0) <= (later.min_size or 0)
         and earlier.min_wild <= later.min_wild
-        and (
-            earlier.max_wild is None
-            or (later.max_wild is not None and later.max_wild <= earlier.max_wild)
-        )
+        and _at_most(later.max_wild, earlier.max_wild)
         and earlier.min_jokers <= later.min_jokers
-        and (
-            earlier.max_jokers is None
-            or (later.max_jokers is not None and later.max_jokers <= earlier.max_jokers)
-        )
+        and _at_most(later.max_jokers, earlier.max_jokers)
     )
 
 
@@ -214,13 +290,15 @@ _KIND_FIELDS = {
 BY_PLAYERS = ("going_out.requirement_by_players", "game.target_by_players")
 
 
-def unseated_entries(rules: Rules) -> list[tuple[tuple[str, ...], str]]:
-    """Entries of the tables by number of players (:data:`BY_PLAYERS`) for numbers who may not
-    play. Such an entry never applies: a slip in the file that writes it, but nothing wrong in
-    a base's table seen from a ruleset that seats fewer (limiting play to four players leaves
-    the base's entry for two in place, unused)."""
+def unseated_entries(rules: Rules) -> list[Contradiction]:
+    """Entries of the tables by number of players for numbers who may not play.
+
+    The tables are :data:`BY_PLAYERS`. Such an entry never applies. It is a slip in the file
+    that writes it, but nothing wrong in a base's table seen from a ruleset that seats fewer:
+    limiting play to four players leaves the base's entry for two in place, unused.
+    """
     seats = rules.players.seats
-    found: list[tuple[tuple[str, ...], str]] = []
+    found: list[Contradiction] = []
     for table in BY_PLAYERS:
         section, name = table.split(".")
         for count in sorted(getattr(getattr(rules, section), name)):
@@ -233,39 +311,39 @@ def unseated_entries(rules: Rules) -> list[tuple[tuple[str, ...], str]]:
     return found
 
 
-def check(rules: Rules) -> list[tuple[tuple[str, ...], str]]:
-    """Every way the rules contradict each other: (key paths involved, message).
+# --------------------------------------------------------------------------- the checks
 
-    The first key path is where the problem shows; the others are the rules that make it one
-    (a report names the one the file being checked has changed).
-    """
-    problems: list[tuple[tuple[str, ...], str]] = []
 
-    def bad(path: str, message: str, *related: str) -> None:
-        problems.append(((path, *related), message))
+def _bad(path: str, message: str, *related: str) -> Contradiction:
+    return (path, *related), message
 
-    pack = rules.pack
-    pack_size = 52 * pack.decks + pack.jokers
-    if "3" in pack.wild_ranks:
-        bad(
+
+def _pack_problems(rules: Rules) -> Iterator[Contradiction]:
+    if "3" in rules.pack.wild_ranks:
+        yield _bad(
             "pack.wild_ranks", "threes cannot be wild: red and black threes have rules of their own"
         )
 
+
+def _seating_problems(rules: Rules) -> Iterator[Contradiction]:
     players = rules.players
     if players.usual not in players.seats:
-        bad(
+        yield _bad(
             "players.usual",
             f"{players.usual} players is not among the seatings "
             f"(players.seats has {sorted(players.seats)})",
             "players.seats",
         )
+    pack_size = _pack_size(rules)
     for count, seating in sorted(players.seats.items()):
         here = f"players.seats.{count}"
         if seating.teams > count or count % seating.teams:
-            bad(f"{here}.teams", f"{count} players cannot sit as {seating.teams} equal sides")
+            yield _bad(
+                f"{here}.teams", f"{count} players cannot sit as {seating.teams} equal sides"
+            )
         dealt = count * seating.hand_size + 1
         if dealt > pack_size:
-            bad(
+            yield _bad(
                 f"{here}.hand_size",
                 f"dealing {seating.hand_size} cards to {count} players and "
                 f"turning up one needs {dealt} cards; the pack has "
@@ -273,133 +351,205 @@ def check(rules: Rules) -> list[tuple[tuple[str, ...], str]]:
                 "players.seats",
                 "pack",
             )
+
+
+def _group_problems(rules: Rules) -> Iterator[Contradiction]:
     group = rules.melds.group
-    copies = 4 * pack.decks
+    copies = 4 * rules.pack.decks
     if group.min_natural > copies:
-        bad(
+        yield _bad(
             "melds.group.min_natural",
             f"a group needs {group.min_natural} natural cards of one rank; the pack holds {copies}",
         )
     if group.max_size is not None and group.max_size < group.min_size:
-        bad("melds.group.max_size", f"smaller than melds.group.min_size ({group.min_size})")
+        yield _bad("melds.group.max_size", f"smaller than melds.group.min_size ({group.min_size})")
     # the fewest wild cards that make n naturals a new group: more wilds never help a group
     if not any(_group_allows(rules, n, max(0, group.min_size - n)) for n in range(1, copies + 1)):
-        bad("melds.group", "no group at all meets these limits")
+        yield _bad("melds.group", "no group at all meets these limits")
 
+
+def _sequence_fit(rules: Rules) -> Contradiction | None:
+    """The sequence's span against its least size: too short, or out of order."""
     seq = rules.melds.sequence
-    if seq.allowed:
-        low, high = seq.span()
-        if low >= high:
-            bad(
-                "melds.sequence.highest",
-                f"{seq.highest} is not above melds.sequence.lowest ({seq.lowest})",
-            )
-        elif seq.min_size > _sequence_span(rules) + seq.max_wild:
-            # threes take their place in a span through them, a wild rank's place takes a
-            # wild card: only a span no sequence of min_size fits in is impossible
-            bad(
-                "melds.sequence.min_size",
-                f"{seq.min_size} cards cannot fit between {seq.lowest} and {seq.highest}"
-                + (
-                    f" (the place of a wild rank takes one of at most {seq.max_wild} wild cards)"
-                    if any(r in pack.wild_ranks for r in _span_ranks(seq))
-                    else ""
-                ),
-            )
-        if seq.two_aces and (seq.lowest, seq.highest) != ("A", "A"):
-            bad(
-                "melds.sequence.two_aces",
-                "an ace at each end needs melds.sequence.lowest and highest both A, not "
-                f"{seq.lowest} and {seq.highest}",
-            )
-        if seq.max_size is not None and seq.max_size < seq.min_size:
-            bad("melds.sequence.max_size", f"smaller than melds.sequence.min_size ({seq.min_size})")
+    low, high = seq.span()
+    if low >= high:
+        return _bad(
+            "melds.sequence.highest",
+            f"{seq.highest} is not above melds.sequence.lowest ({seq.lowest})",
+        )
+    if seq.min_size <= _sequence_span(rules) + seq.max_wild:
+        return None
+    # threes take their place in a span through them, a wild rank's place takes a wild card:
+    # only a span no sequence of min_size fits in is impossible
+    wild_place = any(r in rules.pack.wild_ranks for r in _span_ranks(seq))
+    return _bad(
+        "melds.sequence.min_size",
+        f"{seq.min_size} cards cannot fit between {seq.lowest} and {seq.highest}"
+        + (
+            f" (the place of a wild rank takes one of at most {seq.max_wild} wild cards)"
+            if wild_place
+            else ""
+        ),
+    )
 
+
+def _sequence_problems(rules: Rules) -> Iterator[Contradiction]:
+    seq = rules.melds.sequence
+    if not seq.allowed:
+        return
+    fit = _sequence_fit(rules)
+    if fit is not None:
+        yield fit
+    if seq.two_aces and (seq.lowest, seq.highest) != ("A", "A"):
+        yield _bad(
+            "melds.sequence.two_aces",
+            "an ace at each end needs melds.sequence.lowest and highest both A, not "
+            f"{seq.lowest} and {seq.highest}",
+        )
+    if seq.max_size is not None and seq.max_size < seq.min_size:
+        yield _bad(
+            "melds.sequence.max_size", f"smaller than melds.sequence.min_size ({seq.min_size})"
+        )
+
+
+def _wild_meld_problems(rules: Rules) -> Iterator[Contradiction]:
     wild = rules.melds.wild
+    if not wild.allowed:
+        return
+    if wild.max_size is not None and wild.max_size < wild.min_size:
+        yield _bad("melds.wild.max_size", f"smaller than melds.wild.min_size ({wild.min_size})")
     wilds = wild_cards_in_pack(rules)
-    if wild.allowed:
-        if wild.max_size is not None and wild.max_size < wild.min_size:
-            bad("melds.wild.max_size", f"smaller than melds.wild.min_size ({wild.min_size})")
-        if wild.min_size > wilds:
-            bad("melds.wild.min_size", f"the pack holds only {wilds} wild cards")
+    if wild.min_size > wilds:
+        yield _bad("melds.wild.min_size", f"the pack holds only {wilds} wild cards")
 
+
+def _black_three_problems(rules: Rules) -> Iterator[Contradiction]:
     threes = rules.melds.black_threes
-    if threes.when != "never":
-        if threes.min_size > 2 * pack.decks + threes.max_wild:
-            bad("melds.black_threes.min_size", f"the pack holds only {2 * pack.decks} black threes")
-        if threes.max_size is not None and threes.max_size < threes.min_size:
-            bad("melds.black_threes.max_size", "smaller than melds.black_threes.min_size")
+    if threes.when == "never":
+        return
+    decks = rules.pack.decks
+    if threes.min_size > 2 * decks + threes.max_wild:
+        yield _bad("melds.black_threes.min_size", f"the pack holds only {2 * decks} black threes")
+    if threes.max_size is not None and threes.max_size < threes.min_size:
+        yield _bad("melds.black_threes.max_size", "smaller than melds.black_threes.min_size")
 
+
+def _band_problems(rules: Rules) -> Iterator[Contradiction]:
     bands = rules.initial_meld.bands
     if bands[0].from_score is not None:
-        bad(
+        yield _bad(
             "initial_meld.bands",
             "the first band starts at 'from: null' (every score below the next band)",
         )
     starts = [band.from_score for band in bands[1:]]
     if any(start is None for start in starts):
-        bad("initial_meld.bands", "only the first band has 'from: null'")
-    else:
-        numbers = [s for s in starts if s is not None]
-        # the first band out of order is named: the list itself may be long
-        wrong = next(
-            (i for i, (a, b) in enumerate(itertools.pairwise(numbers), start=1) if b <= a), None
+        yield _bad("initial_meld.bands", "only the first band has 'from: null'")
+        return
+    numbers = [s for s in starts if s is not None]
+    # the first band out of order is named: the list itself may be long
+    wrong = next(
+        (i for i, (a, b) in enumerate(itertools.pairwise(numbers), start=1) if b <= a), None
+    )
+    if wrong is not None:
+        yield _bad(
+            "initial_meld.bands",
+            f"bands out of order: bands[{wrong + 1}] starts at {numbers[wrong]}, not above "
+            f"bands[{wrong}] ({numbers[wrong - 1]}); each band starts above the one before",
         )
-        if wrong is not None:
-            bad(
-                "initial_meld.bands",
-                f"bands out of order: bands[{wrong + 1}] starts at {numbers[wrong]}, not above "
-                f"bands[{wrong}] ({numbers[wrong - 1]}); each band starts above the one before",
-            )
 
+
+def _pile_problems(rules: Rules) -> Iterator[Contradiction]:
     pile = rules.pile
     if pile.take_top.allowed and not pile.take_top.onto_kinds:
-        bad("pile.take_top.onto_kinds", "taking the top card is allowed but onto no kind of meld")
+        yield _bad(
+            "pile.take_top.onto_kinds", "taking the top card is allowed but onto no kind of meld"
+        )
     if "onto_meld" in (*pile.take_frozen, *pile.take_unfrozen) and not pile.onto_kinds:
-        bad("pile.onto_kinds", "the pile may be taken onto a meld, but onto no kind of meld")
-    allowed_kinds = {"group": True, "sequence": seq.allowed, "wild": wild.allowed}
-    for path, kinds in (
-        ("pile.onto_kinds", pile.onto_kinds),
-        ("pile.take_top.onto_kinds", pile.take_top.onto_kinds),
-    ):
-        used = path == "pile.onto_kinds" or pile.take_top.allowed
+        yield _bad("pile.onto_kinds", "the pile may be taken onto a meld, but onto no kind of meld")
+    melds = rules.melds
+    allowed_kinds = {"group": True, "sequence": melds.sequence.allowed, "wild": melds.wild.allowed}
+    used = [("pile.onto_kinds", pile.onto_kinds)]
+    if pile.take_top.allowed:
+        used.append(("pile.take_top.onto_kinds", pile.take_top.onto_kinds))
+    for path, kinds in used:
         for kind in kinds:
-            if used and not allowed_kinds[kind]:
-                bad(
+            if not allowed_kinds[kind]:
+                yield _bad(
                     path,
                     f"{kind} melds are not allowed (melds.{kind}.allowed: false)",
                     f"melds.{kind}.allowed",
                 )
 
-    reachable = achievable_canastas(rules)
-    requirements = [("going_out.requirement", rules.going_out.requirement)] + [
-        (f"going_out.requirement_by_players.{n}", r)
-        for n, r in sorted(rules.going_out.requirement_by_players.items())
-    ]
-    for path, requirement in requirements:
-        needed = sum(requirement.including.values())
-        if needed > requirement.count:
-            bad(path, f"{needed} canastas of named kinds, but only {requirement.count} in all")
-        for canasta in requirement.including:
-            reason = reachable.get(canasta)
-            if reason is not None:
-                article = "an" if canasta[0] in "aeiou" else "a"
-                bad(
-                    path,
-                    f"requires {article} {canasta} canasta, which cannot be made: {reason}",
-                    *_KIND_FIELDS[canasta],
-                )
-        if requirement.count and all(reason is not None for reason in reachable.values()):
-            bad(
-                path,
-                "requires canastas, and no kind of canasta can be made",
-                *(f for fields in _KIND_FIELDS.values() for f in fields),
-            )
-        smallest = min(getattr(rules.canastas, kind).size for kind in reachable)
-        if requirement.count * smallest > pack_size:
-            bad(path, f"{requirement.count} canastas need more cards than the pack holds")
 
+def _requirement_problems(
+    rules: Rules, path: str, requirement: Requirement, reachable: dict[str, str | None]
+) -> Iterator[Contradiction]:
+    """What keeps one going-out requirement from ever being met."""
+    needed = sum(requirement.including.values())
+    if needed > requirement.count:
+        yield _bad(path, f"{needed} canastas of named kinds, but only {requirement.count} in all")
+    yield from _unmade_kinds(path, requirement, reachable)
+    if requirement.count and all(reason is not None for reason in reachable.values()):
+        yield _bad(
+            path,
+            "requires canastas, and no kind of canasta can be made",
+            *(f for fields in _KIND_FIELDS.values() for f in fields),
+        )
+    smallest = min(getattr(rules.canastas, kind).size for kind in reachable)
+    if requirement.count * smallest > _pack_size(rules):
+        yield _bad(path, f"{requirement.count} canastas need more cards than the pack holds")
+
+
+def _unmade_kinds(
+    path: str, requirement: Requirement, reachable: dict[str, str | None]
+) -> Iterator[Contradiction]:
+    """The kinds of canasta a requirement names that cannot be made."""
+    for canasta in requirement.including:
+        reason = reachable.get(canasta)
+        if reason is not None:
+            yield _bad(
+                path,
+                f"requires {_a(canasta)} canasta, which cannot be made: {reason}",
+                *_KIND_FIELDS[canasta],
+            )
+
+
+def _going_out_problems(rules: Rules) -> Iterator[Contradiction]:
+    reachable = achievable_canastas(rules)
+    going_out = rules.going_out
+    yield from _requirement_problems(
+        rules, "going_out.requirement", going_out.requirement, reachable
+    )
+    for n, requirement in sorted(going_out.requirement_by_players.items()):
+        path = f"going_out.requirement_by_players.{n}"
+        yield from _requirement_problems(rules, path, requirement, reachable)
+
+
+def _card_point_problems(rules: Rules) -> Iterator[Contradiction]:
     missing = [key for key in POINT_KEYS if key not in rules.scoring.card_points]
     if missing:
-        bad("scoring.card_points", f"no points given for {', '.join(missing)}")
-    return problems
+        yield _bad("scoring.card_points", f"no points given for {', '.join(missing)}")
+
+
+# Each part of the rules checked, in the order its problems are told.
+_CHECKS: tuple[Callable[[Rules], Iterator[Contradiction]], ...] = (
+    _pack_problems,
+    _seating_problems,
+    _group_problems,
+    _sequence_problems,
+    _wild_meld_problems,
+    _black_three_problems,
+    _band_problems,
+    _pile_problems,
+    _going_out_problems,
+    _card_point_problems,
+)
+
+
+def check(rules: Rules) -> list[Contradiction]:
+    """Every way the rules contradict each other: (key paths involved, message).
+
+    The first key path is where the problem shows. The others are the rules that make it one:
+    a report names the one the file being checked has changed.
+    """
+    return [found for step in _CHECKS for found in step(rules)]
