@@ -200,42 +200,47 @@ class _Converter:
         )
 
     def convert(self, node: yaml.Node, location: Location, depth: int, *, aliased: bool) -> Any:
+        """A node as plain data; None where it is refused (the problem is told)."""
         aliased = aliased or id(node) in self.seen
         self.seen.add(id(node))
-        if aliased:
-            self.aliased += 1
-            if self.aliased > MAX_ALIASED_VALUES:
-                if not self.exhausted:
-                    self.exhausted = True
-                    self.fail(
-                        node,
-                        location,
-                        "through its aliases the document expands to more than "
-                        f"{MAX_ALIASED_VALUES} repeated values; refusing to read further",
-                    )
-                return None
+        if aliased and self.past_alias_bound(node, location):
+            return None
         if depth > MAX_DEPTH:
             self.fail(node, location, f"nested more than {MAX_DEPTH} levels deep")
             return None
-        if isinstance(node, yaml.MappingNode | yaml.SequenceNode) and node.tag not in (
-            "tag:yaml.org,2002:map",
-            "tag:yaml.org,2002:seq",
-        ):
+        if not _tag_allowed(node):
             self.fail(node, location, f"the YAML tag {node.tag!r} is not allowed here")
             return None
         if isinstance(node, yaml.MappingNode):
             return self.mapping(node, location, depth, aliased=aliased)
         if isinstance(node, yaml.SequenceNode):
-            items = []
-            for i, child in enumerate(node.value):
-                self.loaded.lines.setdefault((*location, i), child.start_mark.line + 1)
-                items.append(self.convert(child, (*location, i), depth + 1, aliased=aliased))
-            return tuple(items)
+            return self.sequence(node, location, depth, aliased=aliased)
         assert isinstance(node, yaml.ScalarNode)
-        if node.tag not in _PLAIN_TAGS:
-            self.fail(node, location, f"the YAML tag {node.tag!r} is not allowed here")
-            return None
         return self.scalar(node, location)
+
+    def past_alias_bound(self, node: yaml.Node, location: Location) -> bool:
+        """Count one more value reached through an alias; whether that passes the bound."""
+        self.aliased += 1
+        if self.aliased <= MAX_ALIASED_VALUES:
+            return False
+        if not self.exhausted:
+            self.exhausted = True
+            self.fail(
+                node,
+                location,
+                "through its aliases the document expands to more than "
+                f"{MAX_ALIASED_VALUES} repeated values; refusing to read further",
+            )
+        return True
+
+    def sequence(
+        self, node: yaml.SequenceNode, location: Location, depth: int, *, aliased: bool
+    ) -> tuple[Any, ...]:
+        items = []
+        for i, child in enumerate(node.value):
+            self.loaded.lines.setdefault((*location, i), child.start_mark.line + 1)
+            items.append(self.convert(child, (*location, i), depth + 1, aliased=aliased))
+        return tuple(items)
 
     def scalar(self, node: yaml.ScalarNode, location: Location) -> Any:
         """A plain value; a number with too many digits is refused before it is converted."""
@@ -260,19 +265,9 @@ class _Converter:
     ) -> dict[Any, Any]:
         out: dict[Any, Any] = {}
         for key_node, value_node in node.value:
-            if key_node.tag == "tag:yaml.org,2002:merge":
-                self.fail(key_node, location, "merge keys (<<) are not supported; write the keys")
+            key = self.key(key_node, location)
+            if key is _NO_KEY:
                 continue
-            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag not in _PLAIN_TAGS:
-                self.fail(key_node, location, "a key must be a plain word or number")
-                continue
-            key = self.scalar(key_node, location)
-            if key is None and key_node.tag == "tag:yaml.org,2002:int":
-                continue  # refused (too many digits)
-            if isinstance(key, float) or key is None or isinstance(key, bool):
-                key = key_node.value
-            elif isinstance(key, int) and str(key) != key_node.value:
-                key = key_node.value  # 04, 0x4, +4: kept as written, for tables to refuse
             here = (*location, key)
             if key in out:
                 first = self.loaded.lines.get(here)
@@ -281,6 +276,42 @@ class _Converter:
             self.loaded.lines[here] = key_node.start_mark.line + 1
             out[key] = self.convert(value_node, here, depth + 1, aliased=aliased)
         return out
+
+    def key(self, key_node: yaml.Node, location: Location) -> Any:
+        """A mapping's key as the data keeps it; :data:`_NO_KEY` where it is refused.
+
+        A key YAML reads as a number but that is not written the plain way is kept as written.
+        """
+        if key_node.tag == "tag:yaml.org,2002:merge":
+            self.fail(key_node, location, "merge keys (<<) are not supported; write the keys")
+            return _NO_KEY
+        if not isinstance(key_node, yaml.ScalarNode) or key_node.tag not in _PLAIN_TAGS:
+            self.fail(key_node, location, "a key must be a plain word or number")
+            return _NO_KEY
+        key = self.scalar(key_node, location)
+        if key is None and key_node.tag == "tag:yaml.org,2002:int":
+            return _NO_KEY  # refused (too many digits)
+        return _kept_key(key, key_node.value)
+
+
+def _kept_key(key: Any, written: str) -> Any:
+    """A key as the data keeps it: as written, unless it is text or a plainly written number."""
+    if isinstance(key, float) or key is None or isinstance(key, bool):
+        return written
+    if isinstance(key, int) and str(key) != written:
+        return written  # 04, 0x4, +4: kept as written, for tables to refuse
+    return key
+
+
+_NO_KEY: Any = object()  # a mapping key refused (the problem is told)
+_COLLECTION_TAGS = ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq")
+
+
+def _tag_allowed(node: yaml.Node) -> bool:
+    """Whether a node's tag is one of YAML's plain types."""
+    if isinstance(node, yaml.MappingNode | yaml.SequenceNode):
+        return node.tag in _COLLECTION_TAGS
+    return node.tag in _PLAIN_TAGS
 
 
 def _tab_at(text: str, line: int, column: int) -> bool:
@@ -291,6 +322,19 @@ def _tab_at(text: str, line: int, column: int) -> bool:
     here = lines[line]
     indent = here[: len(here) - len(here.lstrip(" \t"))]
     return "\t" in indent or here[column : column + 1] == "\t"
+
+
+def _syntax_problem(text: str, file: str, exc: yaml.MarkedYAMLError) -> Problem:
+    """What YAML could not parse, and where; a tab where YAML stopped is named as a tab."""
+    mark = exc.problem_mark or exc.context_mark
+    line = mark.line + 1 if mark else None
+    what = f"not valid YAML: {exc.problem or 'not valid YAML'}"
+    if mark is not None and _tab_at(text, mark.line, mark.column):
+        what = (
+            f"a tab (column {mark.column + 1}): YAML indents with spaces only, "
+            "so write spaces where the tab is"
+        )
+    return Problem(file, line, "", what)
 
 
 def load_yaml_text(text: str, file: str) -> Loaded:
@@ -304,15 +348,7 @@ def load_yaml_text(text: str, file: str) -> Loaded:
         )
         return loaded
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else None
-        what = f"not valid YAML: {exc.problem or 'not valid YAML'}"
-        if mark is not None and _tab_at(text, mark.line, mark.column):
-            what = (
-                f"a tab (column {mark.column + 1}): YAML indents with spaces only, "
-                "so write spaces where the tab is"
-            )
-        loaded.problems.append(Problem(file, line, "", what))
+        loaded.problems.append(_syntax_problem(text, file, exc))
         return loaded
     except yaml.YAMLError as exc:  # a reader's error (a character YAML refuses) has no mark
         loaded.problems.append(Problem(file, None, "", f"not valid YAML: {exc}"))
@@ -427,30 +463,42 @@ def _unwrap(annotation: Any) -> list[Any]:
     return [annotation]
 
 
+def _is_record(annotation: Any) -> bool:
+    return isinstance(annotation, type) and issubclass(annotation, BaseModel)
+
+
+def _following(annotation: Any, part: str | int) -> list[Any]:
+    """The types one part of a location leads to from a type: a field's, or a table's items."""
+    if _is_record(annotation):
+        return [
+            inner
+            for name, info in annotation.model_fields.items()
+            if part in (name, info.alias)
+            for inner in _unwrap(info.annotation)
+        ]
+    origin = typing.get_origin(annotation)
+    args = typing.get_args(annotation)
+    if origin is dict and len(args) == 2:
+        return _unwrap(args[1])
+    if origin is tuple and args:
+        return _unwrap(args[0])
+    return []
+
+
 def _keys_at(model: type[BaseModel], location: Location) -> list[str] | None:
     """The keys a record at ``location`` accepts, walking the model's fields."""
     candidates: list[Any] = [model]
     for part in location:
-        following: list[Any] = []
-        for cand in candidates:
-            if isinstance(cand, type) and issubclass(cand, BaseModel):
-                for name, info in cand.model_fields.items():
-                    if part in (name, info.alias):
-                        following.extend(_unwrap(info.annotation))
-            else:
-                origin = typing.get_origin(cand)
-                args = typing.get_args(cand)
-                if origin is dict and len(args) == 2:
-                    following.extend(_unwrap(args[1]))
-                elif origin is tuple and args:
-                    following.extend(_unwrap(args[0]))
+        following = [inner for cand in candidates for inner in _following(cand, part)]
         if following:
             candidates = following
         # a location part that matches nothing (a union's tag) keeps the candidates
-    keys: list[str] = []
-    for cand in candidates:
-        if isinstance(cand, type) and issubclass(cand, BaseModel):
-            keys.extend(info.alias or name for name, info in cand.model_fields.items())
+    keys = [
+        info.alias or name
+        for cand in candidates
+        if _is_record(cand)
+        for name, info in cand.model_fields.items()
+    ]
     return list(dict.fromkeys(keys)) or None
 
 
@@ -459,28 +507,32 @@ def _data_location(data: Any, loc: tuple[Any, ...]) -> Location:
     out: list[str | int] = []
     current = data
     for index, part in enumerate(loc):
-        last = index == len(loc) - 1
-        if isinstance(current, Mapping):
-            if part in current:
-                out.append(part)
-                current = current[part]
-                continue
-            matched = next((k for k in current if str(k) == str(part)), None)
-            if matched is not None:
-                out.append(matched)
-                current = current[matched]
-                continue
-            # a missing or unknown key (the last part) is named; anything else here is a
-            # union's tag or pydantic's "[key]", not part of the data
-            if last and isinstance(part, str) and part != "[key]":
-                out.append(part)
-            continue
-        if isinstance(current, tuple | list) and isinstance(part, int) and part < len(current):
-            out.append(part)
-            current = current[part]
-            continue
-        # union tags such as 'canastas' or 'int' and anything else: not part of the data
+        taken, current = _data_step(current, part, last=index == len(loc) - 1)
+        out.extend(taken)
     return tuple(out)
+
+
+def _data_step(current: Any, part: Any, *, last: bool) -> tuple[Location, Any]:
+    """The data's own key for one part of an error location (if any), and what it leads to."""
+    if isinstance(current, Mapping):
+        return _mapping_step(current, part, last=last)
+    if isinstance(current, tuple | list) and isinstance(part, int) and part < len(current):
+        return (part,), current[part]
+    # union tags such as 'canastas' or 'int' and anything else: not part of the data
+    return (), current
+
+
+def _mapping_step(current: Mapping[Any, Any], part: Any, *, last: bool) -> tuple[Location, Any]:
+    if part in current:
+        return (part,), current[part]
+    matched = next((k for k in current if str(k) == str(part)), None)
+    if matched is not None:
+        return (matched,), current[matched]
+    # a missing or unknown key (the last part) is named; anything else here is a union's tag
+    # or pydantic's "[key]", not part of the data
+    if last and isinstance(part, str) and part != "[key]":
+        return (part,), current
+    return (), current
 
 
 def _quoted_number(text: str) -> bool:
@@ -494,72 +546,119 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _message(error: Mapping[str, Any], model: type[BaseModel], location: Location) -> str:
-    kind = error["type"]
+# A pydantic error in words: from the error, the model checked, and the error's data location.
+_Words = Callable[[Mapping[str, Any], type[BaseModel], Location], str]
+
+
+def _unknown_key(error: Mapping[str, Any], model: type[BaseModel], location: Location) -> str:
+    if format_path(location) in REMOVED_FIELDS:
+        return REMOVED_FIELDS[format_path(location)]
+    key = location[-1] if location else "?"
+    allowed = _keys_at(model, location[:-1]) or []
+    hint = did_you_mean(str(key), allowed)
+    if not hint and allowed:
+        hint = "; expected one of: " + ", ".join(allowed)
+    return f"unknown key {str(key)!r}{hint}"
+
+
+def _missing(error: Mapping[str, Any], model: type[BaseModel], location: Location) -> str:
+    """A key missing; inside a list's entry, that the entry inherits nothing from a base."""
+    entry = next((i for i in range(len(location) - 1, 0, -1) if isinstance(location[i], int)), 0)
+    if not entry:
+        return "required key missing (set it here or in a base ruleset)"
+    table, key = format_path(location[:entry]), location[entry]
+    rest = format_path(location[entry + 1 :])
+    return (
+        f"{rest} missing: an entry written whole, or added, inherits nothing from a base's "
+        f"{table} (to change only some keys of an entry the base has, write "
+        f"{table}.{key}.{rest}: ... for each)"
+    )
+
+
+def _not_allowed(error: Mapping[str, Any], model: type[BaseModel], location: Location) -> str:
     value = error.get("input")
-    if kind == "extra_forbidden":
-        if format_path(location) in REMOVED_FIELDS:
-            return REMOVED_FIELDS[format_path(location)]
-        key = location[-1] if location else "?"
-        allowed = _keys_at(model, location[:-1]) or []
-        hint = did_you_mean(str(key), allowed)
-        if not hint and allowed:
-            hint = "; expected one of: " + ", ".join(allowed)
-        return f"unknown key {str(key)!r}{hint}"
-    if kind == "missing":
-        entry = next(
-            (i for i in range(len(location) - 1, 0, -1) if isinstance(location[i], int)), 0
+    expected = error.get("ctx", {}).get("expected", "")
+    options = [part.strip(" '") for part in expected.replace(" or ", ",").split(",")]
+    return f"{_shown(value)} is not allowed: expected {expected}" + did_you_mean(
+        str(value), options
+    )
+
+
+def _not_whole(error: Mapping[str, Any], model: type[BaseModel], location: Location) -> str:
+    value = error.get("input")
+    if isinstance(value, str) and _quoted_number(value):
+        bare = value.strip()
+        return f"expected a whole number, got the text {value!r}: write {bare} without quotes"
+    return f"expected a whole number, got {_shown(value)}"
+
+
+def _expected(what: str) -> _Words:
+    """The words for a value of the wrong type: what was expected, and what was given."""
+
+    def words(error: Mapping[str, Any], model: type[BaseModel], location: Location) -> str:
+        return f"expected {what}, got {_shown(error.get('input'))}"
+
+    return words
+
+
+def _not_a_choice(error: Mapping[str, Any], model: type[BaseModel], location: Location) -> str:
+    ctx = error.get("ctx", {})
+    return f"{ctx.get('tag')!r} is not a choice here: expected {ctx.get('expected_tags')}" + (
+        did_you_mean(
+            str(ctx.get("tag")), str(ctx.get("expected_tags", "")).replace("'", "").split(", ")
         )
-        if not entry:
-            return "required key missing (set it here or in a base ruleset)"
-        table, key = format_path(location[:entry]), location[entry]
-        rest = format_path(location[entry + 1 :])
-        return (
-            f"{rest} missing: an entry written whole, or added, inherits nothing from a base's "
-            f"{table} (to change only some keys of an entry the base has, write "
-            f"{table}.{key}.{rest}: ... for each)"
-        )
-    if kind == "literal_error":
-        expected = error.get("ctx", {}).get("expected", "")
-        options = [part.strip(" '") for part in expected.replace(" or ", ",").split(",")]
-        return f"{_shown(value)} is not allowed: expected {expected}" + did_you_mean(
-            str(value), options
-        )
-    if kind in ("int_type", "int_parsing", "int_from_float"):
-        if isinstance(value, str) and _quoted_number(value):
-            bare = value.strip()
-            return f"expected a whole number, got the text {value!r}: write {bare} without quotes"
-        return f"expected a whole number, got {_shown(value)}"
-    if kind == "bool_type":
-        return f"expected true or false, got {_shown(value)}"
-    if kind == "string_type":
-        return f"expected text, got {_shown(value)}"
-    if kind in ("tuple_type", "list_type"):
-        return f"expected a list, got {_shown(value)}"
-    if kind in ("dict_type", "model_type", "model_attributes_type"):
-        return f"expected a mapping of keys to values, got {_shown(value)}"
-    if kind == "union_tag_invalid":
-        ctx = error.get("ctx", {})
-        return (
-            f"{ctx.get('tag')!r} is not a choice here: expected {ctx.get('expected_tags')}"
-            + did_you_mean(
-                str(ctx.get("tag")), str(ctx.get("expected_tags", "")).replace("'", "").split(", ")
-            )
-        )
-    if kind == "string_pattern_mismatch":
-        info = model.model_fields.get(str(location[0])) if len(location) == 1 else None
-        wanted = info.description if info is not None and info.description else ""
-        return f"{_shown(value)} is not written as this key expects" + (
-            f" ({wanted[0].lower()}{wanted[1:]})" if wanted else ""
-        )
-    if kind == "union_tag_not_found":
-        return f"a named choice needs its {error.get('ctx', {}).get('discriminator')} key"
+    )
+
+
+def _not_written_so(error: Mapping[str, Any], model: type[BaseModel], location: Location) -> str:
+    """Text not in the form a key wants; a top-level key's description says the form."""
+    info = model.model_fields.get(str(location[0])) if len(location) == 1 else None
+    wanted = info.description if info is not None and info.description else ""
+    return f"{_shown(error.get('input'))} is not written as this key expects" + (
+        f" ({wanted[0].lower()}{wanted[1:]})" if wanted else ""
+    )
+
+
+def _no_choice_name(error: Mapping[str, Any], model: type[BaseModel], location: Location) -> str:
+    return f"a named choice needs its {error.get('ctx', {}).get('discriminator')} key"
+
+
+def _pydantic_words(error: Mapping[str, Any], model: type[BaseModel], location: Location) -> str:
+    """Pydantic's own message, in lower case; the value given after it, unless ours says it."""
     message = str(error["msg"])
     if message.startswith("Value error, "):
         # our own validators' sentences say what is wrong without echoing the whole input
         message = message[len("Value error, ") :]
         return f"{message[0].lower()}{message[1:]}"
-    return f"{message[0].lower()}{message[1:]} (got {_shown(value)})" if message else "invalid"
+    if not message:
+        return "invalid"
+    return f"{message[0].lower()}{message[1:]} (got {_shown(error.get('input'))})"
+
+
+# The words for each kind of pydantic error; any other kind has pydantic's own.
+_MESSAGES: dict[str, _Words] = {
+    "extra_forbidden": _unknown_key,
+    "missing": _missing,
+    "literal_error": _not_allowed,
+    "int_type": _not_whole,
+    "int_parsing": _not_whole,
+    "int_from_float": _not_whole,
+    "bool_type": _expected("true or false"),
+    "string_type": _expected("text"),
+    "tuple_type": _expected("a list"),
+    "list_type": _expected("a list"),
+    "dict_type": _expected("a mapping of keys to values"),
+    "model_type": _expected("a mapping of keys to values"),
+    "model_attributes_type": _expected("a mapping of keys to values"),
+    "union_tag_invalid": _not_a_choice,
+    "string_pattern_mismatch": _not_written_so,
+    "union_tag_not_found": _no_choice_name,
+}
+
+
+def _message(error: Mapping[str, Any], model: type[BaseModel], location: Location) -> str:
+    """A pydantic error in words a person can act on."""
+    return _MESSAGES.get(error["type"], _pydantic_words)(error, model, location)
 
 
 def validation_problems(

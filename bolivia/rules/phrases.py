@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -601,30 +601,41 @@ def _card_points(value: Mapping[str, int]) -> str:
     )
 
 
+def _including(including: Mapping[str, int]) -> str:
+    """The canastas of named kinds a requirement includes: ``, 1 of them an escalera``."""
+    named = []
+    for kind, n in including.items():
+        noun = CANASTA_KINDS[kind][0]
+        named.append(f"{_ARTICLE[kind]} {noun}" if n == 1 else count(n, noun))
+    total = sum(including.values())
+    return f", {total:,} of them {join_words(named, 'and')}" if named else ""
+
+
+def _onto(must_take_onto_meld: bool) -> str:
+    """Whether the last discard may be taken only onto a meld, as a clause."""
+    if must_take_onto_meld:
+        return ", a player taking the last discard only to put it onto a meld"
+    return ", each player free to take the last discard"
+
+
 def _choice(phrase: Phrase, value: Mapping[str, Any]) -> str:
-    key = next(str(value[k]) for k in ("condition", "rule", "outcome") if k in value)
+    """A named choice in words: its name's template, filled with its parameters."""
+    key = next(str(value[k]) for k in _CHOICE_KEYS if k in value)
     if key == "canastas" and value.get("count") == 0 and "0" in phrase.words:
         return phrase.words["0"]
     parts: dict[str, Any] = dict(value)
     if "including" in value:
-        named = []
-        for kind, n in value["including"].items():
-            noun = CANASTA_KINDS[kind][0]
-            named.append(f"{_ARTICLE[kind]} {noun}" if n == 1 else count(n, noun))
-        total = sum(value["including"].values())
-        parts["including"] = f", {total:,} of them {join_words(named, 'and')}" if named else ""
+        parts["including"] = _including(value["including"])
     if "must_take_onto_meld" in value:
-        parts["onto"] = (
-            ", a player taking the last discard only to put it onto a meld"
-            if value["must_take_onto_meld"]
-            else ", each player free to take the last discard"
-        )
+        parts["onto"] = _onto(value["must_take_onto_meld"])
     return _FORMAT.format(phrase.words[key], **parts)
 
 
-def answer(path: str, value: Any) -> str:
-    """A rule value in words: the answer to the rule's question (lower case, no full stop)."""
-    phrase = PHRASES[path]
+_CHOICE_KEYS = ("condition", "rule", "outcome")  # the key that names a named choice
+
+
+def _scalar(phrase: Phrase, value: bool | int | str | None) -> str:
+    """A single value in words: none, yes or no, a count, or a choice's name."""
     words = phrase.words
     if value is None:
         return words["none"]
@@ -634,41 +645,73 @@ def answer(path: str, value: Any) -> str:
         if str(value) in words:
             return words[str(value)]
         return _FORMAT.format(phrase.number, n=value)
-    if isinstance(value, str):
-        return words.get(value, value)  # a canasta's name is free text
-    if path == "players.seats":
-        return _seats(value)
-    if path == "initial_meld.bands":
-        return _bands(value)
-    if path == "scoring.card_points":
-        return _card_points(value)
-    if path == "canastas.special" and value:
-        return _specials(value)
-    if path == "scoring.meld_penalties" and value:
-        return _meld_penalties(phrase, value)
+    return words.get(value, value)  # a canasta's name is free text
+
+
+def _list(phrase: Phrase, value: list[Any] | tuple[Any, ...]) -> str:
+    """A list in words: its choices, or its numbers (``2,500 or 5,000 points``)."""
+    if not value:
+        return phrase.words["empty"]
+    if all(isinstance(v, int) for v in value):  # targets: "2,500 or 5,000 points"
+        *first, last = value
+        shown = _FORMAT.format(phrase.number, n=last)
+        return join_words([*(f"{v:,}" for v in first), shown], phrase.joiner)
+    return join_words([phrase.words[str(v)] for v in value], phrase.joiner)
+
+
+def _red_threes(value: Mapping[str, int]) -> str:
+    """``red_threes.value_by_count`` in words: what each count of red threes scores."""
+    return "; ".join(
+        f"{count(int(n), 'red three')}: {count(v, 'point')} in all"
+        for n, v in sorted(value.items(), key=lambda item: int(item[0]))
+    )
+
+
+# The tables by number of players, and the rule each entry is a value of.
+_BY_PLAYERS = {
+    "going_out.requirement_by_players": "going_out.requirement",
+    "game.target_by_players": "game.target",
+}
+
+
+def _mapping(path: str, phrase: Phrase, value: Mapping[str, Any]) -> str:
+    """A named choice or a table in words."""
+    if any(k in value for k in _CHOICE_KEYS):
+        return _choice(phrase, value)
+    if not value:
+        return phrase.words["empty"]
+    if path == "red_threes.value_by_count":
+        return _red_threes(value)
+    inner = _BY_PLAYERS[path]
+    return "; ".join(f"with {int(n)} players: {answer(inner, v)}" for n, v in value.items())
+
+
+# Rules whose values have words of their own, by key path: tables, phrased whole.
+_TABLES: dict[str, Callable[[Phrase, Any], str]] = {
+    "players.seats": lambda phrase, value: _seats(value),
+    "initial_meld.bands": lambda phrase, value: _bands(value),
+    "scoring.card_points": lambda phrase, value: _card_points(value),
+}
+# Lists with words of their own, by key path, when they hold anything.
+_LISTS: dict[str, Callable[[Phrase, Any], str]] = {
+    "canastas.special": lambda phrase, value: _specials(value),
+    "scoring.meld_penalties": _meld_penalties,
+}
+
+
+def answer(path: str, value: Any) -> str:
+    """A rule value in words: the answer to the rule's question (lower case, no full stop)."""
+    phrase = PHRASES[path]
+    if value is None or isinstance(value, bool | int | str):
+        return _scalar(phrase, value)
+    if path in _TABLES:
+        return _TABLES[path](phrase, value)
+    if path in _LISTS and value:
+        return _LISTS[path](phrase, value)
     if isinstance(value, list | tuple):
-        if not value:
-            return words["empty"]
-        if all(isinstance(v, int) for v in value):  # targets: "2,500 or 5,000 points"
-            *first, last = value
-            shown = _FORMAT.format(phrase.number, n=last)
-            return join_words([*(f"{v:,}" for v in first), shown], phrase.joiner)
-        return join_words([words[str(v)] for v in value], phrase.joiner)
+        return _list(phrase, value)
     if isinstance(value, Mapping):
-        if any(k in value for k in ("condition", "rule", "outcome")):
-            return _choice(phrase, value)
-        if not value:
-            return words["empty"]
-        if path == "red_threes.value_by_count":
-            return "; ".join(
-                f"{count(int(n), 'red three')}: {count(v, 'point')} in all"
-                for n, v in sorted(value.items(), key=lambda item: int(item[0]))
-            )
-        inner = {
-            "going_out.requirement_by_players": "going_out.requirement",
-            "game.target_by_players": "game.target",
-        }[path]
-        return "; ".join(f"with {int(n)} players: {answer(inner, v)}" for n, v in value.items())
+        return _mapping(path, phrase, value)
     raise TypeError(f"{path}: no words for {value!r}")  # pragma: no cover
 
 

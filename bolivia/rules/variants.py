@@ -37,7 +37,7 @@ import dataclasses
 import json
 import types
 import typing
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -141,52 +141,83 @@ def _of_field(info: FieldInfo, value: Any, depth: int = 0) -> list[Any]:
     return _of_type(info.annotation, value, info.metadata, depth)
 
 
+def _is_record(annotation: Any) -> bool:
+    return isinstance(annotation, type) and issubclass(annotation, BaseModel)
+
+
 def _of_type(annotation: Any, value: Any, known: Iterable[Any] = (), depth: int = 0) -> list[Any]:
     """Other values of a type, for a value of it (JSON)."""
     inner, metadata, nullable = _unwrap(annotation, known)
-    origin = typing.get_origin(inner)
     if inner is bool:
         return [not value]
     if inner is int:
         low, high = _bounds(metadata)
         return _numbers(value, low, high, nullable)
-    if inner is str:
-        return []
-    if origin is typing.Literal:
-        return [choice for choice in typing.get_args(inner) if choice != value]
-    if origin is tuple:
-        item = typing.get_args(inner)[0]
-        if item is SpecialCanasta:
-            return _special_edits(value)
-        return _band_edits(value) if item is Band else _list_edits(item, value)
-    if origin is dict:
-        key_type, item_type = typing.get_args(inner)
-        return _table_edits(key_type, item_type, value, depth)
-    if isinstance(inner, type) and issubclass(inner, BaseModel):
+    if _is_record(inner):
         if value is None:  # a record that may be absent: a plain one
             return [_plain(inner)]
         return [*_record_edits(inner, value, depth), *([None] if nullable else [])]
-    if origin in (typing.Union, types.UnionType):  # named choices
-        return _choice_edits(typing.get_args(inner), value, depth)
-    return []
+    edits = _BY_ORIGIN.get(typing.get_origin(inner))  # text (a name) has none
+    return edits(inner, value, depth) if edits is not None else []
+
+
+def _other_literals(literal: Any, value: Any, depth: int) -> list[Any]:
+    return [choice for choice in typing.get_args(literal) if choice != value]
+
+
+def _sequence_edits(sequence: Any, value: Any, depth: int) -> list[Any]:
+    item = typing.get_args(sequence)[0]
+    if item in _LISTS:
+        return _LISTS[item](value)
+    return _list_edits(item, value)
+
+
+def _mapping_edits(mapping: Any, value: Any, depth: int) -> list[Any]:
+    key_type, item_type = typing.get_args(mapping)
+    return _table_edits(key_type, item_type, value, depth)
+
+
+def _union_edits(union: Any, value: Any, depth: int) -> list[Any]:
+    return _choice_edits(typing.get_args(union), value, depth)  # named choices
+
+
+# Other values of a type by its kind: a choice among literals, a list, a table, named choices.
+_BY_ORIGIN: dict[Any, Callable[[Any, Any, int], list[Any]]] = {
+    typing.Literal: _other_literals,
+    tuple: _sequence_edits,
+    dict: _mapping_edits,
+    typing.Union: _union_edits,
+    types.UnionType: _union_edits,
+}
+
+
+_NO_VALUE: Any = object()  # a field a plain record leaves out
 
 
 def _plain(record: type[BaseModel]) -> dict[str, Any]:
     """A record with its fields at plain values (the first choice, numbers at 60 or 1)."""
     out: dict[str, Any] = {}
     for name, info in record.model_fields.items():
-        inner, metadata, _ = _unwrap(info.annotation, info.metadata)
-        literal = _literals(info.annotation)
-        if literal is not None:
-            out[info.alias or name] = literal[0]
-        elif inner is bool:
-            out[info.alias or name] = False
-        elif inner is int:
-            low, high = _bounds(metadata)
-            out[info.alias or name] = min(max(60, low), high) if high > MAX_CARDS else low
-        elif typing.get_origin(inner) is dict:
-            out[info.alias or name] = {}
+        value = _plain_value(info)
+        if value is not _NO_VALUE:
+            out[info.alias or name] = value
     return out
+
+
+def _plain_value(info: FieldInfo) -> Any:
+    """A field's plain value: its first choice, false, 60 points or the least count, no entries."""
+    inner, metadata, _ = _unwrap(info.annotation, info.metadata)
+    literal = _literals(info.annotation)
+    if literal is not None:
+        return literal[0]
+    if inner is bool:
+        return False
+    if inner is int:
+        low, high = _bounds(metadata)
+        return min(max(60, low), high) if high > MAX_CARDS else low
+    if typing.get_origin(inner) is dict:
+        return {}
+    return _NO_VALUE
 
 
 def _record_edits(record: type[BaseModel], value: Mapping[str, Any], depth: int) -> list[Any]:
@@ -208,19 +239,32 @@ def _choice_edits(options: Sequence[Any], value: Mapping[str, Any], depth: int) 
     for option in options:
         if not (isinstance(option, type) and issubclass(option, Choice)):
             continue
-        fields = list(option.model_fields.values())
-        name_key = fields[0].alias or next(iter(option.model_fields))
-        (name,) = typing.get_args(fields[0].annotation)
+        name_key, name = _choice_name(option)
         if value.get(name_key) == name:
             out.extend(_record_edits(option, value, depth))
-            continue
-        plain = _plain(option)
-        counts = [k for k, v in plain.items() if isinstance(v, int) and not isinstance(v, bool)]
-        flags = [k for k, v in plain.items() if isinstance(v, bool)]
-        out.append(plain)
-        out.extend({**plain, key: 2} for key in counts)
-        out.extend({**plain, key: True} for key in flags)
+        else:
+            out.extend(_other_choice(option))
     return out
+
+
+def _choice_name(option: type[Choice]) -> tuple[str, Any]:
+    """The key that names a named choice, and its name."""
+    fields = list(option.model_fields.values())
+    name_key = fields[0].alias or next(iter(option.model_fields))
+    (name,) = typing.get_args(fields[0].annotation)
+    return name_key, name
+
+
+def _other_choice(option: type[Choice]) -> list[Any]:
+    """Another named choice: with plain parameters, then each count at 2, each flag true."""
+    plain = _plain(option)
+    counts = [k for k, v in plain.items() if isinstance(v, int) and not isinstance(v, bool)]
+    flags = [k for k, v in plain.items() if isinstance(v, bool)]
+    return [
+        plain,
+        *({**plain, key: 2} for key in counts),
+        *({**plain, key: True} for key in flags),
+    ]
 
 
 def _list_edits(item: Any, value: Sequence[Any]) -> list[Any]:
@@ -235,26 +279,47 @@ def _list_edits(item: Any, value: Sequence[Any]) -> list[Any]:
 
 
 def _table_edits(key_type: Any, item_type: Any, value: Mapping[str, Any], depth: int) -> list[Any]:
+    """Other values of a table: the seatings, counts or card points by kind, or by players."""
     table = dict(value)
-    inner, _, _ = _unwrap(item_type)
+    inner, metadata, _ = _unwrap(item_type)
     if inner is Seating:
         return _seating_edits(table)
     keys = _literals(key_type)
-    if keys is not None and _bounds(_unwrap(item_type)[1])[1] <= MAX_CARDS:  # counts by kind
-        out = []
-        for key, n in table.items():
-            fewer = {k: v for k, v in table.items() if k != key}
-            out += [{**fewer, key: n - 1} if n > 1 else fewer, {**table, key: n + 1}]
-        return out + [{**table, key: 1} for key in keys if key not in table]
-    if keys is not None:  # card points by rank
-        worths = sorted(set(table.values()))
-        out = []
-        for key, worth in table.items():
-            lower = [w for w in worths if w < worth]
-            higher = [w for w in worths if w > worth]
-            for other in ([lower[-1]] if lower else []) + ([higher[0]] if higher else []):
-                out.append({**table, key: other})
-        return out
+    if keys is None:
+        return _by_players_edits(table, item_type, depth)
+    if _bounds(metadata)[1] <= MAX_CARDS:
+        return _count_edits(table, keys)
+    return _worth_edits(table)
+
+
+def _count_edits(table: dict[str, Any], keys: Sequence[Any]) -> list[Any]:
+    """Counts by kind: each one less (or taken away) and one more; each kind missing added."""
+    out = []
+    for key, n in table.items():
+        fewer = {k: v for k, v in table.items() if k != key}
+        out += [{**fewer, key: n - 1} if n > 1 else fewer, {**table, key: n + 1}]
+    return out + [{**table, key: 1} for key in keys if key not in table]
+
+
+def _worth_edits(table: dict[str, Any]) -> list[Any]:
+    """Card points by rank: each rank worth the next lower or higher value of the table."""
+    worths = sorted(set(table.values()))
+    out = []
+    for key, worth in table.items():
+        for other in _neighbours(worths, worth):
+            out.append({**table, key: other})
+    return out
+
+
+def _neighbours(worths: Sequence[int], worth: int) -> list[int]:
+    """The next lower and the next higher of the sorted values, those there are."""
+    lower = [w for w in worths if w < worth]
+    higher = [w for w in worths if w > worth]
+    return ([lower[-1]] if lower else []) + ([higher[0]] if higher else [])
+
+
+def _by_players_edits(table: dict[str, Any], item_type: Any, depth: int) -> list[Any]:
+    """A table by players: each entry taken away; at the top, one added for the fewest missing."""
     out = [{k: v for k, v in table.items() if k != key} for key in table]
     if depth == 0:
         missing = next((n for n in range(2, 9) if str(n) not in table), None)
@@ -269,24 +334,31 @@ def _default_edits(item_type: Any) -> list[Any]:
     if inner is int:
         low, high = _bounds(metadata)
         return _numbers(min(max(10_000, low), high), low, high, False)[:1]
-    if isinstance(inner, type) and issubclass(inner, BaseModel):
+    if _is_record(inner):
         return [_plain(inner)]
     return []
 
 
 def _seating_edits(table: dict[str, Any]) -> list[Any]:
-    out: list[Any] = []
-    for key in ("hand_size", "draw"):
-        for step in (-1, 1):
-            out.append({n: {**s, key: s[key] + step} for n, s in table.items()})
+    """The seatings: hands and draws a card larger or smaller, each seating taken away, sides."""
+    out: list[Any] = [
+        {n: {**s, key: s[key] + step} for n, s in table.items()}
+        for key in ("hand_size", "draw")
+        for step in (-1, 1)
+    ]
     out.extend({k: v for k, v in table.items() if k != n} for n in table)
+    out.extend(_sides_changed(table))
+    return out
+
+
+def _sides_changed(table: dict[str, Any]) -> Iterator[Any]:
+    """Each seating's partnerships split, or made where the players can pair up."""
     for n, seating in table.items():
         players = int(n)
         if seating["teams"] < players:
-            out.append({**table, n: {**seating, "teams": players}})
+            yield {**table, n: {**seating, "teams": players}}
         elif players >= 4 and players % 2 == 0:
-            out.append({**table, n: {**seating, "teams": players // 2}})
-    return out
+            yield {**table, n: {**seating, "teams": players // 2}}
 
 
 def _special(name: str, kind: str, bonus: int, **conditions: Any) -> dict[str, Any]:
@@ -317,28 +389,46 @@ def _special_edits(value: Sequence[Mapping[str, Any]]) -> list[Any]:
 
 
 def _band_edits(bands: Sequence[Mapping[str, Any]]) -> list[Any]:
+    """Other values of the initial-meld bands, one band changed at a time.
+
+    Each band is taken away, its minimum made 10 lower or higher, a canasta asked or not, and
+    its start made 500 lower or higher.
+    """
     out: list[Any] = []
-    for i in range(len(bands)):
+    for i, band in enumerate(bands):
         if len(bands) > 1:
-            rest = [dict(b) for j, b in enumerate(bands) if j != i]
-            rest[0]["from"] = None
-            out.append(rest)
-        for step in (-10, 10):
-            if bands[i]["minimum"] + step >= 0:
-                out.append(
-                    [
-                        {**b, "minimum": b["minimum"] + step} if j == i else b
-                        for j, b in enumerate(bands)
-                    ]
-                )
-        asked = [] if bands[i].get("canasta") else ["natural"]  # a canasta asked, or not
-        out.append([{**b, "canasta": asked} if j == i else b for j, b in enumerate(bands)])
-        if bands[i]["from"] is not None:
-            for step in (-500, 500):
-                out.append(
-                    [{**b, "from": b["from"] + step} if j == i else b for j, b in enumerate(bands)]
-                )
+            out.append(_without_band(bands, i))
+        out.extend(
+            _with_band(bands, i, {**band, "minimum": band["minimum"] + step})
+            for step in (-10, 10)
+            if band["minimum"] + step >= 0
+        )
+        asked = [] if band.get("canasta") else ["natural"]  # a canasta asked, or not
+        out.append(_with_band(bands, i, {**band, "canasta": asked}))
+        if band["from"] is not None:
+            out.extend(
+                _with_band(bands, i, {**band, "from": band["from"] + step}) for step in (-500, 500)
+            )
     return out
+
+
+def _without_band(bands: Sequence[Mapping[str, Any]], i: int) -> list[Any]:
+    """The bands without the one at ``i``; the first of the rest starts at no score."""
+    rest = [dict(b) for j, b in enumerate(bands) if j != i]
+    rest[0]["from"] = None
+    return rest
+
+
+def _with_band(bands: Sequence[Mapping[str, Any]], i: int, band: Mapping[str, Any]) -> list[Any]:
+    """The bands with the one at ``i`` replaced."""
+    return [band if j == i else b for j, b in enumerate(bands)]
+
+
+# Other values of a list of records, by the record.
+_LISTS: dict[Any, Callable[[Any], list[Any]]] = {
+    SpecialCanasta: _special_edits,
+    Band: _band_edits,
+}
 
 
 # --------------------------------------------------------------------------- alternatives
@@ -392,9 +482,24 @@ def alternatives(ruleset: Ruleset, path: str) -> tuple[Any, ...]:
 def with_values(
     ruleset: Ruleset, changes: Mapping[str, Any], ruleset_id: str | None = None
 ) -> Ruleset:
-    """The ruleset with the leaves at these paths set to these JSON values, validated like a
-    ruleset file (each field, then the rules together); a :class:`RulesetError` otherwise.
-    An in-memory ruleset: its id is ``ruleset_id`` (default: the ruleset's own)."""
+    """The ruleset with the leaves at these paths set to these JSON values.
+
+    It is validated like a ruleset file: each field, then the rules together. A
+    :class:`RulesetError` says what is wrong. It is an in-memory ruleset: its id is
+    ``ruleset_id`` (default: the ruleset's own).
+    """
+    data = _changed_json(ruleset, changes)
+    where = ruleset_id or ruleset.id
+    rules = _rules_of(data, where)
+    unseated = [found for found in coherence.unseated_entries(rules) if found[0][0] in changes]
+    problems = [*coherence.check(rules), *unseated]
+    if problems:
+        raise RulesetError([Problem(where, None, paths[0], why) for paths, why in problems])
+    return dataclasses.replace(ruleset, id=where, rules=rules)
+
+
+def _changed_json(ruleset: Ruleset, changes: Mapping[str, Any]) -> dict[str, Any]:
+    """The ruleset's rules as JSON with the changes made; the sections on the way copied."""
     data = dict(ruleset.json)
     for path, value in changes.items():
         if path not in LEAVES:
@@ -405,18 +510,17 @@ def with_values(
             node[part] = dict(node[part])
             node = node[part]
         node[last] = value
-    where = ruleset_id or ruleset.id
+    return data
+
+
+def _rules_of(data: dict[str, Any], where: str) -> Rules:
+    """Rules validated from JSON; a :class:`RulesetError` with pydantic's first error."""
     try:
-        rules = Rules.model_validate_json(json.dumps(data))
+        return Rules.model_validate_json(json.dumps(data))
     except ValidationError as exc:
         first = exc.errors()[0]
         at = ".".join(str(p) for p in first["loc"])
         raise RulesetError([Problem(where, None, at, first["msg"])]) from None
-    unseated = [found for found in coherence.unseated_entries(rules) if found[0][0] in changes]
-    problems = [*coherence.check(rules), *unseated]
-    if problems:
-        raise RulesetError([Problem(where, None, paths[0], why) for paths, why in problems])
-    return dataclasses.replace(ruleset, id=where, rules=rules)
 
 
 def variant(
