@@ -69,6 +69,7 @@ class Layer:
 
 
 def read_layer(path: Path, sources: Sources) -> Layer:
+    """One ruleset file, read and checked on its own; its problems kept, not raised."""
     loaded = load_yaml(path)
     layer = Layer(path, loaded, None, {}, {}, None, list(loaded.problems))
     if loaded.problems:
@@ -77,6 +78,16 @@ def read_layer(path: Path, sources: Sources) -> Layer:
     if not isinstance(data, Mapping):
         layer.problems.append(loaded.problem((), "a ruleset file is a mapping of keys to values"))
         return layer
+    meta_raw = _sort_keys(layer, data)
+    layer.edits, layer.path_lines, found = expand(layer.sections, loaded)
+    layer.problems.extend(loaded.problem(where, message) for where, message in found)
+    layer.meta = _read_meta(layer, meta_raw, sources)
+    _read_entries(layer, data.get("provenance", {}), sources)
+    return layer
+
+
+def _sort_keys(layer: Layer, data: Mapping[Any, Any]) -> dict[Any, Any]:
+    """The file's metadata; its rule sections go to the layer, an unknown key is a problem."""
     meta_raw = {}
     for key, value in data.items():
         if key in META_KEYS:
@@ -85,7 +96,7 @@ def read_layer(path: Path, sources: Sources) -> Layer:
             layer.sections[key] = value  # a dotted key is expanded below
         elif key != "provenance" and len(layer.problems) <= MAX_PROBLEMS:
             layer.problems.append(
-                loaded.problem(
+                layer.loaded.problem(
                     (key,),
                     f"unknown key {str(key)!r}"
                     + (
@@ -94,25 +105,29 @@ def read_layer(path: Path, sources: Sources) -> Layer:
                     ),
                 )
             )
-    layer.edits, layer.path_lines, found = expand(layer.sections, loaded)
-    layer.problems.extend(loaded.problem(where, message) for where, message in found)
+    return meta_raw
+
+
+def _read_meta(layer: Layer, meta_raw: dict[Any, Any], sources: Sources) -> Meta | None:
+    """The file's metadata validated; None when it is not valid. Each source must be known."""
+    loaded = layer.loaded
     try:
-        layer.meta = Meta.model_validate(meta_raw)
+        meta = Meta.model_validate(meta_raw)
     except ValidationError as exc:
         layer.problems.extend(validation_problems(exc, Meta, meta_raw, loaded.where))
-    if layer.meta is not None:
-        for source_id in layer.meta.sources:
-            if source_id not in sources:
-                layer.problems.append(
-                    loaded.problem(
-                        ("sources",), f"no source {source_id!r}" + did_you_mean(source_id, sources)
-                    )
+        return None
+    for source_id in meta.sources:
+        if source_id not in sources:
+            layer.problems.append(
+                loaded.problem(
+                    ("sources",), f"no source {source_id!r}" + did_you_mean(source_id, sources)
                 )
-    _read_entries(layer, data.get("provenance", {}), sources)
-    return layer
+            )
+    return meta
 
 
 def _read_entries(layer: Layer, raw: Any, sources: Sources) -> None:
+    """The file's provenance entries, each checked and kept under the field it is for."""
     loaded = layer.loaded
     if not isinstance(raw, Mapping):
         layer.problems.append(
@@ -125,56 +140,71 @@ def _read_entries(layer: Layer, raw: Any, sources: Sources) -> None:
         if len(layer.problems) >= MAX_PROBLEMS:
             layer.problems.append(more_problems(loaded.file))
             return
-        where: Location = ("provenance", key)
-        key = str(key)
-        try:
-            entry = parse_entry(value)
-        except (ValidationError, ValueError) as exc:
-            if isinstance(exc, ValidationError):
-                layer.problems.extend(
-                    validation_problems(
-                        exc, Entry, value, functools.partial(_within, loaded, where)
-                    )
-                )
-            else:
-                layer.problems.append(loaded.problem(where, str(exc)))
-            layer.broken_entries.add(key)
-            continue
-        for claim_id in (
-            *entry.claims,
-            *entry.via,
-            *(c for alt in entry.alternatives for c in alt.claims),
-        ):
-            if claim_id not in sources.claims:
-                layer.problems.append(
-                    loaded.problem(where, sources.unknown_claim_message(claim_id))
-                )
-        if key == "extends":
-            layer.extends_entry = entry
-            continue
-        split = split_leaf(key)
-        if split is None:
-            layer.problems.append(loaded.problem(where, not_a_field(key, LEAVES)))
-            continue
-        if split[1]:  # an entry of a table: the provenance is the field's
-            if split[0] in layer.entries:
-                layer.problems.append(
-                    loaded.problem(
-                        where, f"{split[0]} has an entry already: one provenance for its table"
-                    )
-                )
-                continue
-            key = split[0]
-        if not layer.sets(key) and entry.assumed:
+        _read_entry(layer, ("provenance", key), str(key), value, sources)
+
+
+def _read_entry(layer: Layer, where: Location, key: str, value: Any, sources: Sources) -> None:
+    """One provenance entry: parsed, its claims known, kept under its field or the base's."""
+    entry = _parsed_entry(layer, where, value)
+    if entry is None:
+        layer.broken_entries.add(key)
+        return
+    for claim_id in (
+        *entry.claims,
+        *entry.via,
+        *(c for alt in entry.alternatives for c in alt.claims),
+    ):
+        if claim_id not in sources.claims:
             layer.problems.append(
-                loaded.problem(
-                    where,
-                    f"{key} is not set in this file: an entry for an inherited value may "
-                    "cite claims that confirm it, or add a house note ({house: <why>})",
+                layer.loaded.problem(where, sources.unknown_claim_message(claim_id))
+            )
+    if key == "extends":
+        layer.extends_entry = entry
+        return
+    field_key = _entry_field(layer, where, key, entry)
+    if field_key is not None:
+        layer.entries[field_key] = (entry, where)
+
+
+def _parsed_entry(layer: Layer, where: Location, value: Any) -> Entry | None:
+    """An entry as a record; None, with the problem told, when it is not one."""
+    loaded = layer.loaded
+    try:
+        return parse_entry(value)
+    except ValidationError as exc:
+        layer.problems.extend(
+            validation_problems(exc, Entry, value, functools.partial(_within, loaded, where))
+        )
+    except ValueError as exc:
+        layer.problems.append(loaded.problem(where, str(exc)))
+    return None
+
+
+def _entry_field(layer: Layer, where: Location, key: str, entry: Entry) -> str | None:
+    """The field an entry is for (a table's, for an entry of it); None, told, if it may not be."""
+    split = split_leaf(key)
+    if split is None:
+        layer.problems.append(layer.loaded.problem(where, not_a_field(key, LEAVES)))
+        return None
+    if split[1]:  # an entry of a table: the provenance is the field's
+        if split[0] in layer.entries:
+            layer.problems.append(
+                layer.loaded.problem(
+                    where, f"{split[0]} has an entry already: one provenance for its table"
                 )
             )
-            continue
-        layer.entries[key] = (entry, where)
+            return None
+        key = split[0]
+    if not layer.sets(key) and entry.assumed:
+        layer.problems.append(
+            layer.loaded.problem(
+                where,
+                f"{key} is not set in this file: an entry for an inherited value may "
+                "cite claims that confirm it, or add a house note ({house: <why>})",
+            )
+        )
+        return None
+    return key
 
 
 def _within(loaded: Loaded, prefix: Location, location: Location) -> tuple[str, int | None]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -89,26 +89,16 @@ class Library:
         source_folders: Sequence[Path | str] = (),
     ) -> None:
         self.strict = strict
-        self.sources = sources if sources is not None else shipped_sources()
-        self.source_folders: tuple[Path, ...] = ()
-        for given in source_folders:
-            folder = _checked(given, folder=True)
-            if isinstance(folder, str):
-                why = f"not a folder of sources ({folder})" if folder else "not a folder of sources"
-                raise RulesetError([Problem(_shown_path(given), None, "", why)])
-            if folder not in self.source_folders:
-                self.sources = joined(self.sources, load_sources(folder), folder)
-                self.source_folders += (folder,)
+        self.sources, self.source_folders = _with_source_folders(
+            sources if sources is not None else shipped_sources(), source_folders
+        )
         self._beside: dict[Path, Sources] = {}
         self._shipped_dir = rulesets_dir().resolve() if shipped else None
         dirs = [self._shipped_dir] if self._shipped_dir else []
-        for folder in folders:
-            path = _checked(folder, folder=True)
-            if isinstance(path, str):
-                why = f"not a folder of rulesets ({path})" if path else "not a folder of rulesets"
-                raise RulesetError([Problem(_shown_path(folder), None, "", why)])
-            if path not in dirs:
-                dirs.append(path)
+        for given in folders:
+            folder = _folder(given, "rulesets")
+            if folder not in dirs:
+                dirs.append(folder)
         self.folders: tuple[Path, ...] = tuple(dirs)
         self._given_sources = sources
         self._index: dict[str, Path] | None = None
@@ -229,13 +219,22 @@ class Library:
         """A ruleset by id, or by the path of a file (anything with a / or ending in .yaml)."""
         text = str(ref)
         if isinstance(ref, Path) or "/" in text or text.endswith((".yaml", ".yml")):
-            path = _checked(text, folder=False)
-            if isinstance(path, str):
-                raise RulesetError([Problem(_shown_path(text), None, "", path or "no such file")])
-            return self._resolve(path, (), allowed_extra=path.parent)
+            return self._load_file(text)
         known = self._by_id.get(text)
-        if known is not None:
-            return known
+        if known is None:
+            known = self._load_id(text)
+            self._by_id[text] = known
+        return known
+
+    def _load_file(self, text: str) -> Ruleset:
+        """A ruleset by the path of its file; it may extend files of its own folder."""
+        path = _checked(text, folder=False)
+        if isinstance(path, str):
+            raise RulesetError([Problem(_shown_path(text), None, "", path or "no such file")])
+        return self._resolve(path, (), allowed_extra=path.parent)
+
+    def _load_id(self, text: str) -> Ruleset:
+        """A ruleset by id: in the library's folders, or a file of the working folder."""
         found = self.find(text, Path.cwd())
         if isinstance(found, str):
             nearby = self._nearby(Path.cwd().resolve())
@@ -248,11 +247,7 @@ class Library:
                 ]
             )
         indexed = self._build_index().get(text) == found
-        ruleset = self._resolve(
-            found.resolve(), (), allowed_extra=None if indexed else found.parent
-        )
-        self._by_id[text] = ruleset
-        return ruleset
+        return self._resolve(found.resolve(), (), allowed_extra=None if indexed else found.parent)
 
     def all(self) -> list[Ruleset]:
         return [self.load(rid) for rid in self.ids()]
@@ -272,8 +267,12 @@ class Library:
         candidate = Path(ref)
         if candidate.is_absolute():
             return f"{ref!r}: {what} is named by id or by a relative path, never an absolute one"
+        return self._inside(ref, relative_to / candidate, allowed_extra)
+
+    def _inside(self, ref: str, candidate: Path, allowed_extra: Path | None) -> Path | str:
+        """The file a relative path leads to, if it stays inside the allowed folders; or why not."""
         try:
-            target = (relative_to / candidate).resolve()
+            target = candidate.resolve()
             allowed = [*self.folders, *([allowed_extra] if allowed_extra else [])]
             if not any(target.is_relative_to(folder) for folder in allowed):
                 return (
@@ -311,23 +310,40 @@ class Library:
         if layer.meta.extends is not None:
             base = self._base_of(layer, layer.meta.extends, (*stack, path), allowed_extra, problems)
         shipped = self.is_shipped(path)
-        ruleset: Ruleset | None = None
-        missing = [key for key in SECTION_KEYS if key not in layer.sections]
-        if layer.meta.extends is None and missing:
-            # one line, not a missing key for every section: most such files forgot extends
-            problems.append(layer.loaded.problem((), self._no_extends(layer, missing)))
-        elif base is not None or layer.meta.extends is None:
-            # the file's own problems and those of its rules as merged, all at once
-            try:
-                ruleset = build(
-                    layer, base, sources, shipped=shipped, strict=self.strict or shipped
-                )
-            except RulesetError as exc:
-                problems.extend(p for p in exc.problems if p not in problems)
+        ruleset = None
+        if self._buildable(layer, base, problems):
+            ruleset = self._try_build(layer, base, sources, problems, shipped=shipped)
         if problems or ruleset is None:
             raise RulesetError(in_file_order(problems, str(path)))
         self._cache[path] = ruleset
         return ruleset
+
+    def _buildable(self, layer: Layer, base: Ruleset | None, problems: list[Problem]) -> bool:
+        """Whether the file and its base can make a ruleset; if not, the problems say why."""
+        assert layer.meta is not None
+        extends = layer.meta.extends
+        missing = [key for key in SECTION_KEYS if key not in layer.sections]
+        if extends is None and missing:
+            # one line, not a missing key for every section: most such files forgot extends
+            problems.append(layer.loaded.problem((), self._no_extends(layer, missing)))
+            return False
+        return base is not None or extends is None  # else the base's problems are told
+
+    def _try_build(
+        self,
+        layer: Layer,
+        base: Ruleset | None,
+        sources: Sources,
+        problems: list[Problem],
+        *,
+        shipped: bool,
+    ) -> Ruleset | None:
+        """The file's own problems and those of its rules as merged, all at once."""
+        try:
+            return build(layer, base, sources, shipped=shipped, strict=self.strict or shipped)
+        except RulesetError as exc:
+            problems.extend(p for p in exc.problems if p not in problems)
+            return None
 
     def _base_of(
         self,
@@ -380,24 +396,30 @@ class Library:
         )
 
     def _nearest_base(self, layer: Layer) -> str | None:
-        """The main shipped ruleset (not an example) that already has most of the values the
-        file sets; the first in the library's order on a tie."""
+        """The main shipped ruleset that already has most of the values the file sets.
+
+        Examples are left out. On a tie, the first in the library's order.
+        """
+        given = [leaf for leaf in LEAVES if sets(layer.sections, leaf)]
+        scored = [
+            (sum(json_at(layer.sections, leaf) == candidate.value(leaf) for leaf in given), rid)
+            for rid, candidate in self._main_rulesets()
+        ]
+        best = max(scored, key=lambda item: item[0], default=None)
+        return best[1] if best is not None else None
+
+    def _main_rulesets(self) -> Iterator[tuple[str, Ruleset]]:
+        """The main shipped rulesets that load (not the examples), in the library's order."""
         if self._shipped_dir is None:
-            return None
-        best: tuple[int, str] | None = None
+            return
         for rid in self.ids():
-            path = self._build_index()[rid]
-            if path.parent != self._shipped_dir:
+            if self._build_index()[rid].parent != self._shipped_dir:
                 continue
             try:
                 candidate = self.load(rid)
             except RulesetError:
                 continue
-            given = [leaf for leaf in LEAVES if sets(layer.sections, leaf)]
-            same = sum(json_at(layer.sections, leaf) == candidate.value(leaf) for leaf in given)
-            if best is None or same > best[0]:
-                best = (same, rid)
-        return best[1] if best is not None else None
+            yield rid, candidate
 
 
 class _Index:
@@ -455,6 +477,27 @@ class _Index:
             files = " and ".join(str(p) for p in self.duplicates[ruleset_id])
             return f"two files have the id {ruleset_id!r}: {files}; give one of them another id"
         return self.paths.get(ruleset_id)
+
+
+def _folder(given: Path | str, what: str) -> Path:
+    """A folder of ``what`` given to the library, resolved; a :class:`RulesetError` if not one."""
+    folder = _checked(given, folder=True)
+    if isinstance(folder, str):
+        why = f"not a folder of {what} ({folder})" if folder else f"not a folder of {what}"
+        raise RulesetError([Problem(_shown_path(given), None, "", why)])
+    return folder
+
+
+def _with_source_folders(
+    sources: Sources, given: Sequence[Path | str]
+) -> tuple[Sources, tuple[Path, ...]]:
+    """The sources with the records of each folder given; the folders, each once."""
+    folders: tuple[Path, ...] = ()
+    for folder in (_folder(each, "sources") for each in given):
+        if folder not in folders:
+            sources = joined(sources, load_sources(folder), folder)
+            folders += (folder,)
+    return sources, folders
 
 
 def _os_reason(exc: OSError | ValueError) -> str:

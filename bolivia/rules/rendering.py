@@ -19,7 +19,7 @@ import yaml
 
 from bolivia.rules.loading import number_key, plain
 from bolivia.rules.model import Rules, is_section
-from bolivia.rules.provenance import ValueProvenance
+from bolivia.rules.provenance import Alternative, ValueProvenance
 from bolivia.rules.ruleset import Ruleset
 from bolivia.text import terminal
 
@@ -204,14 +204,17 @@ def show_yaml(ruleset: Ruleset) -> str:
     return "\n".join([*head, *_meta_lines(ruleset, standalone=False), "", *body]) + "\n"
 
 
+# The key under which a value's standing gives its reason, by standing (stated gives none).
+_REASON_KEYS = {"assumed": "assumed", "house": "house"}
+
+
 def _entry(path: str, prov: ValueProvenance) -> dict[str, Any]:
+    """A value's provenance as a ruleset file's entry writes it."""
     entry: dict[str, Any] = {}
     if prov.claims:
         entry["claims"] = list(prov.claims)
-    if prov.status == "assumed":
-        entry["assumed"] = prov.reason
-    elif prov.status == "house":
-        entry["house"] = prov.reason
+    if prov.status in _REASON_KEYS:
+        entry[_REASON_KEYS[prov.status]] = prov.reason
     if prov.note:
         entry["note"] = prov.note
     if prov.set_in:
@@ -219,16 +222,18 @@ def _entry(path: str, prov: ValueProvenance) -> dict[str, Any]:
     if prov.via:
         entry["via"] = list(prov.via)
     if prov.alternatives:
-        entry["alternatives"] = [
-            {
-                "value": alt.value,
-                **({"path": alt.path} if alt.path != path else {}),
-                **({"claims": list(alt.claims)} if alt.claims else {}),
-                **({"note": alt.note} if alt.note else {}),
-            }
-            for alt in prov.alternatives
-        ]
+        entry["alternatives"] = [_alternative_entry(path, alt) for alt in prov.alternatives]
     return entry
+
+
+def _alternative_entry(path: str, alt: Alternative) -> dict[str, Any]:
+    """An alternative as an entry writes it: its path only where it is a part of the value."""
+    return {
+        "value": alt.value,
+        **({"path": alt.path} if alt.path != path else {}),
+        **({"claims": list(alt.claims)} if alt.claims else {}),
+        **({"note": alt.note} if alt.note else {}),
+    }
 
 
 def standalone_yaml(ruleset: Ruleset) -> str:

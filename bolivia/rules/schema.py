@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import types
 import typing
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from pydantic import BaseModel
@@ -129,38 +129,59 @@ def _range_text(metadata: Iterable[Any]) -> str:
 
 
 def _type_text(annotation: Any, metadata: Iterable[Any] = ()) -> str:
-    """A reader's name for a field type: ``list of (wild | red_three)``, ``number or null``,
-    ``number from 0 to 440``."""
+    """A reader's name for a field type.
+
+    For example ``list of (wild | red_three)``, ``number or null``, ``number from 0 to 440``.
+    """
     origin = typing.get_origin(annotation)
     args = typing.get_args(annotation)
     if origin is typing.Annotated:
         return _type_text(args[0], args[1:])
     if annotation is int:
         return "number" + _range_text(metadata)
-    if origin is typing.Literal:
-        return " | ".join(str(a) for a in args)
-    if origin in (typing.Union, types.UnionType):
-        present = [a for a in args if a is not type(None)]
-        text = " or ".join(_type_text(a) for a in present)
-        return f"{text} or null" if len(present) < len(args) else text
-    if origin is tuple:
-        inner = _type_text(args[0])
-        return f"list of ({inner})" if "|" in inner else f"list of {inner}"
-    if origin is dict:
-        return f"table: {_type_text(args[0])} -> {_type_text(args[1])}"
+    if origin in _BY_ORIGIN:
+        return _BY_ORIGIN[origin](args)
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        parts = []
-        for name, info in annotation.model_fields.items():
-            literal = typing.get_args(info.annotation)
-            if typing.get_origin(info.annotation) is typing.Literal and len(literal) == 1:
-                parts.append(f"{name}: {literal[0]}")
-            else:
-                parts.append(info.alias or name)
-        return "{" + ", ".join(parts) + "}"
-    names = {int: "number", bool: "true/false", str: "text"}
-    if annotation in names:
-        return names[annotation]
+        return _record_text(annotation)
+    if annotation in _NAMES:
+        return _NAMES[annotation]
     return getattr(annotation, "__name__", str(annotation))
+
+
+_NAMES = {int: "number", bool: "true/false", str: "text"}
+
+
+def _union_text(args: tuple[Any, ...]) -> str:
+    present = [a for a in args if a is not type(None)]
+    text = " or ".join(_type_text(a) for a in present)
+    return f"{text} or null" if len(present) < len(args) else text
+
+
+def _list_text(args: tuple[Any, ...]) -> str:
+    inner = _type_text(args[0])
+    return f"list of ({inner})" if "|" in inner else f"list of {inner}"
+
+
+def _record_text(record: type[BaseModel]) -> str:
+    """A record's keys in braces; a named choice's name as ``key: name``."""
+    parts = []
+    for name, info in record.model_fields.items():
+        literal = typing.get_args(info.annotation)
+        if typing.get_origin(info.annotation) is typing.Literal and len(literal) == 1:
+            parts.append(f"{name}: {literal[0]}")
+        else:
+            parts.append(info.alias or name)
+    return "{" + ", ".join(parts) + "}"
+
+
+# A reader's name for a type by its kind: choices, a union, a list, a table.
+_BY_ORIGIN: dict[Any, Callable[[tuple[Any, ...]], str]] = {
+    typing.Literal: lambda args: " | ".join(str(a) for a in args),
+    typing.Union: _union_text,
+    types.UnionType: _union_text,
+    tuple: _list_text,
+    dict: lambda args: f"table: {_type_text(args[0])} -> {_type_text(args[1])}",
+}
 
 
 def fields_markdown() -> str:

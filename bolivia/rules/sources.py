@@ -23,6 +23,7 @@ from bolivia.errors import Problem, SourceError
 from bolivia.resources import seeds_dir
 from bolivia.rules.loading import (
     Loaded,
+    Location,
     did_you_mean,
     load_yaml,
     not_a_field,
@@ -107,6 +108,7 @@ class Sources(Mapping[str, Source]):
 
 
 def _check(source: Source, loaded: Loaded, path: Path) -> list[Problem]:
+    """What is wrong with a source record beyond its fields' types."""
     problems = []
     if source.id != path.stem:
         problems.append(
@@ -120,45 +122,41 @@ def _check(source: Source, loaded: Loaded, path: Path) -> list[Problem]:
         )
     seen: set[str] = set()
     for i, claim in enumerate(source.claims):
-        here: tuple[str | int, ...] = ("claims", i)
-        if claim.id.split(":", 1)[0] != source.id:
-            problems.append(
-                loaded.problem((*here, "id"), f"claim ids of this source start with '{source.id}:'")
-            )
-        if claim.id in seen:
-            problems.append(loaded.problem((*here, "id"), f"claim id {claim.id!r} used twice"))
+        problems.extend(_claim_problems(source, claim, ("claims", i), loaded, seen))
         seen.add(claim.id)
-        if not claim.fixes and not claim.not_modelled:
-            problems.append(
-                loaded.problem(here, "a claim fixes some field or says why not (not_modelled)")
-            )
-        if claim.fixes and claim.about is None:
-            problems.append(
-                loaded.problem(
-                    (*here, "about"), "a claim that fixes fields names the game it is about"
-                )
-            )
-        if source.scope == "out" and claim.fixes:
-            problems.append(
-                loaded.problem((*here, "fixes"), "an out-of-scope source fixes nothing")
-            )
-        for fixed in claim.fixes:
-            if split_leaf(fixed) is None:
-                problems.append(
-                    loaded.problem(
-                        (*here, "fixes", fixed),
-                        not_a_field(fixed, leaf_paths()),
-                    )
-                )
-        for alt in claim.alternatives:
-            if alt not in claim.fixes:
-                problems.append(
-                    loaded.problem(
-                        (*here, "alternatives", alt),
-                        "alternatives are given only for a field the claim fixes",
-                    )
-                )
     return problems
+
+
+def _claim_problems(
+    source: Source, claim: Claim, here: Location, loaded: Loaded, seen: set[str]
+) -> Iterator[Problem]:
+    """What is wrong with one claim of a source; ``seen``: the claim ids before it."""
+    if claim.id.split(":", 1)[0] != source.id:
+        yield loaded.problem((*here, "id"), f"claim ids of this source start with '{source.id}:'")
+    if claim.id in seen:
+        yield loaded.problem((*here, "id"), f"claim id {claim.id!r} used twice")
+    if not claim.fixes and not claim.not_modelled:
+        yield loaded.problem(here, "a claim fixes some field or says why not (not_modelled)")
+    if claim.fixes and claim.about is None:
+        yield loaded.problem(
+            (*here, "about"), "a claim that fixes fields names the game it is about"
+        )
+    if source.scope == "out" and claim.fixes:
+        yield loaded.problem((*here, "fixes"), "an out-of-scope source fixes nothing")
+    yield from _field_problems(claim, here, loaded)
+
+
+def _field_problems(claim: Claim, here: Location, loaded: Loaded) -> Iterator[Problem]:
+    """The fields a claim fixes that are not fields, and alternatives for fields it does not."""
+    for fixed in claim.fixes:
+        if split_leaf(fixed) is None:
+            yield loaded.problem((*here, "fixes", fixed), not_a_field(fixed, leaf_paths()))
+    for alt in claim.alternatives:
+        if alt not in claim.fixes:
+            yield loaded.problem(
+                (*here, "alternatives", alt),
+                "alternatives are given only for a field the claim fixes",
+            )
 
 
 def load_sources(folder: Path) -> Sources:
