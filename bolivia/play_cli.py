@@ -194,7 +194,8 @@ def _unruled(summary: dict[str, Any], replays: bool) -> list[str]:
     """The hands and games of a run that did not end by a rule, each kind in a sentence."""
     problems = []
     if summary["not_ended_by_a_rule"]:
-        ruled = ("went_out", "stock_exhausted")
+        from bolivia.play.state import ENDINGS as ruled
+
         other = {k: v for k, v in summary["ended_by"].items() if k not in ruled}
         problems.append(
             f"{summary['not_ended_by_a_rule']} hands did not end by a rule "

@@ -127,6 +127,13 @@ BROKEN = [
         "read as 2 in play",
     ),
     (
+        "red-threes-not-replaced",
+        "red_threes:\n  replaced: false\n",
+        "warning",
+        ("red_threes.replaced",),
+        "the hand ends there with nobody going out",
+    ),
+    (
         "going-out-above-concealed",
         "going_out:\n  bonus: 500\n",
         "warning",

@@ -227,6 +227,19 @@ def _keep(ruleset: Ruleset) -> Iterator[Finding]:
         )
 
 
+def _blocked(ruleset: Ruleset) -> Iterator[Finding]:
+    """Rules under which a player can be left without a legal action: the engine then ends the
+    hand (``docs/engine.md``, "A player without a legal action"), which a club may not expect."""
+    if not ruleset.rules.red_threes.replaced:
+        yield Finding(
+            "warning",
+            ("red_threes.replaced",),
+            "red threes laid out are not replaced: a player holding one card who draws only "
+            "red threes can neither discard it (that would be going out) nor go out, so the "
+            "hand ends there with nobody going out, scored as when the stock runs out",
+        )
+
+
 def _flatten(path: str, value: Any) -> Iterator[tuple[str, Any]]:
     """A table leaf as its entries (``players.seats.4.hand_size`` -> 13); anything else whole."""
     if isinstance(value, dict) and value and not {"rule", "condition"} & set(value):
@@ -413,6 +426,7 @@ def lint(ruleset: Ruleset, sources: Sources | None = None) -> list[Finding]:
         *_special_canastas(ruleset),
         *_bands(ruleset),
         *_keep(ruleset),
+        *_blocked(ruleset),
         *leftovers(ruleset),
         *_order(ruleset),
         *_unusual(ruleset, sources),

@@ -69,6 +69,8 @@ class Hand(HandState):
         self._checked: dict[Action, object] = {}  # what verify found, for this state only
         self.moves = Moves(self)  # the legal actions of each state, and the ways out
         self.candidates = Candidates(self)  # the bots' short list of them
+        if deal:
+            self._end_if_blocked()
 
     def copy(self) -> Hand:
         """An independent copy of the hand as it stands (every card where it is)."""
@@ -540,6 +542,12 @@ class Hand(HandState):
             self._checked = {}
         self.candidates.memo = {}
         self.steps += 1
+        self._perform(action, outcome)
+        self._end_if_blocked()
+
+    def _perform(self, action: Action, outcome: object) -> None:
+        """Move the cards and the turn as the verified ``action`` does (``outcome``: what
+        :meth:`verify` found)."""
         player = self.current
         team = self.team_of[player]
         taken = self.taken[player]
@@ -552,10 +560,6 @@ class Hand(HandState):
                 self._to_hand(player, self.stock.pop())
             self._lay_red_threes(player, replace=True)
             self.phase = "play"
-            if self.sizes[player] < 2 and not self.stock and not self.go_out_lines(limit=1):
-                # the last cards of the stock were red threes: the player can neither keep a
-                # card and discard nor go out, and the stock is exhausted
-                self.ended_by = "stock_exhausted"
         elif isinstance(action, TakePile):
             assert isinstance(outcome, Pickup)
             self._remove(player, [*(action.with_cards or ()), *(c for m in action.also for c in m)])
@@ -632,10 +636,6 @@ class Hand(HandState):
             self.asked = action.yes
             self.current = self.asker
             self.phase = self.answer_phase
-            if not action.yes and self.phase == "play" and self.sizes[self.current] < 2:
-                # the last card of the stock was a red three: the player holds one card and,
-                # told no, can neither discard it nor go out: the stock is exhausted
-                self.ended_by = "stock_exhausted"
 
     def _remove(self, player: int, cards: Sequence[Card]) -> None:
         """The cards leave the player's hand (melded or discarded): no longer among those
@@ -681,6 +681,34 @@ class Hand(HandState):
             )
         ):
             self.ended_by = "stock_exhausted"
+
+    def _end_if_blocked(self) -> None:
+        """End the hand where the player to act has no legal action (``docs/engine.md``, "A
+        player without a legal action"). Nobody went out: the hand is scored as one the stock's
+        end closes. With the stock exhausted it is that end (the Official Laws end the hand
+        when, the stock used up, a player cannot go on); otherwise the hand is blocked."""
+        if self.ended_by is None and self._no_action():
+            self.ended_by = "blocked" if self.stock else "stock_exhausted"
+
+    def _no_action(self) -> bool:
+        """Whether the player to act has no legal action: read off the turn where one is sure
+        (an answer, a draw, a stop or the pile once the stock is out, a discard that keeps a
+        card, a way out), else from every legal action listed."""
+        if self.phase == "answer":
+            return False  # yes or no
+        if self.phase == "draw":
+            if self.asked is not True and (
+                self.stock or self.rules.stock.exhausted.rule == "take_discards"
+            ):
+                return False  # a draw; with the stock out, a stop or the pile it must take
+        elif not (self.committed or self.asked is True):
+            if self.sizes[self.current] >= 2:
+                return False  # a discard that keeps a card
+            if self.go_out_lines(limit=2):  # the bots' limit here: one search serves both
+                return False  # going out, or asking first where the partner is asked
+        elif self.go_out_lines(limit=3) and not self.must_ask():
+            return False  # the way out the player is bound to take
+        return not self.moves.legal()
 
     def _start_turn(self) -> None:
         self.phase = "draw"

@@ -32,6 +32,7 @@ from bolivia.play.actions import Action
 from bolivia.play.bots import Bot, make_bot
 from bolivia.play.hand import Hand
 from bolivia.play.replay import hand_lines
+from bolivia.play.state import ENDINGS
 from bolivia.rules.library import Library, LibrarySpec
 from bolivia.rules.ruleset import Ruleset
 from bolivia.values import reduce_fields
@@ -62,7 +63,7 @@ CHUNK_LIMIT = 64  # jobs handed to a worker at once
 REPLAY_NAME = re.compile(r"(hand-\d{6,}|game-\d{5,})\.jsonl")  # the files a run writes
 STEP_LIMIT = 20_000  # a hand this long is an engine bug, reported, never silently cut
 GAME_HAND_LIMIT = 10_000  # a game this long never ends by its rules: reported as stopped
-RULE_ENDINGS = frozenset({"went_out", "stock_exhausted"})  # how a hand ends by a rule
+RULE_ENDINGS = frozenset(ENDINGS)  # how a hand ends by a rule
 # the card-conservation check (every card of the pack accounted for, once; the figures kept
 # beside the hands in step): after every action; after every action of one hand in
 # CHECK_SAMPLE (chosen by the hand's seed, so the same hands whatever the workers) and at the

@@ -19,7 +19,7 @@ import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Self, overload
+from typing import Any, Final, Literal, Self, overload
 
 from bolivia.cards import Card, shuffle
 from bolivia.engine.going_out import requirement_for, verify_go_out
@@ -31,8 +31,13 @@ from bolivia.errors import BadRequest, Illegal
 from bolivia.rules.ruleset import Ruleset
 from bolivia.values import reduce_fields
 
-__all__ = ["BLACK_THREES", "CARDS", "RED_THREES", "HandResult", "HandState"]
+__all__ = ["BLACK_THREES", "CARDS", "ENDINGS", "RED_THREES", "Ending", "HandResult", "HandState"]
 
+# how a hand ends by a rule: a player went out; the stock ran out (or the player to act could
+# not go on once it had); the player to act had no legal action with cards still in the stock
+# (docs/engine.md, "A player without a legal action")
+Ending = Literal["went_out", "stock_exhausted", "blocked"]
+ENDINGS: Final[tuple[Ending, ...]] = ("went_out", "stock_exhausted", "blocked")
 CARDS: Final = Card.all()
 # the card indexes of each rank (the joker's, 13, is its own)
 RANK_CELLS: Final = tuple(tuple(range(r * 4, min(r * 4 + 4, 53))) for r in range(14))
@@ -49,7 +54,7 @@ _Seen = tuple[
 class HandResult:
     """How a hand ended and what each side scored."""
 
-    ended_by: str  # went_out | stock_exhausted
+    ended_by: Ending
     went_out: int | None  # the player who went out
     concealed: bool
     scores: tuple[TeamScore, ...]
@@ -175,7 +180,7 @@ class HandState:
         self.side_melded_before = False
         self.turns = 1
         self.steps = 0
-        self.ended_by: str | None = None
+        self.ended_by: Ending | None = None
         self.went_out: int | None = None
         self.concealed = False
         self.bonus_withheld = False
