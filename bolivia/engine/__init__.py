@@ -1,8 +1,14 @@
-"""The rule engine: every rule question decided by ruleset data alone, one module per rule
-area -- which melds are legal and what they are (``melds``), the first meld's minimum
-(``initial_meld``), taking the pile or its top card and what freezes it (``pile``), what going
-out needs (``going_out``), what a hand scores (``scoring``), when the game ends (``game_end``);
-the rule values the hot path reads, as plain attributes (``limits``).
+"""The rule engine: every rule question decided by ruleset data alone, one module per rule area.
+
+- ``melds``: which cards make a legal meld, and what a meld becomes as it grows; the limits of
+  each kind in ``groups`` (groups, black threes, wild cards alone) and ``sequences``; the
+  meld itself as a value in ``meld``.
+- ``canastas``: which melds are canastas, what each is called and what it pays.
+- ``initial_meld``: the first meld's minimum. ``pile``: taking the pile or its top card, and
+  what freezes it. ``going_out``: what going out needs. ``scoring``: what a hand scores.
+  ``game_end``: when the game ends.
+- ``limits``: the rule values the hot path reads, as plain attributes.
+
 A refusal is an :class:`~bolivia.errors.Illegal` naming the rule and the claims behind it.
 
 May import: :mod:`bolivia.rules` and the ground floor. The oracle and the hand of play both

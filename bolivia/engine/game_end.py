@@ -57,23 +57,43 @@ def game_over(
     players: int | None = None,
     target: int | None = None,
 ) -> GameResult:
-    """Whether the game ends after a hand, given the sides' running totals; ``target``: the
-    one the table chose, where the ruleset offers a choice (:func:`target_for`)."""
+    """Whether the game ends after a hand, given the sides' running totals.
+
+    ``target``: the one the table chose, where the ruleset offers a choice
+    (:func:`target_for`).
+    """
+    _check_request(scores, hands_played)
+    best = max(scores)
+    leaders = [i for i, score in enumerate(scores) if score == best]
+    if best >= target_for(ruleset, players, target):
+        reached = _target_reached(ruleset, leaders)
+        if reached is not None:
+            return reached
+    return _capped(ruleset, leaders, hands_played)
+
+
+def _check_request(scores: Sequence[int], hands_played: int | None) -> None:
+    """A BadRequest unless there are two sides or more and a count of hands that can be."""
     if len(scores) < 2:
         raise BadRequest("a game has two or more sides")
     if hands_played is not None and hands_played < 0:
         raise BadRequest("hands_played cannot be negative")
-    game = ruleset.rules.game
-    best = max(scores)
-    leaders = [i for i, score in enumerate(scores) if score == best]
-    if best >= target_for(ruleset, players, target):
-        if len(leaders) == 1:
-            return GameResult(True, leaders[0], False)
-        if game.ties == "draw":
-            return GameResult(True, None, True)
-    cap = game.hand_cap
-    if cap is not None and hands_played is not None and hands_played >= cap.hands:
-        if cap.outcome == "leader_wins" and len(leaders) == 1:
-            return GameResult(True, leaders[0], False)
+
+
+def _target_reached(ruleset: Ruleset, leaders: list[int]) -> GameResult | None:
+    """The end when the leaders reach the target: a win, a draw, or None to play on a tie."""
+    if len(leaders) == 1:
+        return GameResult(True, leaders[0], False)
+    if ruleset.rules.game.ties == "draw":
         return GameResult(True, None, True)
-    return GameResult(False, None, False)
+    return None
+
+
+def _capped(ruleset: Ruleset, leaders: list[int], hands_played: int | None) -> GameResult:
+    """The end when the cap on hands is reached (``game.hand_cap``), else the game goes on."""
+    cap = ruleset.rules.game.hand_cap
+    if cap is None or hands_played is None or hands_played < cap.hands:
+        return GameResult(False, None, False)
+    if cap.outcome == "leader_wins" and len(leaders) == 1:
+        return GameResult(True, leaders[0], False)
+    return GameResult(True, None, True)

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from bolivia.engine.canastas import canasta_of
 from bolivia.engine.limits import KIND_INDEX, KINDS, limits
-from bolivia.engine.melds import Meld, canasta_of
+from bolivia.engine.meld import Meld
 from bolivia.errors import Illegal
 from bolivia.rules.model import CanastaRequirement
 from bolivia.rules.ruleset import Ruleset

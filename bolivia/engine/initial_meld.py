@@ -14,8 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bolivia.cards import Card
+from bolivia.engine.canastas import canasta_bonus, canasta_kind, canasta_of
 from bolivia.engine.limits import limits
-from bolivia.engine.melds import Meld, canasta_bonus, canasta_kind, canasta_of, verify_meld
+from bolivia.engine.meld import Meld
+from bolivia.engine.melds import verify_meld
 from bolivia.errors import Illegal
 from bolivia.rules.model import Band
 from bolivia.rules.ruleset import Ruleset

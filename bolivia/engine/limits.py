@@ -12,11 +12,19 @@ modules do, from the same values.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Final
 
 from bolivia.cards import POSITION_RANK, RANKS
 from bolivia.kept import Kept
-from bolivia.rules.model import MAX_CARDS, CanastaRequirement
+from bolivia.rules.model import (
+    MAX_CARDS,
+    Band,
+    CanastaRequirement,
+    Canastas,
+    SequenceMelds,
+    SpecialCanasta,
+)
 from bolivia.rules.ruleset import Ruleset
 
 __all__ = ["KINDS", "Limits", "limits"]
@@ -31,11 +39,13 @@ class Limits:
     """A ruleset's values for the hot path (see the module); build it with :func:`limits`."""
 
     def __init__(self, ruleset: Ruleset) -> None:
+        # Each value is worked out by a function of the records, never of ``self``: the compiled
+        # build then knows every attribute is set and reads it without a check.
         rules = ruleset.rules
         self.wild: tuple[bool, ...] = ruleset.wild
         self.wild_indices: tuple[int, ...] = ruleset.wild_indices
         self.points: tuple[int, ...] = ruleset.points
-        self.pack: list[int] = sorted(card.index for card in ruleset.pack.cards())  # sorted
+        self.pack: list[int] = _pack_indices(ruleset)  # sorted
         self.decks: int = rules.pack.decks
         canastas = rules.canastas
         self.natural_size: int = canastas.natural.size
@@ -43,22 +53,10 @@ class Limits:
         self.escalera_size: int = canastas.escalera.size
         self.bolivia_size: int = canastas.bolivia.size
         self.group_canasta: int = min(self.natural_size, self.mixed_size)
-        self.kind_size: dict[str, int] = {kind: getattr(canastas, kind).size for kind in KINDS}
-        self.kind_bonus: dict[str, int] = {kind: getattr(canastas, kind).bonus for kind in KINDS}
-        # canastas.special as plain tuples: kind, rank index (-1: any), fewest cards, fewest
-        # and most wild cards, fewest and most jokers (no limit: the pack's size), bonus
-        self.special: tuple[tuple[str, int, int, int, int, int, int, int], ...] = tuple(
-            (
-                s.kind,
-                -1 if s.rank is None else RANKS.index(s.rank),
-                0 if s.min_size is None else s.min_size,
-                s.min_wild,
-                MAX_CARDS if s.max_wild is None else s.max_wild,
-                s.min_jokers,
-                MAX_CARDS if s.max_jokers is None else s.max_jokers,
-                s.bonus,
-            )
-            for s in canastas.special
+        self.kind_size: dict[str, int] = _by_kind(canastas, "size")
+        self.kind_bonus: dict[str, int] = _by_kind(canastas, "bonus")
+        self.special: tuple[tuple[str, int, int, int, int, int, int, int], ...] = _special(
+            canastas.special
         )
         group = rules.melds.group
         self.group_max_wild: int | None = group.max_wild
@@ -71,9 +69,7 @@ class Limits:
         self.sequence_min_size: int = sequence.min_size
         self.sequence_max_size: int | None = sequence.max_size
         # the most cards of a sequence extended by a player going out (None: no limit)
-        self.sequence_max_going_out: int | None = (
-            None if sequence.extend_going_out else sequence.max_size
-        )
+        self.sequence_max_going_out: int | None = _max_going_out(sequence)
         self.sequence_max_wild: int = sequence.max_wild
         self.two_aces: bool = sequence.two_aces
         # the span of a sequence in positions (see cards.POSITION_RANK), the most positions one
@@ -83,30 +79,19 @@ class Limits:
         self.span_low: int = low
         self.span_high: int = high
         self.sequence_longest: int = sequence.longest()
-        self.rank_positions: tuple[tuple[int, ...], ...] = tuple(
-            tuple(p for p in range(low, high + 1) if POSITION_RANK[p] == r and not self.wild[r * 4])
-            for r in range(13)
-        )
-        # the ranks a sequence's naturals may be of, a bit each; whether a position in the span
-        # takes only a wild card (a wild rank's)
-        self.run_ranks: int = sum(1 << r for r in range(13) if self.rank_positions[r])
-        self.run_places: int = sum(1 << p for r in range(13) for p in self.rank_positions[r])
-        self.wild_place: tuple[bool, ...] = tuple(
-            bool(self.wild[POSITION_RANK[p] * 4]) for p in range(14)
-        )
+        self.rank_positions: tuple[tuple[int, ...], ...] = _rank_positions(low, high, self.wild)
+        # the ranks a sequence's naturals may be of, and the positions they take, a bit each;
+        # whether a position in the span takes only a wild card (a wild rank's)
+        self.run_ranks: int = _rank_bits(self.rank_positions)
+        self.run_places: int = _place_bits(self.rank_positions)
+        self.wild_place: tuple[bool, ...] = _wild_places(self.wild)
         # each run of a table's placements (see bolivia.play.bounds), kept by the run
         self.run_places_kept: Kept[int, tuple[tuple[int, int, int], ...]] = Kept(RUNS_KEPT)
         # for each suit, the card (index) at each position, -1 where only a wild card goes
-        self.suit_places: tuple[tuple[int, ...], ...] = tuple(
-            tuple(-1 if self.wild_place[p] else POSITION_RANK[p] * 4 + s for p in range(14))
-            for s in range(4)
-        )
+        self.suit_places: tuple[tuple[int, ...], ...] = _suit_places(self.wild_place)
         # the same, the wild ranks' places left out: each suit's naturals along the span (read,
         # never changed)
-        self.suit_span: tuple[list[int], ...] = tuple(
-            [i for i in cells[self.span_low : self.span_high + 1] if i >= 0]
-            for cells in self.suit_places
-        )
+        self.suit_span: tuple[list[int], ...] = _suit_span(self.suit_places, low, high)
         threes = rules.melds.black_threes
         self.threes_when: str = threes.when
         self.threes_max_wild: int = threes.max_wild
@@ -117,17 +102,15 @@ class Limits:
         self.wild_max_size: int | None = wild_melds.max_size
         # group_fault of every count of naturals and wild cards the pack holds, for a group
         # grown on the table ([0]) and a new one ([1]), and whether it is None: tabulated on
-        # first use by the meld rules (bolivia.engine.melds), which own the check
+        # first use by the group rules (bolivia.engine.groups), which own the check
         self.group_codes: list[list[list[str | None]]] = []
         self.group_tables: list[list[list[bool]]] = []
         self.ask_partner: str = rules.going_out.ask_partner
         # the ranks a group may be of and a canasta made of: not threes, not wild
-        self.group_ranks: tuple[int, ...] = tuple(
-            r for r in range(13) if r != 1 and not self.wild[r * 4]
-        )
+        self.group_ranks: tuple[int, ...] = _group_ranks(self.wild)
         # the natural cards (by index): what the search for a way out places (a list, read
         # and never changed)
-        self.natural_indices: list[int] = [i for i in range(53) if not self.wild[i]]
+        self.natural_indices: list[int] = _natural_indices(self.wild)
         self.rank_index: dict[str, int] = {rank: i for i, rank in enumerate(RANKS)}
         # the size of a canasta of each kind of meld (a natural one for groups)
         self.targets: dict[str, int] = {
@@ -138,9 +121,7 @@ class Limits:
         first = rules.initial_meld
         # initial_meld.bands as plain tuples: where each starts (the first: no lower bound), the
         # points its first meld must reach, the kinds of canasta one of which it must hold
-        self.bands: tuple[tuple[int | None, int, tuple[str, ...]], ...] = tuple(
-            (b.from_score, b.minimum, tuple(b.canasta)) for b in first.bands
-        )
+        self.bands: tuple[tuple[int | None, int, tuple[str, ...]], ...] = _bands(first.bands)
         self.counts_sequences: bool = first.counts_sequences
         self.counts_wild_melds: bool = first.counts_wild_melds
         self.counts_bonuses: bool = first.counts_bonuses
@@ -161,13 +142,9 @@ class Limits:
         self.replaced_from_pile: bool = rules.red_threes.replaced_from_pile
         going_out = rules.going_out
         self._requirement = _counts(going_out.requirement)
-        self._by_players = {
-            players: _counts(req) for players, req in going_out.requirement_by_players.items()
-        }
+        self._by_players = _counts_by_players(going_out.requirement_by_players)
         self._escaleras = _asks_escaleras(self._requirement)
-        self._escaleras_by_players = {
-            players: _asks_escaleras(req) for players, req in self._by_players.items()
-        }
+        self._escaleras_by_players = _escaleras_by_players(self._by_players)
 
     def band(self, team_score: int) -> int:
         """The index of the band of :attr:`bands` a side with this score before the hand is in
@@ -190,12 +167,122 @@ class Limits:
         return self._escaleras_by_players.get(players, self._escaleras)
 
 
+# --------------------------------------------------------------------------- the values worked out
+
+
+def _pack_indices(ruleset: Ruleset) -> list[int]:
+    """Every card of the pack by its index, in order."""
+    return sorted(card.index for card in ruleset.pack.cards())
+
+
+def _by_kind(canastas: Canastas, field: str) -> dict[str, int]:
+    """One value of each kind of canasta (its ``size`` or its ``bonus``), by the kind."""
+    return {kind: getattr(getattr(canastas, kind), field) for kind in KINDS}
+
+
+def _special(
+    special: Sequence[SpecialCanasta],
+) -> tuple[tuple[str, int, int, int, int, int, int, int], ...]:
+    """``canastas.special`` as plain tuples.
+
+    Each holds the kind, the rank index (-1: any), the fewest cards, the fewest and most wild
+    cards, the fewest and most jokers (no limit: the pack's size), and the bonus.
+    """
+    return tuple(
+        (
+            s.kind,
+            -1 if s.rank is None else RANKS.index(s.rank),
+            0 if s.min_size is None else s.min_size,
+            s.min_wild,
+            MAX_CARDS if s.max_wild is None else s.max_wild,
+            s.min_jokers,
+            MAX_CARDS if s.max_jokers is None else s.max_jokers,
+            s.bonus,
+        )
+        for s in special
+    )
+
+
+def _max_going_out(sequence: SequenceMelds) -> int | None:
+    """The most cards of a sequence a player going out extends (None: no limit)."""
+    return None if sequence.extend_going_out else sequence.max_size
+
+
+def _rank_positions(low: int, high: int, wild: tuple[bool, ...]) -> tuple[tuple[int, ...], ...]:
+    """For each rank index, the positions from ``low`` to ``high`` a natural of it may take."""
+    return tuple(
+        tuple(p for p in range(low, high + 1) if POSITION_RANK[p] == r and not wild[r * 4])
+        for r in range(13)
+    )
+
+
+def _rank_bits(rank_positions: tuple[tuple[int, ...], ...]) -> int:
+    """A bit for each rank that has a position in the span."""
+    return sum(1 << r for r in range(13) if rank_positions[r])
+
+
+def _place_bits(rank_positions: tuple[tuple[int, ...], ...]) -> int:
+    """A bit for each position a natural may take."""
+    return sum(1 << p for r in range(13) for p in rank_positions[r])
+
+
+def _wild_places(wild: tuple[bool, ...]) -> tuple[bool, ...]:
+    """Whether each of the 14 positions is a wild rank's, which only a wild card fills."""
+    return tuple(bool(wild[POSITION_RANK[p] * 4]) for p in range(14))
+
+
+def _suit_places(wild_place: tuple[bool, ...]) -> tuple[tuple[int, ...], ...]:
+    """For each suit, the card (index) at each position; -1 where only a wild card goes."""
+    return tuple(
+        tuple(-1 if wild_place[p] else POSITION_RANK[p] * 4 + s for p in range(14))
+        for s in range(4)
+    )
+
+
+def _suit_span(
+    suit_places: tuple[tuple[int, ...], ...], low: int, high: int
+) -> tuple[list[int], ...]:
+    """For each suit, its naturals along the span from ``low`` to ``high``."""
+    return tuple([i for i in cells[low : high + 1] if i >= 0] for cells in suit_places)
+
+
+def _group_ranks(wild: tuple[bool, ...]) -> tuple[int, ...]:
+    """The rank indexes a group may be of: not threes, not wild."""
+    return tuple(r for r in range(13) if r != 1 and not wild[r * 4])
+
+
+def _natural_indices(wild: tuple[bool, ...]) -> list[int]:
+    """The natural cards, by index."""
+    return [i for i in range(53) if not wild[i]]
+
+
+def _bands(bands: Sequence[Band]) -> tuple[tuple[int | None, int, tuple[str, ...]], ...]:
+    """``initial_meld.bands`` as plain tuples: the start, the minimum, the canastas needed."""
+    return tuple((b.from_score, b.minimum, tuple(b.canasta)) for b in bands)
+
+
 def _asks_escaleras(requirement: tuple[int, tuple[tuple[int, int], ...]]) -> bool:
+    """Whether a requirement, as counts, asks for an escalera."""
     return any(kind == KIND_INDEX["escalera"] and n > 0 for kind, n in requirement[1])
 
 
 def _counts(req: CanastaRequirement) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """A going-out requirement as counts: the canastas, and how many of each kind by index."""
     return req.count, tuple((KIND_INDEX[kind], n) for kind, n in req.including.items())
+
+
+def _counts_by_players(
+    by_players: Mapping[int, CanastaRequirement],
+) -> dict[int, tuple[int, tuple[tuple[int, int], ...]]]:
+    """:func:`_counts` of the requirement for each number of players that has its own."""
+    return {players: _counts(req) for players, req in by_players.items()}
+
+
+def _escaleras_by_players(
+    by_players: dict[int, tuple[int, tuple[tuple[int, int], ...]]],
+) -> dict[int, bool]:
+    """:func:`_asks_escaleras` for each number of players that has its own requirement."""
+    return {players: _asks_escaleras(req) for players, req in by_players.items()}
 
 
 # the ruleset last asked for and its limits, one tuple (replaced in one assignment, so that

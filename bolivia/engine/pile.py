@@ -11,14 +11,16 @@ pile, or only its top card). Decided by ``pile`` of the ruleset.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from bolivia.cards import Card
+from bolivia.engine.canastas import is_canasta
 from bolivia.engine.initial_meld import verify_first_melds
 from bolivia.engine.limits import limits
-from bolivia.engine.melds import Meld, describe, is_canasta, verify_extend, verify_meld
+from bolivia.engine.meld import Meld, describe
+from bolivia.engine.melds import verify_extend, verify_meld
 from bolivia.errors import BadRequest, Illegal
 from bolivia.rules.ruleset import Ruleset
 from bolivia.values import reduce_fields
@@ -101,18 +103,22 @@ def frozen_when(
     return [cond for cond in limits(ruleset).frozen_when if _holds(cond, classes, team_has_melded)]
 
 
+#: the class of card whose presence freezes the pile, by the condition of ``pile.frozen_when``
+#: that names one
+_CONTAINS: Final = {
+    "contains_wild": "wild",
+    "contains_black_three": "black_three",
+    "contains_red_three": "red_three",
+}
+
+
 def _holds(cond: str, classes: Collection[str | None], team_has_melded: bool) -> bool:
+    """Whether a condition of ``pile.frozen_when`` holds for this pile and side."""
     if cond == "side_not_melded":
         return not team_has_melded
-    if cond == "contains_wild":
-        return "wild" in classes
-    if cond == "contains_black_three":
-        return "black_three" in classes
-    if cond == "contains_red_three":
-        return "red_three" in classes
     if cond == "always":
         return True
-    raise KeyError(cond)  # pragma: no cover - the schema admits no other condition
+    return _CONTAINS[cond] in classes
 
 
 def _blocked(ruleset: Ruleset, pile: Sequence[Card]) -> None:
@@ -150,47 +156,70 @@ def _left(hand: Sequence[Card], *parts: Sequence[Card]) -> Counter[Card]:
 
 
 def _ways(ruleset: Ruleset, frozen: list[str]) -> tuple[str, ...]:
+    """The ways the pile may be taken, frozen or not."""
     rule = ruleset.rules.pile
     return rule.take_frozen if frozen else rule.take_unfrozen
 
 
-def _frozen_text(frozen: list[str]) -> str:
-    words = {
-        "side_not_melded": "the side has not melded",
-        "contains_wild": "it holds a wild card",
-        "contains_black_three": "it holds a black three",
-        "contains_red_three": "it holds a red three",
-        "always": "this ruleset always treats it so",
-    }
-    return "the pile is frozen (" + "; ".join(words[c] for c in frozen) + ")"
+def _ways_path(frozen: list[str]) -> str:
+    """The rule that says how the pile may be taken, frozen or not."""
+    return "pile.take_frozen" if frozen else "pile.take_unfrozen"
+
+
+_FROZEN_WORDS: Final = {
+    "side_not_melded": "the side has not melded",
+    "contains_wild": "it holds a wild card",
+    "contains_black_three": "it holds a black three",
+    "contains_red_three": "it holds a red three",
+    "always": "this ruleset always treats it so",
+}
+
+
+def _state_text(frozen: list[str]) -> str:
+    """Whether the pile is frozen, and why, for a refusal."""
+    if not frozen:
+        return "the pile is not frozen"
+    return "the pile is frozen (" + "; ".join(_FROZEN_WORDS[c] for c in frozen) + ")"
 
 
 def _with_way(
     ruleset: Ruleset, top: Card, cards: Sequence[Card], ways: Sequence[str], frozen: list[str]
 ) -> str:
-    wild = ruleset.wild
-    matching = sum(1 for c in cards if not wild[c.index] and c.rank == top.rank)
-    wilds = sum(1 for c in cards if wild[c.index])
+    """The way ``cards`` from the hand take the pile's top card, or :class:`Illegal`."""
+    matching, wilds = _matching_and_wild(ruleset.wild, top, cards)
     if "natural_pair" in ways and matching >= 2:
         return "natural_pair"
     if "natural_and_wild" in ways and matching >= 1 and wilds >= 1:
         return "natural_and_wild"
-    state = _frozen_text(frozen) if frozen else "the pile is not frozen"
     allowed = ", ".join(w.replace("_", " ") for w in ways if w != "onto_meld") or "no cards"
-    path = "pile.take_frozen" if frozen else "pile.take_unfrozen"
+    path = _ways_path(frozen)
     raise Illegal(
         "pile-way",
-        f"{state}: it is taken with {allowed} from the hand matching "
+        f"{_state_text(frozen)}: it is taken with {allowed} from the hand matching "
         f"{top!r} ({ruleset.cite(path)})",
         path,
     )
 
 
+def _matching_and_wild(wild: tuple[bool, ...], top: Card, cards: Sequence[Card]) -> tuple[int, int]:
+    """How many of ``cards`` are naturals of the top card's rank, and how many are wild."""
+    matching = wilds = 0
+    for card in cards:
+        if wild[card.index]:
+            wilds += 1
+        elif card.rank == top.rank:
+            matching += 1
+    return matching, wilds
+
+
 def _with_meld(
     ruleset: Ruleset, top: Card, cards: Sequence[Card], team_melds: Sequence[Meld]
 ) -> tuple[Meld, int | None]:
-    """The meld the top card and ``cards`` make: a new group, or (where a side holds one group
-    of a rank) the side's group of that rank grown by them."""
+    """The meld the top card and ``cards`` make, and the side's meld it grows (if any).
+
+    It is a new group, or (where a side holds one group of a rank) the side's group of that
+    rank grown by them.
+    """
     rules = ruleset.rules
     if not (rules.melds.group.duplicate_ranks or rules.pile.pair_starts_new_meld):
         for i, meld in enumerate(team_melds):
@@ -202,6 +231,71 @@ def _with_meld(
             "pile-meld", f"the top card is taken into a new group of its rank, not {describe(meld)}"
         )
     return meld, None
+
+
+def _check_onto(ruleset: Ruleset, target: Meld, ways: Sequence[str], frozen: list[str]) -> None:
+    """:class:`Illegal` unless the pile's top card may go onto this meld of the side."""
+    rule = ruleset.rules.pile
+    if "onto_meld" not in ways:
+        path = _ways_path(frozen)
+        raise Illegal(
+            "pile-way",
+            f"{_state_text(frozen)}: the top card may not be taken onto a meld "
+            f"({ruleset.cite(path)})",
+            path,
+        )
+    if target.kind not in rule.onto_kinds:
+        raise Illegal(
+            "pile-onto-kind",
+            f"the top card may not go onto {describe(target)} ({ruleset.cite('pile.onto_kinds')})",
+            "pile.onto_kinds",
+        )
+    if not rule.onto_canasta and is_canasta(ruleset, target):
+        raise Illegal(
+            "pile-onto-canasta",
+            f"the top card may not go onto a canasta ({ruleset.cite('pile.onto_canasta')})",
+            "pile.onto_canasta",
+        )
+
+
+class _Taking:
+    """The pile a side is about to take, and what each way of taking it needs."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        pile: Sequence[Card],
+        team_melds: Sequence[Meld],
+        team_score: int,
+        also_melds: list[Meld],
+        classes: Collection[str | None] | None,
+    ) -> None:
+        self.ruleset = ruleset
+        self.top = pile[-1]
+        self.team_melds = team_melds
+        self.team_score = team_score
+        self.also_melds = also_melds
+        self.melded = bool(team_melds)
+        if classes is None:
+            self.frozen = frozen_by(ruleset, pile, team_has_melded=self.melded)
+        else:
+            self.frozen = frozen_when(ruleset, classes, team_has_melded=self.melded)
+        self.ways = _ways(ruleset, self.frozen)
+
+    def with_cards(self, cards: Sequence[Card]) -> Pickup:
+        """Taking the pile with these cards from the hand, which the top card joins."""
+        ruleset = self.ruleset
+        way = _with_way(ruleset, self.top, cards, self.ways, self.frozen)
+        meld, index = _with_meld(ruleset, self.top, cards, self.team_melds)
+        if not self.melded:
+            verify_first_melds(ruleset, self.team_score, [meld, *self.also_melds], self.top)
+        return Pickup(way, meld, index, tuple(cards), tuple(self.also_melds))
+
+    def onto(self, index: int) -> Pickup:
+        """Taking the pile with its top card onto the side's meld ``index``."""
+        target = self.team_melds[index]
+        _check_onto(self.ruleset, target, self.ways, self.frozen)
+        return Pickup("onto_meld", verify_extend(self.ruleset, target, [self.top]), index)
 
 
 def verify_pickup(
@@ -216,18 +310,43 @@ def verify_pickup(
     also: Sequence[Sequence[Card]] = (),
     classes: Collection[str | None] | None = None,
 ) -> Pickup:
-    """How the player takes the pile this way (or, given neither ``with_cards`` nor ``onto``,
-    some way); :class:`Illegal` says which rule forbids it, :class:`BadRequest` that the
-    question itself is impossible (cards not in the hand, two ways at once).
+    """How the player takes the pile this way, or :class:`Illegal` saying which rule forbids it.
 
+    Given neither ``with_cards`` nor ``onto``, some way is found. :class:`BadRequest` says
+    that the question itself is impossible (cards not in the hand, two ways at once).
     ``classes``, where the caller keeps them, are the :func:`card_class` values of the pile's
-    cards (saves reading the whole pile again)."""
+    cards (saves reading the whole pile again).
+    """
+    _check_request(hand, team_melds, with_cards, onto, also)
+    _blocked(ruleset, pile)
+    _check_allowed(ruleset, pile, hand, team_melds)
+    taking = _Taking(ruleset, pile, team_melds, team_score, _also_melds(ruleset, also), classes)
+    if with_cards is not None:
+        return taking.with_cards(with_cards)
+    if onto is not None:
+        return taking.onto(onto)
+    return _search(taking, _left(hand, *also))
+
+
+def _check_request(
+    hand: Sequence[Card],
+    team_melds: Sequence[Meld],
+    with_cards: Sequence[Card] | None,
+    onto: int | None,
+    also: Sequence[Sequence[Card]],
+) -> None:
+    """:class:`BadRequest` for a pickup no player could ask for."""
     if with_cards is not None and onto is not None:
         raise BadRequest("give at most one of 'with' and 'onto'")
     if onto is not None and not 0 <= onto < len(team_melds):
         raise BadRequest(f"'onto' is {onto}, but the team has {len(team_melds)} melds")
     _check_in_hand(hand, with_cards or (), *also)
-    _blocked(ruleset, pile)
+
+
+def _check_allowed(
+    ruleset: Ruleset, pile: Sequence[Card], hand: Sequence[Card], team_melds: Sequence[Meld]
+) -> None:
+    """:class:`Illegal` where the pile may not be taken at all, whatever way."""
     rule = ruleset.rules.pile
     if rule.one_card_rule and len(hand) == 1 and len(pile) == 1:
         raise Illegal(
@@ -243,74 +362,36 @@ def verify_pickup(
             f"melded ({ruleset.cite('pile.for_first_meld')})",
             "pile.for_first_meld",
         )
-    also_melds = []
+
+
+def _also_melds(ruleset: Ruleset, also: Sequence[Sequence[Card]]) -> list[Meld]:
+    """The new melds laid with the pickup, or the refusal of the first that is not legal."""
+    melds = []
     for i, cards in enumerate(also):
         try:
-            also_melds.append(verify_meld(ruleset, cards))
+            melds.append(verify_meld(ruleset, cards))
         except Illegal as exc:
             raise Illegal(
                 exc.code, f"the meld {i + 1} laid with it is not legal: {exc}", exc.rule
             ) from None
-    top = pile[-1]
-    melded = bool(team_melds)
-    if classes is None:
-        frozen = frozen_by(ruleset, pile, team_has_melded=melded)
-    else:
-        frozen = frozen_when(ruleset, classes, team_has_melded=melded)
-    ways = _ways(ruleset, frozen)
-
-    def with_pickup(cards: Sequence[Card]) -> Pickup:
-        way = _with_way(ruleset, top, cards, ways, frozen)
-        meld, index = _with_meld(ruleset, top, cards, team_melds)
-        if not melded:
-            verify_first_melds(ruleset, team_score, [meld, *also_melds], top)
-        return Pickup(way, meld, index, tuple(cards), tuple(also_melds))
-
-    def onto_pickup(index: int) -> Pickup:
-        path = "pile.take_frozen" if frozen else "pile.take_unfrozen"
-        if "onto_meld" not in ways:
-            state = _frozen_text(frozen) if frozen else "the pile is not frozen"
-            raise Illegal(
-                "pile-way",
-                f"{state}: the top card may not be taken onto a meld ({ruleset.cite(path)})",
-                path,
-            )
-        target = team_melds[index]
-        if target.kind not in rule.onto_kinds:
-            raise Illegal(
-                "pile-onto-kind",
-                f"the top card may not go onto {describe(target)} "
-                f"({ruleset.cite('pile.onto_kinds')})",
-                "pile.onto_kinds",
-            )
-        if not rule.onto_canasta and is_canasta(ruleset, target):
-            raise Illegal(
-                "pile-onto-canasta",
-                f"the top card may not go onto a canasta ({ruleset.cite('pile.onto_canasta')})",
-                "pile.onto_canasta",
-            )
-        return Pickup("onto_meld", verify_extend(ruleset, target, [top]), index)
-
-    if with_cards is not None:
-        return with_pickup(with_cards)
-    if onto is not None:
-        return onto_pickup(onto)
-    left = _left(hand, *also)
-    return _search(ruleset, top, left, team_melds, with_pickup, onto_pickup, ways, frozen)
+    return melds
 
 
-def _search(
-    ruleset: Ruleset,
-    top: Card,
-    left: Counter[Card],
-    team_melds: Sequence[Meld],
-    with_pickup: Callable[[Sequence[Card]], Pickup],
-    onto_pickup: Callable[[int], Pickup],
-    ways: Sequence[str],
-    frozen: list[str],
-) -> Pickup:
+def _search(taking: _Taking, left: Counter[Card]) -> Pickup:
     """Some legal way to take the pile with what is left of the hand, or the most telling
     refusal."""
+    naturals, wilds = _takers(taking.ruleset, taking.top, left)
+    failures: list[Illegal] = []
+    found = _first_with(taking, naturals, wilds, failures)
+    if found is None:
+        found = _first_onto(taking, failures)
+    if found is None:
+        raise _most_telling(taking, failures)
+    return found
+
+
+def _takers(ruleset: Ruleset, top: Card, left: Counter[Card]) -> tuple[list[Card], list[Card]]:
+    """The naturals of the top card's rank left in the hand, and its wild cards, best first."""
     wild = ruleset.wild
     points = ruleset.points
     naturals = [
@@ -320,33 +401,45 @@ def _search(
         (c for c, n in left.items() for _ in range(n) if wild[c.index]),
         key=lambda c: (-points[c.index], c.index),
     )
-    failures: list[Illegal] = []
+    return naturals, wilds
+
+
+def _first_with(
+    taking: _Taking, naturals: list[Card], wilds: list[Card], failures: list[Illegal]
+) -> Pickup | None:
+    """The first pickup with naturals and then wild cards that passes, fewest first."""
     for n in range(1, len(naturals) + 1):
         for w in range(len(wilds) + 1):
             try:
-                found = with_pickup(naturals[:n] + wilds[:w])
+                return taking.with_cards(naturals[:n] + wilds[:w])
             except Illegal as exc:
                 failures.append(exc)
-                continue
-            return found
-    for index in range(len(team_melds)):
+    return None
+
+
+def _first_onto(taking: _Taking, failures: list[Illegal]) -> Pickup | None:
+    """The first pickup onto one of the side's melds that passes."""
+    for index in range(len(taking.team_melds)):
         try:
-            found = onto_pickup(index)
+            return taking.onto(index)
         except Illegal as exc:
             failures.append(exc)
-            continue
-        return found
+    return None
+
+
+def _most_telling(taking: _Taking, failures: list[Illegal]) -> Illegal:
+    """The refusal that tells most: the first meld's minimum, then the way, then the first."""
     for code in ("initial-minimum", "pile-way"):
         for failure in failures:
             if failure.code == code:
-                raise failure
+                return failure
     if failures:
-        raise failures[0]
-    state = _frozen_text(frozen) if frozen else "the pile is not frozen"
-    allowed = ", ".join(w.replace("_", " ") for w in ways) or "no way at all"
-    raise Illegal(
+        return failures[0]
+    top = taking.top
+    allowed = ", ".join(w.replace("_", " ") for w in taking.ways) or "no way at all"
+    return Illegal(
         "pile-way",
-        f"{state}; it may be taken by {allowed}, and the hand holds no "
+        f"{_state_text(taking.frozen)}; it may be taken by {allowed}, and the hand holds no "
         f"natural {top.rank} to take {top!r} with",
         "pile.take_unfrozen",
     )
@@ -359,6 +452,7 @@ def can_pickup(
     team_melds: Sequence[Meld] = (),
     team_score: int = 0,
 ) -> bool:
+    """Whether the player may take the pile some way."""
     try:
         verify_pickup(ruleset, pile, hand, team_melds, team_score)
     except Illegal:

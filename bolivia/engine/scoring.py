@@ -10,14 +10,22 @@ cards left in hand. Decided by ``scoring``, ``canastas``, ``red_threes`` and ``g
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from bolivia.cards import Card
+from bolivia.engine.canastas import canasta_bonus, canasta_of
 from bolivia.engine.going_out import canastas, meets_requirement
-from bolivia.engine.melds import Meld, canasta_bonus, canasta_of
+from bolivia.engine.meld import Meld
 from bolivia.errors import BadRequest
+from bolivia.rules.model import (
+    PlusAlways,
+    PlusWhenCanastas,
+    PlusWhenGoingOut,
+    PlusWhenSideMelded,
+    RedThrees,
+)
 from bolivia.rules.ruleset import Ruleset
 from bolivia.values import reduce_fields
 
@@ -96,22 +104,47 @@ def red_three_score(ruleset: Ruleset, count: int, melds: Sequence[Meld]) -> int:
     if count == 0:
         return 0
     rule = ruleset.rules.red_threes
+    value = _red_three_value(rule, count, ruleset.rules.pack.decks)
+    when = rule.plus_when
+    return value if _PLUS_WHEN[when.condition](ruleset, when, melds) else -value
+
+
+def _red_three_value(rule: RedThrees, count: int, decks: int) -> int:
+    """What ``count`` red threes are worth, before the sign: by count, all of them, or each."""
     if count in rule.value_by_count:
-        value = rule.value_by_count[count]
-    elif count == 2 * ruleset.rules.pack.decks:
-        value = rule.all_value
-    else:
-        value = count * rule.value
-    condition = rule.plus_when
-    if condition.condition == "side_melded":
-        plus = bool(melds)
-    elif condition.condition == "canastas":
-        plus = sum(canastas(ruleset, melds).values()) >= condition.count
-    elif condition.condition == "going_out_requirement":
-        plus = meets_requirement(ruleset, melds)
-    else:
-        plus = True
-    return value if plus else -value
+        return rule.value_by_count[count]
+    if count == 2 * decks:
+        return rule.all_value
+    return count * rule.value
+
+
+def _plus_when_melded(ruleset: Ruleset, when: PlusWhenSideMelded, melds: Sequence[Meld]) -> bool:
+    """Plus once the side has melded."""
+    return bool(melds)
+
+
+def _plus_with_canastas(ruleset: Ruleset, when: PlusWhenCanastas, melds: Sequence[Meld]) -> bool:
+    """Plus once the side holds ``count`` canastas."""
+    return sum(canastas(ruleset, melds).values()) >= when.count
+
+
+def _plus_going_out(ruleset: Ruleset, when: PlusWhenGoingOut, melds: Sequence[Meld]) -> bool:
+    """Plus once the side's melds meet what going out needs."""
+    return meets_requirement(ruleset, melds)
+
+
+def _plus_always(ruleset: Ruleset, when: PlusAlways, melds: Sequence[Meld]) -> bool:
+    """Always plus."""
+    return True
+
+
+#: whether red threes count plus for a side with these melds, by ``red_threes.plus_when``
+_PLUS_WHEN: Final[dict[str, Callable[[Ruleset, Any, Sequence[Meld]], bool]]] = {
+    "side_melded": _plus_when_melded,
+    "canastas": _plus_with_canastas,
+    "going_out_requirement": _plus_going_out,
+    "always": _plus_always,
+}
 
 
 def meld_penalty(ruleset: Ruleset, meld: Meld) -> int:
@@ -126,6 +159,22 @@ def meld_penalty(ruleset: Ruleset, meld: Meld) -> int:
 
 
 def score_team(ruleset: Ruleset, team: TeamHand) -> TeamScore:
+    """A side's score for the hand, part by part."""
+    _check_team(team)
+    going = ruleset.rules.going_out
+    going_out = going.concealed_bonus if team.concealed else going.bonus if team.went_out else 0
+    return TeamScore(
+        sum(card_points(ruleset, meld.cards) for meld in team.melds),
+        _bonuses(ruleset, team.melds),
+        red_three_score(ruleset, team.red_threes, team.melds),
+        going_out,
+        sum(card_points(ruleset, hand, in_hand=True) for hand in team.hands),
+        sum(meld_penalty(ruleset, meld) for meld in team.melds),
+    )
+
+
+def _check_team(team: TeamHand) -> None:
+    """A BadRequest for a side's position no hand can end in."""
     if team.concealed and not team.went_out:
         raise BadRequest("a side that went out concealed went out: set went_out too")
     for hand in team.hands:
@@ -135,24 +184,16 @@ def score_team(ruleset: Ruleset, team: TeamHand) -> TeamScore:
                     f"{card!r} in a hand: red threes are laid out, never held; "
                     "count them in red_threes"
                 )
-    cards = sum(card_points(ruleset, meld.cards) for meld in team.melds)
+
+
+def _bonuses(ruleset: Ruleset, melds: Sequence[Meld]) -> int:
+    """The bonuses of the canastas among these melds."""
     bonuses = 0
-    for meld in team.melds:
+    for meld in melds:
         kind = canasta_of(ruleset, meld)
         if kind is not None:
             bonuses += canasta_bonus(ruleset, kind, meld.cards, meld.wilds)
-    going = ruleset.rules.going_out
-    going_out = going.concealed_bonus if team.concealed else going.bonus if team.went_out else 0
-    hands = sum(card_points(ruleset, hand, in_hand=True) for hand in team.hands)
-    penalties = sum(meld_penalty(ruleset, meld) for meld in team.melds)
-    return TeamScore(
-        cards,
-        bonuses,
-        red_three_score(ruleset, team.red_threes, team.melds),
-        going_out,
-        hands,
-        penalties,
-    )
+    return bonuses
 
 
 def score_hand(ruleset: Ruleset, teams: Sequence[TeamHand]) -> list[TeamScore]:
