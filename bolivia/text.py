@@ -25,6 +25,7 @@ from html.parser import HTMLParser
 from typing import Any
 
 import jinja2
+import yaml
 from markupsafe import Markup
 
 __all__ = ["code", "environment", "json_for_terminal", "md", "safe_html", "terminal"]
@@ -56,6 +57,32 @@ def terminal(text: str, *, lines: bool = False) -> str:
     'a:\n\tb\\r\\x1b[2J'
     """
     return text.translate(_TERMINAL_LINES if lines else _TERMINAL)
+
+
+class _Dumper(yaml.SafeDumper):
+    """The safe dumper, writing in double quotes a string :func:`terminal` would escape."""
+
+
+def _yaml_string(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
+    # in double quotes the escape (\x1b, \x85) reads back as the character; PyYAML writes
+    # NEL (\x85) raw in single quotes, where reading folds it to a space
+    style = '"' if terminal(text, lines=True) != text else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
+
+
+_Dumper.add_representer(str, _yaml_string)
+
+
+def yaml_text(value: Any, **options: Any) -> str:
+    r"""YAML of ``value`` that reads back as the same data, keys in their order, Unicode
+    kept; a string with a control character is written in double quotes.
+
+    >>> yaml_text({"name": "x\x85y"})
+    'name: "x\\Ny"\n'
+    >>> yaml.safe_load(yaml_text({"name": "x\x85y"}))["name"] == "x\x85y"
+    True
+    """
+    return str(yaml.dump(value, Dumper=_Dumper, sort_keys=False, allow_unicode=True, **options))
 
 
 def json_for_terminal(value: Any, *, indent: int | None = 2) -> str:

@@ -25,8 +25,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from bolivia.errors import Problem, RulesetError
 from bolivia.output import prepare_folder, write_text
 from bolivia.resources import rulesets_dir
@@ -36,6 +34,7 @@ from bolivia.rules.loading import load_yaml_text, not_a_field, number_key, plain
 from bolivia.rules.model import field_at, is_section, leaf_paths
 from bolivia.rules.provenance import normalize_claim_value
 from bolivia.rules.ruleset import ID_PATTERN, Ruleset
+from bolivia.text import yaml_text
 
 __all__ = [
     "FAMILY_SIGNS",
@@ -282,7 +281,7 @@ def derive_text(
         f"# House rules of {name}, built on {base.id}: only what the house sets its own way "
         "(written by bolivia new).\n"
     )
-    return schema + head + yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=96)
+    return schema + head + yaml_text(document, width=96)
 
 
 def derive(

@@ -29,7 +29,7 @@ from bolivia.compare.witnesses import Witness, compared_keys
 from bolivia.output import prepare_folder, write_files
 from bolivia.rules.phrases import answer, label, question
 from bolivia.rules.ruleset import Ruleset
-from bolivia.text import environment
+from bolivia.text import environment, yaml_text
 
 __all__ = [
     "pyplot",
@@ -484,7 +484,6 @@ def _expect(witness: Witness, ids: Sequence[str]) -> dict[str, Any]:
 
 def witness_suite(comparison: Comparison) -> str:
     """The witnesses as a conformance suite (YAML, the spec's case format)."""
-    import yaml
 
     rules_for = _rules_for(comparison)
     cases = []
@@ -501,10 +500,8 @@ def witness_suite(comparison: Comparison) -> str:
                 "expect": _expect(witness, comparison.ids),
             }
         )
-    return yaml.safe_dump(
+    return yaml_text(
         {"suite": "comparison witnesses", "cases": cases},
-        sort_keys=False,
-        allow_unicode=True,
         width=100,
     )
 

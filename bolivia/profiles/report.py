@@ -17,12 +17,11 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import yaml
-
 from bolivia.authoring.house import nest_paths
 from bolivia.profiles.battery import Question
 from bolivia.profiles.profile import Change, Profile
 from bolivia.profiles.search import MAX_REQUESTS
+from bolivia.text import yaml_text
 
 __all__ = ["SHOWN_CASES", "describe_change", "profile_json", "profile_text", "profile_yaml"]
 
@@ -309,5 +308,5 @@ def profile_yaml(profile: Profile) -> str:
         for behaviour in profile.behaviours:
             tail.append(f"#   {_comment(behaviour.about)}")
             tail.append(f"#     cases: {_comment(_names(behaviour.questions, 20))}")
-    body = yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=96)
+    body = yaml_text(document, width=96)
     return "\n".join(head) + "\n" + body + ("\n".join(tail) + "\n" if tail else "")

@@ -21,34 +21,11 @@ from bolivia.rules.loading import number_key, plain
 from bolivia.rules.model import Rules, is_section
 from bolivia.rules.provenance import Alternative, ValueProvenance
 from bolivia.rules.ruleset import Ruleset
-from bolivia.text import terminal
+from bolivia.text import terminal, yaml_text
 
 __all__ = ["ruleset_json", "show_yaml", "standalone_yaml"]
 
 _WIDTH = 96
-
-
-def _escaped(text: str) -> bool:
-    """Whether the terminal shows ``text`` escaped (``bolivia show`` prints through
-    :func:`bolivia.text.terminal`): such a string is written in double quotes, where the
-    escape (``\\x1b``, ``\\u202e``) reads back as the character."""
-    return terminal(text, lines=True) != text
-
-
-class _Dumper(yaml.SafeDumper):
-    """The safe dumper, writing in double quotes a string that holds a control character."""
-
-
-def _string(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
-    style = '"' if _escaped(text) else None
-    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
-
-
-_Dumper.add_representer(str, _string)
-
-
-def _dump(value: Any, **options: Any) -> str:
-    return str(yaml.dump(value, Dumper=_Dumper, sort_keys=False, allow_unicode=True, **options))
 
 
 def _one_line(text: str) -> str:
@@ -71,7 +48,7 @@ def _folded(text: str) -> list[str] | None:
 
 def _flow(value: Any) -> str:
     """One-line YAML for a value."""
-    text = _dump(plain(value, key=number_key), default_flow_style=True, width=math.inf)
+    text = yaml_text(plain(value, key=number_key), default_flow_style=True, width=math.inf)
     return text.removesuffix("\n...\n").strip()
 
 
@@ -171,7 +148,9 @@ def _meta_lines(ruleset: Ruleset, *, standalone: bool) -> list[str]:
     meta["family"] = ruleset.family
     meta["sources"] = list(ruleset.sources)
     lines = [f"{key}: {_flow(value)}" for key, value in meta.items()]
-    folded = None if _escaped(ruleset.notes) else _folded(ruleset.notes)
+    folded = (
+        None if terminal(ruleset.notes, lines=True) != ruleset.notes else _folded(ruleset.notes)
+    )
     if folded:
         lines.extend(["notes: >-", *folded])
     elif ruleset.notes:
@@ -240,7 +219,7 @@ def standalone_yaml(ruleset: Ruleset) -> str:
     """A ruleset file with no ``extends`` that loads back to the same rules and provenance."""
     body = _rules_lines(ruleset, ruleset.json, Rules, "", 0, comments=False)
     prov = {path: _entry(path, p) for path, p in ruleset.provenance.items()}
-    provenance = _dump({"provenance": plain(prov, key=number_key)}, width=_WIDTH)
+    provenance = yaml_text({"provenance": plain(prov, key=number_key)}, width=_WIDTH)
     head = [
         f"# {_one_line(ruleset.name)}: {' -> '.join(ruleset.chain)}, flattened by "
         "`bolivia show --standalone`."
