@@ -28,8 +28,9 @@ import yaml
 
 from bolivia.authoring.house import nest_paths
 from bolivia.errors import RulesetError
-from bolivia.play.bots import GreedyBot, RandomBot
-from bolivia.play.simulate import RULE_ENDINGS, RunSpec, derive_seed, play_hand, run
+from bolivia.play.batch.seeds import derive_seed
+from bolivia.play.batch.simulate import RULE_ENDINGS, RunSpec, play_hand, run
+from bolivia.play.bots.simple import GreedyBot, RandomBot
 from bolivia.rules.library import Library, LibrarySpec, shipped_library
 from bolivia.rules.model import leaf_paths
 

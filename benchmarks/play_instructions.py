@@ -31,9 +31,14 @@ SIX = ["canasta", "samba", "bolivia-fr", "bolivia-da", "bolivia-zh", "bolivia-ko
 def play(rid: str, bot: str, hands: int, check: str) -> None:
     """The measured work: ``hands`` seeded hands of four bots of one kind; prints the number
     of actions played and the build."""
-    from bolivia.play import simulate
-    from bolivia.play.bots import make_bot
     from bolivia.rules.library import shipped_library
+
+    try:
+        from bolivia.play.batch import simulate
+        from bolivia.play.bots.registry import make_bot
+    except ImportError:  # a build from before play/ was cut into table, bots and batch
+        from bolivia.play import simulate  # type: ignore[no-redef]
+        from bolivia.play.bots import make_bot  # type: ignore[no-redef]
 
     try:
         from bolivia.version import compiled

@@ -18,8 +18,9 @@ import argparse
 import statistics
 import time
 
-from bolivia.play.bots import GreedyBot, RandomBot
-from bolivia.play.simulate import derive_seed, play_hand
+from bolivia.play.batch.seeds import derive_seed
+from bolivia.play.batch.simulate import play_hand
+from bolivia.play.bots.simple import GreedyBot, RandomBot
 from bolivia.rules.library import shipped_library
 
 SIX = ["canasta", "samba", "bolivia-fr", "bolivia-da", "bolivia-zh", "bolivia-ko"]

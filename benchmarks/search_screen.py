@@ -28,12 +28,13 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from bolivia.play.actions import Action
-from bolivia.play.bots import Bot, make_bot
-from bolivia.play.expert import ExpertBot
-from bolivia.play.hand import Hand
-from bolivia.play.search import SearchBot
-from bolivia.play.simulate import derive_seed, play_hand
+from bolivia.play.batch.seeds import derive_seed
+from bolivia.play.batch.simulate import play_hand
+from bolivia.play.bots.expert import ExpertBot
+from bolivia.play.bots.registry import Bot, make_bot
+from bolivia.play.bots.search import SearchBot
+from bolivia.play.table.actions import Action
+from bolivia.play.table.hand import Hand
 from bolivia.rules.library import shipped_library
 
 T95 = 1.96  # the normal quantile; the deals are hundreds

@@ -472,7 +472,7 @@ def match_command(
 @_rulesets_option
 def replay_command(files: tuple[Path, ...], folders: tuple[Path, ...]) -> None:
     """Re-verify recorded hands action by action, and their scores."""
-    from bolivia.play.replay import ReplayError, verify_replay
+    from bolivia.play.batch.replay import ReplayError, verify_replay
 
     library = _library(folders)
     if sys.stdout is None:

@@ -93,7 +93,7 @@ def players_of(ruleset: Ruleset, players: int | None) -> int:
 
 def bots_of(bot_names: str, count: int) -> list[str]:
     """``--bots``: one bot name for every seat, or one per seat; a usage error otherwise."""
-    from bolivia.play.bots import BOTS, make_bot, split_specs
+    from bolivia.play.bots.registry import BOTS, make_bot, split_specs
 
     names = split_specs(bot_names)
     if len(names) == 1:
@@ -127,7 +127,7 @@ def simulate(
     folders: tuple[Path, ...],
 ) -> None:
     """Let bots play hands or games under a ruleset, and count what happened."""
-    from bolivia.play.simulate import RunSpec, run
+    from bolivia.play.batch.simulate import RunSpec, run
 
     if hands and games:
         raise click.UsageError("give --hands or --games, not both")
@@ -166,7 +166,7 @@ def _ref(ruleset: Ruleset) -> str:
 
 def _prepare_replays(replays: Path) -> None:
     """Make the replays' folder ready, saying when an earlier run's files are replaced."""
-    from bolivia.play.simulate import prepare_replays
+    from bolivia.play.batch.simulate import prepare_replays
 
     try:
         removed = prepare_replays(replays)
@@ -194,7 +194,7 @@ def _unruled(summary: dict[str, Any], replays: bool) -> list[str]:
     """The hands and games of a run that did not end by a rule, each kind in a sentence."""
     problems = []
     if summary["not_ended_by_a_rule"]:
-        from bolivia.play.state import ENDINGS as ruled
+        from bolivia.play.table.state import ENDINGS as ruled
 
         other = {k: v for k, v in summary["ended_by"].items() if k not in ruled}
         problems.append(
@@ -235,9 +235,9 @@ def match(
     as_json: bool,
     folders: tuple[Path, ...],
 ) -> None:
-    """A duplicate match of two bots (see :mod:`bolivia.play.match`), printed."""
+    """A duplicate match of two bots (see :mod:`bolivia.play.batch.match`), printed."""
     from bolivia.compare.matches import match_json, match_text
-    from bolivia.play.match import MatchError, MatchSpec, play_match, sides
+    from bolivia.play.batch.match import MatchError, MatchSpec, play_match, sides
 
     if deals and games:
         raise click.UsageError("give --deals or --games, not both")
@@ -272,7 +272,7 @@ def match(
 
 def _named(name: str, hint: str) -> str:
     """A bot's spec as the bot names itself (a budget's keys in one order)."""
-    from bolivia.play.bots import make_bot
+    from bolivia.play.bots.registry import make_bot
 
     try:
         return make_bot(name).name

@@ -16,9 +16,9 @@ def reduce_fields(value: Any) -> tuple[type[Any], tuple[Any, ...]]:
     compiled with mypyc refuses (its ``__setattr__`` raises, and mypyc offers no way round it);
     calling the class works in both builds.
 
-    >>> from bolivia.play.actions import Discard
+    >>> from bolivia.play.table.actions import Discard
     >>> from bolivia.cards import Card
     >>> reduce_fields(Discard(Card.parse("7H")))
-    (<class 'bolivia.play.actions.Discard'>, (7H,))
+    (<class 'bolivia.play.table.actions.Discard'>, (7H,))
     """
     return (type(value), tuple(getattr(value, item.name) for item in fields(value)))

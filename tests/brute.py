@@ -4,7 +4,7 @@ everything through the engine's one verify path, to hold the fast generators to.
 Nothing here is clever: a way out is every split of the hand into a discard, new melds and
 additions to the side's melds; the legal actions are every sub-multiset of the hand tried as
 a meld, a pickup or an extension, every card as a discard, each asked of
-:meth:`Hand.can <bolivia.play.hand.Hand.can>`.
+:meth:`Hand.can <bolivia.play.table.hand.Hand.can>`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from bolivia.engine.going_out import meets_requirement
 from bolivia.engine.initial_meld import counted_points
 from bolivia.engine.melds import Meld, verify_combine, verify_extend, verify_meld
 from bolivia.errors import Illegal
-from bolivia.play.actions import (
+from bolivia.play.table.actions import (
     ASK,
     DRAW,
     NO,
@@ -31,8 +31,8 @@ from bolivia.play.actions import (
     TakePile,
     TakeTop,
 )
-from bolivia.play.hand import Hand
-from bolivia.play.moves import canonical_melds
+from bolivia.play.table.hand import Hand
+from bolivia.play.table.moves import canonical_melds
 from bolivia.rules.ruleset import Ruleset
 
 CARDS = Card.all()

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bolivia.play.bots import make_bot, split_specs
-from bolivia.play.search import BUDGET, SearchBot
+from bolivia.play.bots.registry import make_bot, split_specs
+from bolivia.play.bots.search import BUDGET, SearchBot
 from tests.test_cli import run
 
 

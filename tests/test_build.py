@@ -18,10 +18,10 @@ from bolivia.engine.game_end import game_over
 from bolivia.engine.melds import Meld
 from bolivia.engine.pile import Pickup
 from bolivia.engine.scoring import TeamHand, TeamScore
-from bolivia.play import actions
-from bolivia.play.bots import RandomBot
-from bolivia.play.hand import Hand
-from bolivia.play.simulate import HandStats, RunSpec, play_hand, run
+from bolivia.play.batch.simulate import HandStats, RunSpec, play_hand, run
+from bolivia.play.bots.simple import RandomBot
+from bolivia.play.table import actions
+from bolivia.play.table.hand import Hand
 from bolivia.rules.library import LibrarySpec, shipped_library
 from bolivia.version import compiled
 
@@ -46,7 +46,8 @@ ACTIONS = (
 
 
 def test_the_hot_modules_are_compiled() -> None:
-    from bolivia.play import hand, simulate
+    from bolivia.play.batch import simulate
+    from bolivia.play.table import hand
 
     for module in (hand, simulate):
         assert module.__file__ is not None and module.__file__.endswith(".so"), module.__file__

@@ -20,11 +20,12 @@ from typing import Any
 
 import pytest
 
-from bolivia.play.actions import NO
-from bolivia.play.bots import make_bot
-from bolivia.play.hand import Hand
-from bolivia.play.position import hand_at, position_of
-from bolivia.play.simulate import RULE_ENDINGS, derive_seed, play_hand
+from bolivia.play.batch.seeds import derive_seed
+from bolivia.play.batch.simulate import RULE_ENDINGS, play_hand
+from bolivia.play.bots.registry import make_bot
+from bolivia.play.table.actions import NO
+from bolivia.play.table.hand import Hand
+from bolivia.play.table.position import hand_at, position_of
 from bolivia.rules.library import shipped_library
 from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.variants import one_field_variants, variant
@@ -40,7 +41,7 @@ _FULL = os.environ.get("BOLIVIA_DEAD_END_HANDS") or (
 )
 HANDS = {bot: int(_FULL) for bot in BOTS} if _FULL else _CI_HANDS
 # a deal CI passes over, (variant, bot, deal): a player holding 49 cards is searched for a way
-# out (bolivia.play.ways_out: exact) for minutes and past 4 GB. The search's cost, not a dead
+# out (bolivia.play.table.ways_out: exact) for minutes and past 4 GB. The search's cost, not a dead
 # end of the rules (no deal of the run ends otherwise than by a rule); the full run plays it
 SEARCHED_TOO_LONG = {("samba~melds.group.max_size#0", "greedy", 1)}
 

@@ -27,8 +27,8 @@ from typing import Any
 import pytest
 
 from bolivia.errors import RulesetError, SourceError
-from bolivia.play.bots import make_bot
-from bolivia.play.simulate import play_hand
+from bolivia.play.batch.simulate import play_hand
+from bolivia.play.bots.registry import make_bot
 from bolivia.rules.library import Library, shipped_library
 from bolivia.rules.loading import REMOVED_FIELDS
 from bolivia.rules.ruleset import Ruleset

@@ -16,10 +16,11 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from bolivia.errors import BadRequest
-from bolivia.play.actions import FIELDS, parse_action
-from bolivia.play.bots import GreedyBot
-from bolivia.play.replay import ReplayError, verify_replay
-from bolivia.play.simulate import RunSpec, derive_seed, play_hand, run
+from bolivia.play.batch.replay import ReplayError, verify_replay
+from bolivia.play.batch.seeds import derive_seed
+from bolivia.play.batch.simulate import RunSpec, play_hand, run
+from bolivia.play.bots.simple import GreedyBot
+from bolivia.play.table.actions import FIELDS, parse_action
 from bolivia.rules.library import LibrarySpec, shipped_library
 
 from .strategies import hostile_actions, tampered_replays

@@ -18,12 +18,13 @@ from bolivia.cards import POSITION_RANK, Card
 from bolivia.compare.differences import differing_areas, play_areas
 from bolivia.engine.melds import verify_meld
 from bolivia.errors import Illegal
-from bolivia.play.actions import GoOut, Lay, parse_action
-from bolivia.play.bots import GreedyBot, RandomBot
-from bolivia.play.hand import Hand
-from bolivia.play.replay import ReplayError, verify_replay
-from bolivia.play.simulate import RunSpec, derive_seed, play_hand, run
-from bolivia.play.ways_out import ways_out
+from bolivia.play.batch.replay import ReplayError, verify_replay
+from bolivia.play.batch.seeds import derive_seed
+from bolivia.play.batch.simulate import RunSpec, play_hand, run
+from bolivia.play.bots.simple import GreedyBot, RandomBot
+from bolivia.play.table.actions import GoOut, Lay, parse_action
+from bolivia.play.table.hand import Hand
+from bolivia.play.table.ways_out import ways_out
 from bolivia.rules.library import LibrarySpec, shipped_library
 from bolivia.verify.oracle import Oracle
 
@@ -531,7 +532,7 @@ def test_a_hand_cut_by_a_cap_is_named_and_strict_fails(monkeypatch: pytest.Monke
     from click.testing import CliRunner
 
     from bolivia.cli import cli
-    from bolivia.play import simulate
+    from bolivia.play.batch import simulate
 
     args = ["simulate", "--ruleset", "canasta", "--hands", "3", "--bots", "random", "--json"]
     fine = CliRunner().invoke(cli, [*args, "--strict"])
@@ -546,7 +547,7 @@ def test_a_hand_cut_by_a_cap_is_named_and_strict_fails(monkeypatch: pytest.Monke
 
 
 def test_a_game_stopped_by_the_hand_cap_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
-    from bolivia.play import simulate
+    from bolivia.play.batch import simulate
 
     monkeypatch.setattr(simulate, "GAME_HAND_LIMIT", 1)
     spec = RunSpec("bolivia-da", LibrarySpec(), 4, ("greedy",) * 4, 3, games=2, check="none")

@@ -483,8 +483,8 @@ def test_compare_refuses_more_hands_than_its_maximum() -> None:
 
 
 STREAM = """
-from bolivia.play import simulate
-from bolivia.play.simulate import HandStats, RunSpec, run
+from bolivia.play.batch import simulate
+from bolivia.play.batch.simulate import HandStats, RunSpec, run
 from bolivia.rules.library import LibrarySpec
 
 def job(args):

@@ -20,11 +20,12 @@ from typing import Any
 import pytest
 
 from bolivia.cards import Card
-from bolivia.play.actions import Discard, parse_action
-from bolivia.play.bots import GreedyBot
-from bolivia.play.hand import Hand
-from bolivia.play.replay import ReplayError, verify_replay
-from bolivia.play.simulate import RunSpec, derive_seed, play_hand, run
+from bolivia.play.batch.replay import ReplayError, verify_replay
+from bolivia.play.batch.seeds import derive_seed
+from bolivia.play.batch.simulate import RunSpec, play_hand, run
+from bolivia.play.bots.simple import GreedyBot
+from bolivia.play.table.actions import Discard, parse_action
+from bolivia.play.table.hand import Hand
 from bolivia.rules.library import Library, LibrarySpec, shipped_library
 from bolivia.verify.oracle import Oracle
 
@@ -257,7 +258,7 @@ def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
 
 
 def test_a_file_over_the_limit_is_refused_before_reading(tmp_path: Path) -> None:
-    from bolivia.play.replay import MAX_FILE
+    from bolivia.play.batch.replay import MAX_FILE
 
     path = tmp_path / "big.jsonl"
     with path.open("wb") as stream:
@@ -266,7 +267,7 @@ def test_a_file_over_the_limit_is_refused_before_reading(tmp_path: Path) -> None
 
 
 def test_a_line_over_the_limit_is_named(tmp_path: Path, hand_records: Records) -> None:
-    from bolivia.play.replay import MAX_LINE
+    from bolivia.play.batch.replay import MAX_LINE
 
     path = tmp_path / "long.jsonl"
     path.write_text(json.dumps(hand_records[0]) + "\n" + " " * (MAX_LINE + 1) + "\n")

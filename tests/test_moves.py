@@ -16,14 +16,14 @@ from hypothesis import strategies as st
 from bolivia.cards import POSITION_RANK, RANKS, Card, parse_cards
 from bolivia.engine.initial_meld import counted_points
 from bolivia.engine.melds import Meld, could_join, new_meld, verify_meld
-from bolivia.play import ways_out as ways_out_module
-from bolivia.play.actions import Combine, TakePile
-from bolivia.play.bots import GreedyBot, RandomBot
-from bolivia.play.hand import Hand
-from bolivia.play.position import hand_at, position_of
-from bolivia.play.signatures import could_take, signature
-from bolivia.play.simulate import RULE_ENDINGS, play_hand
-from bolivia.play.ways_out import can_go_out, ways_out
+from bolivia.play.batch.simulate import RULE_ENDINGS, play_hand
+from bolivia.play.bots.simple import GreedyBot, RandomBot
+from bolivia.play.table import ways_out as ways_out_module
+from bolivia.play.table.actions import Combine, TakePile
+from bolivia.play.table.hand import Hand
+from bolivia.play.table.position import hand_at, position_of
+from bolivia.play.table.signatures import could_take, signature
+from bolivia.play.table.ways_out import can_go_out, ways_out
 from bolivia.rules.library import shipped_library
 from bolivia.rules.ruleset import Ruleset
 
@@ -574,7 +574,7 @@ def test_the_hands_kept_meld_verdicts_list_what_a_fresh_generator_lists(
 ) -> None:
     """The generator keeps each candidate meld's verdict for the whole hand: at every state of
     a played hand it lists the same actions, in the same order, as a generator made there."""
-    from bolivia.play.moves import Moves
+    from bolivia.play.table.moves import Moves
 
     ruleset = LIBRARY.load(rid)
     players = ruleset.rules.players.usual
@@ -606,7 +606,7 @@ def test_a_turn_found_without_a_way_out_is_not_searched_again_and_a_fresh_search
     are not searched (the melds and extensions made since would join any way out found
     there): at every play state of hands played by random and greedy bots the kept answer is
     a fresh search's, joins of groups included (bolivia-da and samba join them)."""
-    from bolivia.play.moves import Moves
+    from bolivia.play.table.moves import Moves
 
     ruleset = LIBRARY.load(rid)
     players = ruleset.rules.players.usual

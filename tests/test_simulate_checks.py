@@ -11,9 +11,10 @@ import pytest
 from click.testing import CliRunner
 
 from bolivia.cli import cli
-from bolivia.play.bots import GreedyBot
-from bolivia.play.hand import Hand
-from bolivia.play.simulate import CHECK_SAMPLE, checks_every_action, derive_seed, play_hand
+from bolivia.play.batch.seeds import derive_seed
+from bolivia.play.batch.simulate import CHECK_SAMPLE, checks_every_action, play_hand
+from bolivia.play.bots.simple import GreedyBot
+from bolivia.play.table.hand import Hand
 from bolivia.rules.library import shipped_library
 
 SAMBA = shipped_library().load("samba")

@@ -10,14 +10,14 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bolivia.play.actions import Action
-from bolivia.play.bots import Bot, make_bot
-from bolivia.play.expert import ExpertBot
-from bolivia.play.hand import Hand
-from bolivia.play.match import MatchSpec, play_match
-from bolivia.play.sampling import determinize, unseen
-from bolivia.play.search import SearchBot
-from bolivia.play.simulate import play_hand
+from bolivia.play.batch.match import MatchSpec, play_match
+from bolivia.play.batch.simulate import play_hand
+from bolivia.play.bots.expert import ExpertBot
+from bolivia.play.bots.registry import Bot, make_bot
+from bolivia.play.bots.sampling import determinize, unseen
+from bolivia.play.bots.search import SearchBot
+from bolivia.play.table.actions import Action
+from bolivia.play.table.hand import Hand
 from bolivia.rules.library import LibrarySpec, shipped_library
 from tests.strategies import SHIPPED_IDS
 

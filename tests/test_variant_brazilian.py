@@ -13,11 +13,11 @@ from bolivia.cards import Card
 from bolivia.compare.situations import rulings
 from bolivia.engine.melds import Meld, canasta_of
 from bolivia.errors import Illegal
-from bolivia.play.actions import Discard, Extend, Lay, TakePile
-from bolivia.play.bots import make_bot
-from bolivia.play.hand import Hand
-from bolivia.play.position import hand_at
-from bolivia.play.simulate import play_hand
+from bolivia.play.batch.simulate import play_hand
+from bolivia.play.bots.registry import make_bot
+from bolivia.play.table.actions import Discard, Extend, Lay, TakePile
+from bolivia.play.table.hand import Hand
+from bolivia.play.table.position import hand_at
 from bolivia.rules.library import Library, shipped_library
 from bolivia.verify.oracle import Oracle
 

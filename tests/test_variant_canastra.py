@@ -18,11 +18,11 @@ from bolivia.cards import POSITION_RANK, Card, parse_cards
 from bolivia.compare.witnesses import find_witnesses
 from bolivia.engine.melds import sequence_fault, verify_meld
 from bolivia.errors import Illegal, RulesetError
-from bolivia.play.actions import Extend, Lay
-from bolivia.play.bots import make_bot
-from bolivia.play.hand import Hand
-from bolivia.play.position import hand_at
-from bolivia.play.simulate import play_hand
+from bolivia.play.batch.simulate import play_hand
+from bolivia.play.bots.registry import make_bot
+from bolivia.play.table.actions import Extend, Lay
+from bolivia.play.table.hand import Hand
+from bolivia.play.table.position import hand_at
 from bolivia.rules.library import Library, shipped_library
 from bolivia.rules.ruleset import Ruleset
 from bolivia.verify.oracle import Oracle

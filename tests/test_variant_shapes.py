@@ -21,8 +21,9 @@ from bolivia.compare.witnesses import find_witnesses
 from bolivia.engine.initial_meld import meld_value
 from bolivia.engine.melds import canasta_bonus, canasta_name, canasta_of, verify_meld
 from bolivia.engine.scoring import TeamHand, score_team
-from bolivia.play.bots import make_bot
-from bolivia.play.simulate import derive_seed, play_hand
+from bolivia.play.batch.seeds import derive_seed
+from bolivia.play.batch.simulate import play_hand
+from bolivia.play.bots.registry import make_bot
 from bolivia.rules.coherence import special_canasta_impossible
 from bolivia.rules.library import shipped_library
 from bolivia.rules.ruleset import Ruleset

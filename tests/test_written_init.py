@@ -11,7 +11,7 @@ import pytest
 
 from bolivia.engine.melds import Meld
 from bolivia.engine.pile import Pickup
-from bolivia.play.actions import Combine, Extend, GoOut, Lay, TakePile, TakeTop
+from bolivia.play.table.actions import Combine, Extend, GoOut, Lay, TakePile, TakeTop
 
 WRITTEN = [Meld, Pickup, TakePile, TakeTop, Lay, Extend, Combine, GoOut]
 

@@ -46,7 +46,8 @@ from bolivia.compare.playing import (
 )
 from bolivia.compare.summary import columns, measured_effects
 from bolivia.compare.witnesses import AREA_OPS, Finding, Witness, find_witnesses
-from bolivia.play.simulate import derive_seed, worker_pool
+from bolivia.play.batch.seeds import derive_seed
+from bolivia.play.batch.simulate import worker_pool
 from bolivia.rules.library import LibrarySpec
 from bolivia.rules.model import leaf_paths
 from bolivia.rules.provenance import value_text
@@ -237,8 +238,8 @@ def _sampled_positions(
     rulesets: Sequence[Ruleset], seed: int
 ) -> list[tuple[str, str, dict[str, Any]]]:
     """The end of one simulated hand per ruleset, as a score request."""
-    from bolivia.play.bots import GreedyBot
-    from bolivia.play.simulate import play_hand
+    from bolivia.play.batch.simulate import play_hand
+    from bolivia.play.bots.simple import GreedyBot
 
     out = []
     for ruleset in rulesets:

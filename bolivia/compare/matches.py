@@ -1,5 +1,5 @@
 """A duplicate match's figures with their intervals, as data (versioned JSON) and as a small
-table. The counts come from :func:`bolivia.play.match.play_match`.
+table. The counts come from :func:`bolivia.play.batch.match.play_match`.
 
 Per hand: the share of the hands that ended which A's side won (ties apart), with Wilson's
 interval taking each hand as a unit. Paired: a deal (or a game) played in both seatings is the

@@ -23,8 +23,9 @@ from typing import Any
 
 from bolivia.compare.statistics import Estimate, count_mean_ci, mean_ci, proportion_ci
 from bolivia.engine.game_end import target_for
-from bolivia.play.bots import make_bot
-from bolivia.play.simulate import CHUNK_LIMIT, derive_seed, play_game, play_hand, worker_pool
+from bolivia.play.batch.seeds import derive_seed
+from bolivia.play.batch.simulate import CHUNK_LIMIT, play_game, play_hand, worker_pool
+from bolivia.play.bots.registry import make_bot
 from bolivia.rules.library import LibrarySpec
 from bolivia.rules.ruleset import Ruleset
 from bolivia.values import reduce_fields

@@ -85,7 +85,7 @@ class Limits:
         self.run_ranks: int = _rank_bits(self.rank_positions)
         self.run_places: int = _place_bits(self.rank_positions)
         self.wild_place: tuple[bool, ...] = _wild_places(self.wild)
-        # each run of a table's placements (see bolivia.play.bounds), kept by the run
+        # each run of a table's placements (see bolivia.play.table.bounds), kept by the run
         self.run_places_kept: Kept[int, tuple[tuple[int, int, int], ...]] = Kept(RUNS_KEPT)
         # for each suit, the card (index) at each position, -1 where only a wild card goes
         self.suit_places: tuple[tuple[int, ...], ...] = _suit_places(self.wild_place)

@@ -55,7 +55,7 @@ class Pickup:
         also: tuple[Meld, ...] = (),
     ) -> None:
         # written out as the frozen dataclass would generate it, so that the compiled build
-        # compiles it (see COMPILED_INIT in bolivia.play.actions): a pickup is verified by the
+        # compiles it (see COMPILED_INIT in bolivia.play.table.actions): a pickup is verified by the
         # hundred a hand
         object.__setattr__(self, "way", way)
         object.__setattr__(self, "meld", meld)

@@ -17,8 +17,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from bolivia.play.bots import make_bot
-from bolivia.play.simulate import RULE_ENDINGS, HandStats, derive_seed, play_deal, play_game
+from bolivia.play.batch.seeds import derive_seed
+from bolivia.play.batch.simulate import RULE_ENDINGS, HandStats, play_deal, play_game
+from bolivia.play.bots.registry import make_bot
 from bolivia.rules.ruleset import Ruleset
 
 __all__ = [

@@ -35,8 +35,8 @@ from bolivia.engine.melds import (
 from bolivia.engine.pile import verify_pickup, verify_take_top
 from bolivia.engine.scoring import TeamHand, card_points, score_hand
 from bolivia.errors import BadRequest, CardError, Illegal, Problem, RulesetError
-from bolivia.play.actions import parse_action
-from bolivia.play.position import hand_at
+from bolivia.play.table.actions import parse_action
+from bolivia.play.table.position import hand_at
 from bolivia.rules.library import Library, shipped_library
 from bolivia.rules.phrases import a_or_an
 from bolivia.rules.ruleset import Ruleset

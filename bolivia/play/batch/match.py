@@ -22,17 +22,17 @@ from typing import Any
 
 from bolivia.engine.game_end import target_for
 from bolivia.errors import BoliviaError
-from bolivia.play.bots import Bot, make_bot
-from bolivia.play.simulate import (
+from bolivia.play.batch.seeds import derive_seed
+from bolivia.play.batch.simulate import (
     CHECKS,
     CHUNK_LIMIT,
     RULE_ENDINGS,
     HandStats,
-    derive_seed,
     play_game,
     play_hand,
     worker_pool,
 )
+from bolivia.play.bots.registry import Bot, make_bot
 from bolivia.rules.library import Library, LibrarySpec
 from bolivia.rules.ruleset import Ruleset
 from bolivia.values import reduce_fields

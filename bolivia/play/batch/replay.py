@@ -44,9 +44,10 @@ from typing import IO, Any
 
 from bolivia.cards import Card
 from bolivia.errors import BadRequest, BoliviaError, CardError, Illegal, RulesetError
-from bolivia.play.actions import Action, parse_action
-from bolivia.play.bots import BOTS, Bot, make_bot
-from bolivia.play.hand import Hand, HandResult
+from bolivia.play.batch.seeds import derive_seed
+from bolivia.play.bots.registry import BOTS, Bot, make_bot
+from bolivia.play.table.actions import Action, parse_action
+from bolivia.play.table.hand import Hand, HandResult
 from bolivia.rules.library import Library
 from bolivia.rules.ruleset import Ruleset
 
@@ -420,11 +421,10 @@ def _card_at(deck: Sequence[int], at: int) -> str:
 
 class _Chooser:
     """The recorded bots, given the random numbers the seed gives them as the hand was
-    played (:func:`bolivia.play.simulate.play_hand`): a replay with a seed vouches that its
+    played (:func:`bolivia.play.batch.simulate.play_hand`): a replay with a seed vouches that its
     bots chose every action, so a changed bot or action is refused."""
 
     def __init__(self, names: list[str], bots: list[Bot], seed: int) -> None:
-        from bolivia.play.simulate import derive_seed  # simulate writes replays: imported late
 
         self.names, self.bots = names, bots
         self.rng = random.Random(derive_seed(seed, 1))

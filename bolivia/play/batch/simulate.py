@@ -10,7 +10,6 @@ to its own file, into a folder that holds nothing else (:func:`prepare_replays`)
 
 from __future__ import annotations
 
-import hashlib
 import multiprocessing
 import multiprocessing.pool
 import os
@@ -28,11 +27,12 @@ from bolivia.engine.game_end import game_over
 from bolivia.engine.melds import canasta_of
 from bolivia.errors import BoliviaError
 from bolivia.output import OutputError, prepare_folder, temporary_of, write_text
-from bolivia.play.actions import Action
-from bolivia.play.bots import Bot, make_bot
-from bolivia.play.hand import Hand
-from bolivia.play.replay import hand_lines
-from bolivia.play.state import ENDINGS
+from bolivia.play.batch.replay import hand_lines
+from bolivia.play.batch.seeds import derive_seed
+from bolivia.play.bots.registry import Bot, make_bot
+from bolivia.play.table.actions import Action
+from bolivia.play.table.hand import Hand
+from bolivia.play.table.state import ENDINGS
 from bolivia.rules.library import Library, LibrarySpec
 from bolivia.rules.ruleset import Ruleset
 from bolivia.values import reduce_fields
@@ -47,7 +47,6 @@ __all__ = [
     "RunSpec",
     "Tally",
     "checks_every_action",
-    "derive_seed",
     "hand_job",
     "job_results",
     "play_deal",
@@ -77,12 +76,6 @@ def checks_every_action(check: str, seed: int) -> bool:
     if check not in CHECKS:
         raise ValueError(f"check is one of {', '.join(CHECKS)}, not {check!r}")
     return check == "every" or (check == "sampled" and seed % CHECK_SAMPLE == 0)
-
-
-def derive_seed(seed: int, *path: int) -> int:
-    """A seed for a part of a run (a game, a hand), the same on every machine."""
-    text = ":".join(str(part) for part in (seed, *path))
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 
 @dataclass

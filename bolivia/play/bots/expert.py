@@ -16,7 +16,7 @@ hand ends now. Each action is valued by the position it leads to:
   cards still held, or when the hand is nearly over.
 
 >>> import random
->>> from bolivia.play.hand import Hand
+>>> from bolivia.play.table.hand import Hand
 >>> from bolivia.rules.library import shipped_library
 >>> hand = Hand.deal(shipped_library().load("bolivia-da"), 4, random.Random(3))
 >>> ExpertBot().choose(hand, hand.choices(), random.Random(0))
@@ -33,7 +33,7 @@ from bolivia.engine.limits import KIND_INDEX, limits
 from bolivia.engine.melds import Meld, special_bonus
 from bolivia.engine.pile import card_class, frozen_when
 from bolivia.engine.scoring import TeamHand, score_team
-from bolivia.play.actions import (
+from bolivia.play.table.actions import (
     Action,
     Answer,
     Ask,
@@ -46,9 +46,9 @@ from bolivia.play.actions import (
     TakePile,
     TakeTop,
 )
-from bolivia.play.hand import Hand
-from bolivia.play.runs import positions
-from bolivia.play.state import BLACK_THREES, CARDS, RED_THREES
+from bolivia.play.table.hand import Hand
+from bolivia.play.table.runs import positions
+from bolivia.play.table.state import BLACK_THREES, CARDS, RED_THREES
 
 __all__ = ["ExpertBot", "Weights"]
 

@@ -3,13 +3,13 @@
 A player sees its own cards, the melds and red threes on the table, the pile, how many cards
 each player holds and the stock's length, and the cards each player took from the pile and
 has not been seen to meld or discard since (:attr:`HandState.taken
-<bolivia.play.state.HandState.taken>`). Everything else -- the other hands beyond those cards,
+<bolivia.play.table.state.HandState.taken>`). Everything else -- the other hands beyond those cards,
 and the stock -- is unseen. :func:`determinize` deals the unseen cards again, at random, into
 a copy of the hand: the same view, every card of the pack accounted for, so that a bot can
 play the hand out on it without looking at a card it could not see.
 
 >>> import random
->>> from bolivia.play.hand import Hand
+>>> from bolivia.play.table.hand import Hand
 >>> from bolivia.rules.library import shipped_library
 >>> hand = Hand.deal(shipped_library().load("bolivia-da"), 4, random.Random(1))
 >>> world = determinize(hand, 0, random.Random(2))
@@ -22,8 +22,8 @@ from __future__ import annotations
 import random
 
 from bolivia.cards import shuffle
-from bolivia.play.hand import Hand
-from bolivia.play.state import RED_THREES
+from bolivia.play.table.hand import Hand
+from bolivia.play.table.state import RED_THREES
 
 __all__ = ["determinize", "unseen"]
 

@@ -2,8 +2,8 @@
 
 Where the choice matters most -- taking the pile or drawing, going out or not, the partner's
 answer, and (``discards=True``) which card to discard -- the bot takes the few actions the
-expert rates best (:meth:`ExpertBot.consider <bolivia.play.expert.ExpertBot.consider>`),
-deals the cards it cannot see again at random (:func:`~bolivia.play.sampling.determinize`:
+expert rates best (:meth:`ExpertBot.consider <bolivia.play.bots.expert.ExpertBot.consider>`),
+deals the cards it cannot see again at random (:func:`~bolivia.play.bots.sampling.determinize`:
 the same view, never a card it could not see), plays each action out on the same samples
 with the expert in every seat, and keeps the expert's choice unless another action's playouts
 score better for its side by more than ``confidence`` standard errors of the paired
@@ -27,10 +27,10 @@ from collections.abc import Sequence
 from bolivia.engine.limits import limits
 from bolivia.engine.melds import Meld, canasta_bonus, canasta_of
 from bolivia.engine.scoring import TeamHand, score_team
-from bolivia.play.actions import Action, Answer, Ask, Discard, Draw, GoOut, TakePile, TakeTop
-from bolivia.play.expert import ExpertBot
-from bolivia.play.hand import Hand
-from bolivia.play.sampling import determinize
+from bolivia.play.bots.expert import ExpertBot
+from bolivia.play.bots.sampling import determinize
+from bolivia.play.table.actions import Action, Answer, Ask, Discard, Draw, GoOut, TakePile, TakeTop
+from bolivia.play.table.hand import Hand
 from bolivia.rules.ruleset import Ruleset
 
 __all__ = ["BUDGET", "SearchBot", "search_bot"]

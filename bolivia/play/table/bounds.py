@@ -1,4 +1,4 @@
-"""Quick necessary conditions for going out, for the search of :mod:`bolivia.play.ways_out`
+"""Quick necessary conditions for going out, for the search of :mod:`bolivia.play.table.ways_out`
 to stop early: too many cards with nowhere to go, or too few canastas within reach. Both are
 generous -- a hand that can go out is never refused here (tests hold them to the search without
 them) -- and cheap: counts and bit masks, no meld is built.

@@ -1,6 +1,6 @@
 """The actions bots choose among: a short list of legal actions, fast to build.
 
-The complete list of legal actions (:meth:`Moves.legal <bolivia.play.moves.Moves.legal>`)
+The complete list of legal actions (:meth:`Moves.legal <bolivia.play.table.moves.Moves.legal>`)
 holds every meld a hand can make; a bot needs far fewer to play well. This list holds, in each
 state: drawing; the pickups of the pile with the naturals of the top card's rank (the fewest
 first) and 0 to 3 of the cheapest wild cards, or onto a meld; taking the top card; each group
@@ -8,16 +8,16 @@ of all the naturals of a rank with 0 to 3 of the cheapest wild cards, each run o
 longest, cut to the size limit), wild melds, a first meld of several melds; extensions with
 all the naturals of a rank or one wild card, a sequence's next cards; joins of groups; every
 discard; up to two or three ways out (:meth:`Moves.go_out_lines
-<bolivia.play.moves.Moves.go_out_lines>`); asking the partner. Every one is legal (the ones
+<bolivia.play.table.moves.Moves.go_out_lines>`); asking the partner. Every one is legal (the ones
 whose legality is more than a count are verified in full, and :meth:`Hand.apply
-<bolivia.play.hand.Hand.apply>` verifies whatever it is given), and the list is never empty
+<bolivia.play.table.hand.Hand.apply>` verifies whatever it is given), and the list is never empty
 while the hand goes on: a player who must go out is offered the ways out.
 
 Candidate lists are kept for the state they were built in (the hand clears them on every
 action); the runs a suit's ranks make are kept in a table shared by the hands of a ruleset.
 
 >>> import random
->>> from bolivia.play.hand import Hand
+>>> from bolivia.play.table.hand import Hand
 >>> from bolivia.rules.library import shipped_library
 >>> hand = Hand.deal(shipped_library().load("bolivia-da"), 4, random.Random(1))
 >>> [type(action).__name__ for action in hand.choices()]
@@ -48,7 +48,7 @@ from bolivia.engine.melds import (
 )
 from bolivia.engine.pile import card_class, frozen_when
 from bolivia.kept import Kept
-from bolivia.play.actions import (
+from bolivia.play.table.actions import (
     ASK,
     DISCARDS,
     DRAW,
@@ -62,12 +62,12 @@ from bolivia.play.actions import (
     TakePile,
     TakeTop,
 )
-from bolivia.play.runs import positions
-from bolivia.play.state import RED_THREES
-from bolivia.play.ways_out import can_go_out
+from bolivia.play.table.runs import positions
+from bolivia.play.table.state import RED_THREES
+from bolivia.play.table.ways_out import can_go_out
 
 if TYPE_CHECKING:
-    from bolivia.play.hand import Hand
+    from bolivia.play.table.hand import Hand
 
 __all__ = ["Candidates"]
 
@@ -179,7 +179,7 @@ class Candidates:
 
     def left_after(self, action: Action, given: int) -> int:
         """The cards the hand holds after this pickup, counted without checking it (what
-        :meth:`Hand.after_pickup <bolivia.play.hand.Hand.after_pickup>`'s counts sum to where
+        :meth:`Hand.after_pickup <bolivia.play.table.hand.Hand.after_pickup>`'s counts sum to where
         it allows the pickup); ``given``: :meth:`pile_gives`."""
         left = self.hand.sizes[self.hand.current]
         if isinstance(action, TakePile):
@@ -245,9 +245,9 @@ class Candidates:
         return found  # type: ignore[return-value]
 
     def can_take(self, action: TakePile) -> bool:
-        """:meth:`Hand.can <bolivia.play.hand.Hand.can>` for a pickup in the draw phase, decided
-        on the counts with the rule modules' non-raising checks (the same checks, in the same
-        terms, as :func:`~bolivia.engine.pile.verify_pickup` and the hand's verify path); where
+        """:meth:`Hand.can <bolivia.play.table.hand.Hand.can>` for a pickup in the draw phase,
+        decided on the counts with the rule modules' non-raising checks (the same checks, in the
+        same terms, as :func:`~bolivia.engine.pile.verify_pickup` and the hand's verify path); where
         the pickup would bind the player to going out (fewer cards left than the keep-cards
         rule asks, black threes melded, a partner's answer) the full verify path decides. What
         this allows, :meth:`Hand.apply` verifies again in full."""
@@ -629,7 +629,7 @@ class Candidates:
                 out.append(Combine(i, j))
 
     def can_combine(self, target: int, other: int) -> bool:
-        """:meth:`Hand.can <bolivia.play.hand.Hand.can>` for joining two of the side's melds
+        """:meth:`Hand.can <bolivia.play.table.hand.Hand.can>` for joining two of the side's melds
         in the play phase, decided with :func:`~bolivia.engine.melds.combination` (the check
         of :func:`~bolivia.engine.melds.verify_combine`, without the reason); where the turn
         binds the player to going out (fewer cards than the keep-cards rule asks, a partner's

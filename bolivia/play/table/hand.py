@@ -1,11 +1,11 @@
-"""A hand of play under any ruleset: every action verified and applied through one path -- the
-turn, the keep-cards rule and going out, the question to the partner and its binding answer,
-the stock running out -- on the state of :mod:`bolivia.play.state`. The legal actions of a
-state are :mod:`bolivia.play.moves` (every one) and :mod:`bolivia.play.candidates` (the bots'
-short list), which read the state and ask this verify path; the search for a way out is
-:mod:`bolivia.play.ways_out`. Every rule question goes to the rule modules
-(:mod:`bolivia.engine`: melds, pile, initial meld, going out, scoring), the same code the
-oracle answers with.
+"""A hand of play under any ruleset: every action verified and applied through one path.
+
+The path covers the turn, the keep-cards rule and going out, the question to the partner and
+its binding answer, and the stock running out. The state is :mod:`bolivia.play.table.state`.
+The legal actions are :mod:`bolivia.play.table.moves` (every one) and
+:mod:`bolivia.play.table.candidates` (the bots' short list); both ask this verify path. The
+search for a way out is :mod:`bolivia.play.table.ways_out`. Every rule question goes to
+:mod:`bolivia.engine`, the same code the oracle answers with.
 
 >>> import random
 >>> from bolivia.rules.library import shipped_library
@@ -25,7 +25,7 @@ from bolivia.engine.initial_meld import canasta_needed, minimum, verify_initial_
 from bolivia.engine.melds import Meld, could_join, verify_combine, verify_extend, verify_meld
 from bolivia.engine.pile import Pickup, card_class, verify_pickup, verify_take_top
 from bolivia.errors import BadRequest, Illegal
-from bolivia.play.actions import (
+from bolivia.play.table.actions import (
     Action,
     Answer,
     Ask,
@@ -39,10 +39,17 @@ from bolivia.play.actions import (
     TakePile,
     TakeTop,
 )
-from bolivia.play.candidates import Candidates
-from bolivia.play.moves import Moves
-from bolivia.play.state import BLACK_THREES, CARDS, RED_THREES, HandResult, HandState, HandView
-from bolivia.play.ways_out import ways_out
+from bolivia.play.table.candidates import Candidates
+from bolivia.play.table.moves import Moves
+from bolivia.play.table.state import (
+    BLACK_THREES,
+    CARDS,
+    RED_THREES,
+    HandResult,
+    HandState,
+    HandView,
+)
+from bolivia.play.table.ways_out import ways_out
 from bolivia.rules.ruleset import Ruleset
 
 __all__ = ["BLACK_THREES", "Hand", "HandResult"]
@@ -64,7 +71,7 @@ class Hand(HandState):
         deal: bool = True,
     ) -> None:
         """A hand dealt from ``deck`` (card indices, the stock's top last); ``deal=False``
-        leaves every card in the stock, for :func:`bolivia.play.position.hand_at` to place."""
+        leaves every card in the stock, for :func:`bolivia.play.table.position.hand_at` to place."""
         super().__init__(ruleset, players, deck, first, team_scores, deal=deal)
         self._checked: dict[Action, object] = {}  # what verify found, for this state only
         self.moves = Moves(self)  # the legal actions of each state, and the ways out
@@ -724,11 +731,11 @@ class Hand(HandState):
 
     def legal_actions(self) -> list[Action]:
         """Every action the current player may take, in canonical form (:meth:`Moves.legal
-        <bolivia.play.moves.Moves.legal>`). Never empty while the hand goes on."""
+        <bolivia.play.table.moves.Moves.legal>`). Never empty while the hand goes on."""
         return self.moves.legal()
 
     def choices(self) -> list[Action]:
-        """The bots' short list of legal actions (:mod:`bolivia.play.candidates`). Never empty
+        """The bots' short list of legal actions (:mod:`bolivia.play.table.candidates`). Never empty
         while the hand goes on."""
         return self.candidates.choices()
 

@@ -1,7 +1,7 @@
 """The moves of a hand: every legal action of a state, in canonical form, and the ways out.
 
 :meth:`Moves.legal` lists every action the current player may take, each checked by the
-hand's one verify path (:meth:`Hand.can <bolivia.play.hand.Hand.can>`), in the canonical form
+hand's one verify path (:meth:`Hand.can <bolivia.play.table.hand.Hand.can>`), in the canonical form
 the oracle protocol's ``moves`` defines (``docs/oracle-protocol.md``):
 
 - a lay holds one meld, except a side's first meld, listed as each *minimal* set of melds
@@ -15,13 +15,13 @@ the oracle protocol's ``moves`` defines (``docs/oracle-protocol.md``):
 - a pickup with cards from the hand lists each choice of the top card's naturals and wild
   cards, with, for a side's first meld, each minimal set of further melds;
 - going out is reached by these steps (the last discard, or the last meld where no discard is
-  required); the one-move :class:`~bolivia.play.actions.GoOut` is legal too but not listed.
+  required); the one-move :class:`~bolivia.play.table.actions.GoOut` is legal too but not listed.
 
-:meth:`Moves.go_out_lines` finds ways out for the bots (:mod:`bolivia.play.ways_out`, an exact
-search); the bots' short list of actions is :mod:`bolivia.play.candidates`.
+:meth:`Moves.go_out_lines` finds ways out for the bots (:mod:`bolivia.play.table.ways_out`, an exact
+search); the bots' short list of actions is :mod:`bolivia.play.table.candidates`.
 
 >>> import random
->>> from bolivia.play.hand import Hand
+>>> from bolivia.play.table.hand import Hand
 >>> from bolivia.rules.library import shipped_library
 >>> hand = Hand.deal(shipped_library().load("bolivia-da"), 4, random.Random(1))
 >>> from collections import Counter
@@ -38,7 +38,7 @@ from bolivia.cards import POSITION_RANK, Card
 from bolivia.engine.initial_meld import counted_points, holds_canasta
 from bolivia.engine.melds import Meld, could_join, new_meld, verify_meld
 from bolivia.errors import Illegal
-from bolivia.play.actions import (
+from bolivia.play.table.actions import (
     ASK,
     DRAW,
     NO,
@@ -53,12 +53,12 @@ from bolivia.play.actions import (
     TakePile,
     TakeTop,
 )
-from bolivia.play.multisets import mixes, sub_multisets, wild_ranks
-from bolivia.play.ways_out import can_go_out, ways_out
+from bolivia.play.table.multisets import mixes, sub_multisets, wild_ranks
+from bolivia.play.table.ways_out import can_go_out, ways_out
 from bolivia.rules.ruleset import Ruleset
 
 if TYPE_CHECKING:
-    from bolivia.play.hand import Hand
+    from bolivia.play.table.hand import Hand
 
 __all__ = ["Moves", "canonical_melds"]
 

@@ -1,6 +1,6 @@
 """Positions: a moment of a hand as data -- whose turn, the phase, every hand, each side's melds
 and red threes, the pile, the stock's size, who has melded, the question to the partner --
-read from the oracle protocol's JSON into a :class:`~bolivia.play.hand.Hand` (so that any
+read from the oracle protocol's JSON into a :class:`~bolivia.play.table.hand.Hand` (so that any
 engine can be asked what a turn rule allows, through ``act`` and ``moves``), and written back
 from a hand.
 
@@ -25,7 +25,7 @@ from typing import Any
 from bolivia.cards import Card, parse_cards
 from bolivia.engine.melds import verify_meld
 from bolivia.errors import BadRequest, CardError, Illegal
-from bolivia.play.hand import Hand
+from bolivia.play.table.hand import Hand
 from bolivia.rules.ruleset import Ruleset
 
 __all__ = ["FIELDS", "hand_at", "position_of"]

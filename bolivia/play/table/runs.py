@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from bolivia.cards import POSITION_RANK, SUIT_INDEX
 from bolivia.engine.limits import Limits
 from bolivia.engine.melds import Meld
-from bolivia.play.multisets import sub_multisets
+from bolivia.play.table.multisets import sub_multisets
 
 __all__ = ["gap_naturals", "held_ranks", "positions", "ranks", "run_capable", "start_naturals"]
 

@@ -1,4 +1,4 @@
-"""What the search for a way out (:mod:`bolivia.play.ways_out`) keeps of the side's melds in
+"""What the search for a way out (:mod:`bolivia.play.table.ways_out`) keeps of the side's melds in
 the states it remembers: one number for each meld (what bears on what it may still take and
 what it counts as), and the count of each kind of canasta among the melds the wild cards have
 been spread over. Numbers, not tuples of strings: a state's key is hashed at every step.

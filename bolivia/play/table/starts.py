@@ -1,5 +1,5 @@
 """How a new group or meld of black threes starts in the search for a way out
-(:mod:`bolivia.play.ways_out`): the smallest counts of naturals and wild cards that make one
+(:mod:`bolivia.play.table.ways_out`): the smallest counts of naturals and wild cards that make one
 legal, by the ruleset and the counts alone, kept with the ruleset. Nothing here decides a rule:
 :func:`~bolivia.engine.melds.group_fault` and :func:`~bolivia.engine.melds.threes_fault` do.
 

@@ -10,7 +10,7 @@ tuples, built when first asked for and dropped when the hand changes there; the 
 pile are lists of card indices and the pile's card classes are counted as cards come and go;
 the melds on the table are the :class:`~bolivia.engine.melds.Meld` values of the rule modules.
 :meth:`HandState.conserved` checks the derived figures against the counts too. What may be
-done with the state is :class:`bolivia.play.hand.Hand`: the one verify/apply path.
+done with the state is :class:`bolivia.play.table.hand.Hand`: the one verify/apply path.
 """
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ class HandView(Sequence[Card]):
 
 
 class HandState:
-    """A hand's cards and turn (see the module); :class:`~bolivia.play.hand.Hand` plays it."""
+    """A hand's cards and turn (see the module); :class:`~bolivia.play.table.hand.Hand` plays it."""
 
     def __init__(
         self,
@@ -116,7 +116,7 @@ class HandState:
         deal: bool = True,
     ) -> None:
         """A hand dealt from ``deck`` (card indices, the stock's top last); ``deal=False``
-        leaves every card in the stock, for :func:`bolivia.play.position.hand_at` to place."""
+        leaves every card in the stock, for :func:`bolivia.play.table.position.hand_at` to place."""
         rules = ruleset.rules
         seating = rules.players.seats.get(players)
         if seating is None:

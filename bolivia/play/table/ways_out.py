@@ -21,17 +21,17 @@ finished one).
 
 Most hands are settled by a first try in the plain order (the lowest card first) within a few
 dozen states; past those, the search starts again with an order chosen once, before the first
-card (what the first try found to fail stays known): every card held is tried at each of its places
-one step ahead through the quick bounds of :mod:`bolivia.play.bounds`; a card with no place left
-open means there is no way out, and so do two cards (or two copies of one) whose one open place
-is the discard; the cards that closed a probe are tried first at the next (the search probes
-again after each join and early wild card, until a probe passes). The cards with the fewest open
-places go first, so that a conflict (the ten of hearts both the escalera's and the only partner
-of the jack of hearts) is met before choices elsewhere multiply it; the order of the first probe
-that passes serves the joins and early wild cards tried after it (they move a card or two, and
-a probe costs as much as dozens of states). Failed states (the cards left, the melds
-on the table, whether the discard is used) are remembered, so the same state is never searched
-twice.
+card (what the first try found to fail stays known): every card held is tried at each of its
+places one step ahead through the quick bounds of :mod:`bolivia.play.table.bounds`; a card with
+no place left open means there is no way out, and so do two cards (or two copies of one) whose
+one open place is the discard. The cards that closed a probe are tried first at the next (the
+search probes again after each join and early wild card, until a probe passes). The cards with
+the fewest open places go first, so that a conflict (the ten of hearts both the escalera's and
+the only partner of the jack of hearts) is met before choices elsewhere multiply it; the order
+of the first probe that passes serves the joins and early wild cards tried after it (they move a
+card or two, and a probe costs as much as dozens of states). Failed states (the cards left, the
+melds on the table, whether the discard is used) are remembered, so the same state is never
+searched twice.
 
 Wild cards of one rank are interchangeable (the same points, the same rules), so where the
 points of the new melds do not matter (the side has melded) the cheapest are used first.
@@ -57,12 +57,12 @@ from bolivia.engine.melds import (
     sequence_places,
 )
 from bolivia.kept import Kept
-from bolivia.play.actions import GoOut
-from bolivia.play.bounds import could_meet, stranded
-from bolivia.play.multisets import mixes, sub_multisets, wild_ranks
-from bolivia.play.runs import gap_naturals, run_capable, start_naturals
-from bolivia.play.signatures import could_take, kinds_with, signature
-from bolivia.play.starts import start_pairs
+from bolivia.play.table.actions import GoOut
+from bolivia.play.table.bounds import could_meet, stranded
+from bolivia.play.table.multisets import mixes, sub_multisets, wild_ranks
+from bolivia.play.table.runs import gap_naturals, run_capable, start_naturals
+from bolivia.play.table.signatures import could_take, kinds_with, signature
+from bolivia.play.table.starts import start_pairs
 from bolivia.rules.ruleset import Ruleset
 
 __all__ = ["can_go_out", "ways_out"]
@@ -283,7 +283,7 @@ class _Search:
 
     def capable_masks(self) -> list[int]:
         """Per suit, the ranks whose cards could be part of a sequence (see
-        :func:`~bolivia.play.runs.run_capable`)."""
+        :func:`~bolivia.play.table.runs.run_capable`)."""
         wilds = sum(self.counts[i] for i in self.wilds)
         return run_capable(self.lim, self.counts, wilds, self.table)
 
@@ -468,7 +468,7 @@ class _Search:
         return None if index is None else (index, self.plan(index, capable))
 
     def viable(self) -> bool:
-        """Whether the quick bounds leave the state open (see :mod:`bolivia.play.bounds`)."""
+        """Whether the quick bounds leave the state open (see :mod:`bolivia.play.table.bounds`)."""
         return could_meet(self.ruleset, self.counts, self.table, self.players) and len(
             stranded(self.ruleset, self.counts, self.table)
         ) <= (1 if self.discard is None else 0)
@@ -671,7 +671,7 @@ class _Search:
     def _spread(self, t: int, seen: set[tuple[int, tuple[int, ...], int]], kinds: int) -> None:
         """Wild cards onto the melds from ``t`` on (each number of them the meld can take);
         ``kinds``: how many of the melds before ``t`` are canastas of each kind, as they now
-        stand (:func:`~bolivia.play.signatures.kinds_with`)."""
+        stand (:func:`~bolivia.play.table.signatures.kinds_with`)."""
         held = [self.counts[i] for i in self.wilds]
         if not any(held):
             self.leaf()
