@@ -1,6 +1,15 @@
-"""Dotted keys in a ruleset file: a path written as one key, and edits of one entry of a table.
+"""Dotted keys in a ruleset file, and edits of one table entry.
 
-A key with dots stands for the path it spells, from where it is written::
+A key with dots stands for the path it spells, from where it is written. A path that ends at a
+field or a section is written into the file's sections as if nested.
+
+A path that goes on into a field's table or list is an :class:`Edit`. It changes the value the
+file would otherwise inherit, once the chain is merged (:func:`apply`). The position after a
+list's last entry adds an entry at the end. An entry not there yet (a new band, a seating for
+five) may be written whole or key by key. A table or list written whole still replaces the
+base's whole.
+
+For example::
 
     scoring:
       card_points.3: -200           # one entry of the base's table; the rest inherited
@@ -8,13 +17,6 @@ A key with dots stands for the path it spells, from where it is written::
       bands.2.minimum: 100          # one value of the third band (lists count from 0)
       bands.4: {from: 7000, minimum: 150}   # a fifth band, after the base's four
     melds.group.max_wild: 3         # the same as melds: {group: {max_wild: 3}}
-
-A path that ends at a field or a section is written into the file's sections as if nested; a
-path that goes on into a field's table or list is an :class:`Edit` of the value the file would
-otherwise inherit, applied once the chain is merged (:func:`apply`): the position after a
-list's last entry adds an entry at the end, and an entry not there yet (a new band, a seating
-for five) may be written whole or key by key. A table or list written whole still replaces the
-base's whole.
 """
 
 from __future__ import annotations
@@ -119,9 +121,12 @@ def apply(merged: dict[str, Any], edit: Edit) -> str | None:
 
 
 def set_entry(table: Any, inside: Sequence[str], value: Any, leaf: str) -> str | None:
-    """Set one entry inside a field's table, in place: a mapping's entry by its key, a list's
-    by its position from 0, where the next position adds an entry at the end (and an entry not
-    there yet is made, to be filled key by key); why it cannot be, or None."""
+    """Set one entry inside a field's table, in place; why it cannot be, or None.
+
+    A mapping's entry is found by its key, a list's by its position from 0. The next position
+    after a list's end adds an entry there. An entry not there yet is made, to be filled key by
+    key.
+    """
     target = table
     for depth, part in enumerate(inside):
         at = ".".join((leaf, *inside[:depth]))

@@ -1,15 +1,20 @@
-"""Reading YAML files safely and turning validation errors into problems a person can act on.
+"""Safe YAML reading, and validation errors a person can act on.
 
-YAML is composed into nodes by PyYAML's safe loader and converted here by hand, so that:
-no tag outside YAML's plain types is ever constructed; the file's size, its nesting depth and
-the number of values reached through aliases are bounded (an alias "bomb" stops at the bound;
-values written out are bounded by the file's size alone); a number written with more than
-``MAX_NUMBER_DIGITS`` digits is refused before it is converted; a key given twice is an error
-instead of a silent overwrite; a key YAML reads as a number but that is not written the plain
-way (``04``, ``0x4``, ``+4``) is kept as the text written, so that a table keyed by numbers can
-refuse it; and every key and list item keeps the line it was written on, for error messages
-(``rulesets/x.yaml:12: melds.group.max_wild: ...``). Sequences become tuples, so validated
-records are immutable all the way down.
+PyYAML's safe loader composes YAML into nodes, and this module converts them by hand. That
+way:
+
+    No tag outside YAML's plain types is ever constructed.
+    The file's size, its nesting depth and the number of values reached through aliases are
+    bounded. An alias "bomb" stops at the bound. Values written out are bounded by the file's
+    size alone.
+    A number written with more than ``MAX_NUMBER_DIGITS`` digits is refused before conversion.
+    A key given twice is an error, not a silent overwrite.
+    A key YAML reads as a number but not written the plain way (``04``, ``0x4``, ``+4``) stays
+    the text written. A table keyed by numbers can then refuse it.
+    Every key and list item keeps the line it was written on, for error messages
+    (``rulesets/x.yaml:12: melds.group.max_wild: ...``).
+
+Sequences become tuples, so validated records are immutable all the way down.
 """
 
 from __future__ import annotations

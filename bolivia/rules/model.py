@@ -1,19 +1,25 @@
-"""The rule tree: every rule choice a Bolivia, Samba or Canasta rulebook makes, as typed data.
+"""The rule tree: every choice a rulebook makes, as typed data.
 
-A ruleset file sets these fields (or, through ``extends``, only the ones that differ from its
-base); :mod:`bolivia.rules.ruleset` merges the chain and validates the result into :class:`Rules`.
+The rulebooks are those of Bolivia, Samba and Canasta. A ruleset file sets these fields.
+Through ``extends`` it sets only the ones that differ from its base.
+:mod:`bolivia.rules.ruleset` merges the chain and validates the result into :class:`Rules`.
 Records are frozen and strict: a string where a number belongs is an error, not a conversion.
 
-Merging follows the shape of the tree: a section (a record) merges key by key with the base's;
-anything else -- a number, a choice, a list, a table keyed by data, a named choice such as
-``red_threes.plus_when`` -- is a *leaf*, replaced whole. Leaves are also the unit of provenance:
-each resolved leaf knows the claim it encodes or why it is assumed.
+Merging follows the shape of the tree. A section (a record) merges key by key with the
+base's. Anything else is a *leaf*, replaced whole: a number, a choice, a list, a table keyed
+by data, or a named choice such as ``red_threes.plus_when``. Leaves are also the unit of
+provenance. Each resolved leaf knows the claim it encodes or why it is assumed.
 
-Every number has a range (the JSON Schema and ``rulesets/FIELDS.md`` show it): a count of cards
-at most what the largest pack holds (``MAX_CARDS``), a count of canastas at most what those
-cards make (``MAX_CANASTAS``), points and bonuses within ``MAX_POINTS``, scores and targets
-within ``MAX_SCORE``, a cap on hands at most ``MAX_HANDS``. No table or loop built from a rule
-grows past these, and no sum of scores leaves the range a float can hold.
+Every number has a range, shown in the JSON Schema and ``rulesets/FIELDS.md``:
+
+    A count of cards: at most what the largest pack holds (``MAX_CARDS``).
+    A count of canastas: at most what those cards make (``MAX_CANASTAS``).
+    Points and bonuses: within ``MAX_POINTS``.
+    Scores and targets: within ``MAX_SCORE``.
+    A cap on hands: at most ``MAX_HANDS``.
+
+No table or loop built from a rule grows past these. No sum of scores leaves the range a float
+can hold.
 """
 
 from __future__ import annotations

@@ -1,11 +1,13 @@
-"""Every rule in words: for each field of the rule tree, a short label, the question a player
-asks about it, and the answer for each value -- one table, shared by the comparison report and
-the rulebook (the JSON outputs keep the exact data).
+"""Every rule in words: a label, a question and its answers.
 
-An answer is written from the value with a small template: ``{n:card}`` is a count with its
-noun (``1 card``, ``2 cards``, ``1,500 points``), ``{n:,}`` a number with thousands separators;
-choices, yes/no, "none" and empty lists have their own words, so no raw value (``none``,
-``true``, ``naturals_twice_wilds``) reaches a reader.
+For each field of the rule tree, one table gives a short label, the question a player asks
+about it, and the answer for each value. The comparison report and the rulebook share it. The
+JSON outputs keep the exact data.
+
+An answer is written from the value with a small template. ``{n:card}`` is a count with its
+noun (``1 card``, ``2 cards``, ``1,500 points``). ``{n:,}`` is a number with thousands
+separators. Choices, yes/no, "none" and empty lists have their own words. So no raw value
+(``none``, ``true``, ``naturals_twice_wilds``) reaches a reader.
 
 >>> answer("melds.group.max_wild", None)
 'any number'
@@ -44,10 +46,16 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Phrase:
-    """How one rule reads: ``label`` (a name in words), ``question`` (what a player asks) and
-    the answers: ``words`` per choice value (``"true"``/``"false"`` for yes/no, ``"none"`` for
-    a missing limit, ``"empty"`` for an empty list or table, ``"0"`` for a zero count),
-    ``number`` the template for a count, ``joiner`` the word that joins a list's items."""
+    """How one rule reads: its name, its question and its answers.
+
+    ``label``: a name in words.
+    ``question``: what a player asks.
+    ``words``: the answer per choice value. The keys ``"true"``/``"false"`` are for yes/no,
+    ``"none"`` for a missing limit, ``"empty"`` for an empty list or table, ``"0"`` for a zero
+    count.
+    ``number``: the template for a count.
+    ``joiner``: the word that joins a list's items.
+    """
 
     label: str
     question: str

@@ -1,7 +1,15 @@
-"""Where each ruleset value comes from, and the checks that keep rulesets honest to their sources.
+"""Where each ruleset value comes from, and checks against its sources.
 
-A ruleset file says, for each value it sets, which source claims it encodes, or that it is
-assumed (and why), or that it is a house rule::
+For each value it sets, a ruleset file says which source claims it encodes. Or it says that
+the value is assumed (and why), or that it is a house rule. A cited claim must fix the field
+it is cited for. It must also agree with the value, or give the value as one of its own
+alternatives.
+
+Resolved, every leaf of a ruleset carries a :class:`ValueProvenance`. It says whether the
+value is stated by a source, assumed, or a house rule. It names the ruleset that set it and
+the alternatives other sources give.
+
+For example::
 
     provenance:
       melds.group.max_wild: da:groups-wild-limit          # one claim
@@ -10,11 +18,6 @@ assumed (and why), or that it is a house rule::
         assumed: the French text gives no escalera bonus; ...
         alternatives: [{value: 1500, claims: [da:points-table]}]
       going_out.bonus: {house: our club plays 100, claims: [da:going-out-bonus]}
-
-A cited claim must fix the field it is cited for and agree with the value (or give the value
-as one of its own alternatives). Resolved, every leaf of a ruleset carries a
-:class:`ValueProvenance`: stated by a source, assumed, or a house rule, with the ruleset that
-set it and the alternatives other sources give.
 """
 
 from __future__ import annotations

@@ -1,23 +1,29 @@
-"""One-field variants of a ruleset: a few other values for each rule field, and the ruleset
-with some values changed (validated like a file, coherence included).
+"""One-field variants of a ruleset: a few other values for each field.
 
-What a conformance case depends on (:mod:`bolivia.verify.dependencies`) and what an engine's
-answers reveal (:mod:`bolivia.profiles`) are both read off these variants, so both use the one
-generator here. For each leaf it proposes, in JSON:
+Also the ruleset with some values changed. It is validated like a file, coherence included.
 
-- a true/false: its negation; a choice: the other choices;
-- a count of cards: one less and one more (and no limit, where the field may have none);
-  no limit: 4 and 8; points, bonuses and scores: half and double (100 for 0);
-- a list of choices: each choice added or taken away; ranks: each rank taken away; numbers:
-  each taken away;
-- a table by number of players: each entry taken away, or one added (for the fewest players
-  missing) with the base value changed; the seatings: everyone dealt or drawing one card
-  more or one less, each seating taken away, partnerships split or made;
-- the card points: each rank worth the next lower or higher value of the table;
-- the initial-meld bands: each band taken away, each minimum 10 lower or higher, each start
-  500 lower or higher;
-- a named choice: its numbers one less and one more, each other choice;
-- and every alternative the ruleset's provenance records (what other sources give).
+Two parts read their results off these variants, so both use the one generator here. One is
+what a conformance case depends on (:mod:`bolivia.verify.dependencies`). The other is what an
+engine's answers reveal (:mod:`bolivia.profiles`).
+
+For each leaf it proposes these values, in JSON:
+
+    True or false: its negation.
+    A choice: the other choices.
+    A count of cards: one less and one more, and no limit where the field may have none.
+    No limit: 4 and 8.
+    Points, bonuses and scores: half and double (100 for 0).
+    A list of choices: each choice added or taken away.
+    Ranks: each rank taken away. Numbers: each number taken away.
+    A table by number of players: each entry taken away. Or one entry added, for the fewest
+    players missing, with the base value changed.
+    The seatings: everyone dealt or drawing one card more or one less. Each seating taken
+    away. Partnerships split or made.
+    The card points: each rank worth the next lower or higher value of the table.
+    The initial-meld bands: each band taken away. Each minimum 10 lower or higher, each start
+    500 lower or higher.
+    A named choice: its numbers one less and one more, and each other choice.
+    Any field: every alternative the ruleset's provenance records (what other sources give).
 
 Text (a canasta's name) has no alternative. A value that is invalid, alone or with the rest of
 the ruleset, is left out.
