@@ -77,10 +77,13 @@ class Disagreement:
 
 @dataclass(frozen=True)
 class Sizing:
-    """How many deals and games were played, and why: ``precision`` (points a hand, the
-    half-width wanted for the corrected interval of a pair's difference) or None for a fixed
-    number; ``bounds`` the fewest and most deals it may choose, ``bound_hit`` when the number
-    it wanted lay outside them (and ``wanted`` that number)."""
+    """How many deals and games were played, and why.
+
+    ``precision``: the half-width wanted for the corrected interval of a pair's difference,
+    in points a hand. None for a fixed number.
+    ``bounds``: the fewest and most deals it may choose.
+    ``bound_hit``: whether the number it wanted lay outside them. ``wanted`` is that number.
+    """
 
     deals: int
     games: int

@@ -1,12 +1,18 @@
 """The variant comparison: everything the report shows, computed once, as plain data.
 
-:func:`build` puts together, for the rulesets compared: their sources and standing; every rule
-side by side with where each value comes from; the behaviour witnesses (:mod:`witnesses`);
-a gallery of end-of-hand positions scored under each ruleset; play on the same deals under
-every column with each bot, whole games to the target, and the paired differences between
-columns, corrected as one family (:mod:`playing`, :mod:`paired`); and where the sources disagree
-or are silent. Rendering (:mod:`report`) only formats this data, so the Markdown, HTML and JSON say
-the same thing.
+For the rulesets compared, :func:`build` puts together:
+
+    Their sources and standing.
+    Every rule side by side, with where each value comes from.
+    The behaviour witnesses (:mod:`witnesses`).
+    A gallery of end-of-hand positions scored under each ruleset.
+    Play on the same deals under every column with each bot, and whole games to the target.
+    The paired differences between columns, corrected as one family (:mod:`playing`,
+    :mod:`paired`).
+    Where the sources disagree or are silent.
+
+Rendering (:mod:`report`) only formats this data. So the Markdown, HTML and JSON say the same
+thing.
 """
 
 from __future__ import annotations

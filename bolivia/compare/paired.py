@@ -1,15 +1,19 @@
-"""Differences between the report's columns, paired on the same deals (and games): per deal,
-the value under column A minus the value under column B, so that the luck of the cards falls on
-both; a mean difference gets Student's t interval, a share (hands ended by going out, games won
-by the first side) Tango's score interval with McNemar's test. All differences of the report
-are one family, corrected together (Holm's step-down procedure): a difference is *shown* when
-its corrected interval excludes 0, and only then does the text say the columns differ.
-Otherwise the text says "no difference shown" and gives the smallest difference the run would
-have detected (80% power at the strictest level of the family).
+"""Differences between the report's columns, paired on the same deals (and games).
 
-How many deals to play: a fixed number, or (:func:`deals_for_precision`) the number that gives
-the corrected interval of the points a hand the half-width asked for, from a first batch of
-deals, within a lower and an upper bound.
+Per deal, a difference is the value under column A minus the value under column B. So the
+luck of the cards falls on both. A mean difference gets Student's t interval. A share (hands
+ended by going out, games won by the first side) gets Tango's score interval with McNemar's
+test.
+
+All differences of the report are one family, corrected together by Holm's step-down
+procedure. A difference is *shown* when its corrected interval excludes 0. Only then does the
+text say the columns differ. Otherwise the text says "no difference shown". It then gives the
+smallest difference the run would have detected (80% power at the strictest level of the
+family).
+
+How many deals to play is a fixed number, or the number :func:`deals_for_precision` finds. That
+number gives the corrected interval of the points a hand the half-width asked for. It is
+estimated from a first batch of deals, within a lower and an upper bound.
 """
 
 from __future__ import annotations
@@ -218,10 +222,14 @@ def deals_for_precision(
 
 @dataclass(frozen=True)
 class HouseCheck:
-    """A house ruleset against its base, per bot: the deals ended under both, how many ended
-    with another winner (the share with its Wilson interval), and whether every deal was
-    played with the same actions under both; ``bound`` is the most a share of deals played
-    differently can be when none was (95%)."""
+    """A house ruleset against its base, per bot.
+
+    ``deals``: the deals ended under both.
+    ``other_winner``: how many ended with another winner, and ``share`` that share with its
+    Wilson interval.
+    ``identical_play``: whether every deal was played with the same actions under both.
+    ``bound``: the most a share of deals played differently can be when none was (95%).
+    """
 
     bot: str
     deals: int

@@ -1,7 +1,14 @@
-"""The play section in words, as the templates print it: the figures per bot and column, the
-paired differences grouped by pair of columns with what holds under both bots, the games to the
-target, the sentence naming the correction and its family, and for a house ruleset the check
-against its base. Nothing here claims a difference the corrected interval does not show.
+"""The play section in words, as the templates print it.
+
+It holds:
+
+    The figures per bot and column.
+    The paired differences, grouped by pair of columns, with what holds under both bots.
+    The games to the target.
+    The sentence naming the correction and its family.
+    For a house ruleset, the check against its base.
+
+Nothing here claims a difference the corrected interval does not show.
 """
 
 from __future__ import annotations

@@ -1,10 +1,12 @@
-"""Witnesses as a player sees them: the situation laid out (the table, the hand, the pile,
-cards as faces such as ``8♥``), and each ruleset's ruling in words, with the parts on which the
-rulesets differ marked.
+"""Witnesses as a player sees them: the situation and each ruling.
 
-:func:`situation` lays out an oracle request; :func:`rulings` says what each answer means,
-part by part (``allowed``, ``the side scores 1,550``), each part marked when the answers
-differ on it. Plain data: the templates only print it.
+The situation is laid out: the table, the hand, the pile, with cards as faces such as
+``8♥``. Each ruleset's ruling is given in words, with the parts on which the rulesets differ
+marked.
+
+The function :func:`situation` lays out an oracle request. The function :func:`rulings` says
+what each answer means, part by part (``allowed``, ``the side scores 1,550``). Each part is
+marked when the answers differ on it. This is plain data: the templates only print it.
 
 >>> faces(["8H", "JK", "10S"])
 '8♥ joker 10♠'
@@ -41,8 +43,10 @@ _TEAM_MELD = re.compile(r"\bteam meld (\d+)")
 
 
 def for_people(reason: str) -> str:
-    """An oracle's reason as the report prints it: cards as faces, and melds counted from 1 as
-    the situation counts them (the wire counts from 0).
+    """An oracle's reason as the report prints it.
+
+    Cards become faces. Melds are counted from 1, as the situation counts them. The wire
+    counts from 0.
 
     >>> for_people("a 4-card group of 8s with 1 wild card cannot take JK 8H")
     'a 4-card group of 8s with 1 wild card cannot take joker 8♥'

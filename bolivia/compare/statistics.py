@@ -1,12 +1,18 @@
-"""Statistics for the play figures: a mean or a proportion with its 95% confidence interval;
-differences over matched units (the same deals played twice: paired) with Student's t
-intervals; corrections for a family of differences (Holm, Benjamini-Hochberg, Bonferroni);
-intervals for counts with no events; and the sample sizes a claim needs.
+"""Statistics for the play figures: intervals, corrections and sample sizes.
 
-Student's t distribution is computed here (no scipy): its distribution function through the
-regularized incomplete beta function (continued fraction, Numerical Recipes 6.4), its
-quantiles by bisection on it, for every number of degrees of freedom; the normal quantiles
-are :class:`statistics.NormalDist`'s.
+It covers:
+
+    A mean or a proportion with its 95% confidence interval.
+    Differences over matched units, with Student's t intervals. Matched (paired) units are
+    the same deals played twice.
+    Corrections for a family of differences (Holm, Benjamini-Hochberg, Bonferroni).
+    Intervals for counts with no events.
+    The sample sizes a claim needs.
+
+Student's t distribution is computed here, without scipy, for every number of degrees of
+freedom. Its distribution function goes through the regularized incomplete beta function
+(continued fraction, Numerical Recipes 6.4). Its quantiles come by bisection on it. The normal
+quantiles are :class:`statistics.NormalDist`'s.
 
 >>> mean_ci([1, 2, 3]).text()
 '2.0 [0.9, 3.1]'
@@ -283,12 +289,14 @@ def mcnemar_p(only_a: int, only_b: int) -> float:
 
 @dataclass(frozen=True)
 class PairedProportion(Difference):
-    """The difference of two proportions on the same ``n`` units (``only_a`` units with the
-    event under side a alone, ``only_b`` under b alone), with Tango's score interval (Tango
-    1998; the interval of the deltas whose score statistic stays within the normal quantile)
-    and the matching score test, McNemar's asymptotic one, so that the interval excludes 0
-    exactly when the test rejects at its level. Unlike the Wald interval it is never of zero
-    width: with no discordant unit it is ``±z²/(n + z²)``."""
+    """The difference of two proportions on the same ``n`` units.
+
+    ``only_a`` units have the event under side a alone, ``only_b`` under b alone. The interval
+    is Tango's score interval (Tango 1998). It holds the deltas whose score statistic stays
+    within the normal quantile. The test is the matching score test, McNemar's asymptotic one.
+    So the interval excludes 0 exactly when the test rejects at its level. Unlike the Wald
+    interval it is never of zero width: with no discordant unit it is ``±z²/(n + z²)``.
+    """
 
     only_a: int = 0
     only_b: int = 0
@@ -409,18 +417,20 @@ def correct(
 ) -> list[Corrected]:
     """Correct a family of differences for being looked at together, at ``alpha``.
 
-    Each difference gets an interval at a corrected level; it is called different when the
-    procedure rejects it and that interval excludes 0 (the one implies the other; asking both
-    keeps rounding at the border from calling different what its interval does not show):
+    Each difference gets an interval at a corrected level. It is called different when the
+    procedure rejects it and that interval excludes 0. The one implies the other. Asking both
+    keeps rounding at the border from calling different what its interval does not show.
 
-    - ``bonferroni``: every interval at 1 - alpha/m: simultaneous intervals (all m hold together
-      with probability 1 - alpha or more).
-    - ``holm``: Holm's step-down procedure, which calls different all Bonferroni does and
-      possibly more; the difference ranked k-th smallest p is shown at 1 - alpha/(m - k + 1),
-      the level its step tests it at.
-    - ``bh``: Benjamini-Hochberg's step-up procedure (false discovery rate alpha); with R
-      differences selected, every interval is at 1 - R*alpha/m (at least 1 - alpha/m), the
-      false-coverage-rate intervals of Benjamini and Yekutieli (2005).
+    ``bonferroni``: every interval at 1 - alpha/m. These are simultaneous intervals: all m
+    hold together with probability 1 - alpha or more.
+
+    ``holm``: Holm's step-down procedure. It calls different all that Bonferroni does, and
+    possibly more. The difference ranked k-th smallest p is shown at 1 - alpha/(m - k + 1), the
+    level its step tests it at.
+
+    ``bh``: Benjamini-Hochberg's step-up procedure (false discovery rate alpha). With R
+    differences selected, every interval is at 1 - R*alpha/m (at least 1 - alpha/m). These are
+    the false-coverage-rate intervals of Benjamini and Yekutieli (2005).
     """
     if method not in METHODS:
         raise ValueError(f"method is one of {', '.join(METHODS)}, not {method!r}")
@@ -450,11 +460,14 @@ def correct(
 
 
 def detectable_difference(n: int, sd: float, *, power: float = 0.8, alpha: float = 0.05) -> float:
-    """The smallest true mean difference that ``n`` paired units with this standard deviation
-    of the differences detect (two-sided test at ``alpha``) with probability ``power``:
-    (t(1 - alpha/2) + t(power)) * sd / sqrt(n), t with n - 1 degrees of freedom (the usual
-    approximation; for sd = 1 and n = 34 it gives 0.495, where the exact noncentral t says
-    n = 34 detects 0.5)."""
+    """The smallest true mean difference ``n`` paired units detect.
+
+    ``sd`` is the standard deviation of the differences. The test is two-sided at ``alpha``,
+    and detecting means rejecting with probability ``power``. The answer is
+    (t(1 - alpha/2) + t(power)) * sd / sqrt(n), with t on n - 1 degrees of freedom. This is
+    the usual approximation. For sd = 1 and n = 34 it gives 0.495, where the exact noncentral t
+    says n = 34 detects 0.5.
+    """
     if n < 2:
         return math.inf
     df = n - 1

@@ -1,15 +1,17 @@
-"""The report's first page: which rulesets are one, which is the outlier, and the rule
-differences ranked by what they change.
+"""The report's first page: rulesets alike, the outlier, differences ranked.
 
 Rulesets that set every rule alike share one column wherever the report compares. The
-*outlier* is the column whose value is its own (no other column has it) on the most rules,
-when one column clearly leads. Each differing rule gets an :class:`Effect`: what it changes in
-points, measured with what the comparison holds now -- the scoring gallery's positions scored
-with only that rule changed (exact, for the rules that score), and otherwise the paired
-difference in points a hand between the columns holding the different values, on the same
-deals (shared by every rule on which those columns differ, so the page says it once per pair,
-not on every rule; 0 when the corrected interval shows none). :func:`rank` orders the
-differences by any mapping of effects.
+*outlier* is the column whose value is its own (no other column has it) on the most rules.
+There is one only when one column clearly leads.
+
+Each differing rule gets an :class:`Effect`: what it changes in points. It is measured with
+what the comparison holds now. For the rules that score, it is exact: the scoring gallery's
+positions scored with only that rule changed. Otherwise it is the paired difference in points
+a hand between the columns holding the different values, on the same deals. That difference
+is shared by every rule on which those columns differ, so the page says it once per pair, not
+on every rule. It is 0 when the corrected interval shows none.
+
+:func:`rank` orders the differences by any mapping of effects.
 """
 
 from __future__ import annotations
@@ -227,10 +229,13 @@ def measured_effects(
 
 
 def rank(rows: Sequence[RuleRow], effects: Mapping[str, Effect]) -> list[tuple[Any, Effect]]:
-    """The differing rows: first those whose effect was measured for the rule alone, the
-    largest first; then those whose effect is shared with other rules (the play gap between
-    rulesets differing on several), the largest first; at equal effect rules that change moves
-    before rules that only score, then the rule tree's order."""
+    """The differing rows, in the order the first page ranks them.
+
+    First come the rows whose effect was measured for the rule alone, the largest first. Then
+    come those whose effect is shared with other rules (the play gap between rulesets
+    differing on several), the largest first. At equal effect, rules that change moves come
+    before rules that only score, then the rule tree's order decides.
+    """
     order = {row.path: i for i, row in enumerate(rows)}
     differing = [row for row in rows if row.differs and row.path in effects]
     differing.sort(
