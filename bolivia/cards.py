@@ -1,7 +1,11 @@
 """Cards, the card notation, and packs of several decks.
 
-The notation is the oracle protocol's: ``<rank><suit>``, ranks ``2``-``10`` ``J Q K A`` (``T``
-for 10), suits ``C D H S`` (or the symbols ``♣ ♦ ♥ ♠``), ``JK`` for a joker, in any case.
+The notation is the oracle protocol's: ``<rank><suit>``, in any case. Ranks are ``2``-``10``
+and ``J Q K A`` (``T`` for 10). Suits are ``C D H S``, or the symbols ``♣ ♦ ♥ ♠``. ``JK`` is
+a joker.
+
+Cards are interned immutable values. There are 53 of them: 52 and the joker. A pack holds
+several copies of each, which are equal.
 
 >>> Card.parse("th")
 10H
@@ -9,9 +13,6 @@ for 10), suits ``C D H S`` (or the symbols ``♣ ♦ ♥ ♠``), ``JK`` for a jo
 True
 >>> Pack(decks=3, jokers=6).size
 162
-
-Cards are interned immutable values: there are 53 of them (52 and the joker); a pack holds
-several copies of each, which are equal.
 """
 
 from __future__ import annotations
@@ -263,10 +264,12 @@ class Pack:
 
 
 def shuffle(rng: random.Random, items: list[int]) -> None:
-    """Shuffle ``items`` in place exactly as ``rng.shuffle(items)`` does -- the same swaps from
-    the same draws of ``rng.getrandbits`` (``Random.shuffle`` and ``Random._randbelow``, which
-    CPython writes in Python) -- in code the compiled build compiles: dealing a pack of three
-    decks through the interpreted ``Random.shuffle`` costs more than many of the hand's turns.
+    """Shuffle ``items`` in place exactly as ``rng.shuffle(items)`` does.
+
+    It makes the same swaps from the same draws of ``rng.getrandbits``. CPython writes
+    ``Random.shuffle`` and ``Random._randbelow`` in Python, and this copy follows them. But this
+    copy is code the compiled build compiles. Dealing a pack of three decks through the
+    interpreted ``Random.shuffle`` costs more than many of the hand's turns.
 
     >>> mine, theirs = list(range(20)), list(range(20))
     >>> shuffle(random.Random(7), mine); random.Random(7).shuffle(theirs); mine == theirs

@@ -1,13 +1,16 @@
 """Writing files: every file the toolkit writes is written whole or not at all.
 
-Each file goes to a temporary file in its own folder and is then put in place with
-``os.replace``, so a full disk, a killed process or a place that cannot be written leaves the
-older file (or none), never a truncated one; files written together (a report and its plots)
-are all staged before any of them replaces an older one. A target that is not a regular file
-(``/dev/null``, ``/dev/stdout``, a pipe) is written to directly. A folder that is not there
-yet is made, as ``compare --out`` has always made its own. Every failure is an
-:class:`OutputError`, one line naming the file and the reason. The ground floor: report,
-rulebook, house rules, schema and replays all write through it.
+Each file goes to a temporary file in its own folder. It is then put in place with
+``os.replace``. So a full disk, a killed process or a place that cannot be written leaves the
+older file (or none), never a truncated one. Files written together (a report and its plots)
+are all staged before any of them replaces an older one.
+
+A target that is not a regular file (``/dev/null``, ``/dev/stdout``, a pipe) is written to
+directly. A folder that is not there yet is made, as ``compare --out`` has always made its
+own. Every failure is an :class:`OutputError`, one line naming the file and the reason.
+
+This is the ground floor: report, rulebook, house rules, schema and replays all write through
+it.
 
 >>> import tempfile
 >>> folder = Path(tempfile.mkdtemp())

@@ -245,11 +245,19 @@ def can_meld(ruleset: Ruleset, cards: Sequence[Card], *, going_out: bool = False
 
 
 def could_join(ruleset: Ruleset, meld: Meld, card: Card) -> bool:
-    """A quick necessary condition for :func:`verify_extend` with one card: False where no
-    rule lets the card join the meld -- a natural card of another rank (a group), of another
-    suit (a sequence), any natural (a wild meld), anything but a black three or a wild card
-    (black threes), a wild card where that kind of meld takes none. True leaves the question
-    to :func:`verify_extend`. For move generators, which try many cards on many melds."""
+    """A quick necessary condition for :func:`verify_extend` with one card.
+
+    It is False where no rule lets the card join the meld:
+
+        A natural card of another rank, for a group.
+        A natural card of another suit, for a sequence.
+        Any natural card, for a wild meld.
+        Anything but a black three or a wild card, for black threes.
+        A wild card, where that kind of meld takes none.
+
+    True leaves the question to :func:`verify_extend`. It is for move generators, which try
+    many cards on many melds.
+    """
     lim = limits(ruleset)
     if lim.wild[card.index]:
         if meld.kind == "sequence":
@@ -376,10 +384,12 @@ def extension(
 
 
 def verify_combine(ruleset: Ruleset, target: Meld, other: Meld) -> Meld:
-    """The group ``target`` and ``other`` make when joined, or :class:`Illegal` saying why not:
-    the ruleset must let a side join its groups (``melds.group.combine``), both must be groups
-    of one rank, and one must be able to take the other's cards as an extension would (the
-    group limits, and no wild card onto a finished canasta)."""
+    """The group ``target`` and ``other`` make when joined, or :class:`Illegal` saying why not.
+
+    The ruleset must let a side join its groups (``melds.group.combine``). Both must be groups
+    of one rank. One must be able to take the other's cards as an extension would: the group
+    limits hold, and no wild card goes onto a finished canasta.
+    """
     if not ruleset.rules.melds.group.combine:
         raise Illegal(
             "no-combining",
