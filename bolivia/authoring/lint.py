@@ -1,11 +1,17 @@
 """The linter: what a valid ruleset may still get wrong.
 
-A ruleset that loads is coherent (:mod:`bolivia.rules.coherence` refuses the impossible). The linter
-looks further: limits the other rules make unreachable, bands nobody can be in, going-out
-requirements no side can meet with the cards the pack and the seats give it, first melds no
-cards reach and games no side can finish, values no source uses, and the rules a ruleset takes
-on assumption. Each finding names the keys involved and
-why. Errors make a ruleset unplayable as written; warnings are worth a look.
+A ruleset that loads is coherent: :mod:`bolivia.rules.coherence` refuses the impossible. The
+linter looks further, for:
+
+    Limits the other rules make unreachable.
+    Bands nobody can be in.
+    Going-out requirements no side can meet with the cards the pack and the seats give it.
+    First melds no cards reach, and games no side can finish.
+    Values no source uses.
+    The rules a ruleset takes on assumption.
+
+Each finding names the keys involved and why. Errors make a ruleset unplayable as written.
+Warnings are worth a look.
 
 >>> from bolivia.rules.library import shipped_library
 >>> [f.level for f in lint(shipped_library().load("bolivia-da")) if f.level == "error"]

@@ -1,12 +1,15 @@
 """The rulebook: a resolved ruleset written out as rules a table can play from.
 
-One jinja2 template (``templates/rulebook.md.j2``) writes the rules in prose from the data;
-every rule value it uses goes through ``v(path)``, which records it, so a test can prove that
-every field of the format appears (where a rule is moot under the others, the text says so and
-still names it). The HTML page is the same Markdown turned into HTML, in a self-contained page;
-user-written text is escaped for Markdown (``bolivia.text.md``), and the HTML is kept to plain
-text markup (``bolivia.text.safe_html``: no link, image or script can come of any text). A
-ruleset built on another gets a box listing what it changes.
+One jinja2 template (``templates/rulebook.md.j2``) writes the rules in prose from the data.
+Every rule value it uses goes through ``v(path)``, which records it. So a test can prove that
+every field of the format appears. Where a rule is moot under the others, the text says so and
+still names it.
+
+The HTML page is the same Markdown turned into HTML, in a self-contained page. User-written
+text is escaped for Markdown (``bolivia.text.md``). The HTML is kept to plain text markup
+(``bolivia.text.safe_html``): no link, image or script can come of any text.
+
+A ruleset built on another gets a box listing what it changes.
 """
 
 from __future__ import annotations
