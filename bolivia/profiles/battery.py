@@ -1,16 +1,20 @@
 """The questions a profile asks an engine, and what any ruleset would answer to them.
 
-A battery is made for one ruleset, the *base*: every case of the suites (under the base, or
-under the nearest ruleset of its chain that the case has an expectation for), then one witness
-for every one-field variant of the base that no question yet tells from it -- the smallest
-request of the comparison's enumeration (:mod:`bolivia.compare.witnesses`, with a few more
-situations here) on which the variant and the base answer differently. So every alternative
-value of every field is told from the base's where the oracle's ops can tell it at all; the
-fields no question tells apart are *unobservable* (a canasta's name, how the deal turns up the
-first card).
+A battery is made for one ruleset, the *base*. First come every case of the suites. Each is
+asked under the base, or under the nearest ruleset of its chain that the case has an
+expectation for.
 
-Each question knows the fields its answer depends on under the base (the committed
-dependencies for a case of the base itself, else derived here the same way).
+Then comes one witness for every one-field variant of the base that no question yet tells from
+it. The witness is the smallest request on which the variant and the base answer differently.
+It comes from the comparison's enumeration (:mod:`bolivia.compare.witnesses`), with a few more
+situations here.
+
+So every alternative value of every field is told from the base's, where the oracle's ops can
+tell it at all. The fields no question tells apart are *unobservable*: a canasta's name, or how
+the deal turns up the first card.
+
+Each question knows the fields its answer depends on under the base. For a case of the base
+itself, these are the committed dependencies. Otherwise they are derived here the same way.
 """
 
 from __future__ import annotations

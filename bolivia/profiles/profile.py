@@ -1,17 +1,19 @@
-"""Profiling an engine: which shipped ruleset it is closest to, and the rule values it plays by.
+"""Profiling an engine: its closest shipped ruleset, and the rule values it plays by.
 
-The engine is asked under a ruleset id it claims in ``hello``: given ``as_id``, that one;
-else, when it claims several the library knows, each is asked the suites' cases and the one
-whose answers its own ruleset explains best is the base. Then the base's battery is asked
-(:mod:`bolivia.profiles.battery`), the search finds the changes that explain the answers
-(:mod:`bolivia.profiles.search`), and where those changes open fields the base hid (a pile
-that may now be taken onto a meld makes the meld kinds it may go onto matter) the witnesses
-for them are asked too, and the search goes on from there.
+The engine is asked under a ruleset id it claims in ``hello``. Given ``as_id``, that is the
+one. Else, when it claims several the library knows, each is asked the suites' cases. The one
+whose answers its own ruleset explains best is the base.
 
-Questions go through the conformance runner (:func:`~bolivia.verify.conformance.run_plan`):
-a question the engine skips, fails on (it crashed, hung, answered something else) or is not
-asked (the run's deadline, the cap on questions) is no evidence, and the fields only such
-questions would have shown are *undetermined*.
+Then the base's battery is asked (:mod:`bolivia.profiles.battery`). The search finds the
+changes that explain the answers (:mod:`bolivia.profiles.search`). Those changes may open
+fields the base hid. For example, a pile that may now be taken onto a meld makes the meld kinds
+it may go onto matter. The witnesses for such fields are asked too, and the search goes on from
+there.
+
+Questions go through the conformance runner (:func:`~bolivia.verify.conformance.run_plan`).
+Some questions are no evidence: those the engine skips, fails on (it crashed, hung, answered
+something else) or is not asked (the run's deadline, the cap on questions). The fields only
+such questions would have shown are *undetermined*.
 """
 
 from __future__ import annotations

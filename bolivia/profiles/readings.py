@@ -1,13 +1,17 @@
 """Rule values an engine's answers show outright, beyond the variants' few alternatives.
 
-Some answers are a rule value, or close to one: ``info`` gives the pack, the seatings and the
-target; ``card_points`` of one card gives that card's worth; ``score`` gives the going-out
-bonus, the red threes' worth and the canasta bonuses of a team; ``initial_minimum`` gives the
-minimum at a score; a ``meld`` or ``extend`` answer's ``bonus`` unlike the kind's gives a
-canasta paid a bonus of its own (``canastas.special``), read as what its cards have in common
-with the special canastas rulebooks name: its rank, its size, its wild cards or jokers. Each
-reading is only a candidate: the search keeps a value only when the ruleset with it explains
-the answers.
+Some answers are a rule value, or close to one:
+
+    ``info`` gives the pack, the seatings and the target.
+    ``card_points`` of one card gives that card's worth.
+    ``score`` gives the going-out bonus, the red threes' worth and a team's canasta bonuses.
+    ``initial_minimum`` gives the minimum at a score.
+    ``meld`` or ``extend`` may answer a ``bonus`` unlike the kind's. That gives a canasta paid
+    a bonus of its own (``canastas.special``). It is read as what its cards have in common
+    with the special canastas rulebooks name: its rank, its size, its wild cards or jokers.
+
+Each reading is only a candidate. The search keeps a value only when the ruleset with it
+explains the answers.
 """
 
 from __future__ import annotations

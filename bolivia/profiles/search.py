@@ -1,15 +1,19 @@
 """The search for the fewest rule values that explain an engine's answers.
 
-It starts from the base ruleset. Every answer the base does not explain is a disagreement;
-for each, the candidates are the fields its answer depends on, each with the alternatives of
-:mod:`bolivia.rules.variants` and the values the answers show outright
-(:mod:`bolivia.profiles.readings`). A step takes the candidate that explains the most
-disagreements, checks the ruleset it makes against *every* answer (a change may break what
-was explained), and keeps it only when more answers are explained than before; fields that
-the base's answers do not depend on, and then two fields at once, are tried only when no
-single field helps. When no step helps any more, each change is taken back in turn, and left
-out if the answers are as well explained without it. What is still unexplained is behaviour
-no rule field describes.
+It starts from the base ruleset. Every answer the base does not explain is a disagreement.
+For each, the candidates are the fields its answer depends on. Each field comes with the
+alternatives of :mod:`bolivia.rules.variants` and the values the answers show outright
+(:mod:`bolivia.profiles.readings`).
+
+A step takes the candidate that explains the most disagreements. It checks the ruleset that
+candidate makes against *every* answer, since a change may break what was explained. It keeps
+the candidate only when more answers are explained than before. Only when no single field
+helps are other candidates tried: first fields the base's answers do not depend on, then two
+fields at once.
+
+When no step helps any more, each change is taken back in turn. It is left out if the answers
+are as well explained without it. What is still unexplained is behaviour no rule field
+describes.
 """
 
 from __future__ import annotations
