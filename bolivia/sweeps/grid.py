@@ -1,13 +1,16 @@
-"""The grid of a sweep: ``--vary FIELD=V1,V2,...`` or ``--vary FIELD=LOW..HIGH/STEP`` for
-some fields of a base ruleset, every combination a derived ruleset.
+"""The grid of a sweep: every combination of the values asked for.
 
-Each value is read as YAML (``100``, ``escalera``, ``[wild, black_three]``); a range is of
+The values for some fields of a base ruleset come from ``--vary FIELD=V1,V2,...`` or
+``--vary FIELD=LOW..HIGH/STEP``. Every combination is a derived ruleset.
+
+Each value is read as YAML (``100``, ``escalera``, ``[wild, black_three]``). A range is of
 whole numbers, both ends included. The base's own value is always part of an axis (added if
-not given) and marked, so every measure is set beside the base on the same deals. Every
-combination is derived with :func:`bolivia.authoring.house.derive_text` and validated exactly
-as ``bolivia new`` validates (:func:`bolivia.authoring.house.write_ruleset`); a field that is
-not one, or a value the field does not take, is a :class:`SweepError` naming the ``--vary``
-given and what is allowed.
+not given) and marked. So every measure is set beside the base on the same deals.
+
+Every combination is derived with :func:`bolivia.authoring.house.derive_text`. It is validated
+exactly as ``bolivia new`` validates (:func:`bolivia.authoring.house.write_ruleset`). A field
+that is not one, or a value the field does not take, is a :class:`SweepError`. It names the
+``--vary`` given and what is allowed.
 
 >>> split_values("100,[wild, black_three],{a: 1, b: 2}")
 ['100', '[wild, black_three]', '{a: 1, b: 2}']

@@ -1,13 +1,15 @@
 """``--precision``: how many deals a sweep needs for the intervals it was asked for.
 
-``--precision MEASURE=HALF`` (or ``HALF`` alone, for the share of hands ended by going out,
-or for hands per game in a sweep of games) asks that every combination's difference from the
-base in that measure be known to within ``HALF`` either side (95%; a share's ``HALF`` in
-percentage points). The sweep plays its deals, reads each difference's spread per deal, and
-extends itself to the deals the widest needs (:func:`bolivia.compare.statistics.
-units_for_precision`, rounded up to whole chunks), in rounds, as the spread is known better;
-the decisions rest on the results alone, so the same command plays the same deals. A sweep
-that would need more than its limit stops at the limit and says so.
+``--precision MEASURE=HALF`` asks that every combination's difference from the base in that
+measure be known to within ``HALF`` either side (95%). A share's ``HALF`` is in percentage
+points. ``HALF`` alone is for the share of hands ended by going out, or for hands per game in
+a sweep of games.
+
+The sweep plays its deals and reads each difference's spread per deal. It then extends itself
+to the deals the widest needs, rounded up to whole chunks
+(:func:`bolivia.compare.statistics.units_for_precision`). It does so in rounds, as the spread
+is known better. The decisions rest on the results alone, so the same command plays the same
+deals. A sweep that would need more than its limit stops at the limit and says so.
 """
 
 from __future__ import annotations

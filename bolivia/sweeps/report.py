@@ -1,13 +1,17 @@
-"""The report of a sweep: for every measure, a table of the combinations (the base marked),
-each value with its 95% interval and its difference from the base on the same deals, and a
-plot of the measure against the varied value; written as Markdown (plots beside it as SVG
-files), a self-contained HTML page and JSON (``"format": "bolivia-sweep"``), together and
-atomically (:mod:`bolivia.output`).
+"""The report of a sweep: a table and a plot for every measure.
 
-The report holds nothing that depends on how it was run (no times, no worker counts, no
-paths of the store), so the same sweep gives the same bytes locally, on a cluster, with any
-number of workers, and run at once or resumed. It reuses the comparison report's templates
-environment and plotting (:mod:`bolivia.compare.report`).
+The table lists the combinations, the base marked. Each value has its 95% interval and its
+difference from the base on the same deals. The plot shows the measure against the varied
+value.
+
+It is written as Markdown (plots beside it as SVG files), a self-contained HTML page and JSON
+(``"format": "bolivia-sweep"``). All are written together and atomically
+(:mod:`bolivia.output`).
+
+The report holds nothing that depends on how it was run: no times, no worker counts, no paths
+of the store. So the same sweep gives the same bytes locally, on a cluster, with any number of
+workers, and run at once or resumed. It reuses the comparison report's templates environment
+and plotting (:mod:`bolivia.compare.report`).
 """
 
 from __future__ import annotations

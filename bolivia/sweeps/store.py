@@ -1,16 +1,21 @@
-"""The store of a sweep's finished chunks: one SQLite file (the standard library's sqlite3).
+"""The store of a sweep's finished chunks: one SQLite file.
 
-A chunk is kept under its key: the resolved ruleset's digest (equal rules, equal digest,
-whatever the file or id), the bots one per seat, the number of players, hands or games, the
-seed, the card-conservation check, the first deal and the number of deals, and the toolkit's
-version (another engine may play other hands). Each chunk is written in its own transaction
-as soon as it is finished, so a sweep stopped in any way (Ctrl-C, a kill, a lost worker) keeps
-every chunk it finished, and a sweep run again, extended with more deals or more values, plays
-only what the store does not hold. The file holds the rulesets' names and settings too, for
-``bolivia sweep --status``.
+It uses the standard library's sqlite3. A chunk is kept under its key, made of:
 
-The default store is ``$XDG_CACHE_HOME/bolivia/sweeps.sqlite`` (``~/.cache/...`` when that
-is not set); ``--store FILE`` names another.
+    The resolved ruleset's digest. Equal rules give an equal digest, whatever the file or id.
+    The bots, one per seat.
+    The number of players, hands or games.
+    The seed, and the card-conservation check.
+    The first deal and the number of deals.
+    The toolkit's version, since another engine may play other hands.
+
+Each chunk is written in its own transaction as soon as it is finished. So a sweep stopped in
+any way (Ctrl-C, a kill, a lost worker) keeps every chunk it finished. A sweep run again,
+extended with more deals or more values, plays only what the store does not hold. The file
+holds the rulesets' names and settings too, for ``bolivia sweep --status``.
+
+The default store is ``$XDG_CACHE_HOME/bolivia/sweeps.sqlite``, or ``~/.cache/...`` when that
+is not set. ``--store FILE`` names another.
 """
 
 from __future__ import annotations
