@@ -1,14 +1,17 @@
 """A conformance run as JUnit XML, the report format CI systems read.
 
-One ``testsuite`` per suite, one ``testcase`` per case and ruleset (``name`` ``CASE:RULESET``,
-``classname`` the suite). A failure is a ``failure`` (``message`` the reason on one line, the
-text the full report: request, expectation, answer, and the engine's stderr meanwhile, which is
-also the case's ``system-err``); a skip is ``skipped`` with its reason as text; a case not run
-is an ``error`` of ``type="not-run"``, so that CI does not count it as passed. Each suite's
-``system-err`` holds what the engine wrote on stderr while it ran (the lines still kept). The
-file validates against the Jenkins JUnit schema (``junit-4.xsd``, the one the JUnit team
-validates its own reports with); every text is escaped for XML, a character XML 1.0 cannot
-hold is written as an escape.
+There is one ``testsuite`` per suite. There is one ``testcase`` per case and ruleset, with
+``name`` ``CASE:RULESET`` and ``classname`` the suite.
+
+A failure is a ``failure``. Its ``message`` is the reason on one line. Its text is the full
+report: request, expectation, answer, and the engine's stderr meanwhile. That stderr is also
+the case's ``system-err``. A skip is ``skipped``, with its reason as text. A case not run is
+an ``error`` of ``type="not-run"``, so that CI does not count it as passed. Each suite's
+``system-err`` holds what the engine wrote on stderr while it ran (the lines still kept).
+
+The file validates against the Jenkins JUnit schema, ``junit-4.xsd``. The JUnit team validates
+its own reports with it. Every text is escaped for XML. A character XML 1.0 cannot hold is
+written as an escape.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """The rules oracle: the language-neutral protocol of ``docs/oracle-protocol.md`` (version 2).
 
-One JSON request a line in, one JSON response a line out. :class:`Oracle` answers a request
-(``handle``) with the same rule modules the rest of the toolkit uses; :func:`serve` runs it over
-a pair of streams, never dying on bad input (how a line is read and an answer written:
-:mod:`bolivia.verify.wire`).
+One JSON request a line in, one JSON response a line out. The :class:`Oracle` answers a
+request (``handle``) with the same rule modules the rest of the toolkit uses. The function
+:func:`serve` runs it over a pair of streams, never dying on bad input.
+:mod:`bolivia.verify.wire` reads a line and writes an answer.
 
 >>> oracle = Oracle()
 >>> oracle.handle({"op": "meld", "ruleset": "bolivia-zh", "cards": ["8H", "8S", "2C", "JK"]})["ok"]

@@ -1,13 +1,19 @@
-"""What a conformance run shows: counts per suite (a suite is a rule area), the skips grouped by
-reason, the failures grouped by suite (and by rule field, given a way to tell a case's fields),
-as text for a terminal or one JSON document. JUnit XML is in :mod:`bolivia.verify.junit`.
+"""What a conformance run shows, as terminal text or one JSON document.
 
-Text has three levels: ``quiet`` is the last line only; ``normal`` shows the first
-:data:`SHOWN_IN_FULL` failures in full (request, expectation, answer, the engine's stderr), every
-failure on one line grouped by suite when there are more, the table of suites and the reasons
-for skips; ``verbose`` shows every outcome on a line and every failure in full. The last line
-is always ``N passed, N failed`` (``, N skipped``, ``, N not run`` where there are any).
-Everything from a suite file or an engine is escaped for the terminal.
+It shows the counts per suite (a suite is a rule area) and the skips grouped by reason. It
+shows the failures grouped by suite, and by rule field given a way to tell a case's fields.
+JUnit XML is in :mod:`bolivia.verify.junit`.
+
+Text has three levels:
+
+    ``quiet`` is the last line only.
+    ``normal`` shows the first :data:`SHOWN_IN_FULL` failures in full (request, expectation,
+    answer, the engine's stderr). When there are more, it shows every failure on one line,
+    grouped by suite. It also shows the table of suites and the reasons for skips.
+    ``verbose`` shows every outcome on a line and every failure in full.
+
+The last line is always ``N passed, N failed``, with ``, N skipped`` and ``, N not run`` where
+there are any. Everything from a suite file or an engine is escaped for the terminal.
 """
 
 from __future__ import annotations

@@ -1,8 +1,12 @@
-"""``bolivia conform`` without the command line: the suites loaded, the cases picked (by
-ruleset, by ``-k`` pattern), the engine started, the run (stopped by a deadline, by ``--maxfail``
-failures, by an engine given up on, or by Ctrl-C), and what it writes: text or a JSON document
-on standard output, a JUnit XML file. A choice that picks nothing, or an engine command that
-cannot start, is a :class:`UsageProblem`, naming its option.
+"""``bolivia conform`` without the command line.
+
+It loads the suites and picks the cases, by ruleset and by ``-k`` pattern. It starts the
+engine and runs the cases. A deadline, ``--maxfail`` failures, an engine given up on, or
+Ctrl-C stops the run. It writes text or a JSON document on standard output, and a JUnit XML
+file.
+
+A choice that picks nothing, or an engine command that cannot start, is a
+:class:`UsageProblem`, naming its option.
 """
 
 from __future__ import annotations

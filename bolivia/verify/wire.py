@@ -1,11 +1,13 @@
 """The oracle's wire: a request line read as JSON, an answer written as one line of JSON.
 
-Both sides hold to RFC 8259: a request is UTF-8 text of at most :data:`MAX_LINE` bytes, nested
-at most :data:`MAX_DEPTH` arrays and objects deep, its strings Unicode (a ``\\u`` escape of
-half a surrogate pair alone is refused); an answer is UTF-8 JSON with no ``NaN`` or
-``Infinity``. The request's ``id`` is echoed as it was written: a number keeps its digits
-(``1e400``, an integer of 5,000 digits), as no field of the protocol but the id takes a
-number too large for a count or one with a fraction.
+Both sides hold to RFC 8259. A request is UTF-8 text of at most :data:`MAX_LINE` bytes. It is
+nested at most :data:`MAX_DEPTH` arrays and objects deep. Its strings are Unicode: a ``\\u``
+escape of half a surrogate pair alone is refused. An answer is UTF-8 JSON with no ``NaN`` or
+``Infinity``.
+
+The request's ``id`` is echoed as it was written. A number keeps its digits (``1e400``, an
+integer of 5,000 digits). No field of the protocol but the id takes a number too large for a
+count, or one with a fraction.
 
 >>> decode('{"op": "hello", "id": 1e400}')["id"]
 1e400
