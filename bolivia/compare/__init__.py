@@ -8,7 +8,7 @@ Its modules:
     ``playing``: the report's play on the same deals under each bot.
     ``paired``, ``play_text``: the paired differences between columns.
     ``findings``: everything the report says, computed once as data. Its records are in
-    ``comparison``.
+      ``comparison``.
     ``report``, with ``templates/``: the report written as Markdown, HTML and JSON.
 
 May import: :mod:`bolivia.play`, :mod:`bolivia.verify`, :mod:`bolivia.engine`,

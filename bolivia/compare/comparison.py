@@ -80,7 +80,7 @@ class Sizing:
     """How many deals and games were played, and why.
 
     ``precision``: the half-width wanted for the corrected interval of a pair's difference,
-    in points a hand. None for a fixed number.
+      in points a hand. None for a fixed number.
     ``bounds``: the fewest and most deals it may choose.
     ``bound_hit``: whether the number it wanted lay outside them. ``wanted`` is that number.
     """

@@ -8,7 +8,7 @@ For the rulesets compared, :func:`build` puts together:
     A gallery of end-of-hand positions scored under each ruleset.
     Play on the same deals under every column with each bot, and whole games to the target.
     The paired differences between columns, corrected as one family (:mod:`playing`,
-    :mod:`paired`).
+      :mod:`paired`).
     Where the sources disagree or are silent.
 
 Rendering (:mod:`report`) only formats this data. So the Markdown, HTML and JSON say the same

@@ -226,7 +226,7 @@ class HouseCheck:
 
     ``deals``: the deals ended under both.
     ``other_winner``: how many ended with another winner, and ``share`` that share with its
-    Wilson interval.
+      Wilson interval.
     ``identical_play``: whether every deal was played with the same actions under both.
     ``bound``: the most a share of deals played differently can be when none was (95%).
     """

@@ -4,7 +4,7 @@ It covers:
 
     A mean or a proportion with its 95% confidence interval.
     Differences over matched units, with Student's t intervals. Matched (paired) units are
-    the same deals played twice.
+      the same deals played twice.
     Corrections for a family of differences (Holm, Benjamini-Hochberg, Bonferroni).
     Intervals for counts with no events.
     The sample sizes a claim needs.

@@ -11,7 +11,7 @@ Decides what a ruleset *is*. Its modules:
     ``schema``: the JSON Schema and the field list.
     ``rendering``: a ruleset printed back as YAML or JSON.
     ``phrases``: every rule in words, a question and its answers. The report and the
-    rulebook share them.
+      rulebook share them.
 
 May import: the ground floor (:mod:`bolivia.cards`, :mod:`bolivia.errors`,
 :mod:`bolivia.resources`, :mod:`bolivia.text`, :mod:`bolivia.version`) only. Nothing here

@@ -51,8 +51,8 @@ class Phrase:
     ``label``: a name in words.
     ``question``: what a player asks.
     ``words``: the answer per choice value. The keys ``"true"``/``"false"`` are for yes/no,
-    ``"none"`` for a missing limit, ``"empty"`` for an empty list or table, ``"0"`` for a zero
-    count.
+      ``"none"`` for a missing limit, ``"empty"`` for an empty list or table, ``"0"`` for a zero
+      count.
     ``number``: the template for a count.
     ``joiner``: the word that joins a list's items.
     """
