@@ -3,12 +3,12 @@
 These are rules it inherits that were written for the base's values, not for its own. Some
 examples:
 
-    A club that raises the target keeps the base's target for three players, and its other
-      targets.
-    One that changes the going-out requirement keeps the base's requirement for two players.
-    One that changes the pack keeps seatings and red-three prizes made for the base's pack.
-    One that switches sequences or wild melds on keeps the sizes and bonuses its base assumed
-      for melds it never played.
+- A club that raises the target keeps the base's target for three players, and its other
+  targets.
+- One that changes the going-out requirement keeps the base's requirement for two players.
+- One that changes the pack keeps seatings and red-three prizes made for the base's pack.
+- One that switches sequences or wild melds on keeps the sizes and bonuses its base assumed
+  for melds it never played.
 
 Each finding names the inherited rule, what it still says, and how to drop or restate it. The
 pairs of a change and what it leaves are data (:data:`LEFT_BY`).

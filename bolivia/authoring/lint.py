@@ -3,12 +3,12 @@
 A ruleset that loads is coherent: :mod:`bolivia.rules.coherence` refuses the impossible. The
 linter looks further, for:
 
-    Limits the other rules make unreachable.
-    Bands nobody can be in.
-    Going-out requirements no side can meet with the cards the pack and the seats give it.
-    First melds no cards reach, and games no side can finish.
-    Values no source uses.
-    The rules a ruleset takes on assumption.
+- Limits the other rules make unreachable.
+- Bands nobody can be in.
+- Going-out requirements no side can meet with the cards the pack and the seats give it.
+- First melds no cards reach, and games no side can finish.
+- Values no source uses.
+- The rules a ruleset takes on assumption.
 
 Each finding names the keys involved and why. Errors make a ruleset unplayable as written.
 Warnings are worth a look.

@@ -2,14 +2,14 @@
 
 For the rulesets compared, :func:`build` puts together:
 
-    Their sources and standing.
-    Every rule side by side, with where each value comes from.
-    The behaviour witnesses (:mod:`witnesses`).
-    A gallery of end-of-hand positions scored under each ruleset.
-    Play on the same deals under every column with each bot, and whole games to the target.
-    The paired differences between columns, corrected as one family (:mod:`playing`,
-      :mod:`paired`).
-    Where the sources disagree or are silent.
+- Their sources and standing.
+- Every rule side by side, with where each value comes from.
+- The behaviour witnesses (:mod:`witnesses`).
+- A gallery of end-of-hand positions scored under each ruleset.
+- Play on the same deals under every column with each bot, and whole games to the target.
+- The paired differences between columns, corrected as one family (:mod:`playing`,
+  :mod:`paired`).
+- Where the sources disagree or are silent.
 
 Rendering (:mod:`report`) only formats this data. So the Markdown, HTML and JSON say the same
 thing.

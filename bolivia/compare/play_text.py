@@ -2,11 +2,11 @@
 
 It holds:
 
-    The figures per bot and column.
-    The paired differences, grouped by pair of columns, with what holds under both bots.
-    The games to the target.
-    The sentence naming the correction and its family.
-    For a house ruleset, the check against its base.
+- The figures per bot and column.
+- The paired differences, grouped by pair of columns, with what holds under both bots.
+- The games to the target.
+- The sentence naming the correction and its family.
+- For a house ruleset, the check against its base.
 
 Nothing here claims a difference the corrected interval does not show.
 """

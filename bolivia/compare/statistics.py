@@ -2,12 +2,12 @@
 
 It covers:
 
-    A mean or a proportion with its 95% confidence interval.
-    Differences over matched units, with Student's t intervals. Matched (paired) units are
-      the same deals played twice.
-    Corrections for a family of differences (Holm, Benjamini-Hochberg, Bonferroni).
-    Intervals for counts with no events.
-    The sample sizes a claim needs.
+- A mean or a proportion with its 95% confidence interval.
+- Differences over matched units, with Student's t intervals. Matched (paired) units are
+  the same deals played twice.
+- Corrections for a family of differences (Holm, Benjamini-Hochberg, Bonferroni).
+- Intervals for counts with no events.
+- The sample sizes a claim needs.
 
 Student's t distribution is computed here, without scipy, for every number of degrees of
 freedom. Its distribution function goes through the regularized incomplete beta function

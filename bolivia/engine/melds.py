@@ -249,11 +249,11 @@ def could_join(ruleset: Ruleset, meld: Meld, card: Card) -> bool:
 
     It is False where no rule lets the card join the meld:
 
-        A natural card of another rank, for a group.
-        A natural card of another suit, for a sequence.
-        Any natural card, for a wild meld.
-        Anything but a black three or a wild card, for black threes.
-        A wild card, where that kind of meld takes none.
+    - A natural card of another rank, for a group.
+    - A natural card of another suit, for a sequence.
+    - Any natural card, for a wild meld.
+    - Anything but a black three or a wild card, for black threes.
+    - A wild card, where that kind of meld takes none.
 
     True leaves the question to :func:`verify_extend`. It is for move generators, which try
     many cards on many melds.

@@ -2,13 +2,13 @@
 
 Some answers are a rule value, or close to one:
 
-    ``info`` gives the pack, the seatings and the target.
-    ``card_points`` of one card gives that card's worth.
-    ``score`` gives the going-out bonus, the red threes' worth and a team's canasta bonuses.
-    ``initial_minimum`` gives the minimum at a score.
-    ``meld`` or ``extend`` may answer a ``bonus`` unlike the kind's. That gives a canasta paid
-      a bonus of its own (``canastas.special``). It is read as what its cards have in common
-      with the special canastas rulebooks name: its rank, its size, its wild cards or jokers.
+- ``info`` gives the pack, the seatings and the target.
+- ``card_points`` of one card gives that card's worth.
+- ``score`` gives the going-out bonus, the red threes' worth and a team's canasta bonuses.
+- ``initial_minimum`` gives the minimum at a score.
+- ``meld`` or ``extend`` may answer a ``bonus`` unlike the kind's. That gives a canasta paid
+  a bonus of its own (``canastas.special``). It is read as what its cards have in common
+  with the special canastas rulebooks name: its rank, its size, its wild cards or jokers.
 
 Each reading is only a candidate. The search keeps a value only when the ruleset with it
 explains the answers.

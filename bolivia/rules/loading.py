@@ -2,16 +2,16 @@
 
 PyYAML's safe loader composes YAML into nodes. This module converts them by hand, so that:
 
-    No tag outside YAML's plain types is ever constructed.
-    The file's size, its nesting depth and the number of values reached through aliases are
-      bounded. An alias "bomb" stops at the bound. Values written out are bounded by the file's
-      size alone.
-    A number written with more than ``MAX_NUMBER_DIGITS`` digits is refused before conversion.
-    A key given twice is an error, not a silent overwrite.
-    A key YAML reads as a number but not written the plain way (``04``, ``0x4``, ``+4``) stays
-      the text written. A table keyed by numbers can then refuse it.
-    Every key and list item keeps the line it was written on, for error messages
-      (``rulesets/x.yaml:12: melds.group.max_wild: ...``).
+- No tag outside YAML's plain types is ever constructed.
+- The file's size, its nesting depth and the number of values reached through aliases are
+  bounded. An alias "bomb" stops at the bound. Values written out are bounded by the file's
+  size alone.
+- A number written with more than ``MAX_NUMBER_DIGITS`` digits is refused before conversion.
+- A key given twice is an error, not a silent overwrite.
+- A key YAML reads as a number but not written the plain way (``04``, ``0x4``, ``+4``) stays
+  the text written. A table keyed by numbers can then refuse it.
+- Every key and list item keeps the line it was written on, for error messages
+  (``rulesets/x.yaml:12: melds.group.max_wild: ...``).
 
 Sequences become tuples, so validated records are immutable all the way down.
 """

@@ -12,11 +12,11 @@ provenance. Each resolved leaf knows the claim it encodes or why it is assumed.
 
 Every number has a range, shown in the JSON Schema and ``rulesets/FIELDS.md``:
 
-    A count of cards: at most what the largest pack holds (``MAX_CARDS``).
-    A count of canastas: at most what those cards make (``MAX_CANASTAS``).
-    Points and bonuses: within ``MAX_POINTS``.
-    Scores and targets: within ``MAX_SCORE``.
-    A cap on hands: at most ``MAX_HANDS``.
+- A count of cards: at most what the largest pack holds (``MAX_CARDS``).
+- A count of canastas: at most what those cards make (``MAX_CANASTAS``).
+- Points and bonuses: within ``MAX_POINTS``.
+- Scores and targets: within ``MAX_SCORE``.
+- A cap on hands: at most ``MAX_HANDS``.
 
 No table or loop built from a rule grows past these. No sum of scores leaves the range a float
 can hold.

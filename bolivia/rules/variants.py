@@ -8,22 +8,22 @@ engine's answers reveal (:mod:`bolivia.profiles`).
 
 For each leaf it proposes these values, in JSON:
 
-    True or false: its negation.
-    A choice: the other choices.
-    A count of cards: one less and one more, and no limit where the field may have none.
-    No limit: 4 and 8.
-    Points, bonuses and scores: half and double (100 for 0).
-    A list of choices: each choice added or taken away.
-    Ranks: each rank taken away. Numbers: each number taken away.
-    A table by number of players: each entry taken away. Or one entry added, for the fewest
-      players missing, with the base value changed.
-    The seatings: everyone dealt or drawing one card more or one less. Each seating taken
-      away. Partnerships split or made.
-    The card points: each rank worth the next lower or higher value of the table.
-    The initial-meld bands: each band taken away. Each minimum 10 lower or higher, each start
-      500 lower or higher.
-    A named choice: its numbers one less and one more, and each other choice.
-    Any field: every alternative the ruleset's provenance records (what other sources give).
+- True or false: its negation.
+- A choice: the other choices.
+- A count of cards: one less and one more, and no limit where the field may have none.
+- No limit: 4 and 8.
+- Points, bonuses and scores: half and double (100 for 0).
+- A list of choices: each choice added or taken away.
+- Ranks: each rank taken away. Numbers: each number taken away.
+- A table by number of players: each entry taken away. Or one entry added, for the fewest
+  players missing, with the base value changed.
+- The seatings: everyone dealt or drawing one card more or one less. Each seating taken
+  away. Partnerships split or made.
+- The card points: each rank worth the next lower or higher value of the table.
+- The initial-meld bands: each band taken away. Each minimum 10 lower or higher, each start
+  500 lower or higher.
+- A named choice: its numbers one less and one more, and each other choice.
+- Any field: every alternative the ruleset's provenance records (what other sources give).
 
 Text (a canasta's name) has no alternative. A value that is invalid, alone or with the rest of
 the ruleset, is left out.

@@ -2,12 +2,12 @@
 
 It uses the standard library's sqlite3. A chunk is kept under its key, made of:
 
-    The resolved ruleset's digest. Equal rules give an equal digest, whatever the file or id.
-    The bots, one per seat.
-    The number of players, hands or games.
-    The seed, and the card-conservation check.
-    The first deal and the number of deals.
-    The toolkit's version, since another engine may play other hands.
+- The resolved ruleset's digest. Equal rules give an equal digest, whatever the file or id.
+- The bots, one per seat.
+- The number of players, hands or games.
+- The seed, and the card-conservation check.
+- The first deal and the number of deals.
+- The toolkit's version, since another engine may play other hands.
 
 Each chunk is written in its own transaction as soon as it is finished. So a sweep stopped in
 any way (Ctrl-C, a kill, a lost worker) keeps every chunk it finished. A sweep run again,

@@ -6,11 +6,11 @@ JUnit XML is in :mod:`bolivia.verify.junit`.
 
 Text has three levels:
 
-    ``quiet`` is the last line only.
-    ``normal`` shows the first :data:`SHOWN_IN_FULL` failures in full (request, expectation,
-      answer, the engine's stderr). When there are more, it shows every failure on one line,
-      grouped by suite. It also shows the table of suites and the reasons for skips.
-    ``verbose`` shows every outcome on a line and every failure in full.
+- ``quiet`` is the last line only.
+- ``normal`` shows the first :data:`SHOWN_IN_FULL` failures in full (request, expectation,
+  answer, the engine's stderr). When there are more, it shows every failure on one line,
+  grouped by suite. It also shows the table of suites and the reasons for skips.
+- ``verbose`` shows every outcome on a line and every failure in full.
 
 The last line is always ``N passed, N failed``, with ``, N skipped`` and ``, N not run`` where
 there are any. Everything from a suite file or an engine is escaped for the terminal.
