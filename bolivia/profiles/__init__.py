@@ -5,6 +5,6 @@ one-field variants. Then ``search`` finds the smallest set of rule values that e
 answers. ``report`` writes the result as a ruleset file that extends the base, with text and
 JSON summaries.
 
-May import: :mod:`bolivia.authoring` and every layer below it; only :mod:`bolivia.console` and
-:mod:`bolivia.cli` sit above.
+May import: :mod:`bolivia.authoring` and every layer below it. Above it sit the sweeps, the
+command line's plumbing and the commands.
 """

@@ -10,6 +10,8 @@ Decides what a ruleset *is*. Its modules:
 - ``coherence``: rules that cannot work together.
 - ``schema``: the JSON Schema and the field list.
 - ``rendering``: a ruleset printed back as YAML or JSON.
+- ``edits``: values set by key path (``--set``), lists appended to.
+- ``variants``: one-field variants, a few other values for every field.
 - ``phrases``: every rule in words, a question and its answers. The report and the
   rulebook share them.
 
