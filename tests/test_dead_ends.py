@@ -33,9 +33,10 @@ from bolivia.rules.variants import one_field_variants, variant
 
 LIBRARY = shipped_library()
 BOTS = ("greedy", "random")
-# deals of each variant each bot plays: CI's few, or N in all (half each). The greedy bot's hands are the
-# cheaper and reach the ends of the hand the bots aim for; the random bot's reach other states
-# (and cost more: a player holding forty cards is searched for a way out at every step)
+# deals of each variant each bot plays: CI's few, or N in all (half each). The greedy bot's
+# hands are the cheaper and reach the ends of the hand the bots aim for; the random bot's reach
+# other states (and cost more: a player holding forty cards is searched for a way out at every
+# step)
 _CI_HANDS = {"greedy": 2, "random": 1}
 _FULL = os.environ.get("BOLIVIA_DEAD_END_HANDS") or (
     "200" if os.environ.get("HYPOTHESIS_PROFILE") == "thorough" else ""

@@ -230,6 +230,20 @@ def test_the_first_page_answers_the_committee(comparison: Comparison) -> None:
         assert f"**{ruleset}**" in glance
 
 
+def test_the_markdown_lists_are_lists(comparison: Comparison) -> None:
+    """Each disagreement is one item whose values are items under it, as the HTML has them
+    (a line the template left without its line break glued an item to the line before)."""
+    import markdown as markdown_lib
+
+    text = render_markdown(comparison, {})
+    section = text.split("### Disagreements", 1)[1].split("### Silences", 1)[0]
+    html = markdown_lib.markdown(section)
+    values = sum(len(d.values) for d in comparison.disagreements)
+    assert comparison.disagreements and values > len(comparison.disagreements)
+    assert html.count("<li>") == len(comparison.disagreements) + values
+    assert not re.search(r"\S  - |\S- \*\*", section)
+
+
 # --------------------------------------------------------------------------- the play section
 
 
