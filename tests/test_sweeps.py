@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from bolivia.cli import cli
 from bolivia.compare.statistics import Difference, units_for_precision
 from bolivia.rules.library import Library, shipped_library
-from bolivia.sweeps.grid import SweepError, derive_variants, parse_axis
+from bolivia.sweeps.grid import SweepError, derive_variants, parse_axis, parse_range
 from bolivia.sweeps.jobs import HAND_FIELDS, Job
 from bolivia.sweeps.measures import MeasuredVariant, measure_all, measures_for
 from bolivia.sweeps.precision import deals_needed, parse_precision
@@ -63,6 +63,14 @@ def test_a_range_and_a_list_each_include_the_base_value_and_mark_it() -> None:
     )
     assert listed.values[0] == listed.base == BASE.value("going_out.requirement")
     assert listed.values[1:] == ({"rule": "canastas", "count": 2}, {"rule": "canastas", "count": 1})
+
+
+def test_a_range_is_written_in_ascii_digits() -> None:
+    """Arabic-Indic digits are not read as a range (issue 41): the text goes on as a value,
+    which the field then refuses by name."""
+    assert parse_range("1..3") == [1, 2, 3]
+    assert parse_range("\u0661..\u0663") is None
+    assert parse_range("1..\u0663") is None
 
 
 def test_every_combination_is_a_validated_ruleset_with_its_values(tmp_path: Path) -> None:

@@ -48,7 +48,7 @@ __all__ = [
 
 MAX_VALUES = 100  # values on one axis
 MAX_COMBINATIONS = 200  # derived rulesets in one sweep
-_RANGE = re.compile(r"\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*(?:/\s*(\d+)\s*)?")
+_RANGE = re.compile(r"\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*(?:/\s*(\d+)\s*)?", re.ASCII)  # 0-9 only
 
 
 class SweepError(BoliviaError):
