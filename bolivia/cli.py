@@ -345,7 +345,7 @@ def conform_command(
         runner.rule_fields(library),
     )
     echo(out)
-    for line in warnings:
+    for line in [*run.failure, *warnings]:  # the failure's lines are escaped already
         click.echo(line, err=True)
     if junit is not None:
         runner.write_junit(run, junit)

@@ -356,21 +356,45 @@ def test_hello_may_list_ops_and_players_but_only_as_lists(tmp_path: Path) -> Non
         'print(json.dumps({"id": "hello", "ok": True, "result": {"protocol": 2, '
         '"rulesets": ["samba"], "players": ["four"]}}), flush=True)\n'
     )
-    code, _, err = here("conform", "cards", "--engine", f'"{sys.executable}" "{script}"')
+    code, out, err = here("conform", "cards", "--engine", f'"{sys.executable}" "{script}"')
     assert code == 1
-    assert err.strip() == "hello: 'players' is a list of numbers of players, not [\"four\"]"
+    says = "hello: 'players' is a list of numbers of players, not [\"four\"]"
+    assert err.splitlines()[0] == says
+    assert out.splitlines()[-1] == "0 passed, 0 failed, 168 not run"
+    assert f"168 not run: the engine's hello failed: {says}" in out
 
 
 def test_an_engine_that_dies_at_start_shows_its_traceback(tmp_path: Path) -> None:
     script = tmp_path / "broken.py"
     script.write_text("import json\nimport no_such_module_here\n")
     code, out, err = here("conform", "cards", "--engine", f'"{sys.executable}" "{script}"')
-    assert code == 1 and out == ""
+    assert code == 1 and "not run: the engine's hello failed: hello: the engine exited" in out
     lines = err.strip().splitlines()
     assert lines[0] == "hello: the engine exited (status 1) instead of answering"
     assert lines[1] == "its last lines on stderr:"
     assert lines[2] == "  | Traceback (most recent call last):"
-    assert lines[-1] == "  | ModuleNotFoundError: No module named 'no_such_module_here'"
+    assert lines[-2] == "  | ModuleNotFoundError: No module named 'no_such_module_here'"
+    assert lines[-1] == "nothing was checked: no case passed or failed"
+
+
+def test_a_failed_hello_still_writes_the_json_and_junit_reports(tmp_path: Path) -> None:
+    """CI reads the reports: an engine whose hello is no answer gets them too, every case
+    not run with the reason (issue 41)."""
+    script = tmp_path / "no_hello.py"
+    script.write_text("import sys\nfor line in sys.stdin:\n    print('{}', flush=True)\n")
+    junit = tmp_path / "out" / "junit.xml"
+    junit.parent.mkdir()
+    engine = f'"{sys.executable}" "{script}"'
+    code, out, err = here(
+        "conform", "cards", "--engine", engine, "--format", "json", "--junit", str(junit)
+    )
+    assert code == 1 and err.startswith("hello: the answer has no id")
+    doc = json.loads(out)
+    assert doc["conforms"] is False and doc["counts"]["not-run"] == 168
+    assert doc["engine"]["command"] == [sys.executable, str(script)]
+    assert [r["reason"] for r in doc["reasons"]] == ["hello"]
+    SCHEMA.validate(str(junit))
+    assert SCHEMA.to_dict(str(junit))["@tests"] == "168"
 
 
 def test_seats_of_a_case() -> None:

@@ -74,6 +74,7 @@ class Run:
     interrupted: bool = False
     seconds: float = 0.0
     started: str = ""  # when it started: ISO 8601, local time
+    failure: list[str] = field(default_factory=list)  # why the engine could not be asked
 
     def suite_names(self) -> list[str]:
         return list(dict.fromkeys([*self.suites, *(o.suite for o in self.outcomes)]))

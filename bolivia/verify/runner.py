@@ -14,6 +14,7 @@ from __future__ import annotations
 import fnmatch
 import functools
 import json
+import shlex
 import time
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
@@ -223,7 +224,13 @@ def run(
     )
     engine: Engine | None = None
     try:
-        engine = _engine(library, command, timeout)
+        try:
+            engine = _engine(library, command, timeout)
+        except EngineFailure as exc:  # it started, and its hello was no answer
+            out.command = shlex.split(command) if command is not None else None
+            out.failure = exc.lines()
+            out.outcomes.extend(not_run(planned, f"the engine's hello failed: {exc}", "hello"))
+            return out
         if isinstance(engine, ProcessEngine):
             out.command = engine.command
         out.engine = engine
