@@ -70,6 +70,29 @@ def profiled(engine: Any, **options: Any) -> Profile:
     )
 
 
+class _Stops(InProcessEngine):
+    """An engine that answers ``answers`` requests, then dies on every one (issue 41)."""
+
+    def __init__(self, engine: InProcessEngine, answers: int) -> None:
+        self.__dict__.update(engine.__dict__)
+        self.left = answers
+
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        self.left -= 1
+        if self.left < 0:
+            raise EngineFailure("exit", "the engine exited (status 1) instead of answering")
+        return super().ask(request)
+
+
+def test_an_engine_that_stops_answering_is_not_said_to_implement_anything_exactly() -> None:
+    profile = profiled(_Stops(serving(DA), 40))
+    assert profile.answered == 40 and profile.stopped.startswith("gave up on the engine")
+    headline = profile_text(profile)[0]
+    assert "stopped answering after 40 answers (gave up on the engine" in headline
+    assert "on the 40 answers it gave" not in headline
+    assert profile_json(profile, None)["stopped"] == profile.stopped
+
+
 def test_generated_house_rulesets_are_recovered_field_for_field(battery: Battery) -> None:
     # the first, second, fourth and eighth of the benchmark's: 1, 2, 4 and 8 fields changed
     chosen = [h for n, h in enumerate(houses(battery, 8)) if n in (0, 1, 3, 7)]

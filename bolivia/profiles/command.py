@@ -69,8 +69,10 @@ def profile_output(
     max_questions: int = MAX_QUESTIONS,
     timeout: float = 10.0,
 ) -> tuple[str, int]:
-    """``bolivia profile``: the text (or JSON) to print and the exit status (1 when the
-    engine answered no question)."""
+    """``bolivia profile``: the text (or JSON) to print and the exit status.
+
+    The status is 1 when the engine answered no question, or stopped answering before the
+    questions were all asked: the profile is then incomplete."""
     profile, written = run_profile(
         command,
         library,
@@ -85,4 +87,4 @@ def profile_output(
         text = json_for_terminal(profile_json(profile, written), indent=2)
     else:
         text = "\n".join(profile_text(profile) + ([f"written to {written}"] if written else []))
-    return text, 0 if profile.answered else 1
+    return text, 0 if profile.answered and not profile.stopped else 1

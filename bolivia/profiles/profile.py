@@ -50,6 +50,7 @@ from bolivia.verify.conformance import (
     Outcome,
     Suite,
     compare,
+    not_run,
     plan,
     run_plan,
 )
@@ -113,6 +114,7 @@ class Profile:
     screened: dict[str, tuple[int, int]] = field(default_factory=dict)  # id -> (wrong, answered)
     seconds: float = 0.0
     cut: bool = False  # the search stopped at its bound on oracle requests
+    stopped: str = ""  # why the engine was no longer asked (it stopped answering, the deadline)
 
 
 def profile_id(engine: str) -> str:
@@ -150,6 +152,10 @@ def _evidence(outcome: Outcome) -> dict[str, Any] | None:
     return answer if code in _ANSWERING_ERRORS or outcome.expected.get("error") == code else None
 
 
+# the reasons a run leaves the rest of its questions not asked
+_STOPS = frozenset({"give-up", "deadline"})
+
+
 class _Asker:
     """Asks an engine questions under one ruleset id, within the cap and the deadline."""
 
@@ -161,6 +167,7 @@ class _Asker:
         self.asked = 0
         self.not_asked = 0
         self.outcomes: list[Outcome] = []
+        self.stopped = ""  # why asking stopped: giving up on the engine, or the deadline
         self._done: set[tuple[str, str]] = set()  # (ruleset id, question key) asked already
 
     def ask(
@@ -190,9 +197,14 @@ class _Asker:
                 )
             )
         planned = plan([Suite.model_construct(suite=s, cases=tuple(c)) for s, c in suites.items()])
+        if self.stopped:  # the engine is not asked again: these count with the rest not run
+            self.outcomes.extend(not_run(planned, self.stopped, "give-up"))
+            return
         left = None if self.end is None else max(0.001, self.end - time.monotonic())
         for outcome in run_plan(planned, self.engine, deadline=left, give_up=self.give_up):
             self.asked += outcome.status != "not-run"
+            if outcome.reason in _STOPS and not self.stopped:
+                self.stopped = outcome.note
             self.outcomes.append(outcome)
             found = _evidence(outcome)
             if found is not None:
@@ -408,4 +420,5 @@ def profile_engine(
         screened=screened,
         seconds=time.monotonic() - start,
         cut=found.cut,
+        stopped=asker.stopped,
     )

@@ -168,10 +168,17 @@ def _headline(profile: Profile) -> str:
     if not profile.answered:
         return f"answered no question: nothing is known of what it implements of {profile.asked_as}"
     if not changes:
-        tail = f"except {rest}" if rest else f"exactly, on the {profile.answered} answers it gave"
-        return f"implements {profile.asked_as} {tail}"
-    line = f"implements {profile.asked_as} except: {'; '.join(changes)}"
-    return line + (f"; and {rest}" if rest else "")
+        exactly = (
+            "exactly" if profile.stopped else f"exactly, on the {profile.answered} answers it gave"
+        )
+        line = f"implements {profile.asked_as} {f'except {rest}' if rest else exactly}"
+    else:
+        line = f"implements {profile.asked_as} except: {'; '.join(changes)}"
+        line += f"; and {rest}" if rest else ""
+    if profile.stopped:  # what it said is all that is known: it did not answer the rest
+        before = f"stopped answering after {profile.answered} answers ({profile.stopped})"
+        return f"{before}; on those, it {line}"
+    return line
 
 
 def _change_lines(profile: Profile, change: Change) -> list[str]:
@@ -267,6 +274,7 @@ def profile_json(profile: Profile, written: str | None = None) -> dict[str, Any]
             "cap": profile.cap,
         },
         "search_cut": profile.cut,
+        "stopped": profile.stopped or None,
         "seconds": round(profile.seconds, 3),
         "ruleset": profile_yaml(profile),
         "written": written,
