@@ -124,7 +124,7 @@ def status(store_path: Path | None) -> None:
     if not path.exists():
         echo(f"no sweep store at {path} yet: a sweep makes it")
         return
-    with Store(path) as store:
+    with Store(path, write=False) as store:
         rows = [
             [
                 s.ruleset,
@@ -331,6 +331,14 @@ def _play(
     done; Ctrl-C keeps what is finished and says so."""
     todo = plan(spec, store)
     unit = "games" if spec.games else "hands"
+    if store.damaged:
+        click.echo(
+            terminal(
+                f"{store.damaged} chunks of the store {path} did not read as what they should "
+                "hold (damaged, or out of range): they are played again and replaced"
+            ),
+            err=True,
+        )
     noun = f"{unit} played"
     total = sum(job.count for job in todo.pending)
     stored = sum(todo.stored_deals)

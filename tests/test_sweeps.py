@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -13,6 +14,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -26,7 +28,7 @@ from bolivia.sweeps.measures import MeasuredVariant, measure_all, measures_for
 from bolivia.sweeps.precision import deals_needed, parse_precision
 from bolivia.sweeps.report import render_json, render_markdown, sweep_data
 from bolivia.sweeps.run import SweepSpec, plan, run_sweep
-from bolivia.sweeps.store import Store
+from bolivia.sweeps.store import Store, StoreError, engine_fingerprint
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE = shipped_library().load("bolivia-da")
@@ -369,3 +371,98 @@ def test_the_command_plays_on_until_the_precision_is_reached(tmp_path: Path) -> 
     assert data["deals"] > 10 and data["deals"] % 5 == 0
     difference = data["combinations"][1]["measures"]["points_1"]["difference"]
     assert 0 < difference["high"] - difference["value"] <= 20
+
+
+# --------------------------------------------------------------------------- the store, hardened
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "'{not json'",
+        "'[]'",  # no deals
+        "'[[1, 1]]'",  # too few fields
+        "json_set(records, '$[0][0]', 7)",  # a hand's record counts 7 hands
+        "json_set(records, '$[1][3]', -5)",  # negative turns
+        "json_set(records, '$[0][1]', 'yes')",  # text where a number goes
+        "json_set(records, '$[0][2]', 1.5)",  # not a whole number
+    ],
+)
+def test_a_damaged_chunk_is_played_again_and_replaced(tmp_path: Path, damage: str) -> None:
+    """A row that is not the chunk it should be is never read into the report (issue 41)."""
+    spec = _spec(tmp_path, ["going_out.bonus=100"], deals=4)
+    path = tmp_path / "s.sqlite"
+    with Store(path) as store:
+        whole = run_sweep(spec, store)
+        store.db.execute(f"UPDATE chunks SET records = {damage} WHERE first = 0")
+        store.db.commit()
+    with Store(path) as store:
+        ran: list[Job] = []
+        again = run_sweep(spec, store, progress=lambda job, s: ran.append(job))
+        assert store.damaged >= len(spec.variants)
+    assert sorted(j.first for j in ran) == [0] * len(spec.variants)
+    assert again == whole
+
+
+def test_the_cli_says_damaged_chunks_are_played_again(tmp_path: Path) -> None:
+    store = tmp_path / "s.sqlite"
+    args = ["sweep", "--from", "bolivia-da", "--vary", "going_out.bonus=100", "--hands", "4"]
+    args += ["--store", str(store), "--out", str(tmp_path / "out")]
+    first = CliRunner().invoke(cli, args)
+    assert first.exit_code == 0, first.output
+    with sqlite3.connect(store) as db:
+        db.execute("UPDATE chunks SET records = '{'")
+    second = CliRunner().invoke(cli, [*args[:-1], str(tmp_path / "out2")])
+    assert second.exit_code == 0, second.output
+    assert "did not read as what they should hold" in second.stderr
+    assert (tmp_path / "out" / "sweep.json").read_bytes() == (
+        tmp_path / "out2" / "sweep.json"
+    ).read_bytes()
+
+
+def test_chunks_of_other_playing_code_are_not_reused(tmp_path: Path) -> None:
+    """The key holds a digest of the code that plays, not the version alone (issue 41)."""
+    spec = _spec(tmp_path, ["going_out.bonus=100"], deals=2)
+    path = tmp_path / "s.sqlite"
+    with Store(path) as store:
+        run_sweep(spec, store)
+        store.db.execute("UPDATE chunks SET engine = '0.1.0'")
+        store.db.commit()
+        assert plan(spec, store).stored_deals == (0, 0)
+    fingerprint = engine_fingerprint()
+    assert re.fullmatch(r"\d+\.\d+\.\d+\+[0-9a-f]{16}", fingerprint)
+
+
+def test_a_store_in_use_is_refused_by_name_within_seconds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("bolivia.sweeps.store.LOCK_WAIT", 0.2)
+    path = tmp_path / "s.sqlite"
+    Store(path).close()
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        started = time.monotonic()
+        with pytest.raises(StoreError, match="in use by another sweep"):
+            Store(path)
+        assert time.monotonic() - started < 5
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+
+
+def test_a_store_that_cannot_be_written_is_refused_before_playing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "s.sqlite"
+    Store(path).close()
+    connect = sqlite3.connect
+
+    def read_only(target: Any, **options: Any) -> sqlite3.Connection:
+        return connect(f"file:{target}?mode=ro", uri=True, **options)
+
+    monkeypatch.setattr("bolivia.sweeps.store.sqlite3.connect", read_only)
+    with pytest.raises(StoreError, match="readonly"):
+        Store(path)
+    with Store(path, write=False) as store:  # --status reads it
+        assert store.status() == []
