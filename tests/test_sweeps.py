@@ -4,15 +4,18 @@ errors that say what is allowed."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -466,3 +469,52 @@ def test_a_store_that_cannot_be_written_is_refused_before_playing(
         Store(path)
     with Store(path, write=False) as store:  # --status reads it
         assert store.status() == []
+
+
+@pytest.fixture
+def fake_services() -> Iterator[tuple[str, str]]:
+    """Two local services that are not Dask schedulers: one replies with HTTP, one accepts
+    and never speaks. Their addresses."""
+    sockets = []
+    for _ in range(2):
+        server = socket.socket()
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        sockets.append(server)
+    held: list[socket.socket] = []
+
+    def serve(server: socket.socket, reply: bytes) -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                conn, _ = server.accept()
+                held.append(conn)
+                if reply:
+                    conn.sendall(reply)
+
+    http = b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n" * 50
+    for server, reply in zip(sockets, (http, b""), strict=True):
+        threading.Thread(target=serve, args=(server, reply), daemon=True).start()
+    yield tuple(f"tcp://127.0.0.1:{s.getsockname()[1]}" for s in sockets)  # type: ignore[misc]
+    for s in [*sockets, *held]:
+        s.close()
+
+
+def test_a_service_that_is_no_dask_scheduler_is_named_not_a_traceback(
+    tmp_path: Path, fake_services: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 41: another protocol's reply, and a service that never speaks (2 s here)."""
+    monkeypatch.setattr("bolivia.sweeps.backends.CONNECT_WAIT", 2.0)
+    talks, silent = fake_services
+    said = {
+        talks: "did not answer as a Dask scheduler (is it one?",
+        silent: "accepted the connection but did not answer as a Dask scheduler within 2 s",
+    }
+    for address, words in said.items():
+        started = time.monotonic()
+        store, out = str(tmp_path / "s.sqlite"), str(tmp_path / "out")
+        args = ["sweep", "--from", "bolivia-da", "--vary", "going_out.bonus=100", "--hands", "2"]
+        args += ["--store", store, "--out", out, "--cluster", address]
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 1 and words in result.stderr, result.output
+        assert result.exception is None or isinstance(result.exception, SystemExit)
+        assert time.monotonic() - started < 30

@@ -10,6 +10,7 @@ with it (pickled), so a worker needs the toolkit installed but not the ruleset f
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -23,8 +24,50 @@ __all__ = ["BackendError", "Finished", "run_jobs"]
 Finished = tuple[Job, list[list[int]], float]  # a job, its records, the seconds it took
 
 
+CONNECT_WAIT = 20.0  # seconds a scheduler has to answer, however it fails to
+
+
 class BackendError(BoliviaError):
     """A cluster that cannot be reached or used, named with the reason."""
+
+
+def _connect(client_type: Any, cluster: Any) -> Any:
+    """A Dask client of ``cluster``, or a :class:`BackendError` within :data:`CONNECT_WAIT`.
+
+    The client is made in a thread the sweep waits for: a service that accepts and never
+    speaks would hold it for ever. One that speaks another protocol may announce a message of
+    exabytes, which Dask tries to allocate; that too is said in words.
+    """
+    box: dict[str, Any] = {}
+
+    def connect() -> None:
+        try:
+            box["client"] = client_type(cluster, timeout=f"{CONNECT_WAIT:g}s")
+        except Exception as exc:  # every failure is said as the cluster's
+            box["error"] = exc
+
+    thread = threading.Thread(target=connect, name="dask-connect", daemon=True)
+    thread.start()
+    thread.join(CONNECT_WAIT + 1)
+    if thread.is_alive():
+        raise BackendError(
+            f"{cluster} accepted the connection but did not answer as a Dask scheduler within "
+            f"{CONNECT_WAIT:g} s"
+        )
+    error = box.get("error")
+    if isinstance(error, (OSError, TimeoutError)):
+        raise BackendError(f"cannot reach the Dask scheduler at {cluster}: {error}")
+    if isinstance(error, MemoryError):  # a length read off bytes of another protocol
+        raise BackendError(
+            f"{cluster} did not answer as a Dask scheduler (is it one? its reply announced a "
+            "message of impossible size)"
+        )
+    if error is not None:
+        raise BackendError(
+            f"{cluster} did not answer as a Dask scheduler (is it one? its answer read as "
+            f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else '-'})"
+        )
+    return box["client"]
 
 
 def timed_job(job: Job) -> Finished:
@@ -56,10 +99,7 @@ def _on_dask(jobs: Sequence[Job], cluster: Any) -> Iterator[Finished]:
             "--cluster needs Dask: pip install 'bolivia[cluster]' (dask[distributed])"
         ) from None
     own = not isinstance(cluster, Client)
-    try:
-        client = Client(cluster, timeout="20s") if own else cluster  # type: ignore[no-untyped-call]
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise BackendError(f"cannot reach the Dask scheduler at {cluster}: {exc}") from None
+    client = _connect(Client, cluster) if own else cluster
     futures: list[Any] = []
     try:
         # pure=False: a job is run once, never taken from another client's results
