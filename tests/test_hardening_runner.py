@@ -472,8 +472,10 @@ def test_a_broken_hello_is_one_escaped_line(tmp_path: Path) -> None:
     done = conform(str(suite(tmp_path, 3)), "--engine", f'"{sys.executable}" "{script}"')
     assert done.returncode == 1
     assert_clean(done)
-    assert len(done.stderr.strip().splitlines()) == 1
-    assert "hello" in done.stderr and "\x9b" not in done.stderr and "\u202e" not in done.stderr
+    failure, *rest = done.stderr.strip().splitlines()  # the failure, then what was not checked
+    assert rest == ["nothing was checked: no case passed or failed"]
+    assert "hello" in failure and "\x9b" not in done.stderr and "\u202e" not in done.stderr
+    assert "1 not run: the engine's hello failed" in done.stdout  # the report is written
 
 
 # --------------------------------------------------------------------------- the command
@@ -504,8 +506,10 @@ def test_an_engine_that_exits_at_once_is_one_clear_line(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert_clean(done)
     assert done.stderr.strip().splitlines() == [
-        "hello: the engine exited (status 0) instead of answering"
+        "hello: the engine exited (status 0) instead of answering",
+        "nothing was checked: no case passed or failed",
     ]
+    assert done.stdout.splitlines()[-1] == "0 passed, 0 failed, 1 not run"
 
 
 # --------------------------------------------------------------------------- Ctrl-C
