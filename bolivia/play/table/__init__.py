@@ -1,7 +1,7 @@
 """The hand's rules: what a player may do, and what it does.
 
 The actions (``actions``); what a hand holds (``state``) and its one verify/apply path
-(``hand``); the legal actions of a state (``moves``) and the exact search for a way out
+(``verifier`` checks each action, ``hand`` dispatches and applies it); the legal actions of a state (``moves``) and the exact search for a way out
 (``ways_out``, with ``bounds``, ``runs``, ``signatures``, ``multisets`` and ``starts``);
 the bots' short list of actions worth a look (``candidates``); a moment of a hand as data
 (``position``).
