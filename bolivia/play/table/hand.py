@@ -41,6 +41,7 @@ from bolivia.play.table.actions import (
     TakeTop,
 )
 from bolivia.play.table.candidates import Candidates
+from bolivia.play.table.moves import Moves
 from bolivia.play.table.state import (
     BLACK_THREES,
     CARDS,
@@ -76,7 +77,8 @@ class Hand(Verifier):
         """
         super().__init__(ruleset, players, deck, first, team_scores, deal=deal)
         self._checked: dict[Action, object] = {}  # what verify found, for this state only
-        self.candidates = Candidates(self)  # the bots' short list of the legal actions
+        self.moves = Moves(self)  # the legal actions of each state, and the ways out
+        self.candidates = Candidates(self)  # the bots' short list of them
         if deal:
             self._end_if_blocked()
 

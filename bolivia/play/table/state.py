@@ -34,6 +34,7 @@ from bolivia.engine.pile import card_class
 from bolivia.engine.scoring import TeamHand, TeamScore, score_hand
 from bolivia.errors import BadRequest, Illegal
 from bolivia.play.table.actions import Action, GoOut
+from bolivia.rules.model import Seating
 from bolivia.rules.ruleset import Ruleset
 from bolivia.values import reduce_fields
 
@@ -108,6 +109,18 @@ class HandResult:
         return reduce_fields(self)
 
 
+def _seating(ruleset: Ruleset, players: int) -> Seating:
+    """How the ruleset seats this many players; :class:`BadRequest` if it does not."""
+    seating = ruleset.rules.players.seats.get(players)
+    if seating is None:
+        raise BadRequest(
+            f"{ruleset.id} is played by "
+            f"{', '.join(map(str, sorted(ruleset.rules.players.seats)))} players, "
+            f"not {players}"
+        )
+    return seating
+
+
 def _cards_of(counts: Sequence[int]) -> list[Card]:
     return [CARDS[i] for i, n in enumerate(counts) for _ in range(n)]
 
@@ -172,13 +185,7 @@ class HandState:
         :func:`bolivia.play.table.position.hand_at` to place.
         """
         rules = ruleset.rules
-        seating = rules.players.seats.get(players)
-        if seating is None:
-            raise BadRequest(
-                f"{ruleset.id} is played by "
-                f"{', '.join(map(str, sorted(rules.players.seats)))} players, "
-                f"not {players}"
-            )
+        seating = _seating(ruleset, players)
         lim = limits(ruleset)
         if sorted(deck) != lim.pack:
             raise BadRequest("the deck is not the ruleset's pack")

@@ -37,7 +37,6 @@ from bolivia.play.table.actions import (
 from bolivia.play.table.moves import Moves
 from bolivia.play.table.state import CARDS, RED_THREES, HandState, HandView
 from bolivia.play.table.ways_out import ways_out
-from bolivia.rules.ruleset import Ruleset
 
 __all__ = ["Verifier"]
 
@@ -45,19 +44,7 @@ __all__ = ["Verifier"]
 class Verifier(HandState):
     """A hand's state with its verify path and its legal actions."""
 
-    def __init__(
-        self,
-        ruleset: Ruleset,
-        players: int,
-        deck: Sequence[int],
-        first: int = 0,
-        team_scores: Sequence[int] | None = None,
-        *,
-        deal: bool = True,
-    ) -> None:
-        """A hand dealt from ``deck``, as :class:`HandState` deals it."""
-        super().__init__(ruleset, players, deck, first, team_scores, deal=deal)
-        self.moves = Moves(self)  # the legal actions of each state, and the ways out
+    moves: Moves  # the legal actions of each state, and the ways out (the hand makes them)
 
     # ------------------------------------------------------------------ each action
 
