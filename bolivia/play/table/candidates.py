@@ -67,7 +67,7 @@ from bolivia.play.table.state import RED_THREES
 from bolivia.play.table.ways_out import can_go_out
 
 if TYPE_CHECKING:
-    from bolivia.play.table.hand import Hand
+    from bolivia.play.table.verifier import Verifier
 
 __all__ = ["Candidates"]
 
@@ -79,7 +79,7 @@ KEPT_RUNS: Final = 10_000  # the most runs whose ends a hand keeps (then cleared
 class Candidates:
     """The short list of a hand's current state (see the module)."""
 
-    def __init__(self, hand: Hand) -> None:
+    def __init__(self, hand: Verifier) -> None:
         self.hand = hand
         ruleset = hand.ruleset
         self.ruleset = ruleset

@@ -58,7 +58,7 @@ from bolivia.play.table.ways_out import can_go_out, ways_out
 from bolivia.rules.ruleset import Ruleset
 
 if TYPE_CHECKING:
-    from bolivia.play.table.hand import Hand
+    from bolivia.play.table.state import HandState
 
 __all__ = ["Moves", "canonical_melds"]
 
@@ -107,7 +107,7 @@ def canonical_melds(
 class Moves:
     """The legal actions of a hand's current state, and the ways out of it."""
 
-    def __init__(self, hand: Hand) -> None:
+    def __init__(self, hand: HandState) -> None:
         self.hand = hand
         self.ruleset = hand.ruleset
         self.rules = hand.ruleset.rules
