@@ -187,50 +187,66 @@ class Candidates:
         return left
 
     def pile_candidates(self) -> Iterator[TakePile]:
-        h = self.hand
-        ruleset = self.ruleset
-        top = CARDS[h.pile[-1]]
-        if card_class(ruleset, top) in self.lim.blocked_by_top:
+        """The pickups bots consider: the top card with naturals, or onto a meld.
+
+        With naturals of its rank, the fewest first, and 0 to 3 of the cheapest wild cards.
+        """
+        top = self._open_top()
+        if top is None:
             return
+        h = self.hand
         team = h.melds[h.team]
         ways = self._ways()
-        hand = h.hands[h.current]
-        base = (top.index >> 2) * 4
-        # a wild top card (the joker included) is never matched by naturals
-        matching = 0 if self.lim.wild[top.index] else sum(hand[base : base + 4])
-        least = 2 if "natural_and_wild" not in ways else 1
-        if matching >= least and ("natural_pair" in ways or "natural_and_wild" in ways):
-            naturals = h.naturals(top.index >> 2)
-            wilds = h.wild_cards()
-            # the group the cards make with the top card must meet the group limits: a new
-            # group, or the side's group of that rank grown (where there is one per rank)
-            lim = self.lim
-            joins = None
-            if not (lim.duplicate_ranks or lim.pair_starts_new_meld):
-                joins = next((m for m in team if m.kind == "group" and m.rank == top.rank), None)
-            allowed = group_table(ruleset)
-            grown = group_table(ruleset, new=False)
-            also_options: list[tuple[tuple[Card, ...], ...]] | None = None
-            for n in range(least, len(naturals) + 1):
-                for w in range(min(len(wilds), 3) + 1):
-                    if n == 1 and w == 0:
-                        continue
-                    if joins is None:
-                        if n + 1 >= len(allowed) or not allowed[n + 1][w]:
-                            continue
-                    elif not grown[joins.naturals + n + 1][joins.wilds + w]:
-                        continue
-                    if also_options is None:
-                        also_options = [()]
-                        if not team:
-                            also_options.append(self._best_melds(exclude=top.rank))
-                    for also in also_options:
-                        yield TakePile(naturals[:n] + wilds[:w], None, also)
+        least = self._least_naturals(top, ways)
+        if least:
+            yield from self._pair_pickups(top, team, least)
         if "onto_meld" in ways:
             kinds = self.lim.onto_kinds
             for i, meld in enumerate(team):
-                if meld.kind in kinds and could_join(ruleset, meld, top):
+                if meld.kind in kinds and could_join(self.ruleset, meld, top):
                     yield TakePile(None, i)
+
+    def _least_naturals(self, top: Card, ways: tuple[str, ...]) -> int:
+        """The fewest naturals of the top card's rank a pickup with cards may take (0: none)."""
+        if self.lim.wild[top.index]:  # a wild top card (the joker too) is never matched
+            return 0
+        h = self.hand
+        hand = h.hands[h.current]
+        base = (top.index >> 2) * 4
+        least = 2 if "natural_and_wild" not in ways else 1
+        if sum(hand[base : base + 4]) >= least and (
+            "natural_pair" in ways or "natural_and_wild" in ways
+        ):
+            return least
+        return 0
+
+    def _pair_pickups(self, top: Card, team: list[Meld], least: int) -> Iterator[TakePile]:
+        """The pickups with the top card's naturals and 0 to 3 wild cards, in group limits.
+
+        The group they make with the top card is a new one, or the side's group of that rank
+        grown (where there is one per rank).
+        """
+        h = self.hand
+        naturals = h.naturals(top.index >> 2)
+        wilds = h.wild_cards()
+        joins = self._joined_group(team, top)
+        allowed = group_table(self.ruleset)
+        grown = group_table(self.ruleset, new=False)
+        also_options: list[tuple[tuple[Card, ...], ...]] | None = None
+        for n in range(least, len(naturals) + 1):
+            for w in range(min(len(wilds), 3) + 1):
+                if not _pair_fits(allowed, grown, joins, n, w):
+                    continue
+                if also_options is None:
+                    also_options = self._also_options(team, top)
+                for also in also_options:
+                    yield TakePile(naturals[:n] + wilds[:w], None, also)
+
+    def _also_options(self, team: list[Meld], top: Card) -> list[tuple[tuple[Card, ...], ...]]:
+        """The further melds a pickup may lay: none, and for a first meld the best set."""
+        if team:
+            return [()]
+        return [(), self._best_melds(exclude=top.rank)]
 
     def _ways(self) -> tuple[str, ...]:
         """The ways the pile may be taken now (frozen or not), kept for the current state."""
@@ -245,110 +261,138 @@ class Candidates:
         return found  # type: ignore[return-value]
 
     def can_take(self, action: TakePile) -> bool:
-        """:meth:`Hand.can <bolivia.play.table.hand.Hand.can>` for a pickup in the draw phase,
-        decided on the counts with the rule modules' non-raising checks (the same checks, in the
-        same terms, as :func:`~bolivia.engine.pile.verify_pickup` and the hand's verify path); where
-        the pickup would bind the player to going out (fewer cards left than the keep-cards
-        rule asks, black threes melded, a partner's answer) the full verify path decides. What
-        this allows, :meth:`Hand.apply` verifies again in full."""
+        """Whether the hand may take the pile this way, decided on the counts.
+
+        This is :meth:`Hand.can <bolivia.play.table.hand.Hand.can>` for a pickup in the draw
+        phase, with the rule modules' non-raising checks (those of
+        :func:`~bolivia.engine.pile.verify_pickup`). Where the pickup would bind the player to
+        going out, the full verify path decides. :meth:`Hand.apply` verifies it again.
+        """
         h = self.hand
         if h.ended_by is not None or h.phase != "draw":
             return h.can(action)
-        ruleset = self.ruleset
-        lim = self.lim
-        pile = h.pile
-        if not pile:
+        top = self._open_top()
+        if top is None or not self._pile_open_to(action):
             return False
-        top_index = pile[-1]
-        top = CARDS[top_index]
-        if card_class(ruleset, top) in lim.blocked_by_top:
+        taken = _taken(h.hands[h.current], action)
+        if taken < 0:
             return False
-        with_cards = action.with_cards
-        if with_cards is not None and action.onto is not None:
+        also = self._also_melds(action.also)
+        if also is None:
             return False
         team = h.melds[h.team]
-        hand = h.hands[h.current]
-        size = h.sizes[h.current]
-        # the cards taken from the hand: held, as many times as named
-        need: dict[int, int] = {}
-        for card in with_cards or ():
-            need[card.index] = need.get(card.index, 0) + 1
-        for cards in action.also:
-            for card in cards:
-                need[card.index] = need.get(card.index, 0) + 1
-        taken = 0
-        for i, n in need.items():
-            if hand[i] < n:
-                return False
-            taken += n
-        if action.onto is not None and not 0 <= action.onto < len(team):
-            return False
-        if lim.one_card_rule and size == 1 and len(pile) == 1:
-            return False
-        if not lim.for_first_meld and not team:
-            return False
-        also: list[Meld] = []
-        for cards in action.also:
-            made = new_meld(ruleset, cards)
-            if made is None:
-                return False
-            also.append(made)
-        ways = self._ways()
-        new: list[Meld] = list(also)
-        if with_cards is not None:
-            wild = lim.wild
-            matching = sum(1 for c in with_cards if not wild[c.index] and c.rank == top.rank)
-            wilds = sum(1 for c in with_cards if wild[c.index])
-            if not (
-                ("natural_pair" in ways and matching >= 2)
-                or ("natural_and_wild" in ways and matching >= 1 and wilds >= 1)
-            ):
-                return False
-            joined = False
-            if not (lim.duplicate_ranks or lim.pair_starts_new_meld):
-                target = next((m for m in team if m.kind == "group" and m.rank == top.rank), None)
-                if target is not None:
-                    if extension(ruleset, target, (*with_cards, top)) is None:
-                        return False
-                    joined = True
-            if not joined:
-                made = new_meld(ruleset, (*with_cards, top))
-                if made is None or made.kind != "group":
-                    return False
-                if not team:
-                    points = counted_points(ruleset, [made, *also], top_card=top)
-                    if points < minimum(ruleset, h.team_scores[h.team]) or not holds_canasta(
-                        ruleset, h.first_canasta_for(team), [made, *also]
-                    ):
-                        return False
-                if not lim.pair_starts_new_meld:
-                    new.insert(0, made)
-        elif action.onto is not None:
-            if action.also:  # not a pickup the candidates make: the full path
-                return h.can(action)
-            target = team[action.onto]
-            if (
-                "onto_meld" not in ways
-                or target.kind not in lim.onto_kinds
-                or (not lim.onto_canasta and canasta_of(ruleset, target) is not None)
-                or extension(ruleset, target, [top]) is None
-            ):
-                return False
-        else:  # some way: the full path searches
+        if action.with_cards is not None:
+            fits = self._pair_allowed(action.with_cards, top, team, also)
+        elif action.onto is not None and not action.also:
+            fits = self._onto_fits(team[action.onto], top)
+        else:  # some way the candidates do not make: the full path searches
             return h.can(action)
-        if not lim.duplicate_ranks:
-            ranks = [m.rank for m in team if m.kind == "group"]
-            for meld in new:
-                if meld.kind == "group":
-                    if meld.rank in ranks:
-                        return False
-                    ranks.append(meld.rank)
+        return fits and self._leaves_enough(action, taken, also)
+
+    def _also_melds(self, also: tuple[tuple[Card, ...], ...]) -> list[Meld] | None:
+        """The further melds a pickup lays, or None where one is not a meld."""
+        out: list[Meld] = []
+        for cards in also:
+            made = new_meld(self.ruleset, cards)
+            if made is None:
+                return None
+            out.append(made)
+        return out
+
+    def _open_top(self) -> Card | None:
+        """The pile's top card, or None where the pile is empty or its top blocks it."""
+        pile = self.hand.pile
+        if not pile:
+            return None
+        top = CARDS[pile[-1]]
+        if card_class(self.ruleset, top) in self.lim.blocked_by_top:
+            return None
+        return top
+
+    def _pile_open_to(self, action: TakePile) -> bool:
+        """Whether the pile rules let this player take it this way, the melds aside."""
+        h = self.hand
+        lim = self.lim
+        team = h.melds[h.team]
+        onto = action.onto
+        if onto is not None and (action.with_cards is not None or not 0 <= onto < len(team)):
+            return False
+        if lim.one_card_rule and h.sizes[h.current] == 1 and len(h.pile) == 1:
+            return False
+        return lim.for_first_meld or bool(team)
+
+    def _pair_matches(self, with_cards: tuple[Card, ...], top: Card) -> bool:
+        """Whether the cards from the hand match the top card as a way of taking allows."""
+        wild = self.lim.wild
+        matching = sum(1 for c in with_cards if not wild[c.index] and c.rank == top.rank)
+        wilds = sum(1 for c in with_cards if wild[c.index])
+        ways = self._ways()
+        return ("natural_pair" in ways and matching >= 2) or (
+            "natural_and_wild" in ways and matching >= 1 and wilds >= 1
+        )
+
+    def _joined_group(self, team: list[Meld], top: Card) -> Meld | None:
+        """The side's group the top card's group grows, where there is one per rank."""
+        lim = self.lim
+        if lim.duplicate_ranks or lim.pair_starts_new_meld:
+            return None
+        return _group_of(team, top.rank)
+
+    def _pair_allowed(
+        self, with_cards: tuple[Card, ...], top: Card, team: list[Meld], also: list[Meld]
+    ) -> bool:
+        """Whether a pickup with cards from the hand makes legal melds.
+
+        The top card's group grows the side's group of its rank, or is a new group.
+        """
+        if not self._pair_matches(with_cards, top):
+            return False
+        ruleset = self.ruleset
+        cards = (*with_cards, top)
+        target = self._joined_group(team, top)
+        if target is not None:
+            return extension(ruleset, target, cards) is not None and self._ranks_apart(team, also)
+        made = new_meld(ruleset, cards)
+        if made is None or made.kind != "group":
+            return False
+        if not team and not self._opens(made, also, top):
+            return False
+        return self._ranks_apart(team, also if self.lim.pair_starts_new_meld else [made, *also])
+
+    def _ranks_apart(self, team: list[Meld], new: list[Meld]) -> bool:
+        """Whether the new groups keep to one group of a rank, where the rules ask it."""
+        return self.lim.duplicate_ranks or not _repeats_a_rank(team, new)
+
+    def _opens(self, made: Meld, also: list[Meld], top: Card) -> bool:
+        """Whether a pickup's melds make the side's first meld: its points and canasta."""
+        h = self.hand
+        ruleset = self.ruleset
+        points = counted_points(ruleset, [made, *also], top_card=top)
+        return points >= minimum(ruleset, h.team_scores[h.team]) and holds_canasta(
+            ruleset, h.first_canasta_for(h.melds[h.team]), [made, *also]
+        )
+
+    def _onto_fits(self, target: Meld, top: Card) -> bool:
+        """Whether the top card may go onto this meld of the side, taking the pile."""
+        lim = self.lim
+        return (
+            "onto_meld" in self._ways()
+            and target.kind in lim.onto_kinds
+            and (lim.onto_canasta or canasta_of(self.ruleset, target) is None)
+            and extension(self.ruleset, target, [top]) is not None
+        )
+
+    def _leaves_enough(self, action: TakePile, taken: int, also: list[Meld]) -> bool:
+        """Whether the pickup leaves the cards the turn needs, by the counts.
+
+        Where it binds the player to going out, the full verify path decides.
+        """
+        h = self.hand
+        lim = self.lim
         given = self.pile_gives()
-        reds = len(pile) - 1 - given
-        unknown = 0
-        if lim.replaced_from_pile and h.stock:
-            unknown = min(len(h.stock), reds)
-        remaining = size - taken + given + unknown
+        reds = len(h.pile) - 1 - given
+        unknown = min(len(h.stock), reds) if lim.replaced_from_pile and h.stock else 0
+        remaining = h.sizes[h.current] - taken + given + unknown
         if unknown and remaining - unknown < h.keep:
             return False
         threes = lim.threes_when == "going_out" and any(m.kind == "threes" for m in also)
@@ -502,80 +546,110 @@ class Candidates:
         return (0 if value is None else value) >= needed
 
     def _lay_candidates(self, out: list[Action]) -> None:
-        """Single new melds that the keep-cards, duplicate-rank and first-meld rules allow
-        (added to ``out``)."""
+        """Add the new melds the keep-cards, duplicate-rank and first-meld rules allow."""
         h = self.hand
         team = h.melds[h.team]
         size = h.sizes[h.current]
-        no_duplicates = not self.lim.duplicate_ranks
-        held = {m.rank for m in team if m.kind == "group"} if no_duplicates else set()
         needed = None if team else minimum(self.ruleset, h.team_scores[h.team])
-        keep = self.keep
+        held = self._group_ranks_held(team)
         for rank, cards in self._group_list():
-            if (
-                size - len(cards) >= keep
-                and rank not in held
-                and (needed is None or self._counts_enough("group", cards, needed))
-            ):
+            if rank not in held and self._may_lay("group", cards, size, needed):
                 out.append(Lay((cards,)))
-        for kind, found in (
-            ("sequence", self._sequence_candidates()),
-            ("wild", self._wild_candidates()),
-        ):
-            for cards in found:
-                if size - len(cards) >= keep and (
-                    needed is None or self._counts_enough(kind, cards, needed)
-                ):
-                    out.append(Lay((cards,)))
+        self._lays_of("sequence", self._sequence_candidates(), out, size, needed)
+        self._lays_of("wild", self._wild_candidates(), out, size, needed)
         if not team:
-            best = self._best_melds()
-            melds = [verify_meld(self.ruleset, m) for m in best]
-            if (
-                len(best) > 1
-                and size - sum(map(len, best)) >= self.keep
-                and counted_points(self.ruleset, melds) >= (needed or 0)
-                and holds_canasta(self.ruleset, h.first_canasta_for(team), melds)
-            ):
-                out.append(Lay(best))
+            self._first_set_candidate(out, size, needed or 0)
+
+    def _group_ranks_held(self, team: list[Meld]) -> set[str | None]:
+        """The ranks of the side's groups, where a rank may have one group only."""
+        if self.lim.duplicate_ranks:
+            return set()
+        return {m.rank for m in team if m.kind == "group"}
+
+    def _lays_of(
+        self,
+        kind: str,
+        found: list[tuple[Card, ...]],
+        out: list[Action],
+        size: int,
+        needed: int | None,
+    ) -> None:
+        """Add a lay of each of these melds of one kind that the rules allow alone."""
+        for cards in found:
+            if self._may_lay(kind, cards, size, needed):
+                out.append(Lay((cards,)))
+
+    def _may_lay(self, kind: str, cards: tuple[Card, ...], size: int, needed: int | None) -> bool:
+        """Whether a meld leaves the cards to keep, and alone makes a first meld if it must."""
+        return size - len(cards) >= self.keep and (
+            needed is None or self._counts_enough(kind, cards, needed)
+        )
+
+    def _first_set_candidate(self, out: list[Action], size: int, needed: int) -> None:
+        """Add the best set of several melds, where it makes the side's first meld."""
+        h = self.hand
+        best = self._best_melds()
+        melds = [verify_meld(self.ruleset, m) for m in best]
+        if (
+            len(best) > 1
+            and size - sum(map(len, best)) >= self.keep
+            and counted_points(self.ruleset, melds) >= needed
+            and holds_canasta(self.ruleset, h.first_canasta_for(h.melds[h.team]), melds)
+        ):
+            out.append(Lay(best))
 
     def _extend_candidates(self, out: list[Action]) -> None:
-        """Extensions of the side's melds (added to ``out``)."""
+        """Add the extensions of the side's melds."""
         h = self.hand
-        ruleset = self.ruleset
-        rules = self.rules
         room = h.sizes[h.current] - self.keep
         if room < 1:
             return
-        wilds = h.wild_cards()
-        choices = [wilds[0], wilds[-1]] if wilds else []
-        if len(choices) == 2 and choices[0] == choices[1]:
-            choices.pop()
-        counts = h.rank_counts[h.current]
-        grown = group_table(ruleset, new=False)
-        wild_onto_canasta = self.lim.wild_onto_canasta
+        choices = self._wild_choices()
+        grown = group_table(self.ruleset, new=False)
         for i, meld in enumerate(h.melds[h.team]):
-            if meld.kind == "group" and meld.rank is not None:
-                r = RANK_INDEX[meld.rank]
-                n = min(counts[r], room)  # the rank of a group is not wild
-                if n and grown[meld.naturals + n][meld.wilds]:
-                    out.append(Extend(i, tuple(h.naturals(r)[:n])))
-                if (
-                    choices
-                    and grown[meld.naturals][meld.wilds + 1]
-                    and (wild_onto_canasta or canasta_of(ruleset, meld) is None)
-                ):
-                    for card in choices:
-                        out.append(Extend(i, (card,)))
-            elif meld.kind == "sequence":
+            kind = meld.kind
+            if kind == "group" and meld.rank is not None:
+                self._group_extensions(out, i, meld, RANK_INDEX[meld.rank], room, choices, grown)
+            elif kind == "sequence":
                 for card in self._sequence_ends(meld):
                     out.append(Extend(i, (card,)))
             elif (
-                meld.kind == "wild"
+                kind == "wild"
                 and choices
-                and wild_fault(rules.melds.wild, meld.size + 1, new=False) is None
+                and wild_fault(self.rules.melds.wild, meld.size + 1, new=False) is None
             ):
-                for card in choices:
-                    out.append(Extend(i, (card,)))
+                _extend_each(out, i, choices)
+
+    def _wild_choices(self) -> list[Card]:
+        """The wild cards an extension may add: the cheapest and the dearest held."""
+        wilds = self.hand.wild_cards()
+        if not wilds:
+            return []
+        if wilds[0] == wilds[-1]:
+            return [wilds[0]]
+        return [wilds[0], wilds[-1]]
+
+    def _group_extensions(
+        self,
+        out: list[Action],
+        i: int,
+        meld: Meld,
+        r: int,
+        room: int,
+        choices: list[Card],
+        grown: list[list[bool]],
+    ) -> None:
+        """Add a group's extensions: all the naturals of its rank that fit, or one wild card."""
+        h = self.hand
+        n = min(h.rank_counts[h.current][r], room)  # the rank of a group is not wild
+        if n and grown[meld.naturals + n][meld.wilds]:
+            out.append(Extend(i, tuple(h.naturals(r)[:n])))
+        if (
+            choices
+            and grown[meld.naturals][meld.wilds + 1]
+            and (self.lim.wild_onto_canasta or canasta_of(self.ruleset, meld) is None)
+        ):
+            _extend_each(out, i, choices)
 
     def _play_actions(self) -> list[Action]:
         h = self.hand
@@ -649,3 +723,58 @@ class Candidates:
         if h.sizes[h.current] < self.keep or h.committed or h.asked is not None:
             return h.can(Combine(target, other))  # what the turn binds the player to
         return True
+
+
+def _taken(hand: list[int], action: TakePile) -> int:
+    """How many cards a pickup takes from the hand; -1 where it holds too few of one."""
+    need: dict[int, int] = {}
+    for card in action.with_cards or ():
+        need[card.index] = need.get(card.index, 0) + 1
+    for cards in action.also:
+        for card in cards:
+            need[card.index] = need.get(card.index, 0) + 1
+    taken = 0
+    for i, n in need.items():
+        if hand[i] < n:
+            return -1
+        taken += n
+    return taken
+
+
+def _group_of(team: list[Meld], rank: str) -> Meld | None:
+    """The side's first group of this rank, if any."""
+    for meld in team:
+        if meld.kind == "group" and meld.rank == rank:
+            return meld
+    return None
+
+
+def _repeats_a_rank(team: list[Meld], new: list[Meld]) -> bool:
+    """Whether a new group has the rank of another group, on the table or new."""
+    ranks = [m.rank for m in team if m.kind == "group"]
+    for meld in new:
+        if meld.kind == "group":
+            if meld.rank in ranks:
+                return True
+            ranks.append(meld.rank)
+    return False
+
+
+def _pair_fits(
+    allowed: list[list[bool]], grown: list[list[bool]], joins: Meld | None, n: int, w: int
+) -> bool:
+    """Whether ``n`` naturals and ``w`` wild cards with the top card meet the group limits.
+
+    ``joins``: the side's group they grow, or None for a new group.
+    """
+    if n == 1 and w == 0:
+        return False
+    if joins is None:
+        return n + 1 < len(allowed) and allowed[n + 1][w]
+    return grown[joins.naturals + n + 1][joins.wilds + w]
+
+
+def _extend_each(out: list[Action], i: int, cards: list[Card]) -> None:
+    """Add an extension of meld ``i`` by each of these cards, alone."""
+    for card in cards:
+        out.append(Extend(i, (card,)))
