@@ -219,62 +219,67 @@ class Moves:
             yield from mixes(held, n, cheapest=False)
 
     def single_melds(self, counts: Sequence[int]) -> list[tuple[Card, ...]]:
-        """Every meld the cards ``counts`` could make on their own, by the cards' ranks and
-        suits (groups of each choice of a rank's naturals, sequences of each choice of a
-        suit's ranks, wild melds, black threes, each with each mix of wild cards), to be
-        verified."""
+        """Every meld the cards ``counts`` could make on their own, to be verified.
+
+        Groups of each choice of a rank's naturals, sequences of each choice of a suit's
+        ranks, wild melds and black threes, each with each mix of wild cards.
+        """
         rules = self.rules.melds
-        wild = self.ruleset.wild
-        wilds = self._wilds_held(counts)
         found: list[tuple[Card, ...]] = []
         # each mix of w wild cards of these counts, made once for every meld it may join
-        by_count = [list(self._wild_mixes(counts, w)) for w in range(wilds + 1)]
-
-        def add(naturals: Sequence[int], most_wild: int) -> None:
-            for w in range(min(wilds, most_wild) + 1):
-                for mix in by_count[w]:
-                    cards = sorted([*naturals, *mix])
-                    if cards:
-                        found.append(tuple(CARDS[i] for i in cards))
-
-        group_wild = rules.group.max_wild if rules.group.max_wild is not None else wilds
-        for r in range(13):
-            base = r * 4
-            if wild[base] or r == 1:
-                continue
-            same = [i for i in range(base, base + 4) for _ in range(counts[i])]
-            for k in range(1, len(same) + 1):
-                for naturals in sub_multisets(same, k):
-                    add(naturals, group_wild if k > 1 else max(group_wild, rules.sequence.max_wild))
+        by_count = [list(self._wild_mixes(counts, w)) for w in range(self._wilds_held(counts) + 1)]
+        self._group_melds(counts, by_count, found)
         if rules.black_threes.when != "never":
-            threes = [i for i in (4, 7) for _ in range(counts[i])]
-            for k in range(1, len(threes) + 1):
-                for naturals in sub_multisets(threes, k):
-                    add(naturals, rules.black_threes.max_wild)
+            most = rules.black_threes.max_wild
+            _each_choice(found, _copies(counts, (4, 7)), by_count, most, most)
         if rules.sequence.allowed:
-            low, high = self.ruleset.sequence_positions
-            gaps = rules.sequence.max_wild
-            for s in range(4):
-                # by position (an ace low at 0, high at 13), the naturals held
-                present = [
-                    p
-                    for p in range(low, high + 1)
-                    if counts[POSITION_RANK[p] * 4 + s] and not wild[POSITION_RANK[p] * 4]
-                ]
-                for places in _runs(present, gaps):
-                    if len(places) >= 2 and (
-                        places[0] > 0 or places[-1] < 13 or counts[12 * 4 + s] > 1
-                    ):
-                        span = places[-1] - places[0] + 1
-                        for w in range(span - len(places), min(wilds, gaps) + 1):
-                            for mix in by_count[w]:
-                                cards = sorted([*(POSITION_RANK[p] * 4 + s for p in places), *mix])
-                                found.append(tuple(CARDS[i] for i in cards))
+            self._sequence_melds(counts, by_count, found)
         if rules.wild.allowed:
-            for w in range(1, wilds + 1):
-                for mix in by_count[w]:
+            for mixes_of_w in by_count[1:]:
+                for mix in mixes_of_w:
                     found.append(tuple(CARDS[i] for i in mix))
         return list(dict.fromkeys(found))
+
+    def _group_melds(
+        self, counts: Sequence[int], by_count: list[list[list[int]]], found: list[tuple[Card, ...]]
+    ) -> None:
+        """Add each choice of a rank's naturals, with each mix of wild cards a group allows.
+
+        One natural alone may be a run's too, with the wild cards a run allows.
+        """
+        rules = self.rules.melds
+        wild = self.ruleset.wild
+        group_wild = rules.group.max_wild
+        if group_wild is None:
+            group_wild = len(by_count) - 1
+        alone_wild = max(group_wild, rules.sequence.max_wild)
+        for r in range(13):
+            base = r * 4
+            if not wild[base] and r != 1:  # black threes are read apart
+                same = _copies(counts, range(base, base + 4))
+                _each_choice(found, same, by_count, group_wild, alone_wild)
+
+    def _sequence_melds(
+        self, counts: Sequence[int], by_count: list[list[list[int]]], found: list[tuple[Card, ...]]
+    ) -> None:
+        """Add each run of a suit's naturals, its gaps filled with each mix of wild cards."""
+        wild = self.ruleset.wild
+        low, high = self.ruleset.sequence_positions
+        gaps = self.rules.melds.sequence.max_wild
+        most = min(len(by_count) - 1, gaps)
+        for s in range(4):
+            # by position (an ace low at 0, high at 13), the naturals held
+            present = [
+                p
+                for p in range(low, high + 1)
+                if counts[POSITION_RANK[p] * 4 + s] and not wild[POSITION_RANK[p] * 4]
+            ]
+            for places in _runs(present, gaps):
+                # two places at least; an ace both low and high needs two aces
+                if len(places) >= 2 and (
+                    places[0] > 0 or places[-1] < 13 or counts[12 * 4 + s] > 1
+                ):
+                    _run_with_wilds(found, places, s, by_count, most)
 
     def _first_sets(
         self, counts: Sequence[int], with_cards: tuple[Card, ...] | None = None, top: int = -1
@@ -437,6 +442,58 @@ class Moves:
             self.stuck_turn = h.turns
         self._outs = (key, lines)
         return lines
+
+
+def _copies(counts: Sequence[int], indices: Sequence[int]) -> list[int]:
+    """Each card of these ``indices`` the ``counts`` hold, once a copy, in order."""
+    return [i for i in indices for _ in range(counts[i])]
+
+
+def _each_choice(
+    found: list[tuple[Card, ...]],
+    same: list[int],
+    by_count: list[list[list[int]]],
+    most_wild: int,
+    alone_wild: int,
+) -> None:
+    """Add each choice of the cards ``same``, with up to ``most_wild`` wild cards in each mix.
+
+    ``alone_wild``: the most for one card alone.
+    """
+    for k in range(1, len(same) + 1):
+        most = most_wild if k > 1 else alone_wild
+        for naturals in sub_multisets(same, k):
+            _with_wilds(found, naturals, by_count, most)
+
+
+def _with_wilds(
+    found: list[tuple[Card, ...]],
+    naturals: Sequence[int],
+    by_count: list[list[list[int]]],
+    most_wild: int,
+) -> None:
+    """Add these naturals with each mix of up to ``most_wild`` wild cards (none empty)."""
+    for w in range(min(len(by_count) - 1, most_wild) + 1):
+        for mix in by_count[w]:
+            cards = sorted([*naturals, *mix])
+            if cards:
+                found.append(tuple(CARDS[i] for i in cards))
+
+
+def _run_with_wilds(
+    found: list[tuple[Card, ...]],
+    places: list[int],
+    s: int,
+    by_count: list[list[list[int]]],
+    most: int,
+) -> None:
+    """Add the run of suit ``s`` at these places with each mix of wild cards (to ``most``)
+    that fills its gaps."""
+    naturals = [POSITION_RANK[p] * 4 + s for p in places]
+    for w in range(places[-1] - places[0] + 1 - len(places), most + 1):
+        for mix in by_count[w]:
+            cards = sorted([*naturals, *mix])
+            found.append(tuple(CARDS[i] for i in cards))
 
 
 def _runs(present: Sequence[int], gaps: int) -> Iterator[list[int]]:
