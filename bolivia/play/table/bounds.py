@@ -1,7 +1,9 @@
-"""Quick necessary conditions for going out, for the search of :mod:`bolivia.play.table.ways_out`
-to stop early: too many cards with nowhere to go, or too few canastas within reach. Both are
-generous -- a hand that can go out is never refused here (tests hold them to the search without
-them) -- and cheap: counts and bit masks, no meld is built.
+"""Quick necessary conditions for going out, to stop a search early.
+
+The search of :mod:`bolivia.play.table.ways_out` stops where a hand holds too many cards with
+nowhere to go, or has too few canastas within reach. Both tests are generous: a hand that can
+go out is never refused here (tests hold them to the search without them). Both are cheap:
+counts and bit masks, no meld is built.
 """
 
 from __future__ import annotations
@@ -48,7 +50,10 @@ def _wilds_held(lim: Limits, counts: list[int]) -> int:
 
 
 def _grouped(lim: Limits, table: list[Meld]) -> list[bool]:
-    """The ranks the side has a group of, by rank index (black threes: a meld of them)."""
+    """The ranks the side has a group of, by rank index.
+
+    Black threes count where the side has a meld of them.
+    """
     grouped = [False] * 13
     rank_index = lim.rank_index
     for m in table:
@@ -58,7 +63,7 @@ def _grouped(lim: Limits, table: list[Meld]) -> list[bool]:
 
 
 def _threes_stranded(lim: Limits, counts: list[int], grouped: bool, wilds: int) -> bool:
-    """Whether the black threes held have nowhere to go: no run, no meld of threes."""
+    """Whether the black threes held have no run or meld of threes to go to."""
     black = counts[4] + counts[7]
     return (
         black > 0
@@ -72,8 +77,10 @@ def _threes_stranded(lim: Limits, counts: list[int], grouped: bool, wilds: int) 
 
 
 def _lone_natural(lim: Limits, counts: list[int], grouped: list[bool], r: int) -> bool:
-    """Whether the hand holds naturals of rank ``r``, too few for a group, and the side
-    has no group of the rank."""
+    """Whether the hand holds too few naturals of rank ``r`` for a group.
+
+    Where the side has a group of the rank, they may join it.
+    """
     base = r * 4
     same = counts[base] + counts[base + 1] + counts[base + 2] + counts[base + 3]
     return 0 < same < lim.group_min_natural and not grouped[r]
@@ -116,9 +123,10 @@ def _could_run(
 
 
 def _could_start_run(lim: Limits, counts: list[int], r: int, s: int, budget: int) -> bool:
-    """Whether the natural might start a run: some window of the smallest size in the span.
+    """Whether the natural might start a new run.
 
-    The window's other ranks are held in the suit, or ``budget`` wild cards fill them.
+    Some window of the smallest size, within the span, has its other ranks held in the suit
+    or filled by ``budget`` wild cards.
     """
     low, high = lim.span_low, lim.span_high
     size = lim.sequence_min_size
@@ -131,8 +139,11 @@ def _could_start_run(lim: Limits, counts: list[int], r: int, s: int, budget: int
 
 
 def _missing(counts: list[int], cells: tuple[int, ...], start: int, stop: int, p: int) -> int:
-    """The positions from ``start`` to ``stop`` (not reached), but ``p``, the suit's cards
-    ``cells`` the hand does not hold there."""
+    """How many positions of a window the hand does not hold in the suit.
+
+    From ``start`` to ``stop`` (not reached), leaving out ``p``. ``cells``: the suit's card at
+    each position, -1 at a wild rank's place (never held).
+    """
     missing = 0
     for q in range(start, stop):
         if q != p and (cells[q] < 0 or not counts[cells[q]]):
@@ -164,7 +175,7 @@ def _could_join_run(
 def _run_takes(
     ruleset: Ruleset, lim: Limits, counts: list[int], m: Meld, r: int, s: int, budget: int
 ) -> bool:
-    """Whether a run of the side that has not the rank has room for it.
+    """Whether one of the side's runs has the rank's place free and room.
 
     The ranks between are held or filled; its own wild cards count as if they could move.
     """
@@ -244,15 +255,18 @@ def _escaleras(
 def _escaleras_enough(
     made: list[int], might: list[int], including: tuple[tuple[int, int], ...]
 ) -> bool:
-    """Whether the escaleras made or within reach are as many as the requirement asks."""
+    """Whether the escaleras within reach are as many as the requirement asks."""
     return all(made[2] + might[2] >= least for wanted, least in including if wanted == 2)
 
 
 def _table_meld(
     lim: Limits, meld: Meld, made: list[int], open_groups: list[int], open_wild: list[int]
 ) -> None:
-    """:func:`could_meet` for a group or wild meld of the table: a canasta (``made``), or
-    open (its cards by rank in ``open_groups``, its size in ``open_wild``)."""
+    """:func:`could_meet` for a group or wild meld of the table.
+
+    A canasta counts in ``made``. An open group adds its cards to ``open_groups`` by rank; an
+    open wild meld its size to ``open_wild``.
+    """
     kind = meld.kind
     size = len(meld.cards)
     if kind == "group":
@@ -281,8 +295,11 @@ def _hand_canastas(
     open_wild: list[int],
     might: list[int],
 ) -> int:
-    """:func:`could_meet` for the groups and wild melds the hand might make or complete
-    (``might``; the canastas they add to the total returned)."""
+    """:func:`could_meet` for the groups and wild melds the hand might make.
+
+    New ones, or the table's completed. They count in ``might``; the canastas they add to the
+    total are returned.
+    """
     max_wild = lim.group_max_wild
     room = wilds if max_wild is None else min(wilds, max_wild)
     group_canasta = lim.group_canasta
@@ -315,9 +332,11 @@ def _table_run(
     made: list[int],
     might: list[int],
 ) -> int:
-    """:func:`could_meet` for one run of the table: an escalera (``made``), or one that the
-    naturals held beyond its ends, past gaps the wild cards may fill, could make one
-    (``might``; 1 returned, the canastas it adds to the total)."""
+    """:func:`could_meet` for one run of the table; the canastas it adds returned.
+
+    An escalera counts in ``made``. A run the naturals held beyond its ends could make one,
+    past gaps the wild cards may fill, counts in ``might`` and adds 1.
+    """
     size = len(meld.cards)
     escalera = lim.escalera_size
     if size >= escalera:
@@ -342,9 +361,11 @@ def _table_run(
 
 
 def _streaks(lim: Limits, counts: list[int], might: list[int]) -> int:
-    """:func:`could_meet` for the suits: a suit's longest run of ranks held, with the wild
-    cards a run may take, could make an escalera -- generous, a run per copy of the suit
-    (``might``; the canastas it adds to the total returned)."""
+    """:func:`could_meet` for the suits; the canastas they add returned.
+
+    A suit's longest run of ranks held, with the wild cards a run may take, could make an
+    escalera. Generous: it counts one a copy of the suit, in ``might``.
+    """
     if not lim.sequence_allowed:
         return 0
     need = lim.escalera_size - lim.sequence_max_wild
@@ -369,9 +390,11 @@ def _streaks(lim: Limits, counts: list[int], might: list[int]) -> int:
 def _beyond(
     counts: list[int], cells: tuple[int, ...], start: int, stop: int, step: int, gaps: int
 ) -> int:
-    """The naturals of a suit (``cells``: its card at each position, -1 at a wild rank's
-    place, which is passed over) held from position ``start`` towards ``stop`` (not reached),
-    going past up to ``gaps`` positions not held."""
+    """The naturals of a suit held from position ``start`` towards ``stop``.
+
+    ``stop`` is not reached. It goes past up to ``gaps`` positions not held. ``cells``: the
+    suit's card at each position, -1 at a wild rank's place (passed over).
+    """
     more = 0
     q = start
     while q != stop:
@@ -388,10 +411,13 @@ def _beyond(
 
 
 def _run_places(ruleset: Ruleset, lim: Limits, meld: Meld) -> tuple[tuple[int, int, int], ...]:
-    """Each placement of a table run's naturals (see
-    :func:`~bolivia.engine.melds.sequence_places`): its lowest and highest position and a bit
-    per position a natural holds. They depend on the run alone, and the same runs are read in
-    every state of a search: kept with the limits, by the run (by identity)."""
+    """Each placement of a table run's naturals: its ends and the places taken.
+
+    As :func:`~bolivia.engine.melds.sequence_places` places them: the lowest and highest
+    position, and a bit per position a natural holds. They depend on the run alone, and the
+    same runs are read in every state of a search: they are kept with the limits, by the run
+    (by identity).
+    """
     known = lim.run_places_kept.find(id(meld), meld)
     if known is not None:
         return known[1]
@@ -399,8 +425,11 @@ def _run_places(ruleset: Ruleset, lim: Limits, meld: Meld) -> tuple[tuple[int, i
 
 
 def _placements(ruleset: Ruleset, lim: Limits, meld: Meld) -> list[tuple[int, int, int]]:
-    """:func:`_run_places`, worked out. Where no ace stands low, the one placement is read
-    from the cards (a rank ``r`` at position ``r + 1``)."""
+    """:func:`_run_places`, worked out.
+
+    Where no ace stands low, the one placement is read from the cards: a rank ``r`` at
+    position ``r + 1``.
+    """
     wild = lim.wild
     if lim.span_low > 0:
         lo, hi, taken = 14, -1, 0
@@ -427,4 +456,5 @@ def _placements(ruleset: Ruleset, lim: Limits, meld: Meld) -> list[tuple[int, in
 def _enough(
     total: int, have: list[int], count: int, including: tuple[tuple[int, int], ...]
 ) -> bool:
+    """Whether these canastas, by kind in ``have``, meet the requirement."""
     return total >= count and all(have[kind] >= n for kind, n in including)

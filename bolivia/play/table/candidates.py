@@ -1,20 +1,25 @@
 """The actions bots choose among: a short list of legal actions, fast to build.
 
 The complete list of legal actions (:meth:`Moves.legal <bolivia.play.table.moves.Moves.legal>`)
-holds every meld a hand can make; a bot needs far fewer to play well. This list holds, in each
-state: drawing; the pickups of the pile with the naturals of the top card's rank (the fewest
-first) and 0 to 3 of the cheapest wild cards, or onto a meld; taking the top card; each group
-of all the naturals of a rank with 0 to 3 of the cheapest wild cards, each run of a suit (the
-longest, cut to the size limit), wild melds, a first meld of several melds; extensions with
-all the naturals of a rank or one wild card, a sequence's next cards; joins of groups; every
-discard; up to two or three ways out (:meth:`Moves.go_out_lines
-<bolivia.play.table.moves.Moves.go_out_lines>`); asking the partner. Every one is legal (the ones
-whose legality is more than a count are verified in full, and :meth:`Hand.apply
-<bolivia.play.table.hand.Hand.apply>` verifies whatever it is given), and the list is never empty
-while the hand goes on: a player who must go out is offered the ways out.
+holds every meld a hand can make; a bot needs far fewer to play well. In each state this list
+holds:
 
-Candidate lists are kept for the state they were built in (the hand clears them on every
-action); the runs a suit's ranks make are kept in a table shared by the hands of a ruleset.
+- drawing, and taking the top card alone;
+- the pickups of the pile with the naturals of the top card's rank (the fewest first) and 0 to
+  3 of the cheapest wild cards, or onto a meld;
+- each group of all the naturals of a rank with 0 to 3 of the cheapest wild cards, each run of
+  a suit (the longest, cut to the size limit), wild melds, a first meld of several melds;
+- extensions with all the naturals of a rank or one wild card, a sequence's next cards; joins
+  of groups;
+- every discard; up to two or three ways out (:meth:`Moves.go_out_lines
+  <bolivia.play.table.moves.Moves.go_out_lines>`); asking the partner.
+
+Every one is legal. The ones whose legality is more than a count are verified in full, and
+:meth:`Hand.apply <bolivia.play.table.hand.Hand.apply>` verifies whatever it is given. The list
+is never empty while the hand goes on: a player who must go out is offered the ways out.
+
+Candidate lists are kept for the state they were built in; the hand clears them on every
+action. The runs a suit's ranks make are kept in a table shared by the hands of a ruleset.
 
 >>> import random
 >>> from bolivia.play.table.hand import Hand
@@ -29,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Final
 
-from bolivia.cards import POSITION_RANK, RANKS, SUIT_INDEX, Card
+from bolivia.cards import RANKS, Card
 from bolivia.engine.initial_meld import counted_points, holds_canasta, meld_value, minimum
 from bolivia.engine.limits import limits
 from bolivia.engine.melds import (
@@ -41,13 +46,10 @@ from bolivia.engine.melds import (
     extension,
     group_table,
     new_meld,
-    sequence_fault,
-    sequence_places,
     verify_meld,
     wild_fault,
 )
 from bolivia.engine.pile import card_class, frozen_when
-from bolivia.kept import Kept
 from bolivia.play.table.actions import (
     ASK,
     DISCARDS,
@@ -62,8 +64,8 @@ from bolivia.play.table.actions import (
     TakePile,
     TakeTop,
 )
-from bolivia.play.table.runs import positions
 from bolivia.play.table.state import RED_THREES
+from bolivia.play.table.suit_runs import SuitRuns
 from bolivia.play.table.ways_out import can_go_out
 
 if TYPE_CHECKING:
@@ -73,7 +75,6 @@ __all__ = ["Candidates"]
 
 CARDS: Final = Card.all()
 RANK_INDEX: Final = {rank: i for i, rank in enumerate(RANKS)}
-KEPT_RUNS: Final = 10_000  # the most runs whose ends a hand keeps (then cleared)
 
 
 class Candidates:
@@ -86,16 +87,7 @@ class Candidates:
         self.rules = ruleset.rules
         self.lim = limits(ruleset)
         self.keep = hand.keep
-        # the runs of one suit the ranks held make, by ranks and suit: shared by the hands
-        # of a ruleset (at most 4 x 2**13 entries)
-        self._runs_known: dict[int, tuple[tuple[Card, ...], ...]] = ruleset.__dict__.setdefault(
-            "_runs_by_suit", {}
-        )
-        # the positions (see cards.POSITION_RANK) a sequence's naturals may take, a bit each
-        self._run_span = limits(ruleset).run_places
-        # by player and suit, the positions last read and their runs (see _runs; -1: none)
-        self._last_places = [-1] * (4 * hand.players)
-        self._last_runs: list[tuple[tuple[Card, ...], ...]] = [()] * (4 * hand.players)
+        self.suit_runs = SuitRuns(ruleset, hand.players)  # the runs it can lay, a run's ends
         # for the group candidates: the ranks a group may be of (not threes, not wild: the
         # limits'), and the fewest naturals of a group with at most 0, 1, 2, 3 wild cards (kept
         # with the ruleset: every hand of it reads the same)
@@ -112,17 +104,13 @@ class Candidates:
             )
         self._group_least = least
         self.memo: dict[str, object] = {}  # candidate lists of this state
-        # each table run's ends, by the run (see _sequence_ends; kept with the run, which
-        # the side's melds keep until it grows)
-        self._ends: Kept[int, tuple[int, ...]] = Kept(KEPT_RUNS)
 
     def choices(self) -> list[Action]:
         """The actions bots choose among: legal, never empty while the hand goes on.
 
-        Candidates are built from the hand with the rule modules' own limit checks (so each
-        rule is written once); the moves whose legality is more than a count -- taking the
-        pile, going out -- are verified in full. :meth:`Hand.apply` verifies whatever it is
-        given.
+        Candidates are built with the rule modules' own limit checks, so each rule is written
+        once. The moves whose legality is more than a count (taking the pile, going out) are
+        verified in full. :meth:`Hand.apply` verifies whatever it is given.
         """
         h = self.hand
         if h.ended_by is not None:
@@ -143,22 +131,30 @@ class Candidates:
         if h.stock:
             out.append(DRAW)
         if h.pile:
-            out.extend(action for action in self.pile_candidates() if self.can_take(action))
-            lim = self.lim
-            if lim.take_top:
-                for i, meld in enumerate(h.melds[h.team]):
-                    if meld.kind in lim.take_top_kinds and h.can(TakeTop(i)):
-                        out.append(TakeTop(i))
+            self._pile_actions(out)
         if not h.stock and h.can(STOP):
             out.append(STOP)
         if h.pile and h.must_ask() and self._asking_opens_the_pile():
             out.append(ASK)
         return out
 
+    def _pile_actions(self, out: list[Action]) -> None:
+        """Add the legal pickups of the pile and of its top card."""
+        h = self.hand
+        out.extend(action for action in self.pile_candidates() if self.can_take(action))
+        if not self.lim.take_top:
+            return
+        kinds = self.lim.take_top_kinds
+        for i, meld in enumerate(h.melds[h.team]):
+            if meld.kind in kinds and h.can(TakeTop(i)):
+                out.append(TakeTop(i))
+
     def _asking_opens_the_pile(self) -> bool:
-        """Where the partner must be asked before going out: whether a pickup that leaves the
-        player fewer cards than the keep-cards rule asks would let the player go out (such a
-        pickup needs the question first, before drawing)."""
+        """Whether asking the partner first would open a way out by the pile.
+
+        Where the partner must be asked before going out, a pickup that leaves the player
+        fewer cards than the keep-cards rule asks needs the question first, before drawing.
+        """
         h = self.hand
         given = self.pile_gives()
         for action in h.moves.pickups():
@@ -174,13 +170,15 @@ class Candidates:
         return False
 
     def pile_gives(self) -> int:
-        """The cards taking the pile puts in the hand: those under the top, but red threes."""
+        """The cards taking the pile puts in the hand: all but the top and red threes."""
         return sum(1 for i in self.hand.pile[:-1] if i not in RED_THREES)
 
     def left_after(self, action: Action, given: int) -> int:
-        """The cards the hand holds after this pickup, counted without checking it (what
-        :meth:`Hand.after_pickup <bolivia.play.table.hand.Hand.after_pickup>`'s counts sum to where
-        it allows the pickup); ``given``: :meth:`pile_gives`."""
+        """The cards the hand holds after this pickup, counted without checking it.
+
+        Where :meth:`Hand.after_pickup <bolivia.play.table.hand.Hand.after_pickup>` allows the
+        pickup, its counts sum to this. ``given``: :meth:`pile_gives`.
+        """
         left = self.hand.sizes[self.hand.current]
         if isinstance(action, TakePile):
             left += given - len(action.with_cards or ()) - sum(len(m) for m in action.also)
@@ -207,7 +205,7 @@ class Candidates:
                     yield TakePile(None, i)
 
     def _least_naturals(self, top: Card, ways: tuple[str, ...]) -> int:
-        """The fewest naturals of the top card's rank a pickup with cards may take (0: none)."""
+        """The fewest naturals a pickup with cards takes; 0 where none may."""
         if self.lim.wild[top.index]:  # a wild top card (the joker too) is never matched
             return 0
         h = self.hand
@@ -221,7 +219,7 @@ class Candidates:
         return 0
 
     def _pair_pickups(self, top: Card, team: list[Meld], least: int) -> Iterator[TakePile]:
-        """The pickups with the top card's naturals and 0 to 3 wild cards, in group limits.
+        """The pickups with the top card's naturals and 0 to 3 wild cards.
 
         The group they make with the top card is a new one, or the side's group of that rank
         grown (where there is one per rank).
@@ -243,13 +241,13 @@ class Candidates:
                     yield TakePile(naturals[:n] + wilds[:w], None, also)
 
     def _also_options(self, team: list[Meld], top: Card) -> list[tuple[tuple[Card, ...], ...]]:
-        """The further melds a pickup may lay: none, and for a first meld the best set."""
+        """The further melds a pickup may lay: none, or a first meld's best set."""
         if team:
             return [()]
         return [(), self._best_melds(exclude=top.rank)]
 
     def _ways(self) -> tuple[str, ...]:
-        """The ways the pile may be taken now (frozen or not), kept for the current state."""
+        """The ways the pile may be taken now, kept for the current state."""
         found = self.memo.get("ways")
         if found is None:
             h = self.hand
@@ -300,7 +298,7 @@ class Candidates:
         return out
 
     def _open_top(self) -> Card | None:
-        """The pile's top card, or None where the pile is empty or its top blocks it."""
+        """The pile's top card; None where there is none or it blocks the pile."""
         pile = self.hand.pile
         if not pile:
             return None
@@ -310,7 +308,7 @@ class Candidates:
         return top
 
     def _pile_open_to(self, action: TakePile) -> bool:
-        """Whether the pile rules let this player take it this way, the melds aside."""
+        """Whether the pile's rules allow this pickup, the melds aside."""
         h = self.hand
         lim = self.lim
         team = h.melds[h.team]
@@ -322,7 +320,7 @@ class Candidates:
         return lim.for_first_meld or bool(team)
 
     def _pair_matches(self, with_cards: tuple[Card, ...], top: Card) -> bool:
-        """Whether the cards from the hand match the top card as a way of taking allows."""
+        """Whether the cards from the hand match the top card as a way allows."""
         wild = self.lim.wild
         matching = sum(1 for c in with_cards if not wild[c.index] and c.rank == top.rank)
         wilds = sum(1 for c in with_cards if wild[c.index])
@@ -332,7 +330,7 @@ class Candidates:
         )
 
     def _joined_group(self, team: list[Meld], top: Card) -> Meld | None:
-        """The side's group the top card's group grows, where there is one per rank."""
+        """The side's group a pickup grows, where a rank has one group only."""
         lim = self.lim
         if lim.duplicate_ranks or lim.pair_starts_new_meld:
             return None
@@ -360,11 +358,11 @@ class Candidates:
         return self._ranks_apart(team, also if self.lim.pair_starts_new_meld else [made, *also])
 
     def _ranks_apart(self, team: list[Meld], new: list[Meld]) -> bool:
-        """Whether the new groups keep to one group of a rank, where the rules ask it."""
+        """Whether the new groups keep to one group a rank, where the rules ask it."""
         return self.lim.duplicate_ranks or not _repeats_a_rank(team, new)
 
     def _opens(self, made: Meld, also: list[Meld], top: Card) -> bool:
-        """Whether a pickup's melds make the side's first meld: its points and canasta."""
+        """Whether a pickup's melds make the side's first meld."""
         h = self.hand
         ruleset = self.ruleset
         points = counted_points(ruleset, [made, *also], top_card=top)
@@ -373,7 +371,7 @@ class Candidates:
         )
 
     def _onto_fits(self, target: Meld, top: Card) -> bool:
-        """Whether the top card may go onto this meld of the side, taking the pile."""
+        """Whether the top card may go onto this meld, taking the pile."""
         lim = self.lim
         return (
             "onto_meld" in self._ways()
@@ -401,8 +399,10 @@ class Candidates:
         return True
 
     def _group_candidates(self, exclude: str | None = None) -> Iterator[tuple[Card, ...]]:
-        """Groups the hand can lay, by the group limits (all the naturals of a rank, with
-        0 to 3 of the cheapest wild cards)."""
+        """Groups the hand can lay, by the group limits.
+
+        Each holds all the naturals of a rank, with 0 to 3 of the cheapest wild cards.
+        """
         for rank, cards in self._group_list():
             if rank != exclude:
                 yield cards
@@ -437,54 +437,17 @@ class Candidates:
         return out
 
     def _sequence_candidates(self) -> list[tuple[Card, ...]]:
-        """The runs of one suit the hand can lay (the longest, cut to the size limit)."""
+        """The runs the hand can lay: the longest, cut to the size limit."""
         found = self.memo.get("runs")
         if found is None:
             found = self.memo["runs"] = self._runs()
         return found  # type: ignore[return-value]
 
     def _runs(self) -> list[tuple[Card, ...]]:
-        h = self.hand
-        out: list[tuple[Card, ...]] = []
         if not self.lim.sequence_allowed:
-            return out
-        known = self._runs_known
-        span = self._run_span
-        masks = h.suit_masks[h.current]
-        # each suit's last positions and runs, by player (a suit's ranks held seldom change
-        # from one choice to the next): read without the shared table's lookup
-        last_places, last_runs = self._last_places, self._last_runs
-        at = h.current * 4
-        for s in range(4):
-            places = positions(masks[s]) & span
-            if last_places[at + s] == places:
-                out.extend(last_runs[at + s])
-                continue
-            key = places << 2 | s
-            found = known.get(key)
-            if found is None:
-                found = known[key] = tuple(self._suit_runs(s, places))
-            last_places[at + s] = places
-            last_runs[at + s] = found
-            out.extend(found)
-        return out
-
-    def _suit_runs(self, s: int, mask: int) -> Iterator[tuple[Card, ...]]:
-        """The runs of suit ``s`` that the positions in ``mask`` make (at most 13 cards: a run
-        from ace to ace would need both aces, which the mask does not tell)."""
-        lim = self.lim
-        longest = min(lim.sequence_max_size or 13, lim.sequence_longest, 13)
-        least = lim.sequence_min_size
-        while mask.bit_count() >= least:
-            start = (mask & -mask).bit_length() - 1  # the lowest rank held
-            length = (~(mask >> start) & ((mask >> start) + 1)).bit_length() - 1
-            mask &= ~(((1 << length) - 1) << start)  # the run of ranks from there
-            if length < least:
-                continue
-            for first in range(start, start + max(1, length - longest + 1)):
-                ranks = [POSITION_RANK[p] for p in range(first, first + min(length, longest))]
-                if sequence_fault(self.ruleset, ranks, 0, new=True) is None:
-                    yield tuple(sorted(CARDS[x * 4 + s] for x in ranks))
+            return []
+        h = self.hand
+        return self.suit_runs.runs(h.suit_masks[h.current], h.current)
 
     def _wild_candidates(self) -> list[tuple[Card, ...]]:
         lim = self.lim
@@ -503,7 +466,7 @@ class Candidates:
         return out
 
     def _best_melds(self, exclude: str | None = None) -> tuple[tuple[Card, ...], ...]:
-        """A set of disjoint legal melds from the hand, richest first (for a first meld)."""
+        """Disjoint legal melds from the hand, richest first, for a first meld."""
         h = self.hand
         points = self.ruleset.points
         available = list(h.hands[h.current])
@@ -515,28 +478,21 @@ class Candidates:
         ranks: set[str] = set()
         wild = self.ruleset.wild
         for cards in candidates:
-            group = (
-                len({c.rank for c in cards if not wild[c.index]}) == 1
-                and cards[0].rank == cards[1].rank
-            )
-            if group and cards[0].rank in ranks:
+            group = _is_group(cards, wild)
+            if (group and cards[0].rank in ranks) or not _take_from(available, cards):
                 continue
-            need: dict[int, int] = {}
-            for c in cards:
-                need[c.index] = need.get(c.index, 0) + 1
-            if any(available[i] < n for i, n in need.items()):
-                continue
-            for i, n in need.items():
-                available[i] -= n
             if group:
                 ranks.add(cards[0].rank)
             chosen.append(cards)
         return tuple(chosen)
 
     def _counts_enough(self, kind: str, cards: tuple[Card, ...], needed: int) -> bool:
-        """Whether a candidate meld alone (of this kind: it met the limits) counts the points
-        a first meld needs, by :func:`~bolivia.engine.initial_meld.meld_value` on its cards,
-        and is the canasta it must hold where its band asks for one."""
+        """Whether a candidate meld alone makes the side's first meld.
+
+        The meld met the limits of its kind. It counts the points needed by
+        :func:`~bolivia.engine.initial_meld.meld_value`, and is the canasta the band asks for,
+        if any.
+        """
         wild = self.ruleset.wild
         wilds = sum(1 for c in cards if wild[c.index])
         value = meld_value(self.ruleset, kind, cards, wilds)
@@ -546,7 +502,10 @@ class Candidates:
         return (0 if value is None else value) >= needed
 
     def _lay_candidates(self, out: list[Action]) -> None:
-        """Add the new melds the keep-cards, duplicate-rank and first-meld rules allow."""
+        """Add the single new melds the rules allow, and a first meld's set.
+
+        The rules: the keep-cards rule, one group a rank, the first meld's minimum.
+        """
         h = self.hand
         team = h.melds[h.team]
         size = h.sizes[h.current]
@@ -561,7 +520,7 @@ class Candidates:
             self._first_set_candidate(out, size, needed or 0)
 
     def _group_ranks_held(self, team: list[Meld]) -> set[str | None]:
-        """The ranks of the side's groups, where a rank may have one group only."""
+        """The ranks of the side's groups, where a rank has one group only."""
         if self.lim.duplicate_ranks:
             return set()
         return {m.rank for m in team if m.kind == "group"}
@@ -574,19 +533,19 @@ class Candidates:
         size: int,
         needed: int | None,
     ) -> None:
-        """Add a lay of each of these melds of one kind that the rules allow alone."""
+        """Add a lay of each of these melds that the rules allow alone."""
         for cards in found:
             if self._may_lay(kind, cards, size, needed):
                 out.append(Lay((cards,)))
 
     def _may_lay(self, kind: str, cards: tuple[Card, ...], size: int, needed: int | None) -> bool:
-        """Whether a meld leaves the cards to keep, and alone makes a first meld if it must."""
+        """Whether a meld alone may be laid: the cards kept, the first meld made."""
         return size - len(cards) >= self.keep and (
             needed is None or self._counts_enough(kind, cards, needed)
         )
 
     def _first_set_candidate(self, out: list[Action], size: int, needed: int) -> None:
-        """Add the best set of several melds, where it makes the side's first meld."""
+        """Add the best set of several melds, where it makes a first meld."""
         h = self.hand
         best = self._best_melds()
         melds = [verify_meld(self.ruleset, m) for m in best]
@@ -621,7 +580,7 @@ class Candidates:
                 _extend_each(out, i, choices)
 
     def _wild_choices(self) -> list[Card]:
-        """The wild cards an extension may add: the cheapest and the dearest held."""
+        """The wild cards an extension may add: the cheapest and dearest held."""
         wilds = self.hand.wild_cards()
         if not wilds:
             return []
@@ -639,7 +598,7 @@ class Candidates:
         choices: list[Card],
         grown: list[list[bool]],
     ) -> None:
-        """Add a group's extensions: all the naturals of its rank that fit, or one wild card."""
+        """Add a group's extensions: its rank's naturals that fit, or a wild card."""
         h = self.hand
         n = min(h.rank_counts[h.current][r], room)  # the rank of a group is not wild
         if n and grown[meld.naturals + n][meld.wilds]:
@@ -673,42 +632,23 @@ class Candidates:
     def _sequence_ends(self, meld: Meld) -> list[Card]:
         """The cards of the hand that may join the run at one end, each once."""
         hand = self.hand.hands[self.hand.current]
-        return [CARDS[i] for i in self._run_ends(meld) if hand[i]]
-
-    def _run_ends(self, meld: Meld) -> tuple[int, ...]:
-        """The cards (indexes, each once, in the order of the run's placements) that may
-        join the run at one end: what :func:`sequence_fault` allows beside its naturals. They
-        depend on the run alone, so they are kept with it (by identity: the run is kept too)."""
-        known = self._ends.find(id(meld), meld)
-        if known is not None:
-            return known[1]
-        ranks = sorted(c.index >> 2 for c in meld.cards if not self.lim.wild[c.index])
-        s = SUIT_INDEX[meld.suit or "C"]
-        out: list[int] = []
-        for places in sequence_places(self.ruleset, ranks, meld.wilds):
-            for p in (places[0] - 1, places[-1] + 1):  # the positions beside its naturals
-                r = POSITION_RANK[p] if 0 <= p < 14 else -1
-                if (
-                    r >= 0
-                    and r * 4 + s not in out
-                    and sequence_fault(self.ruleset, [*ranks, r], meld.wilds, new=False) is None
-                ):
-                    out.append(r * 4 + s)
-        return self._ends.keep(id(meld), meld, tuple(out))
+        return [CARDS[i] for i in self.suit_runs.ends(meld) if hand[i]]
 
     def _combine_candidates(self, out: list[Action]) -> None:
-        """Joins of the side's groups (added to ``out``)."""
+        """Add the joins of the side's groups."""
         for i, j in self.hand.group_pairs(self.hand.team):
             if self.can_combine(i, j):
                 out.append(Combine(i, j))
 
     def can_combine(self, target: int, other: int) -> bool:
-        """:meth:`Hand.can <bolivia.play.table.hand.Hand.can>` for joining two of the side's melds
-        in the play phase, decided with :func:`~bolivia.engine.melds.combination` (the check
-        of :func:`~bolivia.engine.melds.verify_combine`, without the reason); where the turn
-        binds the player to going out (fewer cards than the keep-cards rule asks, a partner's
-        answer, a commitment) the full verify path decides. :meth:`Hand.apply` verifies what
-        this allows again in full."""
+        """Whether the side may join these two melds, decided on the melds.
+
+        This is :meth:`Hand.can <bolivia.play.table.hand.Hand.can>` in the play phase, with
+        :func:`~bolivia.engine.melds.combination` (the check of
+        :func:`~bolivia.engine.melds.verify_combine`, without the reason). Where the turn binds
+        the player to going out, the full verify path decides. :meth:`Hand.apply` verifies it
+        again.
+        """
         h = self.hand
         team = h.melds[h.team]
         if (
@@ -726,7 +666,7 @@ class Candidates:
 
 
 def _taken(hand: list[int], action: TakePile) -> int:
-    """How many cards a pickup takes from the hand; -1 where it holds too few of one."""
+    """How many cards a pickup takes from the hand; -1 where some are not held."""
     need: dict[int, int] = {}
     for card in action.with_cards or ():
         need[card.index] = need.get(card.index, 0) + 1
@@ -750,7 +690,7 @@ def _group_of(team: list[Meld], rank: str) -> Meld | None:
 
 
 def _repeats_a_rank(team: list[Meld], new: list[Meld]) -> bool:
-    """Whether a new group has the rank of another group, on the table or new."""
+    """Whether a new group has the rank of another group, old or new."""
     ranks = [m.rank for m in team if m.kind == "group"]
     for meld in new:
         if meld.kind == "group":
@@ -763,7 +703,7 @@ def _repeats_a_rank(team: list[Meld], new: list[Meld]) -> bool:
 def _pair_fits(
     allowed: list[list[bool]], grown: list[list[bool]], joins: Meld | None, n: int, w: int
 ) -> bool:
-    """Whether ``n`` naturals and ``w`` wild cards with the top card meet the group limits.
+    """Whether ``n`` naturals, ``w`` wild cards and the top card make a group.
 
     ``joins``: the side's group they grow, or None for a new group.
     """
@@ -778,3 +718,20 @@ def _extend_each(out: list[Action], i: int, cards: list[Card]) -> None:
     """Add an extension of meld ``i`` by each of these cards, alone."""
     for card in cards:
         out.append(Extend(i, (card,)))
+
+
+def _is_group(cards: tuple[Card, ...], wild: tuple[bool, ...]) -> bool:
+    """Whether a candidate meld is a group: its naturals all of one rank."""
+    return len({c.rank for c in cards if not wild[c.index]}) == 1 and cards[0].rank == cards[1].rank
+
+
+def _take_from(available: list[int], cards: tuple[Card, ...]) -> bool:
+    """Take the cards from ``available``, if it holds them all."""
+    need: dict[int, int] = {}
+    for c in cards:
+        need[c.index] = need.get(c.index, 0) + 1
+    if any(available[i] < n for i, n in need.items()):
+        return False
+    for i, n in need.items():
+        available[i] -= n
+    return True

@@ -1,12 +1,13 @@
-"""Positions: a moment of a hand as data -- whose turn, the phase, every hand, each side's melds
-and red threes, the pile, the stock's size, who has melded, the question to the partner --
-read from the oracle protocol's JSON into a :class:`~bolivia.play.table.hand.Hand` (so that any
-engine can be asked what a turn rule allows, through ``act`` and ``moves``), and written back
-from a hand.
+"""Positions: a moment of a hand as data, read into a hand and written back.
+
+A position holds whose turn it is, the phase, every hand, each side's melds and red threes,
+the pile, the stock's size, who has melded and the question to the partner. It is read from the
+oracle protocol's JSON into a :class:`~bolivia.play.table.hand.Hand`, so that any engine can be
+asked what a turn rule allows, through ``act`` and ``moves``.
 
 Every card placed comes from the ruleset's pack: a position naming more copies of a card than
-the pack holds is refused (``too-many-copies``); cards it does not place are the stock (the
-first ``stock`` of them, by card index, when it gives the stock's size) and the rest are out of
+the pack holds is refused (``too-many-copies``). The cards it does not place are the stock (the
+first ``stock`` of them, by card index, when it gives the stock's size); the rest are out of
 play. The stock's order does not matter to what is legal.
 
 >>> from bolivia.rules.library import shipped_library
@@ -126,7 +127,7 @@ def hand_at(ruleset: Ruleset, data: Any) -> Hand:
 
 
 def _check_fields(data: Any) -> None:
-    """Refuse a position that is not an object of the known fields, with the hands."""
+    """Refuse a position that is not an object of known fields with hands."""
     if not isinstance(data, Mapping):
         raise BadRequest("position is an object (see the protocol's 'Positions')")
     unknown = sorted(set(data) - set(FIELDS))
@@ -176,7 +177,7 @@ def _melds(data: Mapping[str, Any], teams: int) -> list[list[tuple[Card, ...]]]:
 
 
 def _melded(data: Mapping[str, Any], players: int, default: list[bool]) -> list[bool]:
-    """Whether each player has melded: by default, whether the player's side has melds."""
+    """Whether each player has melded; by default, whether the side has melds."""
     melded = data.get("melded", default)
     if (
         not isinstance(melded, list)
@@ -188,7 +189,7 @@ def _melded(data: Mapping[str, Any], players: int, default: list[bool]) -> list[
 
 
 class _Pack:
-    """The ruleset's pack, counted by card index, as a position places its cards."""
+    """The ruleset's pack by card index, as a position places its cards."""
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
@@ -205,7 +206,7 @@ class _Pack:
         pile: tuple[Card, ...],
         red: int,
     ) -> list[int]:
-        """The cards the position does not place, by index, once it has placed these."""
+        """The cards left once these are placed, by index."""
         for p, cards in enumerate(hands):
             self.take(cards, f"position.hands[{p}]")
         for t, side in enumerate(melds):
@@ -216,8 +217,11 @@ class _Pack:
         return [i for i in range(53) for _ in range(self.pool[i])]
 
     def take(self, cards: tuple[Card, ...], where: str) -> None:
-        """Take these cards from the pack, refusing a red three but the pile's and a card
-        named more often than the pack holds it."""
+        """Take these cards from the pack.
+
+        A red three is refused but in the pile, and so is a card named more often than the
+        pack holds it.
+        """
         pool = self.pool
         for card in cards:
             if card.is_red_three and where != "position.pile":  # an upcard may be one
@@ -273,7 +277,7 @@ def _place(
 def _set_turn(
     hand: Hand, data: Mapping[str, Any], teams: int, turn: int, phase: str, melded: list[bool]
 ) -> None:
-    """Set the turn's phase and flags: going out, the pile taken, who had melded before."""
+    """Set the turn's phase and flags, and who had melded before it."""
     hand.melded = melded
     hand.phase = phase
     hand.committed = bool(data.get("going_out", False))
@@ -283,7 +287,7 @@ def _set_turn(
 
 
 def _set_question(hand: Hand, turn: int, asked: str | None) -> None:
-    """Set the question to the partner: pending (the partner to answer) or answered."""
+    """Set the question to the partner: pending, or answered."""
     if asked == "pending":
         if not hand.partnerships:
             raise BadRequest("position.asked is pending, but nobody plays in partnerships here")
@@ -313,16 +317,19 @@ def position_of(hand: Hand) -> dict[str, Any]:
         "stock": len(hand.stock),
         "scores": list(hand.team_scores),
         "melded": list(hand.melded),
-        "asked": "pending"
-        if hand.phase == "answer"
-        else None
-        if hand.asked is None
-        else "yes"
-        if hand.asked
-        else "no",
+        "asked": _question(hand),
     }
     if hand.committed:
         out["going_out"] = True
     if hand.picked_up:
         out["picked_up"] = True
     return out
+
+
+def _question(hand: Hand) -> str | None:
+    """The question to the partner as the protocol writes it."""
+    if hand.phase == "answer":
+        return "pending"
+    if hand.asked is None:
+        return None
+    return "yes" if hand.asked else "no"
