@@ -108,49 +108,51 @@ def play_hand(
     record: bool = False,
     index: int = 0,
 ) -> tuple[HandStats, Hand]:
-    """Deal and play one hand to its end, checking that the cards are conserved as ``check``
-    says (one of :data:`CHECKS`)."""
+    """Deal and play one hand to its end, checking the cards as ``check`` says.
+
+    ``check`` is one of :data:`CHECKS`.
+    """
     each = checks_every_action(check, seed)
     hand = Hand.deal(ruleset, players, random.Random(seed), first, team_scores)
     choices = random.Random(derive_seed(seed, 1))
     log: list[tuple[int, Action]] = []
     conserved = hand.conserved() if check != "none" else True
     pile_taken: list[int] = []
-    ended_by = ""
-    try:
-        while not hand.over:
-            if hand.steps >= STEP_LIMIT:
-                ended_by = "step_limit"
-                break
-            actions = hand.choices()
-            if not actions:
-                ended_by = "no_legal_action"
-                break
-            player = hand.current
-            action = bots[player].choose(hand, actions, choices)
-            if type(action).__name__ == "TakePile":
-                pile_taken.append(len(hand.pile))
-            hand.apply(action)
-            if record:
-                log.append((player, action))
-            if each and conserved and not hand.conserved():
-                conserved = False
-    except BoliviaError as exc:
-        ended_by = f"engine_error: {exc}"
+    ended_by, kept = _play_out(
+        hand, bots, choices, each and conserved, log if record else None, pile_taken
+    )
+    conserved = _counted_at_end(hand, check, each, conserved and kept)
+    stats = _hand_stats(hand, index, seed, ended_by, conserved, first, pile_taken)
+    if record and stats.completed:
+        stats.replay = list(hand_lines(hand, seed, log, [bot.name for bot in bots]))
+    return stats, hand
+
+
+def _counted_at_end(hand: Hand, check: str, each: bool, conserved: bool) -> bool:
+    """Whether the cards are conserved, counted at the end if not after every action."""
     if check != "none" and not each and conserved:
-        conserved = hand.conserved()
+        return hand.conserved()
+    return conserved
+
+
+def _hand_stats(
+    hand: Hand,
+    index: int,
+    seed: int,
+    ended_by: str,
+    conserved: bool,
+    first: int,
+    pile_taken: list[int],
+) -> HandStats:
+    """What the hand did; ``ended_by``: what stopped it, if not a rule."""
     completed = hand.over and not ended_by
-    canastas: Counter[str] = Counter()
+    canastas: dict[str, int] = {}
     points = [0] * hand.teams
     if completed:
         ended_by = hand.ended_by or ""
-        for team in hand.melds:
-            for meld in team:
-                kind = canasta_of(ruleset, meld)
-                if kind is not None:
-                    canastas[kind] += 1
+        canastas = _canastas(hand)
         points = [score.total for score in hand.result().scores]
-    stats = HandStats(
+    return HandStats(
         index,
         seed,
         ended_by,
@@ -158,14 +160,57 @@ def play_hand(
         hand.steps,
         hand.turns,
         conserved,
-        dict(canastas),
+        canastas,
         points,
         hand.team_of[first],
         pile_taken,
     )
-    if record and completed:
-        stats.replay = list(hand_lines(hand, seed, log, [bot.name for bot in bots]))
-    return stats, hand
+
+
+def _play_out(
+    hand: Hand,
+    bots: Sequence[Bot],
+    choices: random.Random,
+    watch: bool,
+    log: list[tuple[int, Action]] | None,
+    pile_taken: list[int],
+) -> tuple[str, bool]:
+    """Play the hand on until it ends; what stopped it, if not a rule, and whether it conserved.
+
+    With ``watch`` the cards are counted after every action, until one count fails.
+    The actions go to ``log``, if any; the pile's size at each take to ``pile_taken``.
+    """
+    conserved = True
+    try:
+        while not hand.over:
+            if hand.steps >= STEP_LIMIT:
+                return "step_limit", conserved
+            actions = hand.choices()
+            if not actions:
+                return "no_legal_action", conserved
+            player = hand.current
+            action = bots[player].choose(hand, actions, choices)
+            if type(action).__name__ == "TakePile":
+                pile_taken.append(len(hand.pile))
+            hand.apply(action)
+            if log is not None:
+                log.append((player, action))
+            if watch and conserved and not hand.conserved():
+                conserved = False
+    except BoliviaError as exc:
+        return f"engine_error: {exc}", conserved
+    return "", conserved
+
+
+def _canastas(hand: Hand) -> dict[str, int]:
+    """How many canastas of each kind the hand's melds hold, in the order first met."""
+    canastas: Counter[str] = Counter()
+    for team in hand.melds:
+        for meld in team:
+            kind = canasta_of(hand.ruleset, meld)
+            if kind is not None:
+                canastas[kind] += 1
+    return dict(canastas)
 
 
 @dataclass(frozen=True)

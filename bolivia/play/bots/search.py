@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from bolivia.engine.limits import limits
 from bolivia.engine.melds import Meld, canasta_bonus, canasta_of
@@ -193,43 +193,87 @@ _CANASTA_OF = {"group": "natural", "sequence": "escalera", "wild": "bolivia"}
 
 
 def search_bot(options: str) -> SearchBot:
-    """The search bot of a budget spec's options (``playouts=16,width=3``: the keys of
-    :data:`BUDGET`, each at most once), named by the spec in :data:`BUDGET`'s order; a
-    ``ValueError`` saying what is wrong otherwise."""
-    given: dict[str, float | None] = {}
-    for item in options.split(","):
-        key, eq, text = (part.strip() for part in item.partition("="))
-        if not key:
-            raise ValueError(f"search: an empty option in {options!r} (key=value,...)")
-        if key not in BUDGET:
-            raise ValueError(f"search: no option {key!r}; options: {', '.join(BUDGET)}")
-        if not eq or not text:
-            raise ValueError(f"search: {key} needs a value ({key}=...)")
-        if key in given:
-            raise ValueError(f"search: {key} given twice")
-        given[key] = _value(key, text)
+    """The search bot of a budget spec's options (``playouts=16,width=3``).
+
+    Each key of :data:`BUDGET` may be given once. The bot's name gives them in
+    :data:`BUDGET`'s order. A bad spec raises a ``ValueError`` saying what is wrong.
+    """
+    given = _read_budget(options)
     values = {key: given[key] for key in BUDGET if key in given}
     bot = SearchBot()
     for key, value in values.items():
-        if key == "playouts":
-            bot.playouts = int(value or 0)
-        elif key == "width":
-            bot.width = int(value or 0)
-        elif key == "depth":
-            bot.depth = None if value is None else int(value)
-        elif key == "discards":
-            bot.discards = bool(value)
-        elif key == "confidence":
-            bot.confidence = float(value or 0)
-        elif key == "win":
-            bot.win = int(value or 0)
-        elif key == "melds":
-            bot.melds = bool(value)
-        else:
-            bot.extra = int(value or 0)
+        _SET_BUDGET[key](bot, value)
     shown = (f"{key}={_shown(key, value)}" for key, value in values.items())
     bot.name = "search:" + ",".join(shown)
     return bot
+
+
+def _read_budget(options: str) -> dict[str, float | None]:
+    """The values a budget spec's options give, by key, as written."""
+    given: dict[str, float | None] = {}
+    for item in options.split(","):
+        key, text = _option(item, options)
+        if key in given:
+            raise ValueError(f"search: {key} given twice")
+        given[key] = _value(key, text)
+    return given
+
+
+def _option(item: str, options: str) -> tuple[str, str]:
+    """One ``key=value`` option of ``options``: its key and its text."""
+    key, eq, text = (part.strip() for part in item.partition("="))
+    if not key:
+        raise ValueError(f"search: an empty option in {options!r} (key=value,...)")
+    if key not in BUDGET:
+        raise ValueError(f"search: no option {key!r}; options: {', '.join(BUDGET)}")
+    if not eq or not text:
+        raise ValueError(f"search: {key} needs a value ({key}=...)")
+    return key, text
+
+
+def _set_playouts(bot: SearchBot, value: float | None) -> None:
+    bot.playouts = int(value or 0)
+
+
+def _set_width(bot: SearchBot, value: float | None) -> None:
+    bot.width = int(value or 0)
+
+
+def _set_depth(bot: SearchBot, value: float | None) -> None:
+    bot.depth = None if value is None else int(value)
+
+
+def _set_discards(bot: SearchBot, value: float | None) -> None:
+    bot.discards = bool(value)
+
+
+def _set_confidence(bot: SearchBot, value: float | None) -> None:
+    bot.confidence = float(value or 0)
+
+
+def _set_win(bot: SearchBot, value: float | None) -> None:
+    bot.win = int(value or 0)
+
+
+def _set_melds(bot: SearchBot, value: float | None) -> None:
+    bot.melds = bool(value)
+
+
+def _set_extra(bot: SearchBot, value: float | None) -> None:
+    bot.extra = int(value or 0)
+
+
+#: each key of :data:`BUDGET` -> what sets it on the bot
+_SET_BUDGET: dict[str, Callable[[SearchBot, float | None], None]] = {
+    "playouts": _set_playouts,
+    "width": _set_width,
+    "depth": _set_depth,
+    "discards": _set_discards,
+    "confidence": _set_confidence,
+    "win": _set_win,
+    "melds": _set_melds,
+    "extra": _set_extra,
+}
 
 
 def _value(key: str, text: str) -> float | None:
