@@ -58,9 +58,11 @@ class ExpertBot:
         return self.consider(hand, actions)[0]
 
     def consider(self, hand: Hand, actions: Sequence[Action]) -> list[Action]:
-        """The bot's choice among ``actions`` first, then the alternatives it weighed, the
-        better first: the other discards, drawing or taking the pile, not going out, holding
-        a meld back (the discards after it)."""
+        """The bot's choice among ``actions`` first, then the alternatives it weighed.
+
+        The alternatives come the better first: the other discards, drawing or taking the
+        pile, not going out, holding a meld back (the discards after it).
+        """
         if len(actions) == 1:
             return [actions[0]]
         pos = Position(hand, self.weights)
@@ -106,7 +108,10 @@ def _melded_points(pos: Position, melds: Sequence[Sequence[Card]]) -> float:
 
 
 def _go_out_value(pos: Position, action: GoOut) -> float:
-    """Going out this way: the margin it leaves, far above any other play; -inf if unwanted."""
+    """Going out this way: far above any other play, or -inf if unwanted.
+
+    Above it by the margin it leaves the side.
+    """
     after = pos.hand.verify(action)
     assert isinstance(after, list)
     margin = pos.margin_going_out(after, pos.player)
@@ -201,7 +206,7 @@ class _Weighing:
         return [next((a for a in actions if not isinstance(a, Ask)), actions[0])]
 
     def asks(self) -> bool:
-        """Whether to ask the partner: the side would be ahead going out the first way."""
+        """Whether to ask the partner: if going out the first way pays."""
         pos = self.pos
         hand = pos.hand
         if not hand.must_ask():
@@ -248,7 +253,10 @@ def _pickup_value(pos: Position, action: Action, now: float) -> float:
 
 
 def _redrawn_value(pos: Position, action: TakePile) -> float:
-    """Taking a pile that holds red threes: the rest of it, and what a draw is worth."""
+    """Taking a pile that holds red threes: the rest of it, and a draw.
+
+    The red threes are replaced from the stock, which is worth what a draw is.
+    """
     hand = pos.hand
     counts = list(pos.counts)
     for card in [*(action.with_cards or ()), *(c for m in action.also for c in m)]:

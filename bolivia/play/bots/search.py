@@ -86,36 +86,58 @@ class SearchBot:
         options = self.policy.consider(hand, actions)[: self.width]
         if len(options) == 1 or not self.searches(options):
             return options[0]
-        player = hand.current
         seed = rng.getrandbits(64)
         scores: list[list[float]] = [[] for _ in options]
         best = 0
         done = 0
+        most = self.playouts + self.extra
         # batches of ``playouts`` samples, more (up to ``extra``) while an alternative leads
         # without a clear edge
-        while done < self.playouts + self.extra:
-            for j in range(done, min(done + self.playouts, self.playouts + self.extra)):
-                world = determinize(hand, player, random.Random(seed + j))
-                for k, action in enumerate(options):
-                    sim = world.copy()
-                    sim.apply(action)
-                    scores[k].append(self._playout(sim, hand.team))
+        while done < most:
+            self._sample(hand, options, seed, range(done, min(done + self.playouts, most)), scores)
             done = len(scores[0])
-            # the expert's choice stays unless an alternative beats it on the same samples
-            # by more than ``confidence`` standard errors of the paired differences
-            best, best_edge, leads = 0, 0.0, False
-            for k in range(1, len(options)):
-                edge = _paired_edge(scores[k], scores[0], self.confidence)
-                leads = leads or math.fsum(scores[k]) > math.fsum(scores[0])
-                if edge > best_edge:
-                    best, best_edge = k, edge
+            best, leads = self._leader(scores)
             if best or not leads:
                 break
         return options[best]
 
+    def _sample(
+        self,
+        hand: Hand,
+        options: Sequence[Action],
+        seed: int,
+        samples: range,
+        scores: list[list[float]],
+    ) -> None:
+        """Each option played out on each of these samples; the scores added to ``scores``."""
+        player = hand.current
+        for j in samples:
+            world = determinize(hand, player, random.Random(seed + j))
+            for k, action in enumerate(options):
+                sim = world.copy()
+                sim.apply(action)
+                scores[k].append(self._playout(sim, hand.team))
+
+    def _leader(self, scores: list[list[float]]) -> tuple[int, bool]:
+        """The option chosen so far, and whether any alternative scores more than the first.
+
+        The expert's choice (the first) stays unless an alternative beats it on the same
+        samples by more than ``confidence`` standard errors of the paired differences.
+        """
+        best, best_edge, leads = 0, 0.0, False
+        for k in range(1, len(scores)):
+            edge = _paired_edge(scores[k], scores[0], self.confidence)
+            leads = leads or math.fsum(scores[k]) > math.fsum(scores[0])
+            if edge > best_edge:
+                best, best_edge = k, edge
+        return best, leads
+
     def searches(self, options: Sequence[Action]) -> bool:
-        """Whether the choice is one the bot searches: taking the pile or its top card,
-        going out (or asking, or answering), and the discard where ``discards`` says so."""
+        """Whether the choice is one the bot searches.
+
+        Taking the pile or its top card, going out (or asking, or answering), and the
+        discard where ``discards`` says so.
+        """
         for action in options:
             if isinstance(action, TakePile | TakeTop | GoOut | Ask | Answer):
                 return True
@@ -140,8 +162,10 @@ class SearchBot:
 
 
 def _paired_edge(scores: Sequence[float], base: Sequence[float], z: float) -> float:
-    """The mean of the paired differences ``scores - base`` where it exceeds ``z`` standard
-    errors (and 0), else 0."""
+    """The mean of the paired differences ``scores - base``, if clear; else 0.
+
+    Clear: above 0 by more than ``z`` standard errors (with one sample, above 0).
+    """
     n = len(scores)
     diffs = [a - b for a, b in zip(scores, base, strict=True)]
     mean = sum(diffs) / n
@@ -152,32 +176,42 @@ def _paired_edge(scores: Sequence[float], base: Sequence[float], z: float) -> fl
 
 
 def margin(hand: Hand, team: int) -> float:
-    """The side's points less the mean of the others': the hand's scores if it is over; else
-    the sides as they stand, every card held counted against its side and each unfinished
-    meld at the share of its canasta's bonus it has reached, squared."""
+    """The side's points less the mean of the others'.
+
+    The hand's scores if it is over; else the sides as they stand (:func:`_standing`).
+    """
     if hand.over:
         totals = [float(score.total) for score in hand.result().scores]
     else:
-        ruleset = hand.ruleset
-        penalties = ruleset.penalties
-        totals = []
-        for t in range(hand.teams):
-            melds = hand.melds[t]
-            points = float(score_team(ruleset, TeamHand(tuple(melds), hand.red_threes[t])).total)
-            for meld in melds:
-                if canasta_of(ruleset, meld) is None:
-                    points += _share(ruleset, meld)
-            for p in range(hand.players):
-                if hand.team_of[p] == t:
-                    points -= sum(n * penalties[i] for i, n in enumerate(hand.hands[p]) if n)
-            totals.append(points)
+        totals = [_standing(hand, t) for t in range(hand.teams)]
     others = [v for t, v in enumerate(totals) if t != team]
     return totals[team] - sum(others) / max(len(others), 1)
 
 
+def _standing(hand: Hand, team: int) -> float:
+    """A side's points in a hand still on.
+
+    Every card held counts against its side, and each unfinished meld the share of its
+    canasta's bonus it has reached, squared.
+    """
+    ruleset = hand.ruleset
+    penalties = ruleset.penalties
+    melds = hand.melds[team]
+    points = float(score_team(ruleset, TeamHand(tuple(melds), hand.red_threes[team])).total)
+    for meld in melds:
+        if canasta_of(ruleset, meld) is None:
+            points += _share(ruleset, meld)
+    for p in range(hand.players):
+        if hand.team_of[p] == team:
+            points -= sum(n * penalties[i] for i, n in enumerate(hand.hands[p]) if n)
+    return points
+
+
 def _share(ruleset: Ruleset, meld: Meld) -> float:
-    """An unfinished meld's share of its canasta's bonus, squared: the bonus of the canasta it
-    would be, grown to its canasta's size as it stands."""
+    """An unfinished meld's share of its canasta's bonus, squared.
+
+    The bonus is that of the canasta it would be, grown to its canasta's size as it stands.
+    """
     kind = _CANASTA_OF.get(meld.kind)
     if kind is None:
         return 0.0

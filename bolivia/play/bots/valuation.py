@@ -29,8 +29,10 @@ Summary = tuple[str, int, int, int, int]
 
 
 class Weights:
-    """The few weights that are not the ruleset's values: how much of a promise the cards in
-    hand are worth, against the same on the table."""
+    """The few weights that are not the ruleset's values.
+
+    How much of a promise the cards in hand are worth, against the same on the table.
+    """
 
     __slots__ = ("draw", "hand", "pair", "pile", "risk", "run", "second_run", "wild")
 
@@ -54,8 +56,11 @@ def _track(size: int, target: int, bonus: float) -> float:
 
 
 class _TableView:
-    """A table as the valuation reads it: its value, and the unfinished melds the hand's cards
-    could grow (the biggest group of each rank, the wild meld, the longest run of each suit)."""
+    """A table as the valuation reads it: its value, and the melds the hand could grow.
+
+    Those are the unfinished melds: the biggest group of each rank, the wild meld, the longest
+    run of each suit.
+    """
 
     __slots__ = ("groups", "open_runs", "value", "wild_meld")
 
@@ -73,8 +78,11 @@ class _TableView:
 
 
 class _Shape:
-    """The cards in hand as the valuation reads them: their penalty, the cards of each rank,
-    the wild cards, and a bit per rank held of each suit (within the sequences' span)."""
+    """The cards in hand as the valuation reads them.
+
+    Their penalty, the cards of each rank, the wild cards, and a bit per rank held of each
+    suit (within the sequences' span).
+    """
 
     __slots__ = ("by_rank", "masks", "penalty", "wilds")
 
@@ -183,8 +191,11 @@ class Position:
     # ------------------------------------------------------------------ the valuation
 
     def bonus(self, kind: str, size: int, wilds: int, rank: int) -> float:
-        """The bonus of the canasta of ``kind`` a meld would make as it stands (``wilds`` wild
-        cards, jokers among them not known, of rank index ``rank`` or -1)."""
+        """The bonus of the canasta of ``kind`` a meld would make as it stands.
+
+        It holds ``wilds`` wild cards (which of them are jokers is not known); ``rank`` is its
+        rank index, or -1.
+        """
         return float(special_bonus(self.ruleset, kind, size, wilds, 0 if wilds == 0 else -1, rank))
 
     def meld_value(self, s: Summary) -> float:
@@ -255,6 +266,7 @@ class Position:
         return _TableView(self.table_value(table), groups, wild_meld, open_runs)
 
     def table_value(self, table: Sequence[Summary]) -> float:
+        """What the side's melds are worth, now and on their way to canastas."""
         value = 0.0
         done = [0, 0, 0, 0]
         runs: dict[int, list[float]] = {}
@@ -271,7 +283,14 @@ class Position:
         for found in runs.values():
             found.sort(reverse=True)
             value += found[0] + self.w.second_run * sum(found[1:])
-        # the requirement: each canasta toward it, and each of the kinds it names
+        return self._with_requirement(value, done, table)
+
+    def _with_requirement(self, value: float, done: list[int], table: Sequence[Summary]) -> float:
+        """``value`` plus the requirement's part, added term by term.
+
+        Each canasta toward it counts, and each of the kinds it names (``done``: the canastas
+        of each kind).
+        """
         total = sum(done)
         value += self.req_value * min(total, self.req_count) / max(self.req_count, 1)
         for kind, n in self.req_kinds.items():
@@ -359,7 +378,10 @@ class Position:
         return value
 
     def _rank_terms(self, r: int, c: int, on: tuple[int, int] | None) -> tuple[float, ...]:
-        """What ``c`` cards of rank ``r`` in hand add, term by term (added in this order)."""
+        """What ``c`` cards of rank ``r`` in hand add, term by term.
+
+        The terms are added in this order.
+        """
         w = self.w
         terms: list[float] = []
         if c >= 2:
@@ -392,8 +414,10 @@ class Position:
         return value
 
     def _run_gain(self, suit: int, mask: int, on: int) -> float | None:
-        """What the hand's cards of a suit (``mask``) add to the side's run of it (``on``),
-        weighted; None when they add nothing."""
+        """What the hand's cards of a suit add to the side's run of it, weighted.
+
+        ``mask``: the ranks held; ``on``: the run's. None when they add nothing.
+        """
         lim = self.lim
         span = lim.escalera_size
         low, high = lim.span_low, lim.span_high  # by position: an ace low or high
@@ -452,7 +476,7 @@ class Position:
         return self.w.pile * chance * max(self._pile_worth(index), 0.0)
 
     def _ways_to_take(self, kind: str | None, their: int) -> tuple[str, ...]:
-        """The ways the side ``their`` may take the pile once a card of class ``kind`` tops it."""
+        """The ways side ``their`` may take the pile topped by a card of class ``kind``."""
         hand = self.hand
         classes = [*hand.pile_kinds(), kind]
         frozen = frozen_when(self.ruleset, classes, team_has_melded=bool(hand.melds[their]))
@@ -462,7 +486,7 @@ class Position:
     def _take_chance(
         self, index: int, ways: tuple[str, ...], melds: Sequence[Meld], size: int
     ) -> float:
-        """The chance that a player of ``size`` cards takes the pile topped by a natural card."""
+        """The chance that a player of ``size`` cards takes the pile on a natural."""
         if "onto_meld" in ways and self._fits(index, melds):
             return 1.0
         base = (index >> 2) * 4
@@ -480,7 +504,7 @@ class Position:
         return chance
 
     def _fits(self, index: int, melds: Sequence[Meld]) -> bool:
-        """Whether the natural card goes onto one of these melds (taking the pile with it)."""
+        """Whether the natural card goes onto one of these melds, taking the pile."""
         card = CARDS[index]
         onto = self.rules.pile.onto_kinds
         for meld in melds:
@@ -493,7 +517,7 @@ class Position:
         return False
 
     def _pile_worth(self, index: int) -> float:
-        """What the pile is worth to the player who takes it, the card discarded on top."""
+        """What the pile is worth to its taker, the card discarded on top."""
         worth = 60.0
         for i in [*self.hand.pile, index]:
             if i in BLACK_THREES:

@@ -36,7 +36,10 @@ _Made = list[tuple[list[int], Meld]]
 
 
 class Places:
-    """The hand and the side's melds as a way out is built, and where a card may go."""
+    """The hand and the side's melds as a way out is built.
+
+    It lists where a card may go; the search moves the cards.
+    """
 
     def __init__(
         self,
@@ -135,7 +138,10 @@ class Places:
         return runs, rest
 
     def _made_meld(self, cards: list[int]) -> tuple[Meld, bool] | None:
-        """The new meld of these cards going out, and whether it is a run; None if illegal."""
+        """The new meld of these cards going out, and whether it is a run.
+
+        None if they make no legal meld. Kept with the ruleset.
+        """
         made = self._made
         key = tuple(cards)
         if key in made:
@@ -163,7 +169,7 @@ class Places:
                     out.append((t, cards, grown))
 
     def _new_ones(self, made: _Made, out: list[Place]) -> None:
-        """The new melds as places, but a second group of a rank where one is the most."""
+        """The new melds as places, less a second group of a rank where barred."""
         table = self.table
         for cards, meld in made:
             if (
@@ -248,7 +254,7 @@ class Places:
     def _with_naturals(
         self, index: int, others: list[int], capable: list[int], out: list[list[int]]
     ) -> None:
-        """A group (or a meld of black threes) of the card, started as small as it may be.
+        """The smallest groups (or melds of black threes) that hold the card.
 
         Each pair of the fewest naturals and wild cards that make it legal
         (:func:`~bolivia.play.table.starts.start_pairs`), each choice of the naturals; the
@@ -311,7 +317,7 @@ class Places:
         return list(mixes(held, n, cheapest=self.first_minimum is None))
 
     def cheapest(self, n: int) -> Iterator[list[int]]:
-        """The cheapest ways to take ``n`` wild cards from the hand, if it holds that many."""
+        """The cheapest ways to take ``n`` wild cards, if the hand holds so many."""
         held = [[i for i in kind for _ in range(self.counts[i])] for kind in self.wild_kinds]
         if sum(map(len, held)) >= n:
             yield from mixes(held, n, cheapest=True)

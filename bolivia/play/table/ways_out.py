@@ -65,7 +65,7 @@ def ways_out(
     limit: int = 1,
     bounded: bool = True,
 ) -> list[GoOut]:
-    """Up to ``limit`` ways to go out with the hand ``counts`` onto the side's melds ``table``.
+    """Up to ``limit`` ways out of the hand ``counts`` onto the side's melds ``table``.
 
     ``counts``: 53 counts by card index. ``first_minimum``: the side has not melded, and its
     new melds must count this much (and hold a canasta of a kind in ``first_canasta``, if
@@ -139,7 +139,7 @@ class _Search(Places):
     # ------------------------------------------------------------------ the root
 
     def run(self) -> None:
-        """A first try in the plain order for a few states, then the probed search.
+        """A quick first try in the plain order, then the probed search.
 
         The first try (lowest card first) settles most hands at once. If it has not, the
         search starts again with the order of :meth:`probe`. What the first try found to fail
@@ -277,7 +277,7 @@ class _Search(Places):
         return (state, self.discard is None, tuple(self.sigs), points)
 
     def _run_cells(self, capable: list[int]) -> tuple[int, ...]:
-        """The cards held, where runs are melded: a rank's four counts and its loose naturals.
+        """The cards held, where runs are melded: each rank's counts and loose naturals.
 
         Eight bits each in one int a rank (a card is held at most MAX_DECKS = 8 times, the
         loose at most 32), then the jokers.
@@ -303,7 +303,7 @@ class _Search(Places):
         return tuple(cells)
 
     def _rank_cells(self) -> tuple[int, ...]:
-        """The cards held, where no run is melded: naturals by rank, wild cards by card."""
+        """The cards held, where no run is melded: by rank, wild cards by card."""
         counts = self.counts
         wild = self.wild
         cells = [
@@ -315,7 +315,7 @@ class _Search(Places):
         return tuple(cells)
 
     def place(self) -> None:
-        """The search on from this state: the next natural card, or the wild cards left."""
+        """The search on from this state: the next natural card, or the wild cards."""
         if len(self.found) >= self.limit or self._spend():
             return
         # the ranks that could be in a sequence, read once for the state: its key, the probe
@@ -336,7 +336,7 @@ class _Search(Places):
             self.failed.add(key)
 
     def _spend(self) -> bool:
-        """One state of the first try's budget, if it has one; whether it is spent.
+        """Spends a state of the first try's budget, if any; whether it is spent.
 
         A spent first try sets a limit of none found, which stops every loop at once.
         """
@@ -350,7 +350,7 @@ class _Search(Places):
         return False
 
     def _lost(self) -> list[int] | None:
-        """The cards with no place left but the discard; None when the bounds close the state.
+        """The cards with only the discard left; None when the bounds close the state.
 
         The requirement's bound comes first: it closes more states than the stranded cards.
         At the root, the bounds :func:`ways_out` read are used.
@@ -366,7 +366,7 @@ class _Search(Places):
         return lost
 
     def _place_next(self, lost: list[int], capable: list[int]) -> None:
-        """The one card with nowhere to go as the discard; else the next card, or wild cards."""
+        """The lost card as the discard; else the next natural, or the wild cards."""
         if lost:
             self.discard_card(lost[0])
             return
@@ -435,7 +435,7 @@ class _Search(Places):
         return open_place
 
     def probe(self, capable: list[int]) -> bool:
-        """Each natural held tried at each of its places one step ahead, through the bounds.
+        """Each natural held tried at each of its places, one step ahead.
 
         Before the first card is placed; the discard counts as a place. False when some card
         has no place the bounds leave open (no way out). Else :attr:`order` puts the cards
@@ -469,7 +469,7 @@ class _Search(Places):
         return True
 
     def _open_places(self, index: int, capable: list[int]) -> int:
-        """How many of the card's places on the table or in new melds the bounds leave open."""
+        """How many of the card's places (not the discard) the bounds leave open."""
         open_places = 0
         for t, cards, meld in self.plan(index, capable):  # each card from this state
             self.take(cards)
@@ -518,7 +518,7 @@ class _Search(Places):
         return options
 
     def _spread(self, t: int, seen: set[tuple[int, tuple[int, ...], int]], kinds: int) -> None:
-        """Wild cards onto the melds from ``t`` on, each number of them the meld can take.
+        """Wild cards onto the melds from ``t`` on, as many as each can take.
 
         ``kinds``: how many of the melds before ``t`` are canastas of each kind, as they now
         stand (:func:`~bolivia.play.table.signatures.kinds_with`).
@@ -576,7 +576,7 @@ class _Search(Places):
         seen: set[tuple[int, tuple[int, ...], int]],
         kinds: int,
     ) -> None:
-        """The wild phase on, with the wild cards ``mix`` onto meld ``t``, grown to ``grown``."""
+        """The wild phase on, with the wild cards ``mix`` onto meld ``t``."""
         self.take(mix)
         self.set_meld(t, grown)
         self.extends.append((t, tuple(CARDS[i] for i in mix)))
@@ -604,7 +604,7 @@ class _Search(Places):
                 return
 
     def _wild_sizes(self, left: int, canastas: int) -> list[int] | None:
-        """The sizes of the wild melds of ``left`` cards with this many canastas, or None."""
+        """The wild melds' sizes for ``left`` cards and this many canastas, or None."""
         lim = self.lim
         size = lim.bolivia_size
         rest = left - canastas * size
@@ -619,7 +619,7 @@ class _Search(Places):
         return sizes
 
     def _wild_meld_list(self, cards: list[int], sizes: list[int]) -> list[Meld] | None:
-        """The wild cards ``cards`` as new melds of these sizes, in turn; None if one is not."""
+        """The wild cards as new melds of these sizes; None if one is illegal."""
         melds = []
         start = 0
         for n in sizes:
