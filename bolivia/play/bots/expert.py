@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from bolivia.cards import Card
 from bolivia.play.bots.valuation import Position, Summary, Weights
@@ -96,6 +97,9 @@ class ExpertBot:
     def _play(self, pos: Position, actions: Sequence[Action]) -> list[Action]:
         weighing = _Weighing(pos)
         for n, action in enumerate(actions):
+            if type(action) is Discard:  # most of the actions: a direct call, not the table's
+                weighing.discard(n, action)
+                continue
             weigh = _WEIGH.get(type(action))
             if weigh is not None:
                 weigh(weighing, n, action)
@@ -135,8 +139,7 @@ class _Weighing:
         self.going_out_value = float("-inf")
         self.ask: Action | None = None
 
-    def discard(self, n: int, action: Action) -> None:
-        assert isinstance(action, Discard)
+    def discard(self, n: int, action: Discard) -> None:
         pos = self.pos
         index = action.card.index
         self.discards.append((pos.danger(index) - pos.value_discarding(index), n))
@@ -218,9 +221,8 @@ class _Weighing:
         return pos.wants_out(pos.margin_going_out(melds, pos.player))
 
 
-#: each kind of action of the play phase -> how the bot weighs it
-_WEIGH: dict[type, Callable[[_Weighing, int, Action], None]] = {
-    Discard: _Weighing.discard,
+#: each kind of action of the play phase but the discard -> how the bot weighs it
+_WEIGH: Final[dict[type, Callable[[_Weighing, int, Action], None]]] = {
     Lay: _Weighing.lay,
     Extend: _Weighing.extend,
     Combine: _Weighing.combine,
@@ -283,7 +285,7 @@ def _table_taking(pos: Position, action: TakePile) -> list[Summary]:
 
 
 #: each kind of action of the draw phase -> what the position is worth after it
-_DRAW_VALUE: dict[type, Callable[[Position, Action, float], float]] = {
+_DRAW_VALUE: Final[dict[type, Callable[[Position, Action, float], float]]] = {
     Draw: _drawn_value,
     TakePile: _pickup_value,
     TakeTop: _pickup_value,
