@@ -140,11 +140,13 @@ class _Weighing:
         self.ask: Action | None = None
 
     def discard(self, n: int, action: Discard) -> None:
+        """A discard, ranked by what it loses and the danger of feeding the pile."""
         pos = self.pos
         index = action.card.index
         self.discards.append((pos.danger(index) - pos.value_discarding(index), n))
 
     def lay(self, n: int, action: Action) -> None:
+        """New melds: the value they add, and their cards' points."""
         assert isinstance(action, Lay)
         pos = self.pos
         after = list(pos.counts)
@@ -156,6 +158,7 @@ class _Weighing:
         self.meld(action, pos.value(after, new) - self.now + _melded_points(pos, action.melds))
 
     def extend(self, n: int, action: Action) -> None:
+        """Cards onto a meld: the value they add, and their points."""
         assert isinstance(action, Extend)
         pos = self.pos
         after = list(pos.counts)
@@ -171,6 +174,7 @@ class _Weighing:
         self.meld(action, pos.value(after, new) - self.now + _melded_points(pos, (action.cards,)))
 
     def combine(self, n: int, action: Action) -> None:
+        """Two groups joined: the value the join adds."""
         assert isinstance(action, Combine)
         pos = self.pos
         table = pos.table
@@ -186,12 +190,14 @@ class _Weighing:
             self.best_meld, self.best_gain = action, gain
 
     def go_out(self, n: int, action: Action) -> None:
+        """A way out, kept if it is the best so far."""
         assert isinstance(action, GoOut)
         value = _go_out_value(self.pos, action)
         if value > self.going_out_value:
             self.going_out, self.going_out_value = action, value
 
     def asking(self, n: int, action: Action) -> None:
+        """The question to the partner, weighed at the end (:meth:`asks`)."""
         self.ask = action
 
     def ranked(self, actions: Sequence[Action]) -> list[Action]:
