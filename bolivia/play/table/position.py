@@ -27,6 +27,7 @@ from bolivia.cards import Card, parse_cards
 from bolivia.engine.melds import verify_meld
 from bolivia.errors import BadRequest, CardError, Illegal
 from bolivia.play.table.hand import Hand
+from bolivia.play.table.state import Phase
 from bolivia.rules.ruleset import Ruleset
 
 __all__ = ["FIELDS", "hand_at", "position_of"]
@@ -152,11 +153,16 @@ def _seating(ruleset: Ruleset, data: Mapping[str, Any]) -> tuple[int, int]:
     return players, seating.teams
 
 
-def _turn_state(data: Mapping[str, Any]) -> tuple[str, str | None]:
+def _turn_state(data: Mapping[str, Any]) -> tuple[Phase, str | None]:
     """The phase and the question to the partner, with the turn's flags checked."""
-    phase = data.get("phase", "draw")
-    if phase not in ("draw", "play"):
-        raise BadRequest(f"position.phase is draw or play, not {phase!r}")
+    given = data.get("phase", "draw")
+    phase: Phase
+    if given == "draw":
+        phase = "draw"
+    elif given == "play":
+        phase = "play"
+    else:
+        raise BadRequest(f"position.phase is draw or play, not {given!r}")
     asked = data.get("asked")
     if asked not in (None, "pending", "yes", "no"):
         raise BadRequest(f'position.asked is null, "pending", "yes" or "no", not {asked!r}')
@@ -275,7 +281,7 @@ def _place(
 
 
 def _set_turn(
-    hand: Hand, data: Mapping[str, Any], teams: int, turn: int, phase: str, melded: list[bool]
+    hand: Hand, data: Mapping[str, Any], teams: int, turn: int, phase: Phase, melded: list[bool]
 ) -> None:
     """Set the turn's phase and flags, and who had melded before it."""
     hand.melded = melded
