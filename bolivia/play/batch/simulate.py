@@ -1,11 +1,11 @@
-"""Simulation: bots play hands or whole games under a ruleset, reproducibly, in one process or
-several, and the toolkit counts what happened.
+"""Simulation: bots play hands or whole games under a ruleset, and the toolkit counts them.
 
-Every hand has its own seed, derived from the run's seed and the hand's number, so a run gives
-the same hands, the same choices and the same figures whatever the number of worker processes.
-The jobs are made one at a time and their results tallied as they come, so a run of ten
-million hands needs no more memory than a run of ten; replays are written whole, each
-to its own file, into a folder that holds nothing else (:func:`prepare_replays`).
+A run is reproducible, in one process or several. Every hand has its own seed, derived from
+the run's seed and the hand's number, so a run gives the same hands, the same choices and the
+same figures whatever the number of worker processes. The jobs are made one at a time and their
+results tallied as they come, so a run of ten million hands needs no more memory than a run of
+ten. Replays are written whole, each to its own file, into a folder that holds nothing else
+(:func:`prepare_replays`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bolivia.engine.game_end import game_over
+from bolivia.engine.game_end import GameResult, game_over
 from bolivia.engine.melds import canasta_of
 from bolivia.errors import BoliviaError
 from bolivia.output import OutputError, prepare_folder, temporary_of, write_text
@@ -72,7 +72,7 @@ CHECK_SAMPLE = 16
 
 
 def checks_every_action(check: str, seed: int) -> bool:
-    """Whether a hand of this seed is checked after every action under the mode ``check``."""
+    """Whether a hand of this seed is checked after every action, by ``check``."""
     if check not in CHECKS:
         raise ValueError(f"check is one of {', '.join(CHECKS)}, not {check!r}")
     return check == "every" or (check == "sampled" and seed % CHECK_SAMPLE == 0)
@@ -108,49 +108,51 @@ def play_hand(
     record: bool = False,
     index: int = 0,
 ) -> tuple[HandStats, Hand]:
-    """Deal and play one hand to its end, checking that the cards are conserved as ``check``
-    says (one of :data:`CHECKS`)."""
+    """Deal and play one hand to its end, checking the cards as ``check`` says.
+
+    ``check`` is one of :data:`CHECKS`.
+    """
     each = checks_every_action(check, seed)
     hand = Hand.deal(ruleset, players, random.Random(seed), first, team_scores)
     choices = random.Random(derive_seed(seed, 1))
     log: list[tuple[int, Action]] = []
     conserved = hand.conserved() if check != "none" else True
     pile_taken: list[int] = []
-    ended_by = ""
-    try:
-        while not hand.over:
-            if hand.steps >= STEP_LIMIT:
-                ended_by = "step_limit"
-                break
-            actions = hand.choices()
-            if not actions:
-                ended_by = "no_legal_action"
-                break
-            player = hand.current
-            action = bots[player].choose(hand, actions, choices)
-            if type(action).__name__ == "TakePile":
-                pile_taken.append(len(hand.pile))
-            hand.apply(action)
-            if record:
-                log.append((player, action))
-            if each and conserved and not hand.conserved():
-                conserved = False
-    except BoliviaError as exc:
-        ended_by = f"engine_error: {exc}"
+    ended_by, kept = _play_out(
+        hand, bots, choices, each and conserved, log if record else None, pile_taken
+    )
+    conserved = _counted_at_end(hand, check, each, conserved and kept)
+    stats = _hand_stats(hand, index, seed, ended_by, conserved, first, pile_taken)
+    if record and stats.completed:
+        stats.replay = list(hand_lines(hand, seed, log, [bot.name for bot in bots]))
+    return stats, hand
+
+
+def _counted_at_end(hand: Hand, check: str, each: bool, conserved: bool) -> bool:
+    """Whether the cards are conserved, counted at the end if not after every action."""
     if check != "none" and not each and conserved:
-        conserved = hand.conserved()
+        return hand.conserved()
+    return conserved
+
+
+def _hand_stats(
+    hand: Hand,
+    index: int,
+    seed: int,
+    ended_by: str,
+    conserved: bool,
+    first: int,
+    pile_taken: list[int],
+) -> HandStats:
+    """What the hand did; ``ended_by``: what stopped it, if not a rule."""
     completed = hand.over and not ended_by
-    canastas: Counter[str] = Counter()
+    canastas: dict[str, int] = {}
     points = [0] * hand.teams
     if completed:
         ended_by = hand.ended_by or ""
-        for team in hand.melds:
-            for meld in team:
-                kind = canasta_of(ruleset, meld)
-                if kind is not None:
-                    canastas[kind] += 1
+        canastas = _canastas(hand)
         points = [score.total for score in hand.result().scores]
-    stats = HandStats(
+    return HandStats(
         index,
         seed,
         ended_by,
@@ -158,14 +160,57 @@ def play_hand(
         hand.steps,
         hand.turns,
         conserved,
-        dict(canastas),
+        canastas,
         points,
         hand.team_of[first],
         pile_taken,
     )
-    if record and completed:
-        stats.replay = list(hand_lines(hand, seed, log, [bot.name for bot in bots]))
-    return stats, hand
+
+
+def _play_out(
+    hand: Hand,
+    bots: Sequence[Bot],
+    choices: random.Random,
+    watch: bool,
+    log: list[tuple[int, Action]] | None,
+    pile_taken: list[int],
+) -> tuple[str, bool]:
+    """Play the hand out; what stopped it (if not a rule), and whether it conserved.
+
+    With ``watch`` the cards are counted after every action, until one count fails.
+    The actions go to ``log``, if any; the pile's size at each take to ``pile_taken``.
+    """
+    conserved = True
+    try:
+        while not hand.over:
+            if hand.steps >= STEP_LIMIT:
+                return "step_limit", conserved
+            actions = hand.choices()
+            if not actions:
+                return "no_legal_action", conserved
+            player = hand.current
+            action = bots[player].choose(hand, actions, choices)
+            if type(action).__name__ == "TakePile":
+                pile_taken.append(len(hand.pile))
+            hand.apply(action)
+            if log is not None:
+                log.append((player, action))
+            if watch and conserved and not hand.conserved():
+                conserved = False
+    except BoliviaError as exc:
+        return f"engine_error: {exc}", conserved
+    return "", conserved
+
+
+def _canastas(hand: Hand) -> dict[str, int]:
+    """The canastas of each kind on the table, in the order first met."""
+    canastas: Counter[str] = Counter()
+    for team in hand.melds:
+        for meld in team:
+            kind = canasta_of(hand.ruleset, meld)
+            if kind is not None:
+                canastas[kind] += 1
+    return dict(canastas)
 
 
 @dataclass(frozen=True)
@@ -217,8 +262,10 @@ def play_deal(
     check: str,
     record: bool = False,
 ) -> HandStats:
-    """Hand ``index`` of a run of hands: dealt from ``derive_seed(run_seed, index)``, seat
-    ``index mod players`` leading (what simulate, and a sweep's deal ``index``, play)."""
+    """Hand ``index`` of a run of hands, as simulate and a sweep play it.
+
+    It is dealt from ``derive_seed(run_seed, index)``, seat ``index mod players`` leading.
+    """
     stats, _ = play_hand(
         ruleset,
         players,
@@ -258,8 +305,11 @@ def play_game(
     check: str = "every",
     record: bool = False,
 ) -> tuple[list[HandStats], dict[str, Any], list[str]]:
-    """Play one game to its end (or to :data:`GAME_HAND_LIMIT` hands), hand ``number`` dealt
-    from ``derive_seed(game_seed, number)``; its hands, the game's figures and its replay."""
+    """Play one game to its end; its hands, the game's figures and its replay.
+
+    It stops after :data:`GAME_HAND_LIMIT` hands. Hand ``number`` is dealt from
+    ``derive_seed(game_seed, number)``.
+    """
     scores = [0] * ruleset.rules.players.seats[players].teams
     hands: list[HandStats] = []
     lines: list[str] = []
@@ -285,21 +335,27 @@ def play_game(
         result = game_over(ruleset, scores, number, players)
         if result.over:
             break
+    return hands, _game_figures(scores, hands, result), lines
+
+
+def _game_figures(
+    scores: list[int], hands: list[HandStats], result: GameResult | None
+) -> dict[str, Any]:
+    """A game's figures: its scores, its hands, who won, and why it stopped, if it did."""
     over = bool(result and result.over)
-    game = {
+    return {
         "scores": scores,
         "hands": len(hands),
         "winner": result.winner if result else None,
         "draw": result.draw if result else False,
         "over": over,
-        # why a game did not end by its rules: a hand that did not, or the cap on hands
-        "stopped": None
-        if over
-        else "hand_not_ended"
-        if hands and not hands[-1].completed
-        else "hand_limit",
+        "stopped": None if over else _stopped(hands),
     }
-    return hands, game, lines
+
+
+def _stopped(hands: list[HandStats]) -> str:
+    """Why a game did not end by its rules: a hand that did not, or the cap on hands."""
+    return "hand_not_ended" if hands and not hands[-1].completed else "hand_limit"
 
 
 def _game_job(args: tuple[RunSpec, int]) -> dict[str, Any]:
@@ -327,11 +383,13 @@ def _ignore_interrupt() -> None:
 
 
 def worker_pool(workers: int) -> multiprocessing.pool.Pool:
-    """Spawned worker processes that leave Ctrl-C to the parent, which stops them (so an
-    interrupted run ends quietly, not with a traceback from every worker). The workers are
-    started with Ctrl-C ignored, which a new interpreter keeps, so even one still starting up
-    ignores it; the initializer keeps it so. (A Ctrl-C in the instant the parent starts them
-    is ignored too.)"""
+    """Spawned worker processes that leave Ctrl-C to the parent, which stops them.
+
+    So an interrupted run ends quietly, not with a traceback from every worker. The workers
+    are started with Ctrl-C ignored, which a new interpreter keeps, so even one still starting
+    up ignores it; the initializer keeps it so. A Ctrl-C in the instant the parent starts them
+    is ignored too.
+    """
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         return multiprocessing.get_context("spawn").Pool(workers, initializer=_ignore_interrupt)
@@ -354,15 +412,28 @@ def job_results(spec: RunSpec, workers: int = 1) -> Iterator[dict[str, Any]]:
 
 
 def prepare_replays(folder: Path) -> int:
-    """Make the replay folder, or empty one holding only replays (and temporary files) of an
-    earlier run, which this run replaces; the number of old files removed. A folder holding
-    anything else is refused (:class:`OutputError`), so that no stale replay stays beside the
-    new ones and nothing else is touched."""
+    """Make the replay folder, or empty one of an earlier run; the number of files removed.
+
+    A folder may be emptied if it holds only replays (and temporary files) of an earlier run,
+    which this run replaces. A folder holding anything else is refused (:class:`OutputError`),
+    so that no stale replay stays beside the new ones and nothing else is touched.
+    """
     prepare_folder(folder)
     try:
         names = sorted(entry.name for entry in os.scandir(folder))
     except OSError as exc:
         raise OutputError(f"cannot read the folder {folder}: {exc.strerror}") from None
+    _refuse_other_files(folder, names)
+    try:
+        for name in names:
+            (folder / name).unlink()
+    except OSError as exc:
+        raise OutputError(f"cannot remove the old replays in {folder}: {exc.strerror}") from None
+    return len(names)
+
+
+def _refuse_other_files(folder: Path, names: list[str]) -> None:
+    """Refuse a replay folder that holds more than replays (:class:`OutputError`)."""
     other = [
         name
         for name in names
@@ -375,12 +446,6 @@ def prepare_replays(folder: Path) -> int:
             "folder, or one holding only replays (hand-*.jsonl, game-*.jsonl) of an earlier "
             "run, which the run replaces"
         )
-    try:
-        for name in names:
-            (folder / name).unlink()
-    except OSError as exc:
-        raise OutputError(f"cannot remove the old replays in {folder}: {exc.strerror}") from None
-    return len(names)
 
 
 def run(
@@ -390,10 +455,12 @@ def run(
     *,
     ruleset: Ruleset | None = None,
 ) -> dict[str, Any]:
-    """Run the simulation; the summary dict of :func:`summarize`. Results are tallied as they
-    come, so a run's memory does not grow with its number of hands or games. ``ruleset``: the
-    spec's ruleset, where the caller has loaded it already (the jobs run here then use it
-    rather than load it again; workers load their own)."""
+    """Run the simulation; the summary dict of :func:`summarize`.
+
+    Results are tallied as they come, so a run's memory does not grow with its number of hands
+    or games. ``ruleset``: the spec's ruleset, where the caller has loaded it already. The jobs
+    run here then use it rather than load it again; workers load their own.
+    """
     if spec.replays is not None:
         prepare_replays(Path(spec.replays))
     if ruleset is not None:
@@ -420,8 +487,10 @@ def _mean(total: float, count: int) -> float:
 
 
 class Tally:
-    """Running totals of a run's results: what :func:`summarize` reports, kept without the
-    results themselves."""
+    """Running totals of a run's results, kept without the results themselves.
+
+    What :func:`summarize` reports.
+    """
 
     def __init__(self, spec: RunSpec) -> None:
         self.spec = spec

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from bolivia.engine.limits import limits
 from bolivia.engine.melds import Meld, canasta_bonus, canasta_of
@@ -86,36 +86,58 @@ class SearchBot:
         options = self.policy.consider(hand, actions)[: self.width]
         if len(options) == 1 or not self.searches(options):
             return options[0]
-        player = hand.current
         seed = rng.getrandbits(64)
         scores: list[list[float]] = [[] for _ in options]
         best = 0
         done = 0
+        most = self.playouts + self.extra
         # batches of ``playouts`` samples, more (up to ``extra``) while an alternative leads
         # without a clear edge
-        while done < self.playouts + self.extra:
-            for j in range(done, min(done + self.playouts, self.playouts + self.extra)):
-                world = determinize(hand, player, random.Random(seed + j))
-                for k, action in enumerate(options):
-                    sim = world.copy()
-                    sim.apply(action)
-                    scores[k].append(self._playout(sim, hand.team))
+        while done < most:
+            self._sample(hand, options, seed, range(done, min(done + self.playouts, most)), scores)
             done = len(scores[0])
-            # the expert's choice stays unless an alternative beats it on the same samples
-            # by more than ``confidence`` standard errors of the paired differences
-            best, best_edge, leads = 0, 0.0, False
-            for k in range(1, len(options)):
-                edge = _paired_edge(scores[k], scores[0], self.confidence)
-                leads = leads or math.fsum(scores[k]) > math.fsum(scores[0])
-                if edge > best_edge:
-                    best, best_edge = k, edge
+            best, leads = self._leader(scores)
             if best or not leads:
                 break
         return options[best]
 
+    def _sample(
+        self,
+        hand: Hand,
+        options: Sequence[Action],
+        seed: int,
+        samples: range,
+        scores: list[list[float]],
+    ) -> None:
+        """Each option played out on each of these samples; the scores added to ``scores``."""
+        player = hand.current
+        for j in samples:
+            world = determinize(hand, player, random.Random(seed + j))
+            for k, action in enumerate(options):
+                sim = world.copy()
+                sim.apply(action)
+                scores[k].append(self._playout(sim, hand.team))
+
+    def _leader(self, scores: list[list[float]]) -> tuple[int, bool]:
+        """The option chosen so far, and whether any alternative scores more than the first.
+
+        The expert's choice (the first) stays unless an alternative beats it on the same
+        samples by more than ``confidence`` standard errors of the paired differences.
+        """
+        best, best_edge, leads = 0, 0.0, False
+        for k in range(1, len(scores)):
+            edge = _paired_edge(scores[k], scores[0], self.confidence)
+            leads = leads or math.fsum(scores[k]) > math.fsum(scores[0])
+            if edge > best_edge:
+                best, best_edge = k, edge
+        return best, leads
+
     def searches(self, options: Sequence[Action]) -> bool:
-        """Whether the choice is one the bot searches: taking the pile or its top card,
-        going out (or asking, or answering), and the discard where ``discards`` says so."""
+        """Whether the choice is one the bot searches.
+
+        Taking the pile or its top card, going out (or asking, or answering), and the
+        discard where ``discards`` says so.
+        """
         for action in options:
             if isinstance(action, TakePile | TakeTop | GoOut | Ask | Answer):
                 return True
@@ -140,8 +162,10 @@ class SearchBot:
 
 
 def _paired_edge(scores: Sequence[float], base: Sequence[float], z: float) -> float:
-    """The mean of the paired differences ``scores - base`` where it exceeds ``z`` standard
-    errors (and 0), else 0."""
+    """The mean of the paired differences ``scores - base``, if clear; else 0.
+
+    Clear: above 0 by more than ``z`` standard errors (with one sample, above 0).
+    """
     n = len(scores)
     diffs = [a - b for a, b in zip(scores, base, strict=True)]
     mean = sum(diffs) / n
@@ -152,32 +176,42 @@ def _paired_edge(scores: Sequence[float], base: Sequence[float], z: float) -> fl
 
 
 def margin(hand: Hand, team: int) -> float:
-    """The side's points less the mean of the others': the hand's scores if it is over; else
-    the sides as they stand, every card held counted against its side and each unfinished
-    meld at the share of its canasta's bonus it has reached, squared."""
+    """The side's points less the mean of the others'.
+
+    The hand's scores if it is over; else the sides as they stand (:func:`_standing`).
+    """
     if hand.over:
         totals = [float(score.total) for score in hand.result().scores]
     else:
-        ruleset = hand.ruleset
-        penalties = ruleset.penalties
-        totals = []
-        for t in range(hand.teams):
-            melds = hand.melds[t]
-            points = float(score_team(ruleset, TeamHand(tuple(melds), hand.red_threes[t])).total)
-            for meld in melds:
-                if canasta_of(ruleset, meld) is None:
-                    points += _share(ruleset, meld)
-            for p in range(hand.players):
-                if hand.team_of[p] == t:
-                    points -= sum(n * penalties[i] for i, n in enumerate(hand.hands[p]) if n)
-            totals.append(points)
+        totals = [_standing(hand, t) for t in range(hand.teams)]
     others = [v for t, v in enumerate(totals) if t != team]
     return totals[team] - sum(others) / max(len(others), 1)
 
 
+def _standing(hand: Hand, team: int) -> float:
+    """A side's points in a hand still on.
+
+    Every card held counts against its side, and each unfinished meld the share of its
+    canasta's bonus it has reached, squared.
+    """
+    ruleset = hand.ruleset
+    penalties = ruleset.penalties
+    melds = hand.melds[team]
+    points = float(score_team(ruleset, TeamHand(tuple(melds), hand.red_threes[team])).total)
+    for meld in melds:
+        if canasta_of(ruleset, meld) is None:
+            points += _share(ruleset, meld)
+    for p in range(hand.players):
+        if hand.team_of[p] == team:
+            points -= sum(n * penalties[i] for i, n in enumerate(hand.hands[p]) if n)
+    return points
+
+
 def _share(ruleset: Ruleset, meld: Meld) -> float:
-    """An unfinished meld's share of its canasta's bonus, squared: the bonus of the canasta it
-    would be, grown to its canasta's size as it stands."""
+    """An unfinished meld's share of its canasta's bonus, squared.
+
+    The bonus is that of the canasta it would be, grown to its canasta's size as it stands.
+    """
     kind = _CANASTA_OF.get(meld.kind)
     if kind is None:
         return 0.0
@@ -193,43 +227,87 @@ _CANASTA_OF = {"group": "natural", "sequence": "escalera", "wild": "bolivia"}
 
 
 def search_bot(options: str) -> SearchBot:
-    """The search bot of a budget spec's options (``playouts=16,width=3``: the keys of
-    :data:`BUDGET`, each at most once), named by the spec in :data:`BUDGET`'s order; a
-    ``ValueError`` saying what is wrong otherwise."""
-    given: dict[str, float | None] = {}
-    for item in options.split(","):
-        key, eq, text = (part.strip() for part in item.partition("="))
-        if not key:
-            raise ValueError(f"search: an empty option in {options!r} (key=value,...)")
-        if key not in BUDGET:
-            raise ValueError(f"search: no option {key!r}; options: {', '.join(BUDGET)}")
-        if not eq or not text:
-            raise ValueError(f"search: {key} needs a value ({key}=...)")
-        if key in given:
-            raise ValueError(f"search: {key} given twice")
-        given[key] = _value(key, text)
+    """The search bot of a budget spec's options (``playouts=16,width=3``).
+
+    Each key of :data:`BUDGET` may be given once. The bot's name gives them in
+    :data:`BUDGET`'s order. A bad spec raises a ``ValueError`` saying what is wrong.
+    """
+    given = _read_budget(options)
     values = {key: given[key] for key in BUDGET if key in given}
     bot = SearchBot()
     for key, value in values.items():
-        if key == "playouts":
-            bot.playouts = int(value or 0)
-        elif key == "width":
-            bot.width = int(value or 0)
-        elif key == "depth":
-            bot.depth = None if value is None else int(value)
-        elif key == "discards":
-            bot.discards = bool(value)
-        elif key == "confidence":
-            bot.confidence = float(value or 0)
-        elif key == "win":
-            bot.win = int(value or 0)
-        elif key == "melds":
-            bot.melds = bool(value)
-        else:
-            bot.extra = int(value or 0)
+        _SET_BUDGET[key](bot, value)
     shown = (f"{key}={_shown(key, value)}" for key, value in values.items())
     bot.name = "search:" + ",".join(shown)
     return bot
+
+
+def _read_budget(options: str) -> dict[str, float | None]:
+    """The values a budget spec's options give, by key, as written."""
+    given: dict[str, float | None] = {}
+    for item in options.split(","):
+        key, text = _option(item, options)
+        if key in given:
+            raise ValueError(f"search: {key} given twice")
+        given[key] = _value(key, text)
+    return given
+
+
+def _option(item: str, options: str) -> tuple[str, str]:
+    """One ``key=value`` option of ``options``: its key and its text."""
+    key, eq, text = (part.strip() for part in item.partition("="))
+    if not key:
+        raise ValueError(f"search: an empty option in {options!r} (key=value,...)")
+    if key not in BUDGET:
+        raise ValueError(f"search: no option {key!r}; options: {', '.join(BUDGET)}")
+    if not eq or not text:
+        raise ValueError(f"search: {key} needs a value ({key}=...)")
+    return key, text
+
+
+def _set_playouts(bot: SearchBot, value: float | None) -> None:
+    bot.playouts = int(value or 0)
+
+
+def _set_width(bot: SearchBot, value: float | None) -> None:
+    bot.width = int(value or 0)
+
+
+def _set_depth(bot: SearchBot, value: float | None) -> None:
+    bot.depth = None if value is None else int(value)
+
+
+def _set_discards(bot: SearchBot, value: float | None) -> None:
+    bot.discards = bool(value)
+
+
+def _set_confidence(bot: SearchBot, value: float | None) -> None:
+    bot.confidence = float(value or 0)
+
+
+def _set_win(bot: SearchBot, value: float | None) -> None:
+    bot.win = int(value or 0)
+
+
+def _set_melds(bot: SearchBot, value: float | None) -> None:
+    bot.melds = bool(value)
+
+
+def _set_extra(bot: SearchBot, value: float | None) -> None:
+    bot.extra = int(value or 0)
+
+
+#: each key of :data:`BUDGET` -> what sets it on the bot
+_SET_BUDGET: dict[str, Callable[[SearchBot, float | None], None]] = {
+    "playouts": _set_playouts,
+    "width": _set_width,
+    "depth": _set_depth,
+    "discards": _set_discards,
+    "confidence": _set_confidence,
+    "win": _set_win,
+    "melds": _set_melds,
+    "extra": _set_extra,
+}
 
 
 def _value(key: str, text: str) -> float | None:

@@ -1,4 +1,6 @@
-"""The actions of a hand, as immutable values that round-trip through JSON (for replays).
+"""The actions of a hand, as immutable values that round-trip through JSON.
+
+Replays and the oracle read and write them in that form.
 
 A turn: ``Draw`` (or ``TakePile``, or ``TakeTop`` where the ruleset has it; ``Stop`` when the
 stock is exhausted and the player will not take the pile), then any ``Lay`` and ``Extend``,
@@ -14,9 +16,9 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from bolivia.cards import Card, parse_cards
 from bolivia.errors import BadRequest, CardError
@@ -31,6 +33,7 @@ __all__ = [
     "STOP",
     "YES",
     "Action",
+    "ActionType",
     "Answer",
     "Ask",
     "Combine",
@@ -70,8 +73,11 @@ class Draw:
 
 @dataclass(frozen=True, slots=True)
 class TakePile:
-    """Take the whole pile: the top card melded with ``with_cards`` from the hand, or onto the
-    team meld ``onto``; ``also``: more melds from the hand laid at once (for the first meld)."""
+    """Take the whole pile, its top card melded.
+
+    The top card is melded with ``with_cards`` from the hand, or onto the team meld ``onto``.
+    ``also`` holds more melds from the hand laid at once, for the first meld.
+    """
 
     with_cards: tuple[Card, ...] | None = None
     onto: int | None = None
@@ -103,7 +109,7 @@ class TakePile:
 
 @dataclass(frozen=True, slots=True)
 class TakeTop:
-    """Take only the pile's top card onto the team meld ``onto``, instead of drawing."""
+    """Take only the pile's top card, onto the team meld ``onto``."""
 
     onto: int
 
@@ -153,8 +159,11 @@ class Extend:
 
 @dataclass(frozen=True, slots=True)
 class Combine:
-    """Join the side's group ``other`` into its group ``target`` of the same rank (where the
-    ruleset lets a side hold and join several); ``other`` leaves the table's list."""
+    """Join the side's group ``other`` into its group ``target`` of the same rank.
+
+    Some rulesets let a side hold several groups of a rank and join them. ``other`` leaves the
+    table's list.
+    """
 
     target: int
     other: int
@@ -185,9 +194,12 @@ class Discard:
 
 @dataclass(frozen=True, slots=True)
 class GoOut:
-    """Empty the hand in one move: join the side's groups ``combine`` (each a ``[target,
-    other]`` pair, in order), lay ``melds``, add ``extends`` (in order; a target counts the
-    melds just laid after the side's own), discard ``discard``."""
+    """Empty the hand in one move.
+
+    It joins the side's groups ``combine`` (each a ``[target, other]`` pair, in order), lays
+    ``melds``, adds ``extends`` (in order; a target counts the melds just laid after the
+    side's own), and discards ``discard``.
+    """
 
     melds: tuple[tuple[Card, ...], ...] = ()
     extends: tuple[tuple[int, tuple[Card, ...]], ...] = ()
@@ -266,8 +278,23 @@ YES, NO = Answer(True), Answer(False)
 DISCARDS: Final = tuple(Discard(card) for card in Card.all())
 
 
+# the types of action, as their JSON form names them
+ActionType = Literal[
+    "draw",
+    "take_pile",
+    "take_top",
+    "lay",
+    "extend",
+    "combine",
+    "discard",
+    "go_out",
+    "ask",
+    "answer",
+    "stop",
+]
+
 # the fields each type of action takes beside its ``type``; any other field is refused
-FIELDS: dict[str, tuple[str, ...]] = {
+FIELDS: dict[ActionType, tuple[str, ...]] = {
     "draw": (),
     "take_pile": ("with", "onto", "also"),
     "take_top": ("onto",),
@@ -333,57 +360,103 @@ def _type(data: Any) -> str:
     if not isinstance(kind, str) or kind not in FIELDS:
         shown = repr(kind) if len(repr(kind)) <= 40 else repr(kind)[:40] + "..."
         raise BadRequest(f"{shown} is not an action type (the types: {', '.join(FIELDS)})")
-    unknown = sorted(str(key) for key in data if key != "type" and key not in FIELDS[kind])
+    _check_fields(data, FIELDS[kind], kind)
+    return kind
+
+
+def _check_fields(data: Mapping[str, Any], fields: tuple[str, ...], kind: str) -> None:
+    """Refuse a field that an action of this type does not take."""
+    unknown = sorted(str(key) for key in data if key != "type" and key not in fields)
     if unknown:
-        takes = ", ".join(FIELDS[kind]) or "no other"
+        takes = ", ".join(fields) or "no other"
         article = "an" if kind[0] in "aeiou" else "a"
         raise BadRequest(
             f"unknown field {unknown[0][:40]!r} of {article} {kind} action (it takes: {takes})"
         )
-    return kind
 
 
 def parse_action(data: Any) -> Action:
-    """An action from its JSON form; :class:`BadRequest` names what is wrong (a field that
-    the action's type does not take too)."""
-    kind = _type(data)
-    if kind == "draw":
-        return Draw()
-    if kind == "take_pile":
-        with_cards = _card_list(data, "with") if "with" in data else None
-        onto = _int(data, "onto") if "onto" in data else None
-        return TakePile(with_cards, onto, _meld_lists(data, "also"))
-    if kind == "take_top":
-        return TakeTop(_int(data, "onto"))
-    if kind == "lay":
-        return Lay(_meld_lists(data, "melds"))
-    if kind == "extend":
-        return Extend(_int(data, "target"), _card_list(data, "cards"))
-    if kind == "combine":
-        return Combine(_int(data, "target"), _int(data, "other"))
-    if kind == "discard":
-        return Discard(_card_of(data.get("card"), "card"))
-    if kind == "go_out":
-        extends = _pairs(data, "extends", "[target, cards]")
-        combine = _pairs(data, "combine", "[target, other]")
-        discard = data.get("discard")
-        return GoOut(
-            _meld_lists(data, "melds"),
-            tuple(
-                (_whole(t, f"extends[{i}][0]"), _cards_of(c, f"extends[{i}][1]"))
-                for i, (t, c) in enumerate(extends)
-            ),
-            None if discard is None else _card_of(discard, "discard"),
-            tuple(
-                (_whole(t, f"combine[{i}][0]"), _whole(o, f"combine[{i}][1]"))
-                for i, (t, o) in enumerate(combine)
-            ),
-        )
-    if kind == "answer":
-        yes = data.get("yes")
-        if not isinstance(yes, bool):
-            raise BadRequest("'yes' is true or false")
-        return Answer(yes)
-    if kind == "ask":
-        return Ask()
+    """An action from its JSON form.
+
+    :class:`BadRequest` names what is wrong, a field that the action's type does not take too.
+    """
+    return _PARSERS[_type(data)](data)
+
+
+def _draw(data: Mapping[str, Any]) -> Action:
+    return Draw()
+
+
+def _take_pile(data: Mapping[str, Any]) -> Action:
+    with_cards = _card_list(data, "with") if "with" in data else None
+    onto = _int(data, "onto") if "onto" in data else None
+    return TakePile(with_cards, onto, _meld_lists(data, "also"))
+
+
+def _take_top(data: Mapping[str, Any]) -> Action:
+    return TakeTop(_int(data, "onto"))
+
+
+def _lay(data: Mapping[str, Any]) -> Action:
+    return Lay(_meld_lists(data, "melds"))
+
+
+def _extend(data: Mapping[str, Any]) -> Action:
+    return Extend(_int(data, "target"), _card_list(data, "cards"))
+
+
+def _combine(data: Mapping[str, Any]) -> Action:
+    return Combine(_int(data, "target"), _int(data, "other"))
+
+
+def _discard(data: Mapping[str, Any]) -> Action:
+    return Discard(_card_of(data.get("card"), "card"))
+
+
+def _go_out(data: Mapping[str, Any]) -> Action:
+    extends = _pairs(data, "extends", "[target, cards]")
+    combine = _pairs(data, "combine", "[target, other]")
+    discard = data.get("discard")
+    return GoOut(
+        _meld_lists(data, "melds"),
+        tuple(
+            (_whole(t, f"extends[{i}][0]"), _cards_of(c, f"extends[{i}][1]"))
+            for i, (t, c) in enumerate(extends)
+        ),
+        None if discard is None else _card_of(discard, "discard"),
+        tuple(
+            (_whole(t, f"combine[{i}][0]"), _whole(o, f"combine[{i}][1]"))
+            for i, (t, o) in enumerate(combine)
+        ),
+    )
+
+
+def _ask(data: Mapping[str, Any]) -> Action:
+    return Ask()
+
+
+def _answer(data: Mapping[str, Any]) -> Action:
+    yes = data.get("yes")
+    if not isinstance(yes, bool):
+        raise BadRequest("'yes' is true or false")
+    return Answer(yes)
+
+
+def _stop(data: Mapping[str, Any]) -> Action:
     return Stop()
+
+
+# each type's parser, from the JSON form its fields were checked in
+_PARSERS: Final[dict[str, Callable[[Mapping[str, Any]], Action]]] = {
+    "draw": _draw,
+    "take_pile": _take_pile,
+    "take_top": _take_top,
+    "lay": _lay,
+    "extend": _extend,
+    "combine": _combine,
+    "discard": _discard,
+    "go_out": _go_out,
+    "ask": _ask,
+    "answer": _answer,
+    "stop": _stop,
+}

@@ -1,20 +1,25 @@
 """The actions bots choose among: a short list of legal actions, fast to build.
 
 The complete list of legal actions (:meth:`Moves.legal <bolivia.play.table.moves.Moves.legal>`)
-holds every meld a hand can make; a bot needs far fewer to play well. This list holds, in each
-state: drawing; the pickups of the pile with the naturals of the top card's rank (the fewest
-first) and 0 to 3 of the cheapest wild cards, or onto a meld; taking the top card; each group
-of all the naturals of a rank with 0 to 3 of the cheapest wild cards, each run of a suit (the
-longest, cut to the size limit), wild melds, a first meld of several melds; extensions with
-all the naturals of a rank or one wild card, a sequence's next cards; joins of groups; every
-discard; up to two or three ways out (:meth:`Moves.go_out_lines
-<bolivia.play.table.moves.Moves.go_out_lines>`); asking the partner. Every one is legal (the ones
-whose legality is more than a count are verified in full, and :meth:`Hand.apply
-<bolivia.play.table.hand.Hand.apply>` verifies whatever it is given), and the list is never empty
-while the hand goes on: a player who must go out is offered the ways out.
+holds every meld a hand can make; a bot needs far fewer to play well. In each state this list
+holds:
 
-Candidate lists are kept for the state they were built in (the hand clears them on every
-action); the runs a suit's ranks make are kept in a table shared by the hands of a ruleset.
+- drawing, and taking the top card alone;
+- the pickups of the pile with the naturals of the top card's rank (the fewest first) and 0 to
+  3 of the cheapest wild cards, or onto a meld;
+- each group of all the naturals of a rank with 0 to 3 of the cheapest wild cards, each run of
+  a suit (the longest, cut to the size limit), wild melds, a first meld of several melds;
+- extensions with all the naturals of a rank or one wild card, a sequence's next cards; joins
+  of groups;
+- every discard; up to two or three ways out (:meth:`Moves.go_out_lines
+  <bolivia.play.table.moves.Moves.go_out_lines>`); asking the partner.
+
+Every one is legal. The ones whose legality is more than a count are verified in full, and
+:meth:`Hand.apply <bolivia.play.table.hand.Hand.apply>` verifies whatever it is given. The list
+is never empty while the hand goes on: a player who must go out is offered the ways out.
+
+Candidate lists are kept for the state they were built in; the hand clears them on every
+action. The runs a suit's ranks make are kept in a table shared by the hands of a ruleset.
 
 >>> import random
 >>> from bolivia.play.table.hand import Hand
@@ -29,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Final
 
-from bolivia.cards import POSITION_RANK, RANKS, SUIT_INDEX, Card
+from bolivia.cards import RANKS, Card
 from bolivia.engine.initial_meld import counted_points, holds_canasta, meld_value, minimum
 from bolivia.engine.limits import limits
 from bolivia.engine.melds import (
@@ -41,13 +46,10 @@ from bolivia.engine.melds import (
     extension,
     group_table,
     new_meld,
-    sequence_fault,
-    sequence_places,
     verify_meld,
     wild_fault,
 )
 from bolivia.engine.pile import card_class, frozen_when
-from bolivia.kept import Kept
 from bolivia.play.table.actions import (
     ASK,
     DISCARDS,
@@ -62,40 +64,30 @@ from bolivia.play.table.actions import (
     TakePile,
     TakeTop,
 )
-from bolivia.play.table.runs import positions
 from bolivia.play.table.state import RED_THREES
+from bolivia.play.table.suit_runs import SuitRuns
 from bolivia.play.table.ways_out import can_go_out
 
 if TYPE_CHECKING:
-    from bolivia.play.table.hand import Hand
+    from bolivia.play.table.verifier import Verifier
 
 __all__ = ["Candidates"]
 
 CARDS: Final = Card.all()
 RANK_INDEX: Final = {rank: i for i, rank in enumerate(RANKS)}
-KEPT_RUNS: Final = 10_000  # the most runs whose ends a hand keeps (then cleared)
 
 
 class Candidates:
     """The short list of a hand's current state (see the module)."""
 
-    def __init__(self, hand: Hand) -> None:
+    def __init__(self, hand: Verifier) -> None:
         self.hand = hand
         ruleset = hand.ruleset
         self.ruleset = ruleset
         self.rules = ruleset.rules
         self.lim = limits(ruleset)
         self.keep = hand.keep
-        # the runs of one suit the ranks held make, by ranks and suit: shared by the hands
-        # of a ruleset (at most 4 x 2**13 entries)
-        self._runs_known: dict[int, tuple[tuple[Card, ...], ...]] = ruleset.__dict__.setdefault(
-            "_runs_by_suit", {}
-        )
-        # the positions (see cards.POSITION_RANK) a sequence's naturals may take, a bit each
-        self._run_span = limits(ruleset).run_places
-        # by player and suit, the positions last read and their runs (see _runs; -1: none)
-        self._last_places = [-1] * (4 * hand.players)
-        self._last_runs: list[tuple[tuple[Card, ...], ...]] = [()] * (4 * hand.players)
+        self.suit_runs = SuitRuns(ruleset, hand.players)  # the runs it can lay, a run's ends
         # for the group candidates: the ranks a group may be of (not threes, not wild: the
         # limits'), and the fewest naturals of a group with at most 0, 1, 2, 3 wild cards (kept
         # with the ruleset: every hand of it reads the same)
@@ -112,17 +104,13 @@ class Candidates:
             )
         self._group_least = least
         self.memo: dict[str, object] = {}  # candidate lists of this state
-        # each table run's ends, by the run (see _sequence_ends; kept with the run, which
-        # the side's melds keep until it grows)
-        self._ends: Kept[int, tuple[int, ...]] = Kept(KEPT_RUNS)
 
     def choices(self) -> list[Action]:
         """The actions bots choose among: legal, never empty while the hand goes on.
 
-        Candidates are built from the hand with the rule modules' own limit checks (so each
-        rule is written once); the moves whose legality is more than a count -- taking the
-        pile, going out -- are verified in full. :meth:`Hand.apply` verifies whatever it is
-        given.
+        Candidates are built with the rule modules' own limit checks, so each rule is written
+        once. The moves whose legality is more than a count (taking the pile, going out) are
+        verified in full. :meth:`Hand.apply` verifies whatever it is given.
         """
         h = self.hand
         if h.ended_by is not None:
@@ -143,22 +131,30 @@ class Candidates:
         if h.stock:
             out.append(DRAW)
         if h.pile:
-            out.extend(action for action in self.pile_candidates() if self.can_take(action))
-            lim = self.lim
-            if lim.take_top:
-                for i, meld in enumerate(h.melds[h.team]):
-                    if meld.kind in lim.take_top_kinds and h.can(TakeTop(i)):
-                        out.append(TakeTop(i))
+            self._pile_actions(out)
         if not h.stock and h.can(STOP):
             out.append(STOP)
         if h.pile and h.must_ask() and self._asking_opens_the_pile():
             out.append(ASK)
         return out
 
+    def _pile_actions(self, out: list[Action]) -> None:
+        """Add the legal pickups of the pile and of its top card."""
+        h = self.hand
+        out.extend(action for action in self.pile_candidates() if self.can_take(action))
+        if not self.lim.take_top:
+            return
+        kinds = self.lim.take_top_kinds
+        for i, meld in enumerate(h.melds[h.team]):
+            if meld.kind in kinds and h.can(TakeTop(i)):
+                out.append(TakeTop(i))
+
     def _asking_opens_the_pile(self) -> bool:
-        """Where the partner must be asked before going out: whether a pickup that leaves the
-        player fewer cards than the keep-cards rule asks would let the player go out (such a
-        pickup needs the question first, before drawing)."""
+        """Whether asking the partner first would open a way out by the pile.
+
+        Where the partner must be asked before going out, a pickup that leaves the player
+        fewer cards than the keep-cards rule asks needs the question first, before drawing.
+        """
         h = self.hand
         given = self.pile_gives()
         for action in h.moves.pickups():
@@ -174,66 +170,84 @@ class Candidates:
         return False
 
     def pile_gives(self) -> int:
-        """The cards taking the pile puts in the hand: those under the top, but red threes."""
+        """The cards taking the pile puts in the hand: all but the top and red threes."""
         return sum(1 for i in self.hand.pile[:-1] if i not in RED_THREES)
 
     def left_after(self, action: Action, given: int) -> int:
-        """The cards the hand holds after this pickup, counted without checking it (what
-        :meth:`Hand.after_pickup <bolivia.play.table.hand.Hand.after_pickup>`'s counts sum to where
-        it allows the pickup); ``given``: :meth:`pile_gives`."""
+        """The cards the hand holds after this pickup, counted without checking it.
+
+        Where :meth:`Hand.after_pickup <bolivia.play.table.hand.Hand.after_pickup>` allows the
+        pickup, its counts sum to this. ``given``: :meth:`pile_gives`.
+        """
         left = self.hand.sizes[self.hand.current]
         if isinstance(action, TakePile):
             left += given - len(action.with_cards or ()) - sum(len(m) for m in action.also)
         return left
 
     def pile_candidates(self) -> Iterator[TakePile]:
-        h = self.hand
-        ruleset = self.ruleset
-        top = CARDS[h.pile[-1]]
-        if card_class(ruleset, top) in self.lim.blocked_by_top:
+        """The pickups bots consider: the top card with naturals, or onto a meld.
+
+        With naturals of its rank, the fewest first, and 0 to 3 of the cheapest wild cards.
+        """
+        top = self._open_top()
+        if top is None:
             return
+        h = self.hand
         team = h.melds[h.team]
         ways = self._ways()
-        hand = h.hands[h.current]
-        base = (top.index >> 2) * 4
-        # a wild top card (the joker included) is never matched by naturals
-        matching = 0 if self.lim.wild[top.index] else sum(hand[base : base + 4])
-        least = 2 if "natural_and_wild" not in ways else 1
-        if matching >= least and ("natural_pair" in ways or "natural_and_wild" in ways):
-            naturals = h.naturals(top.index >> 2)
-            wilds = h.wild_cards()
-            # the group the cards make with the top card must meet the group limits: a new
-            # group, or the side's group of that rank grown (where there is one per rank)
-            lim = self.lim
-            joins = None
-            if not (lim.duplicate_ranks or lim.pair_starts_new_meld):
-                joins = next((m for m in team if m.kind == "group" and m.rank == top.rank), None)
-            allowed = group_table(ruleset)
-            grown = group_table(ruleset, new=False)
-            also_options: list[tuple[tuple[Card, ...], ...]] | None = None
-            for n in range(least, len(naturals) + 1):
-                for w in range(min(len(wilds), 3) + 1):
-                    if n == 1 and w == 0:
-                        continue
-                    if joins is None:
-                        if n + 1 >= len(allowed) or not allowed[n + 1][w]:
-                            continue
-                    elif not grown[joins.naturals + n + 1][joins.wilds + w]:
-                        continue
-                    if also_options is None:
-                        also_options = [()]
-                        if not team:
-                            also_options.append(self._best_melds(exclude=top.rank))
-                    for also in also_options:
-                        yield TakePile(naturals[:n] + wilds[:w], None, also)
+        least = self._least_naturals(top, ways)
+        if least:
+            yield from self._pair_pickups(top, team, least)
         if "onto_meld" in ways:
             kinds = self.lim.onto_kinds
             for i, meld in enumerate(team):
-                if meld.kind in kinds and could_join(ruleset, meld, top):
+                if meld.kind in kinds and could_join(self.ruleset, meld, top):
                     yield TakePile(None, i)
 
+    def _least_naturals(self, top: Card, ways: tuple[str, ...]) -> int:
+        """The fewest naturals a pickup with cards takes; 0 where none may."""
+        if self.lim.wild[top.index]:  # a wild top card (the joker too) is never matched
+            return 0
+        h = self.hand
+        hand = h.hands[h.current]
+        base = (top.index >> 2) * 4
+        least = 2 if "natural_and_wild" not in ways else 1
+        if sum(hand[base : base + 4]) >= least and (
+            "natural_pair" in ways or "natural_and_wild" in ways
+        ):
+            return least
+        return 0
+
+    def _pair_pickups(self, top: Card, team: list[Meld], least: int) -> Iterator[TakePile]:
+        """The pickups with the top card's naturals and 0 to 3 wild cards.
+
+        The group they make with the top card is a new one, or the side's group of that rank
+        grown (where there is one per rank).
+        """
+        h = self.hand
+        naturals = h.naturals(top.index >> 2)
+        wilds = h.wild_cards()
+        joins = self._joined_group(team, top)
+        allowed = group_table(self.ruleset)
+        grown = group_table(self.ruleset, new=False)
+        also_options: list[tuple[tuple[Card, ...], ...]] | None = None
+        for n in range(least, len(naturals) + 1):
+            for w in range(min(len(wilds), 3) + 1):
+                if not _pair_fits(allowed, grown, joins, n, w):
+                    continue
+                if also_options is None:
+                    also_options = self._also_options(team, top)
+                for also in also_options:
+                    yield TakePile(naturals[:n] + wilds[:w], None, also)
+
+    def _also_options(self, team: list[Meld], top: Card) -> list[tuple[tuple[Card, ...], ...]]:
+        """The further melds a pickup may lay: none, or a first meld's best set."""
+        if team:
+            return [()]
+        return [(), self._best_melds(exclude=top.rank)]
+
     def _ways(self) -> tuple[str, ...]:
-        """The ways the pile may be taken now (frozen or not), kept for the current state."""
+        """The ways the pile may be taken now, kept for the current state."""
         found = self.memo.get("ways")
         if found is None:
             h = self.hand
@@ -245,110 +259,138 @@ class Candidates:
         return found  # type: ignore[return-value]
 
     def can_take(self, action: TakePile) -> bool:
-        """:meth:`Hand.can <bolivia.play.table.hand.Hand.can>` for a pickup in the draw phase,
-        decided on the counts with the rule modules' non-raising checks (the same checks, in the
-        same terms, as :func:`~bolivia.engine.pile.verify_pickup` and the hand's verify path); where
-        the pickup would bind the player to going out (fewer cards left than the keep-cards
-        rule asks, black threes melded, a partner's answer) the full verify path decides. What
-        this allows, :meth:`Hand.apply` verifies again in full."""
+        """Whether the hand may take the pile this way, decided on the counts.
+
+        This is :meth:`Hand.can <bolivia.play.table.hand.Hand.can>` for a pickup in the draw
+        phase, with the rule modules' non-raising checks (those of
+        :func:`~bolivia.engine.pile.verify_pickup`). Where the pickup would bind the player to
+        going out, the full verify path decides. :meth:`Hand.apply` verifies it again.
+        """
         h = self.hand
         if h.ended_by is not None or h.phase != "draw":
             return h.can(action)
-        ruleset = self.ruleset
-        lim = self.lim
-        pile = h.pile
-        if not pile:
+        top = self._open_top()
+        if top is None or not self._pile_open_to(action):
             return False
-        top_index = pile[-1]
-        top = CARDS[top_index]
-        if card_class(ruleset, top) in lim.blocked_by_top:
+        taken = _taken(h.hands[h.current], action)
+        if taken < 0:
             return False
-        with_cards = action.with_cards
-        if with_cards is not None and action.onto is not None:
+        also = self._also_melds(action.also)
+        if also is None:
             return False
         team = h.melds[h.team]
-        hand = h.hands[h.current]
-        size = h.sizes[h.current]
-        # the cards taken from the hand: held, as many times as named
-        need: dict[int, int] = {}
-        for card in with_cards or ():
-            need[card.index] = need.get(card.index, 0) + 1
-        for cards in action.also:
-            for card in cards:
-                need[card.index] = need.get(card.index, 0) + 1
-        taken = 0
-        for i, n in need.items():
-            if hand[i] < n:
-                return False
-            taken += n
-        if action.onto is not None and not 0 <= action.onto < len(team):
-            return False
-        if lim.one_card_rule and size == 1 and len(pile) == 1:
-            return False
-        if not lim.for_first_meld and not team:
-            return False
-        also: list[Meld] = []
-        for cards in action.also:
-            made = new_meld(ruleset, cards)
-            if made is None:
-                return False
-            also.append(made)
-        ways = self._ways()
-        new: list[Meld] = list(also)
-        if with_cards is not None:
-            wild = lim.wild
-            matching = sum(1 for c in with_cards if not wild[c.index] and c.rank == top.rank)
-            wilds = sum(1 for c in with_cards if wild[c.index])
-            if not (
-                ("natural_pair" in ways and matching >= 2)
-                or ("natural_and_wild" in ways and matching >= 1 and wilds >= 1)
-            ):
-                return False
-            joined = False
-            if not (lim.duplicate_ranks or lim.pair_starts_new_meld):
-                target = next((m for m in team if m.kind == "group" and m.rank == top.rank), None)
-                if target is not None:
-                    if extension(ruleset, target, (*with_cards, top)) is None:
-                        return False
-                    joined = True
-            if not joined:
-                made = new_meld(ruleset, (*with_cards, top))
-                if made is None or made.kind != "group":
-                    return False
-                if not team:
-                    points = counted_points(ruleset, [made, *also], top_card=top)
-                    if points < minimum(ruleset, h.team_scores[h.team]) or not holds_canasta(
-                        ruleset, h.first_canasta_for(team), [made, *also]
-                    ):
-                        return False
-                if not lim.pair_starts_new_meld:
-                    new.insert(0, made)
-        elif action.onto is not None:
-            if action.also:  # not a pickup the candidates make: the full path
-                return h.can(action)
-            target = team[action.onto]
-            if (
-                "onto_meld" not in ways
-                or target.kind not in lim.onto_kinds
-                or (not lim.onto_canasta and canasta_of(ruleset, target) is not None)
-                or extension(ruleset, target, [top]) is None
-            ):
-                return False
-        else:  # some way: the full path searches
+        if action.with_cards is not None:
+            fits = self._pair_allowed(action.with_cards, top, team, also)
+        elif action.onto is not None and not action.also:
+            fits = self._onto_fits(team[action.onto], top)
+        else:  # some way the candidates do not make: the full path searches
             return h.can(action)
-        if not lim.duplicate_ranks:
-            ranks = [m.rank for m in team if m.kind == "group"]
-            for meld in new:
-                if meld.kind == "group":
-                    if meld.rank in ranks:
-                        return False
-                    ranks.append(meld.rank)
+        return fits and self._leaves_enough(action, taken, also)
+
+    def _also_melds(self, also: tuple[tuple[Card, ...], ...]) -> list[Meld] | None:
+        """The further melds a pickup lays, or None where one is not a meld."""
+        out: list[Meld] = []
+        for cards in also:
+            made = new_meld(self.ruleset, cards)
+            if made is None:
+                return None
+            out.append(made)
+        return out
+
+    def _open_top(self) -> Card | None:
+        """The pile's top card; None where there is none or it blocks the pile."""
+        pile = self.hand.pile
+        if not pile:
+            return None
+        top = CARDS[pile[-1]]
+        if card_class(self.ruleset, top) in self.lim.blocked_by_top:
+            return None
+        return top
+
+    def _pile_open_to(self, action: TakePile) -> bool:
+        """Whether the pile's rules allow this pickup, the melds aside."""
+        h = self.hand
+        lim = self.lim
+        team = h.melds[h.team]
+        onto = action.onto
+        if onto is not None and (action.with_cards is not None or not 0 <= onto < len(team)):
+            return False
+        if lim.one_card_rule and h.sizes[h.current] == 1 and len(h.pile) == 1:
+            return False
+        return lim.for_first_meld or bool(team)
+
+    def _pair_matches(self, with_cards: tuple[Card, ...], top: Card) -> bool:
+        """Whether the cards from the hand match the top card as a way allows."""
+        wild = self.lim.wild
+        matching = sum(1 for c in with_cards if not wild[c.index] and c.rank == top.rank)
+        wilds = sum(1 for c in with_cards if wild[c.index])
+        ways = self._ways()
+        return ("natural_pair" in ways and matching >= 2) or (
+            "natural_and_wild" in ways and matching >= 1 and wilds >= 1
+        )
+
+    def _joined_group(self, team: list[Meld], top: Card) -> Meld | None:
+        """The side's group a pickup grows, where a rank has one group only."""
+        lim = self.lim
+        if lim.duplicate_ranks or lim.pair_starts_new_meld:
+            return None
+        return _group_of(team, top.rank)
+
+    def _pair_allowed(
+        self, with_cards: tuple[Card, ...], top: Card, team: list[Meld], also: list[Meld]
+    ) -> bool:
+        """Whether a pickup with cards from the hand makes legal melds.
+
+        The top card's group grows the side's group of its rank, or is a new group.
+        """
+        if not self._pair_matches(with_cards, top):
+            return False
+        ruleset = self.ruleset
+        cards = (*with_cards, top)
+        target = self._joined_group(team, top)
+        if target is not None:
+            return extension(ruleset, target, cards) is not None and self._ranks_apart(team, also)
+        made = new_meld(ruleset, cards)
+        if made is None or made.kind != "group":
+            return False
+        if not team and not self._opens(made, also, top):
+            return False
+        return self._ranks_apart(team, also if self.lim.pair_starts_new_meld else [made, *also])
+
+    def _ranks_apart(self, team: list[Meld], new: list[Meld]) -> bool:
+        """Whether the new groups keep to one group a rank, where the rules ask it."""
+        return self.lim.duplicate_ranks or not _repeats_a_rank(team, new)
+
+    def _opens(self, made: Meld, also: list[Meld], top: Card) -> bool:
+        """Whether a pickup's melds make the side's first meld."""
+        h = self.hand
+        ruleset = self.ruleset
+        points = counted_points(ruleset, [made, *also], top_card=top)
+        return points >= minimum(ruleset, h.team_scores[h.team]) and holds_canasta(
+            ruleset, h.first_canasta_for(h.melds[h.team]), [made, *also]
+        )
+
+    def _onto_fits(self, target: Meld, top: Card) -> bool:
+        """Whether the top card may go onto this meld, taking the pile."""
+        lim = self.lim
+        return (
+            "onto_meld" in self._ways()
+            and target.kind in lim.onto_kinds
+            and (lim.onto_canasta or canasta_of(self.ruleset, target) is None)
+            and extension(self.ruleset, target, [top]) is not None
+        )
+
+    def _leaves_enough(self, action: TakePile, taken: int, also: list[Meld]) -> bool:
+        """Whether the pickup leaves the cards the turn needs, by the counts.
+
+        Where it binds the player to going out, the full verify path decides.
+        """
+        h = self.hand
+        lim = self.lim
         given = self.pile_gives()
-        reds = len(pile) - 1 - given
-        unknown = 0
-        if lim.replaced_from_pile and h.stock:
-            unknown = min(len(h.stock), reds)
-        remaining = size - taken + given + unknown
+        reds = len(h.pile) - 1 - given
+        unknown = min(len(h.stock), reds) if lim.replaced_from_pile and h.stock else 0
+        remaining = h.sizes[h.current] - taken + given + unknown
         if unknown and remaining - unknown < h.keep:
             return False
         threes = lim.threes_when == "going_out" and any(m.kind == "threes" for m in also)
@@ -357,8 +399,10 @@ class Candidates:
         return True
 
     def _group_candidates(self, exclude: str | None = None) -> Iterator[tuple[Card, ...]]:
-        """Groups the hand can lay, by the group limits (all the naturals of a rank, with
-        0 to 3 of the cheapest wild cards)."""
+        """Groups the hand can lay, by the group limits.
+
+        Each holds all the naturals of a rank, with 0 to 3 of the cheapest wild cards.
+        """
         for rank, cards in self._group_list():
             if rank != exclude:
                 yield cards
@@ -393,54 +437,17 @@ class Candidates:
         return out
 
     def _sequence_candidates(self) -> list[tuple[Card, ...]]:
-        """The runs of one suit the hand can lay (the longest, cut to the size limit)."""
+        """The runs the hand can lay: the longest, cut to the size limit."""
         found = self.memo.get("runs")
         if found is None:
             found = self.memo["runs"] = self._runs()
         return found  # type: ignore[return-value]
 
     def _runs(self) -> list[tuple[Card, ...]]:
-        h = self.hand
-        out: list[tuple[Card, ...]] = []
         if not self.lim.sequence_allowed:
-            return out
-        known = self._runs_known
-        span = self._run_span
-        masks = h.suit_masks[h.current]
-        # each suit's last positions and runs, by player (a suit's ranks held seldom change
-        # from one choice to the next): read without the shared table's lookup
-        last_places, last_runs = self._last_places, self._last_runs
-        at = h.current * 4
-        for s in range(4):
-            places = positions(masks[s]) & span
-            if last_places[at + s] == places:
-                out.extend(last_runs[at + s])
-                continue
-            key = places << 2 | s
-            found = known.get(key)
-            if found is None:
-                found = known[key] = tuple(self._suit_runs(s, places))
-            last_places[at + s] = places
-            last_runs[at + s] = found
-            out.extend(found)
-        return out
-
-    def _suit_runs(self, s: int, mask: int) -> Iterator[tuple[Card, ...]]:
-        """The runs of suit ``s`` that the positions in ``mask`` make (at most 13 cards: a run
-        from ace to ace would need both aces, which the mask does not tell)."""
-        lim = self.lim
-        longest = min(lim.sequence_max_size or 13, lim.sequence_longest, 13)
-        least = lim.sequence_min_size
-        while mask.bit_count() >= least:
-            start = (mask & -mask).bit_length() - 1  # the lowest rank held
-            length = (~(mask >> start) & ((mask >> start) + 1)).bit_length() - 1
-            mask &= ~(((1 << length) - 1) << start)  # the run of ranks from there
-            if length < least:
-                continue
-            for first in range(start, start + max(1, length - longest + 1)):
-                ranks = [POSITION_RANK[p] for p in range(first, first + min(length, longest))]
-                if sequence_fault(self.ruleset, ranks, 0, new=True) is None:
-                    yield tuple(sorted(CARDS[x * 4 + s] for x in ranks))
+            return []
+        h = self.hand
+        return self.suit_runs.runs(h.suit_masks[h.current], h.current)
 
     def _wild_candidates(self) -> list[tuple[Card, ...]]:
         lim = self.lim
@@ -459,7 +466,7 @@ class Candidates:
         return out
 
     def _best_melds(self, exclude: str | None = None) -> tuple[tuple[Card, ...], ...]:
-        """A set of disjoint legal melds from the hand, richest first (for a first meld)."""
+        """Disjoint legal melds from the hand, richest first, for a first meld."""
         h = self.hand
         points = self.ruleset.points
         available = list(h.hands[h.current])
@@ -471,28 +478,21 @@ class Candidates:
         ranks: set[str] = set()
         wild = self.ruleset.wild
         for cards in candidates:
-            group = (
-                len({c.rank for c in cards if not wild[c.index]}) == 1
-                and cards[0].rank == cards[1].rank
-            )
-            if group and cards[0].rank in ranks:
+            group = _is_group(cards, wild)
+            if (group and cards[0].rank in ranks) or not _take_from(available, cards):
                 continue
-            need: dict[int, int] = {}
-            for c in cards:
-                need[c.index] = need.get(c.index, 0) + 1
-            if any(available[i] < n for i, n in need.items()):
-                continue
-            for i, n in need.items():
-                available[i] -= n
             if group:
                 ranks.add(cards[0].rank)
             chosen.append(cards)
         return tuple(chosen)
 
     def _counts_enough(self, kind: str, cards: tuple[Card, ...], needed: int) -> bool:
-        """Whether a candidate meld alone (of this kind: it met the limits) counts the points
-        a first meld needs, by :func:`~bolivia.engine.initial_meld.meld_value` on its cards,
-        and is the canasta it must hold where its band asks for one."""
+        """Whether a candidate meld alone makes the side's first meld.
+
+        The meld met the limits of its kind. It counts the points needed by
+        :func:`~bolivia.engine.initial_meld.meld_value`, and is the canasta the band asks for,
+        if any.
+        """
         wild = self.ruleset.wild
         wilds = sum(1 for c in cards if wild[c.index])
         value = meld_value(self.ruleset, kind, cards, wilds)
@@ -502,80 +502,113 @@ class Candidates:
         return (0 if value is None else value) >= needed
 
     def _lay_candidates(self, out: list[Action]) -> None:
-        """Single new melds that the keep-cards, duplicate-rank and first-meld rules allow
-        (added to ``out``)."""
+        """Add the single new melds the rules allow, and a first meld's set.
+
+        The rules: the keep-cards rule, one group a rank, the first meld's minimum.
+        """
         h = self.hand
         team = h.melds[h.team]
         size = h.sizes[h.current]
-        no_duplicates = not self.lim.duplicate_ranks
-        held = {m.rank for m in team if m.kind == "group"} if no_duplicates else set()
         needed = None if team else minimum(self.ruleset, h.team_scores[h.team])
-        keep = self.keep
+        held = self._group_ranks_held(team)
         for rank, cards in self._group_list():
-            if (
-                size - len(cards) >= keep
-                and rank not in held
-                and (needed is None or self._counts_enough("group", cards, needed))
-            ):
+            if rank not in held and self._may_lay("group", cards, size, needed):
                 out.append(Lay((cards,)))
-        for kind, found in (
-            ("sequence", self._sequence_candidates()),
-            ("wild", self._wild_candidates()),
-        ):
-            for cards in found:
-                if size - len(cards) >= keep and (
-                    needed is None or self._counts_enough(kind, cards, needed)
-                ):
-                    out.append(Lay((cards,)))
+        self._lays_of("sequence", self._sequence_candidates(), out, size, needed)
+        self._lays_of("wild", self._wild_candidates(), out, size, needed)
         if not team:
-            best = self._best_melds()
-            melds = [verify_meld(self.ruleset, m) for m in best]
-            if (
-                len(best) > 1
-                and size - sum(map(len, best)) >= self.keep
-                and counted_points(self.ruleset, melds) >= (needed or 0)
-                and holds_canasta(self.ruleset, h.first_canasta_for(team), melds)
-            ):
-                out.append(Lay(best))
+            self._first_set_candidate(out, size, needed or 0)
+
+    def _group_ranks_held(self, team: list[Meld]) -> set[str | None]:
+        """The ranks of the side's groups, where a rank has one group only."""
+        if self.lim.duplicate_ranks:
+            return set()
+        return {m.rank for m in team if m.kind == "group"}
+
+    def _lays_of(
+        self,
+        kind: str,
+        found: list[tuple[Card, ...]],
+        out: list[Action],
+        size: int,
+        needed: int | None,
+    ) -> None:
+        """Add a lay of each of these melds that the rules allow alone."""
+        for cards in found:
+            if self._may_lay(kind, cards, size, needed):
+                out.append(Lay((cards,)))
+
+    def _may_lay(self, kind: str, cards: tuple[Card, ...], size: int, needed: int | None) -> bool:
+        """Whether a meld alone may be laid: the cards kept, the first meld made."""
+        return size - len(cards) >= self.keep and (
+            needed is None or self._counts_enough(kind, cards, needed)
+        )
+
+    def _first_set_candidate(self, out: list[Action], size: int, needed: int) -> None:
+        """Add the best set of several melds, where it makes a first meld."""
+        h = self.hand
+        best = self._best_melds()
+        melds = [verify_meld(self.ruleset, m) for m in best]
+        if (
+            len(best) > 1
+            and size - sum(map(len, best)) >= self.keep
+            and counted_points(self.ruleset, melds) >= needed
+            and holds_canasta(self.ruleset, h.first_canasta_for(h.melds[h.team]), melds)
+        ):
+            out.append(Lay(best))
 
     def _extend_candidates(self, out: list[Action]) -> None:
-        """Extensions of the side's melds (added to ``out``)."""
+        """Add the extensions of the side's melds."""
         h = self.hand
-        ruleset = self.ruleset
-        rules = self.rules
         room = h.sizes[h.current] - self.keep
         if room < 1:
             return
-        wilds = h.wild_cards()
-        choices = [wilds[0], wilds[-1]] if wilds else []
-        if len(choices) == 2 and choices[0] == choices[1]:
-            choices.pop()
-        counts = h.rank_counts[h.current]
-        grown = group_table(ruleset, new=False)
-        wild_onto_canasta = self.lim.wild_onto_canasta
+        choices = self._wild_choices()
+        grown = group_table(self.ruleset, new=False)
         for i, meld in enumerate(h.melds[h.team]):
-            if meld.kind == "group" and meld.rank is not None:
-                r = RANK_INDEX[meld.rank]
-                n = min(counts[r], room)  # the rank of a group is not wild
-                if n and grown[meld.naturals + n][meld.wilds]:
-                    out.append(Extend(i, tuple(h.naturals(r)[:n])))
-                if (
-                    choices
-                    and grown[meld.naturals][meld.wilds + 1]
-                    and (wild_onto_canasta or canasta_of(ruleset, meld) is None)
-                ):
-                    for card in choices:
-                        out.append(Extend(i, (card,)))
-            elif meld.kind == "sequence":
+            kind = meld.kind
+            if kind == "group" and meld.rank is not None:
+                self._group_extensions(out, i, meld, RANK_INDEX[meld.rank], room, choices, grown)
+            elif kind == "sequence":
                 for card in self._sequence_ends(meld):
                     out.append(Extend(i, (card,)))
             elif (
-                meld.kind == "wild"
+                kind == "wild"
                 and choices
-                and wild_fault(rules.melds.wild, meld.size + 1, new=False) is None
+                and wild_fault(self.rules.melds.wild, meld.size + 1, new=False) is None
             ):
-                for card in choices:
-                    out.append(Extend(i, (card,)))
+                _extend_each(out, i, choices)
+
+    def _wild_choices(self) -> list[Card]:
+        """The wild cards an extension may add: the cheapest and dearest held."""
+        wilds = self.hand.wild_cards()
+        if not wilds:
+            return []
+        if wilds[0] == wilds[-1]:
+            return [wilds[0]]
+        return [wilds[0], wilds[-1]]
+
+    def _group_extensions(
+        self,
+        out: list[Action],
+        i: int,
+        meld: Meld,
+        r: int,
+        room: int,
+        choices: list[Card],
+        grown: list[list[bool]],
+    ) -> None:
+        """Add a group's extensions: its rank's naturals that fit, or a wild card."""
+        h = self.hand
+        n = min(h.rank_counts[h.current][r], room)  # the rank of a group is not wild
+        if n and grown[meld.naturals + n][meld.wilds]:
+            out.append(Extend(i, tuple(h.naturals(r)[:n])))
+        if (
+            choices
+            and grown[meld.naturals][meld.wilds + 1]
+            and (self.lim.wild_onto_canasta or canasta_of(self.ruleset, meld) is None)
+        ):
+            _extend_each(out, i, choices)
 
     def _play_actions(self) -> list[Action]:
         h = self.hand
@@ -599,42 +632,23 @@ class Candidates:
     def _sequence_ends(self, meld: Meld) -> list[Card]:
         """The cards of the hand that may join the run at one end, each once."""
         hand = self.hand.hands[self.hand.current]
-        return [CARDS[i] for i in self._run_ends(meld) if hand[i]]
-
-    def _run_ends(self, meld: Meld) -> tuple[int, ...]:
-        """The cards (indexes, each once, in the order of the run's placements) that may
-        join the run at one end: what :func:`sequence_fault` allows beside its naturals. They
-        depend on the run alone, so they are kept with it (by identity: the run is kept too)."""
-        known = self._ends.find(id(meld), meld)
-        if known is not None:
-            return known[1]
-        ranks = sorted(c.index >> 2 for c in meld.cards if not self.lim.wild[c.index])
-        s = SUIT_INDEX[meld.suit or "C"]
-        out: list[int] = []
-        for places in sequence_places(self.ruleset, ranks, meld.wilds):
-            for p in (places[0] - 1, places[-1] + 1):  # the positions beside its naturals
-                r = POSITION_RANK[p] if 0 <= p < 14 else -1
-                if (
-                    r >= 0
-                    and r * 4 + s not in out
-                    and sequence_fault(self.ruleset, [*ranks, r], meld.wilds, new=False) is None
-                ):
-                    out.append(r * 4 + s)
-        return self._ends.keep(id(meld), meld, tuple(out))
+        return [CARDS[i] for i in self.suit_runs.ends(meld) if hand[i]]
 
     def _combine_candidates(self, out: list[Action]) -> None:
-        """Joins of the side's groups (added to ``out``)."""
+        """Add the joins of the side's groups."""
         for i, j in self.hand.group_pairs(self.hand.team):
             if self.can_combine(i, j):
                 out.append(Combine(i, j))
 
     def can_combine(self, target: int, other: int) -> bool:
-        """:meth:`Hand.can <bolivia.play.table.hand.Hand.can>` for joining two of the side's melds
-        in the play phase, decided with :func:`~bolivia.engine.melds.combination` (the check
-        of :func:`~bolivia.engine.melds.verify_combine`, without the reason); where the turn
-        binds the player to going out (fewer cards than the keep-cards rule asks, a partner's
-        answer, a commitment) the full verify path decides. :meth:`Hand.apply` verifies what
-        this allows again in full."""
+        """Whether the side may join these two melds, decided on the melds.
+
+        This is :meth:`Hand.can <bolivia.play.table.hand.Hand.can>` in the play phase, with
+        :func:`~bolivia.engine.melds.combination` (the check of
+        :func:`~bolivia.engine.melds.verify_combine`, without the reason). Where the turn binds
+        the player to going out, the full verify path decides. :meth:`Hand.apply` verifies it
+        again.
+        """
         h = self.hand
         team = h.melds[h.team]
         if (
@@ -649,3 +663,75 @@ class Candidates:
         if h.sizes[h.current] < self.keep or h.committed or h.asked is not None:
             return h.can(Combine(target, other))  # what the turn binds the player to
         return True
+
+
+def _taken(hand: list[int], action: TakePile) -> int:
+    """How many cards a pickup takes from the hand; -1 where some are not held."""
+    need: dict[int, int] = {}
+    for card in action.with_cards or ():
+        need[card.index] = need.get(card.index, 0) + 1
+    for cards in action.also:
+        for card in cards:
+            need[card.index] = need.get(card.index, 0) + 1
+    taken = 0
+    for i, n in need.items():
+        if hand[i] < n:
+            return -1
+        taken += n
+    return taken
+
+
+def _group_of(team: list[Meld], rank: str) -> Meld | None:
+    """The side's first group of this rank, if any."""
+    for meld in team:
+        if meld.kind == "group" and meld.rank == rank:
+            return meld
+    return None
+
+
+def _repeats_a_rank(team: list[Meld], new: list[Meld]) -> bool:
+    """Whether a new group has the rank of another group, old or new."""
+    ranks = [m.rank for m in team if m.kind == "group"]
+    for meld in new:
+        if meld.kind == "group":
+            if meld.rank in ranks:
+                return True
+            ranks.append(meld.rank)
+    return False
+
+
+def _pair_fits(
+    allowed: list[list[bool]], grown: list[list[bool]], joins: Meld | None, n: int, w: int
+) -> bool:
+    """Whether ``n`` naturals, ``w`` wild cards and the top card make a group.
+
+    ``joins``: the side's group they grow, or None for a new group.
+    """
+    if n == 1 and w == 0:
+        return False
+    if joins is None:
+        return n + 1 < len(allowed) and allowed[n + 1][w]
+    return grown[joins.naturals + n + 1][joins.wilds + w]
+
+
+def _extend_each(out: list[Action], i: int, cards: list[Card]) -> None:
+    """Add an extension of meld ``i`` by each of these cards, alone."""
+    for card in cards:
+        out.append(Extend(i, (card,)))
+
+
+def _is_group(cards: tuple[Card, ...], wild: tuple[bool, ...]) -> bool:
+    """Whether a candidate meld is a group: its naturals all of one rank."""
+    return len({c.rank for c in cards if not wild[c.index]}) == 1 and cards[0].rank == cards[1].rank
+
+
+def _take_from(available: list[int], cards: tuple[Card, ...]) -> bool:
+    """Take the cards from ``available``, if it holds them all."""
+    need: dict[int, int] = {}
+    for c in cards:
+        need[c.index] = need.get(c.index, 0) + 1
+    if any(available[i] < n for i, n in need.items()):
+        return False
+    for i, n in need.items():
+        available[i] -= n
+    return True

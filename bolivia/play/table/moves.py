@@ -1,4 +1,4 @@
-"""The moves of a hand: every legal action of a state, in canonical form, and the ways out.
+"""The moves of a hand: every legal action of a state, and the ways out.
 
 :meth:`Moves.legal` lists every action the current player may take, each checked by the
 hand's one verify path (:meth:`Hand.can <bolivia.play.table.hand.Hand.can>`), in the canonical form
@@ -58,7 +58,7 @@ from bolivia.play.table.ways_out import can_go_out, ways_out
 from bolivia.rules.ruleset import Ruleset
 
 if TYPE_CHECKING:
-    from bolivia.play.table.hand import Hand
+    from bolivia.play.table.state import HandState
 
 __all__ = ["Moves", "canonical_melds"]
 
@@ -72,10 +72,13 @@ def canonical_melds(
     *,
     keep_first: bool = False,
 ) -> tuple[tuple[Card, ...], ...]:
-    """Melds an action lays, in canonical form: in order of their natural cards and then of
-    how many wild cards of each rank they hold (the first left first where ``keep_first``:
-    a pickup's meld), each wild card renamed to the lowest copy of its rank the hand ``counts``
-    holds that an earlier meld has not taken, each meld's cards in index order."""
+    """Melds an action lays, in canonical form.
+
+    The melds go in order of their natural cards, then of how many wild cards of each rank
+    they hold; ``keep_first`` leaves the first first (a pickup's meld). Each wild card is
+    renamed to the lowest copy of its rank that the hand ``counts`` holds and an earlier meld
+    has not taken. Each meld's cards are in index order.
+    """
     wild = ruleset.wild
     copies: dict[int, list[int]] = {}
     for i in ruleset.wild_indices:
@@ -107,7 +110,7 @@ def canonical_melds(
 class Moves:
     """The legal actions of a hand's current state, and the ways out of it."""
 
-    def __init__(self, hand: Hand) -> None:
+    def __init__(self, hand: HandState) -> None:
         self.hand = hand
         self.ruleset = hand.ruleset
         self.rules = hand.ruleset.rules
@@ -158,10 +161,12 @@ class Moves:
         return out
 
     def pickups(self) -> list[Action]:
-        """Every way to take the pile or its top card, to be verified: the top card's naturals
-        of the hand (each choice) with wild cards (each mix of wild ranks), with each minimal
-        set of further melds for a side's first meld; onto each meld; the top card alone onto
-        each meld."""
+        """Every way to take the pile or its top card, to be verified.
+
+        The top card's naturals of the hand (each choice) with wild cards (each mix of wild
+        ranks), with each minimal set of further melds for a side's first meld; onto each meld;
+        the top card alone onto each meld.
+        """
         h = self.hand
         if not h.pile:
             return []
@@ -169,35 +174,53 @@ class Moves:
         if not team and not self.rules.pile.for_first_meld:
             return []  # no pile for a first meld, and the top card alone needs a meld
         top = h.pile[-1]
-        counts = list(h.hands[h.current])
         out: list[Action] = []
         if not self.ruleset.wild[top] and top < 52:
-            base = (top >> 2) * 4
-            same = [i for i in range(base, base + 4) for _ in range(counts[i])]
-            for k in range(1, len(same) + 1):
-                for naturals in sub_multisets(same, k):
-                    for w in range(self._wilds_held(counts) + 1):
-                        for wilds in self._wild_mixes(counts, w):
-                            cards = [*naturals, *wilds]
-                            with_cards = tuple(CARDS[i] for i in sorted(cards))
-                            if team:
-                                out.append(TakePile(with_cards, None, ()))
-                                continue
-                            left = list(counts)
-                            for i in cards:
-                                left[i] -= 1
-                            for also in self._first_sets(left, with_cards, top):
-                                melds = canonical_melds(
-                                    self.ruleset, counts, [with_cards, *also], keep_first=True
-                                )
-                                out.append(TakePile(melds[0], None, melds[1:]))
+            self._pair_pickups(out, list(h.hands[h.current]), top, bool(team))
         out.extend(TakePile(None, i) for i in range(len(team)))
         out.extend(TakeTop(i) for i in range(len(team)))
         return out
 
+    def _pair_pickups(self, out: list[Action], counts: list[int], top: int, melded: bool) -> None:
+        """Add each pickup with the top card's naturals and wild cards.
+
+        Each choice of the naturals, with each mix of wild cards. Before the side has melded,
+        with each minimal set of further melds.
+        """
+        base = (top >> 2) * 4
+        same = _copies(counts, range(base, base + 4))
+        for k in range(1, len(same) + 1):
+            for naturals in sub_multisets(same, k):
+                for w in range(self._wilds_held(counts) + 1):
+                    for wilds in self._wild_mixes(counts, w):
+                        cards = [*naturals, *wilds]
+                        with_cards = tuple(CARDS[i] for i in sorted(cards))
+                        if melded:
+                            out.append(TakePile(with_cards, None, ()))
+                        else:
+                            self._first_pickups(out, counts, cards, with_cards, top)
+
+    def _first_pickups(
+        self,
+        out: list[Action],
+        counts: list[int],
+        cards: list[int],
+        with_cards: tuple[Card, ...],
+        top: int,
+    ) -> None:
+        """Add a first meld's pickups with these cards: each minimal set of melds."""
+        left = list(counts)
+        for i in cards:
+            left[i] -= 1
+        for also in self._first_sets(left, with_cards, top):
+            melds = canonical_melds(self.ruleset, counts, [with_cards, *also], keep_first=True)
+            out.append(TakePile(melds[0], None, melds[1:]))
+
     def pickups_out(self) -> bool:
-        """Whether some pickup of the pile lets the player go out this turn (what makes asking
-        the partner before drawing worth it)."""
+        """Whether some pickup of the pile lets the player go out this turn.
+
+        This makes asking the partner before drawing worth it.
+        """
         h = self.hand
         for action in self.pickups():
             after = h.after_pickup(action)
@@ -219,81 +242,81 @@ class Moves:
             yield from mixes(held, n, cheapest=False)
 
     def single_melds(self, counts: Sequence[int]) -> list[tuple[Card, ...]]:
-        """Every meld the cards ``counts`` could make on their own, by the cards' ranks and
-        suits (groups of each choice of a rank's naturals, sequences of each choice of a
-        suit's ranks, wild melds, black threes, each with each mix of wild cards), to be
-        verified."""
+        """Every meld the cards ``counts`` could make alone, to be verified.
+
+        Groups of each choice of a rank's naturals, sequences of each choice of a suit's
+        ranks, wild melds and black threes, each with each mix of wild cards.
+        """
         rules = self.rules.melds
-        wild = self.ruleset.wild
-        wilds = self._wilds_held(counts)
         found: list[tuple[Card, ...]] = []
         # each mix of w wild cards of these counts, made once for every meld it may join
-        by_count = [list(self._wild_mixes(counts, w)) for w in range(wilds + 1)]
-
-        def add(naturals: Sequence[int], most_wild: int) -> None:
-            for w in range(min(wilds, most_wild) + 1):
-                for mix in by_count[w]:
-                    cards = sorted([*naturals, *mix])
-                    if cards:
-                        found.append(tuple(CARDS[i] for i in cards))
-
-        group_wild = rules.group.max_wild if rules.group.max_wild is not None else wilds
-        for r in range(13):
-            base = r * 4
-            if wild[base] or r == 1:
-                continue
-            same = [i for i in range(base, base + 4) for _ in range(counts[i])]
-            for k in range(1, len(same) + 1):
-                for naturals in sub_multisets(same, k):
-                    add(naturals, group_wild if k > 1 else max(group_wild, rules.sequence.max_wild))
+        by_count = [list(self._wild_mixes(counts, w)) for w in range(self._wilds_held(counts) + 1)]
+        self._group_melds(counts, by_count, found)
         if rules.black_threes.when != "never":
-            threes = [i for i in (4, 7) for _ in range(counts[i])]
-            for k in range(1, len(threes) + 1):
-                for naturals in sub_multisets(threes, k):
-                    add(naturals, rules.black_threes.max_wild)
+            most = rules.black_threes.max_wild
+            _each_choice(found, _copies(counts, (4, 7)), by_count, most, most)
         if rules.sequence.allowed:
-            low, high = self.ruleset.sequence_positions
-            gaps = rules.sequence.max_wild
-            for s in range(4):
-                # by position (an ace low at 0, high at 13), the naturals held
-                present = [
-                    p
-                    for p in range(low, high + 1)
-                    if counts[POSITION_RANK[p] * 4 + s] and not wild[POSITION_RANK[p] * 4]
-                ]
-                for places in _runs(present, gaps):
-                    if len(places) >= 2 and (
-                        places[0] > 0 or places[-1] < 13 or counts[12 * 4 + s] > 1
-                    ):
-                        span = places[-1] - places[0] + 1
-                        for w in range(span - len(places), min(wilds, gaps) + 1):
-                            for mix in by_count[w]:
-                                cards = sorted([*(POSITION_RANK[p] * 4 + s for p in places), *mix])
-                                found.append(tuple(CARDS[i] for i in cards))
+            self._sequence_melds(counts, by_count, found)
         if rules.wild.allowed:
-            for w in range(1, wilds + 1):
-                for mix in by_count[w]:
+            for mixes_of_w in by_count[1:]:
+                for mix in mixes_of_w:
                     found.append(tuple(CARDS[i] for i in mix))
         return list(dict.fromkeys(found))
+
+    def _group_melds(
+        self, counts: Sequence[int], by_count: list[list[list[int]]], found: list[tuple[Card, ...]]
+    ) -> None:
+        """Add each choice of a rank's naturals with each mix of wild cards.
+
+        Up to the wild cards a group allows. One natural alone may be a run's too, with the
+        wild cards a run allows.
+        """
+        rules = self.rules.melds
+        wild = self.ruleset.wild
+        group_wild = rules.group.max_wild
+        if group_wild is None:
+            group_wild = len(by_count) - 1
+        alone_wild = max(group_wild, rules.sequence.max_wild)
+        for r in range(13):
+            base = r * 4
+            if not wild[base] and r != 1:  # black threes are read apart
+                same = _copies(counts, range(base, base + 4))
+                _each_choice(found, same, by_count, group_wild, alone_wild)
+
+    def _sequence_melds(
+        self, counts: Sequence[int], by_count: list[list[list[int]]], found: list[tuple[Card, ...]]
+    ) -> None:
+        """Add each run of a suit's naturals, its gaps filled by wild cards."""
+        wild = self.ruleset.wild
+        low, high = self.ruleset.sequence_positions
+        gaps = self.rules.melds.sequence.max_wild
+        most = min(len(by_count) - 1, gaps)
+        for s in range(4):
+            # by position (an ace low at 0, high at 13), the naturals held
+            present = [
+                p
+                for p in range(low, high + 1)
+                if counts[POSITION_RANK[p] * 4 + s] and not wild[POSITION_RANK[p] * 4]
+            ]
+            for places in _runs(present, gaps):
+                # two places at least; an ace both low and high needs two aces
+                if len(places) >= 2 and (
+                    places[0] > 0 or places[-1] < 13 or counts[12 * 4 + s] > 1
+                ):
+                    _run_with_wilds(found, places, s, by_count, most)
 
     def _first_sets(
         self, counts: Sequence[int], with_cards: tuple[Card, ...] | None = None, top: int = -1
     ) -> Iterator[tuple[tuple[Card, ...], ...]]:
-        """For a side's first meld: each minimal set of legal melds from ``counts`` (none of
-        which can be left out) that, with the pickup's meld where there is one, may reach the
-        minimum; for a pickup, the empty set first (the pile's meld alone)."""
+        """Each minimal set of legal melds from ``counts`` that makes a first meld.
+
+        No meld of a minimal set can be left out. With the pickup's meld where there is one, it
+        may reach the minimum; for a pickup, the empty set comes first (the pile's meld alone).
+        """
         h = self.hand
         minimum = h.first_minimum_for(())
         assert minimum is not None
-        melds: list[tuple[tuple[Card, ...], Meld, int]] = []
-        for cards in self.single_melds(counts):
-            known = self._verified.get(cards)
-            if known is None:
-                found = new_meld(self.ruleset, cards)
-                points = counted_points(self.ruleset, [found]) if found is not None else 0
-                known = self._verified[cards] = (found, points)
-            if known[0] is not None:
-                melds.append((cards, known[0], known[1]))
+        melds = self._legal_melds(counts)
         kinds = h.first_canasta_for(())  # a canasta the first meld must hold, if any
         canasta = [
             int(bool(kinds) and holds_canasta(self.ruleset, kinds, [m])) for _, m, _ in melds
@@ -301,12 +324,7 @@ class Moves:
         start = 0
         pile_canasta = not kinds  # the pickup's meld holds the canasta needed (or none is)
         if with_cards is not None:
-            try:
-                pile_meld = verify_meld(self.ruleset, (*with_cards, CARDS[top]))
-                start = counted_points(self.ruleset, [pile_meld], top_card=CARDS[top])
-                pile_canasta = holds_canasta(self.ruleset, kinds, [pile_meld])
-            except Illegal:
-                start = 0
+            start, pile_canasta = self._pile_meld(with_cards, top, kinds)
             yield ()
             if start >= minimum and pile_canasta:
                 return
@@ -372,6 +390,33 @@ class Moves:
 
         yield from grow(0, start, 0)
 
+    def _legal_melds(self, counts: Sequence[int]) -> list[tuple[tuple[Card, ...], Meld, int]]:
+        """Each legal meld the cards could make alone, with its first-meld points."""
+        melds: list[tuple[tuple[Card, ...], Meld, int]] = []
+        for cards in self.single_melds(counts):
+            known = self._verified.get(cards)
+            if known is None:
+                found = new_meld(self.ruleset, cards)
+                points = counted_points(self.ruleset, [found]) if found is not None else 0
+                known = self._verified[cards] = (found, points)
+            if known[0] is not None:
+                melds.append((cards, known[0], known[1]))
+        return melds
+
+    def _pile_meld(
+        self, with_cards: tuple[Card, ...], top: int, kinds: tuple[str, ...]
+    ) -> tuple[int, bool]:
+        """A pickup's meld: its first-meld points, and whether it holds the canasta.
+
+        A meld that is not legal counts 0.
+        """
+        try:
+            pile_meld = verify_meld(self.ruleset, (*with_cards, CARDS[top]))
+            start = counted_points(self.ruleset, [pile_meld], top_card=CARDS[top])
+            return start, holds_canasta(self.ruleset, kinds, [pile_meld])
+        except Illegal:
+            return 0, not kinds
+
     def _lays(self) -> Iterator[Lay]:
         h = self.hand
         counts = h.hands[h.current]
@@ -406,8 +451,11 @@ class Moves:
     # ------------------------------------------------------------------ going out
 
     def go_out_lines(self, limit: int = 1) -> list[GoOut]:
-        """Up to ``limit`` ways for the current player to go out now in one move (an exact
-        search: none only when there is no way), leaving out the question to the partner."""
+        """Up to ``limit`` ways for the current player to go out now in one move.
+
+        An exact search: none only when there is no way. The question to the partner is left
+        out.
+        """
         h = self.hand
         if h.phase != "play" or h.asked is False:
             return []
@@ -439,9 +487,66 @@ class Moves:
         return lines
 
 
+def _copies(counts: Sequence[int], indices: Sequence[int]) -> list[int]:
+    """The cards of these ``indices`` the ``counts`` hold, once a copy."""
+    return [i for i in indices for _ in range(counts[i])]
+
+
+def _each_choice(
+    found: list[tuple[Card, ...]],
+    same: list[int],
+    by_count: list[list[list[int]]],
+    most_wild: int,
+    alone_wild: int,
+) -> None:
+    """Add each choice of the cards ``same``, with each mix of wild cards.
+
+    A mix holds up to ``most_wild`` wild cards; ``alone_wild`` with one card alone.
+    """
+    for k in range(1, len(same) + 1):
+        most = most_wild if k > 1 else alone_wild
+        for naturals in sub_multisets(same, k):
+            _with_wilds(found, naturals, by_count, most)
+
+
+def _with_wilds(
+    found: list[tuple[Card, ...]],
+    naturals: Sequence[int],
+    by_count: list[list[list[int]]],
+    most_wild: int,
+) -> None:
+    """Add these naturals with each mix of up to ``most_wild`` wild cards."""
+    for w in range(min(len(by_count) - 1, most_wild) + 1):
+        for mix in by_count[w]:
+            cards = sorted([*naturals, *mix])
+            if cards:
+                found.append(tuple(CARDS[i] for i in cards))
+
+
+def _run_with_wilds(
+    found: list[tuple[Card, ...]],
+    places: list[int],
+    s: int,
+    by_count: list[list[list[int]]],
+    most: int,
+) -> None:
+    """Add the run of suit ``s`` at these places, with each mix that fills it.
+
+    Each mix of wild cards, up to ``most``, that fills its gaps.
+    """
+    naturals = [POSITION_RANK[p] * 4 + s for p in places]
+    for w in range(places[-1] - places[0] + 1 - len(places), most + 1):
+        for mix in by_count[w]:
+            cards = sorted([*naturals, *mix])
+            found.append(tuple(CARDS[i] for i in cards))
+
+
 def _runs(present: Sequence[int], gaps: int) -> Iterator[list[int]]:
-    """Each set of the ``present`` positions (ranks in a sequence, in order) whose span leaves
-    at most ``gaps`` out (a sequence's naturals, the gaps for wild cards)."""
+    """Each set of the ``present`` positions whose span leaves out ``gaps`` at most.
+
+    The positions are ranks in a sequence, in order: a sequence's naturals, its gaps for wild
+    cards.
+    """
     for i, first in enumerate(present):
 
         def extend(j: int, chosen: list[int], missing: int) -> Iterator[list[int]]:

@@ -1,12 +1,13 @@
-"""Positions: a moment of a hand as data -- whose turn, the phase, every hand, each side's melds
-and red threes, the pile, the stock's size, who has melded, the question to the partner --
-read from the oracle protocol's JSON into a :class:`~bolivia.play.table.hand.Hand` (so that any
-engine can be asked what a turn rule allows, through ``act`` and ``moves``), and written back
-from a hand.
+"""Positions: a moment of a hand as data, read into a hand and written back.
+
+A position holds whose turn it is, the phase, every hand, each side's melds and red threes,
+the pile, the stock's size, who has melded and the question to the partner. It is read from the
+oracle protocol's JSON into a :class:`~bolivia.play.table.hand.Hand`, so that any engine can be
+asked what a turn rule allows, through ``act`` and ``moves``.
 
 Every card placed comes from the ruleset's pack: a position naming more copies of a card than
-the pack holds is refused (``too-many-copies``); cards it does not place are the stock (the
-first ``stock`` of them, by card index, when it gives the stock's size) and the rest are out of
+the pack holds is refused (``too-many-copies``). The cards it does not place are the stock (the
+first ``stock`` of them, by card index, when it gives the stock's size); the rest are out of
 play. The stock's order does not matter to what is legal.
 
 >>> from bolivia.rules.library import shipped_library
@@ -26,6 +27,7 @@ from bolivia.cards import Card, parse_cards
 from bolivia.engine.melds import verify_meld
 from bolivia.errors import BadRequest, CardError, Illegal
 from bolivia.play.table.hand import Hand
+from bolivia.play.table.state import Phase
 from bolivia.rules.ruleset import Ruleset
 
 __all__ = ["FIELDS", "hand_at", "position_of"]
@@ -82,9 +84,51 @@ def _cards(value: Any, where: str) -> tuple[Card, ...]:
 
 
 def hand_at(ruleset: Ruleset, data: Any) -> Hand:
-    """The hand at this position; :class:`BadRequest` says what is wrong with it, naming the
-    field, with the protocol's code (``bad-request``, ``bad-card``, ``too-many-copies``,
-    ``too-large``)."""
+    """The hand at this position.
+
+    :class:`BadRequest` says what is wrong with it, naming the field, with the protocol's code
+    (``bad-request``, ``bad-card``, ``too-many-copies``, ``too-large``). The fields are read in
+    a fixed order, so a position with several faults is always told of the same one.
+    """
+    _check_fields(data)
+    players, teams = _seating(ruleset, data)
+    turn = _int(data, "turn", 0)
+    if turn >= players:
+        raise BadRequest(f"position.turn is {turn}, but the players are 0 to {players - 1}")
+    phase, asked = _turn_state(data)
+    hands = [
+        _cards(cards, f"position.hands[{p}]")
+        for p, cards in enumerate(_list(data, "hands", players, []))
+    ]
+    melds = _melds(data, teams)
+    red = [_int({"red_threes": n}, "red_threes", 0) for n in _list(data, "red_threes", teams, 0)]
+    pile = _cards(data.get("pile", []), "position.pile")
+    scores = [_int({"scores": n}, "scores", 0, -MAX_INT) for n in _list(data, "scores", teams, 0)]
+    melded = _melded(data, players, [bool(melds[p % teams]) for p in range(players)])
+    if data.get("going_out") and phase != "play":
+        raise BadRequest(
+            "position.going_out is for the play phase: a player starts going out after drawing"
+        )
+    pack = _Pack(ruleset)
+    rest = pack.rest(hands, melds, pile, sum(red))
+    stock = _int(data, "stock", len(rest))
+    if stock > len(rest):
+        raise BadRequest(
+            f"position.stock is {stock}, but only {len(rest)} cards of the pack are not placed"
+        )
+    hand = Hand(ruleset, players, pack.deck, turn, scores, deal=False)
+    _place(ruleset, hand, hands, melds, pile)
+    hand.red_threes = red
+    # the stock's top is its last card: the lowest cards of the rest, the top one last
+    hand.stock = rest[:stock][::-1]
+    hand.set_aside = rest[stock:]
+    _set_turn(hand, data, teams, turn, phase, melded)
+    _set_question(hand, turn, asked)
+    return hand
+
+
+def _check_fields(data: Any) -> None:
+    """Refuse a position that is not an object of known fields with hands."""
     if not isinstance(data, Mapping):
         raise BadRequest("position is an object (see the protocol's 'Positions')")
     unknown = sorted(set(data) - set(FIELDS))
@@ -94,6 +138,10 @@ def hand_at(ruleset: Ruleset, data: Any) -> Hand:
         )
     if "hands" not in data:
         raise BadRequest("missing field 'position.hands'")
+
+
+def _seating(ruleset: Ruleset, data: Mapping[str, Any]) -> tuple[int, int]:
+    """The players and the sides, where the ruleset seats that many players."""
     rules = ruleset.rules
     players = _int(data, "players", rules.players.usual, 2)
     seating = rules.players.seats.get(players)
@@ -102,94 +150,122 @@ def hand_at(ruleset: Ruleset, data: Any) -> Hand:
             f"{ruleset.id} is played by {', '.join(map(str, sorted(rules.players.seats)))} "
             f"players, not {players}"
         )
-    teams = seating.teams
-    turn = _int(data, "turn", 0)
-    if turn >= players:
-        raise BadRequest(f"position.turn is {turn}, but the players are 0 to {players - 1}")
-    phase = data.get("phase", "draw")
-    if phase not in ("draw", "play"):
-        raise BadRequest(f"position.phase is draw or play, not {phase!r}")
+    return players, seating.teams
+
+
+def _turn_state(data: Mapping[str, Any]) -> tuple[Phase, str | None]:
+    """The phase and the question to the partner, with the turn's flags checked."""
+    given = data.get("phase", "draw")
+    phase: Phase
+    if given == "draw":
+        phase = "draw"
+    elif given == "play":
+        phase = "play"
+    else:
+        raise BadRequest(f"position.phase is draw or play, not {given!r}")
     asked = data.get("asked")
     if asked not in (None, "pending", "yes", "no"):
         raise BadRequest(f'position.asked is null, "pending", "yes" or "no", not {asked!r}')
     for key in ("going_out", "picked_up"):
         if not isinstance(data.get(key, False), bool):
             raise BadRequest(f"position.{key} is true or false")
-    hands = [
-        _cards(cards, f"position.hands[{p}]")
-        for p, cards in enumerate(_list(data, "hands", players, []))
-    ]
-    sides = _list(data, "melds", teams, [])
+    return phase, asked
+
+
+def _melds(data: Mapping[str, Any], teams: int) -> list[list[tuple[Card, ...]]]:
+    """Each side's melds, as card lists (not yet checked as melds)."""
     melds: list[list[tuple[Card, ...]]] = []
-    for t, side in enumerate(sides):
+    for t, side in enumerate(_list(data, "melds", teams, [])):
         if not isinstance(side, list):
             raise BadRequest(f"position.melds[{t}] is a list of card lists (the side's melds)")
         melds.append([_cards(m, f"position.melds[{t}][{i}]") for i, m in enumerate(side)])
-    red = [_int({"red_threes": n}, "red_threes", 0) for n in _list(data, "red_threes", teams, 0)]
-    pile = _cards(data.get("pile", []), "position.pile")
-    scores = [_int({"scores": n}, "scores", 0, -MAX_INT) for n in _list(data, "scores", teams, 0)]
-    melded_default = [bool(melds[p % teams]) for p in range(players)]
-    melded = data.get("melded", melded_default)
+    return melds
+
+
+def _melded(data: Mapping[str, Any], players: int, default: list[bool]) -> list[bool]:
+    """Whether each player has melded; by default, whether the side has melds."""
+    melded = data.get("melded", default)
     if (
         not isinstance(melded, list)
         or len(melded) != players
         or not all(isinstance(m, bool) for m in melded)
     ):
         raise BadRequest(f"position.melded is {FIELDS['melded'][0]} ({players})")
-    if data.get("going_out") and phase != "play":
-        raise BadRequest(
-            "position.going_out is for the play phase: a player starts going out after drawing"
-        )
+    return list(melded)
 
-    # every card from the pack, red threes by number
-    deck = sorted(card.index for card in ruleset.pack.cards())
-    pool = [0] * 53
-    for i in deck:
-        pool[i] += 1
 
-    def take(card: Card, where: str) -> None:
-        if card.is_red_three and where != "position.pile":  # an upcard may be one
+class _Pack:
+    """The ruleset's pack by card index, as a position places its cards."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        # every card from the pack, red threes by number
+        self.deck = sorted(card.index for card in ruleset.pack.cards())
+        self.pool = [0] * 53
+        for i in self.deck:
+            self.pool[i] += 1
+
+    def rest(
+        self,
+        hands: list[tuple[Card, ...]],
+        melds: list[list[tuple[Card, ...]]],
+        pile: tuple[Card, ...],
+        red: int,
+    ) -> list[int]:
+        """The cards left once these are placed, by index."""
+        for p, cards in enumerate(hands):
+            self.take(cards, f"position.hands[{p}]")
+        for t, side in enumerate(melds):
+            for i, cards in enumerate(side):
+                self.take(cards, f"position.melds[{t}][{i}]")
+        self.take(pile, "position.pile")
+        self.take_red_threes(red)
+        return [i for i in range(53) for _ in range(self.pool[i])]
+
+    def take(self, cards: tuple[Card, ...], where: str) -> None:
+        """Take these cards from the pack.
+
+        A red three is refused but in the pile, and so is a card named more often than the
+        pack holds it.
+        """
+        pool = self.pool
+        for card in cards:
+            if card.is_red_three and where != "position.pile":  # an upcard may be one
+                raise BadRequest(
+                    f"{where} holds {card!r}: red threes are laid out at once (count them in "
+                    "position.red_threes)"
+                )
+            pool[card.index] -= 1
+            if pool[card.index] < 0:
+                raise BadRequest(
+                    f"the position names {card!r} more often than the pack of "
+                    f"{self.ruleset.id} holds it ({self.ruleset.pack.copies(card)})",
+                    "too-many-copies",
+                )
+
+    def take_red_threes(self, red: int) -> None:
+        """Take the red threes the sides have laid out, by number."""
+        pool = self.pool
+        if red > sum(pool[i] for i in RED_THREES):
             raise BadRequest(
-                f"{where} holds {card!r}: red threes are laid out at once (count them in "
-                "position.red_threes)"
-            )
-        pool[card.index] -= 1
-        if pool[card.index] < 0:
-            raise BadRequest(
-                f"the position names {card!r} more often than the pack of {ruleset.id} holds it "
-                f"({ruleset.pack.copies(card)})",
+                f"the position counts {red} red threes; the pack of {self.ruleset.id} holds "
+                f"{2 * self.ruleset.pack.decks}",
                 "too-many-copies",
             )
+        for i in RED_THREES:
+            used = min(red, pool[i])
+            pool[i] -= used
+            red -= used
 
-    hand = Hand(ruleset, players, deck, turn, scores, deal=False)
-    hand.stock = []
-    for p, cards in enumerate(hands):
-        for card in cards:
-            take(card, f"position.hands[{p}]")
-    for t, side in enumerate(melds):
-        for i, cards in enumerate(side):
-            for card in cards:
-                take(card, f"position.melds[{t}][{i}]")
-    for card in pile:
-        take(card, "position.pile")
-    if sum(red) > sum(pool[i] for i in RED_THREES):
-        raise BadRequest(
-            f"the position counts {sum(red)} red threes; the pack of {ruleset.id} holds "
-            f"{2 * ruleset.pack.decks}",
-            "too-many-copies",
-        )
-    left = sum(red)
-    for i in RED_THREES:
-        used = min(left, pool[i])
-        pool[i] -= used
-        left -= used
-    rest = [i for i in range(53) for _ in range(pool[i])]
-    stock = _int(data, "stock", len(rest))
-    if stock > len(rest):
-        raise BadRequest(
-            f"position.stock is {stock}, but only {len(rest)} cards of the pack are not placed"
-        )
 
+def _place(
+    ruleset: Ruleset,
+    hand: Hand,
+    hands: list[tuple[Card, ...]],
+    melds: list[list[tuple[Card, ...]]],
+    pile: tuple[Card, ...],
+) -> None:
+    """Put the cards in the hands, the melds (each checked) and the pile."""
     for p, cards in enumerate(hands):
         for card in cards:
             hand._to_hand(p, card.index)
@@ -202,26 +278,31 @@ def hand_at(ruleset: Ruleset, data: Any) -> Hand:
             hand.melds[t].append(meld)
     for card in pile:
         hand._pile_push(card.index)
-    hand.red_threes = red
-    # the stock's top is its last card: the lowest cards of the rest, the top one last
-    hand.stock = rest[:stock][::-1]
-    hand.set_aside = rest[stock:]
-    hand.melded = list(melded)
+
+
+def _set_turn(
+    hand: Hand, data: Mapping[str, Any], teams: int, turn: int, phase: Phase, melded: list[bool]
+) -> None:
+    """Set the turn's phase and flags, and who had melded before it."""
+    hand.melded = melded
     hand.phase = phase
     hand.committed = bool(data.get("going_out", False))
     hand.picked_up = bool(data.get("picked_up", False))
     hand.melded_before = hand.melded[turn] and not hand.picked_up
     hand.side_melded_before = bool(hand.melds[turn % teams]) and not hand.picked_up
+
+
+def _set_question(hand: Hand, turn: int, asked: str | None) -> None:
+    """Set the question to the partner: pending, or answered."""
     if asked == "pending":
         if not hand.partnerships:
             raise BadRequest("position.asked is pending, but nobody plays in partnerships here")
         hand.asker = turn
-        hand.answer_phase = phase
+        hand.answer_phase = hand.phase
         hand.current = hand.partner(turn)
         hand.phase = "answer"
     elif asked is not None:
         hand.asked = asked == "yes"
-    return hand
 
 
 def position_of(hand: Hand) -> dict[str, Any]:
@@ -242,16 +323,19 @@ def position_of(hand: Hand) -> dict[str, Any]:
         "stock": len(hand.stock),
         "scores": list(hand.team_scores),
         "melded": list(hand.melded),
-        "asked": "pending"
-        if hand.phase == "answer"
-        else None
-        if hand.asked is None
-        else "yes"
-        if hand.asked
-        else "no",
+        "asked": _question(hand),
     }
     if hand.committed:
         out["going_out"] = True
     if hand.picked_up:
         out["picked_up"] = True
     return out
+
+
+def _question(hand: Hand) -> str | None:
+    """The question to the partner as the protocol writes it."""
+    if hand.phase == "answer":
+        return "pending"
+    if hand.asked is None:
+        return None
+    return "yes" if hand.asked else "no"

@@ -1,16 +1,20 @@
-"""The state of a hand: the cards (each hand as counts per card, with rank counts, suit
-masks and the cards of each rank kept alongside), the stock and the pile, the melds on the
-table, the turn, and the hand's end with its scores; the deal; and the one place cards move
+"""The state of a hand: its cards, its turn, its end and its scores.
+
+The state covers the cards (each hand as counts per card), the stock and the pile, the melds on
+the table, the turn, and the hand's end with its scores; the deal; and the one place cards move
 (:meth:`HandState._to_hand`, :meth:`HandState._from_hand`, :meth:`HandState._pile_push`).
 
-The state is kept for speed: each hand is a list of 53 counts (one per distinct card, by
-:attr:`Card.index`), with its rank counts and a bitmask of ranks per suit kept alongside (runs
-and their neighbours are bit operations) and the cards of each rank and the wild cards as
-tuples, built when first asked for and dropped when the hand changes there; the stock and the
-pile are lists of card indices and the pile's card classes are counted as cards come and go;
-the melds on the table are the :class:`~bolivia.engine.melds.Meld` values of the rule modules.
-:meth:`HandState.conserved` checks the derived figures against the counts too. What may be
-done with the state is :class:`bolivia.play.table.hand.Hand`: the one verify/apply path.
+It is kept for speed. Each hand is a list of 53 counts (one per distinct card, by
+:attr:`Card.index`). Its rank counts and a bitmask of ranks per suit are kept alongside: runs
+and their neighbours are bit operations. The cards of each rank and the wild cards are tuples,
+built when first asked for and dropped when the hand changes there. The stock and the pile are
+lists of card indices, and the pile's card classes are counted as cards come and go. The melds
+on the table are the :class:`~bolivia.engine.melds.Meld` values of the rule modules.
+:meth:`HandState.conserved` checks the derived figures against the counts.
+
+What may be done with the state is the one verify/apply path of
+:class:`bolivia.play.table.hand.Hand`. The questions the move lists ask of that path are
+declared here (:meth:`HandState.can`, ...), so that the move lists need not import the hand.
 """
 
 from __future__ import annotations
@@ -23,21 +27,63 @@ from typing import Any, Final, Literal, Self, overload
 
 from bolivia.cards import Card, shuffle
 from bolivia.engine.going_out import requirement_for, verify_go_out
+from bolivia.engine.initial_meld import canasta_needed, minimum
 from bolivia.engine.limits import Limits, limits
 from bolivia.engine.melds import Meld
 from bolivia.engine.pile import card_class
 from bolivia.engine.scoring import TeamHand, TeamScore, score_hand
 from bolivia.errors import BadRequest, Illegal
+from bolivia.play.table.actions import Action, GoOut
+from bolivia.rules.model import Seating
 from bolivia.rules.ruleset import Ruleset
 from bolivia.values import reduce_fields
 
-__all__ = ["BLACK_THREES", "CARDS", "ENDINGS", "RED_THREES", "Ending", "HandResult", "HandState"]
+__all__ = [
+    "BLACK_THREES",
+    "CARDS",
+    "ENDINGS",
+    "RED_THREES",
+    "Ending",
+    "HandResult",
+    "HandState",
+    "Phase",
+    "Refusal",
+]
 
 # how a hand ends by a rule: a player went out; the stock ran out (or the player to act could
 # not go on once it had); the player to act had no legal action with cards still in the stock
 # (docs/engine.md, "A player without a legal action")
 Ending = Literal["went_out", "stock_exhausted", "blocked"]
 ENDINGS: Final[tuple[Ending, ...]] = ("went_out", "stock_exhausted", "blocked")
+# the phases of a turn: drawing (or taking the pile), then melding and discarding; the partner
+# answering the question to go out comes between, in either
+Phase = Literal["draw", "play", "answer"]
+# the codes of the hand's refusals (Illegal.code), beside those of the rule modules
+Refusal = Literal[
+    "hand-over",
+    "hand-not-over",
+    "wrong-phase",
+    "bad-action",
+    "not-in-hand",
+    "stock-empty",
+    "stop-not-now",
+    "must-take",
+    "must-go-out",
+    "partner-said-no",
+    "ask-first",
+    "threes-not-going-out",
+    "keep-cards",
+    "duplicate-rank",
+    "no-meld",
+    "no-such-meld",
+    "combine-kind",
+    "discard-required",
+    "go-out-cards",
+    "no-asking",
+    "asked",
+    "asked-too-late",
+    "cannot-go-out",
+]
 CARDS: Final = Card.all()
 # the card indexes of each rank (the joker's, 13, is its own)
 RANK_CELLS: Final = tuple(tuple(range(r * 4, min(r * 4 + 4, 53))) for r in range(14))
@@ -63,13 +109,28 @@ class HandResult:
         return reduce_fields(self)
 
 
+def _seating(ruleset: Ruleset, players: int) -> Seating:
+    """How the ruleset seats this many players; :class:`BadRequest` if it does not."""
+    seating = ruleset.rules.players.seats.get(players)
+    if seating is None:
+        raise BadRequest(
+            f"{ruleset.id} is played by "
+            f"{', '.join(map(str, sorted(ruleset.rules.players.seats)))} players, "
+            f"not {players}"
+        )
+    return seating
+
+
 def _cards_of(counts: Sequence[int]) -> list[Card]:
     return [CARDS[i] for i, n in enumerate(counts) for _ in range(n)]
 
 
 class HandView(Sequence[Card]):
-    """A hand kept as counts, seen as the sequence of its cards: its length and how many of a
-    card it holds are read off the counts; the list itself is built only if it is read."""
+    """A hand kept as counts, seen as the sequence of its cards.
+
+    Its length and how many of a card it holds are read off the counts. The list itself is
+    built only if it is read.
+    """
 
     __slots__ = ("_cards", "_counts", "_size")
 
@@ -103,7 +164,10 @@ class HandView(Sequence[Card]):
 
 
 class HandState:
-    """A hand's cards and turn (see the module); :class:`~bolivia.play.table.hand.Hand` plays it."""
+    """A hand's cards and turn (see the module).
+
+    :class:`~bolivia.play.table.hand.Hand` plays it.
+    """
 
     def __init__(
         self,
@@ -115,16 +179,13 @@ class HandState:
         *,
         deal: bool = True,
     ) -> None:
-        """A hand dealt from ``deck`` (card indices, the stock's top last); ``deal=False``
-        leaves every card in the stock, for :func:`bolivia.play.table.position.hand_at` to place."""
+        """A hand dealt from ``deck``: card indices, the stock's top last.
+
+        ``deal=False`` leaves every card in the stock, for
+        :func:`bolivia.play.table.position.hand_at` to place.
+        """
         rules = ruleset.rules
-        seating = rules.players.seats.get(players)
-        if seating is None:
-            raise BadRequest(
-                f"{ruleset.id} is played by "
-                f"{', '.join(map(str, sorted(rules.players.seats)))} players, "
-                f"not {players}"
-            )
+        seating = _seating(ruleset, players)
         lim = limits(ruleset)
         if sorted(deck) != lim.pack:
             raise BadRequest("the deck is not the ruleset's pack")
@@ -170,10 +231,10 @@ class HandState:
         self.current = first
         # the turn: its phase, the partner's answer (and the phase asked in), whether the player
         # is bound to go out, took the pile, had melded (or the side had) before the turn
-        self.phase = "draw"
+        self.phase: Phase = "draw"
         self.asked: bool | None = None
         self.asker: int | None = None
-        self.answer_phase = "play"
+        self.answer_phase: Phase = "play"  # draw or play
         self.committed = False
         self.picked_up = False
         self.melded_before = False
@@ -256,7 +317,7 @@ class HandState:
                 masks[index & 3] = masks[index & 3] & ~(1 << (index >> 2))
 
     def _lay_red_threes(self, player: int, *, replace: bool) -> None:
-        """Lay out the player's red threes; replace them from the stock where the rules say."""
+        """Lay out the player's red threes, replaced from the stock where the rules say."""
         hand = self.hands[player]
         while True:
             found = sum(hand[i] for i in RED_THREES)
@@ -275,8 +336,11 @@ class HandState:
     # ------------------------------------------------------------------ copies
 
     def _copy_into(self, other: HandState) -> None:
-        """Give ``other`` (a state of the same ruleset, players and deck) this state's cards
-        and turn; nothing is shared that either may change."""
+        """Give ``other`` this state's cards and turn.
+
+        ``other`` is a state of the same ruleset, players and deck. Nothing is shared that
+        either may change.
+        """
         other.team_scores = list(self.team_scores)
         other.first = self.first
         other.stock = list(self.stock)
@@ -337,10 +401,35 @@ class HandState:
             return False
         return True
 
+    def must_ask(self) -> bool:
+        """Whether the player must ask the partner before going out, not yet asked."""
+        return self.lim.ask_partner == "required" and self.partnerships and self.asked is None
+
+    def first_minimum_for(self, melds: Sequence[Meld]) -> int | None:
+        """The first meld's minimum for a side with these melds.
+
+        None once the side has melded.
+        """
+        return None if melds else minimum(self.ruleset, self.team_scores[self.team])
+
+    def first_canasta_for(self, melds: Sequence[Meld]) -> tuple[str, ...]:
+        """The kinds of canasta a side's first meld must hold one of.
+
+        None (``()``) once the side has melded.
+        """
+        return () if melds else canasta_needed(self.ruleset, self.team_scores[self.team])
+
+    def _illegal(self, code: Refusal, message: str, rule: str = "") -> Illegal:
+        """A refusal, citing the rule it rests on (if any)."""
+        where = f" ({self.ruleset.cite(rule)})" if rule else ""
+        return Illegal(code, message + where, rule)
+
     def _counts_off_hands(self) -> list[int]:
-        """How many of each card (by index) the stock, the cards set aside, the pile and the
-        melds hold (the hands are read in place by :meth:`conserved`; red threes laid out are
-        counted apart, by number)."""
+        """How many of each card the stock, set-aside cards, pile and melds hold.
+
+        The hands are read in place by :meth:`conserved`. Red threes laid out are counted
+        apart, by number.
+        """
         # plain loops over ints: this runs after every action of the checked hands, and the
         # compiled build makes these a few instructions each
         counts = [0] * 53
@@ -357,38 +446,55 @@ class HandState:
         return counts
 
     def conserved(self) -> bool:
-        """Every card of the pack accounted for, none twice (red threes by number), and the
-        figures kept alongside the hands (sizes, rank counts, suit masks, the cards of a rank
-        and the wild cards where built) in step with them."""
-        # the hands are read in place, each card once per player, and summed without a list
-        # written: this runs after every action of the checked hands. A player's hand and
-        # figures just as the last check found them in step (compared whole, in C; an action
-        # changes one player's) are in step still: _in_step reads nothing else
-        hands = self.hands
+        """Every card of the pack held once, and the kept figures in step.
+
+        Red threes are counted by number. The figures are those kept beside each hand: its
+        size, rank counts, suit masks, and the cards of a rank and the wild cards where built.
+        """
+        return self._figures_in_step() and self._pack_accounted()
+
+    def _figures_in_step(self) -> bool:
+        """Whether every player's kept figures agree with the hand's counts.
+
+        This runs after every action of the checked hands. A player's hand and figures just as
+        the last check found them in step are in step still (compared whole, in C; an action
+        changes one player's).
+        """
         seen = self._in_step_seen
-        for p in range(len(hands)):
-            last = seen[p]
-            if (
-                last is not None
-                and last[0] == self.sizes[p]
-                and last[1] == hands[p]
-                and last[2] == self.rank_counts[p]
-                and last[3] == self.suit_masks[p]
-                and last[4] == self._rank_cards[p]
-                and last[5] == self._wild_cards[p]
-            ):
+        for p in range(len(self.hands)):
+            if self._as_last_seen(p):
                 continue
             if not self._in_step(p):
                 return False
             seen[p] = (
                 self.sizes[p],
-                list(hands[p]),
+                list(self.hands[p]),
                 list(self.rank_counts[p]),
                 list(self.suit_masks[p]),
                 list(self._rank_cards[p]),
                 self._wild_cards[p],
             )
+        return True
+
+    def _as_last_seen(self, p: int) -> bool:
+        """Whether player ``p``'s hand and figures are as the last check found them."""
+        last = self._in_step_seen[p]
+        return (
+            last is not None
+            and last[0] == self.sizes[p]
+            and last[1] == self.hands[p]
+            and last[2] == self.rank_counts[p]
+            and last[3] == self.suit_masks[p]
+            and last[4] == self._rank_cards[p]
+            and last[5] == self._wild_cards[p]
+        )
+
+    def _pack_accounted(self) -> bool:
+        """Whether each card of the pack is held once, red threes by number."""
+        # the hands are read in place, each card once per player, and summed without a list
+        # written: this runs after every action of the checked hands
         counts = self._counts_off_hands()
+        hands = self.hands
         pack = self.ruleset.pack
         decks = pack.decks
         threes = counts[5] + counts[6] + sum(self.red_threes)
@@ -403,54 +509,53 @@ class HandState:
         return threes == 2 * decks
 
     def _in_step(self, p: int) -> bool:
-        """Whether player ``p``'s hand holds no card a negative number of times and the
-        figures kept beside it (size, rank counts, suit masks, the kept lists) agree with it."""
+        """Whether player ``p``'s figures agree with the hand's counts (none negative)."""
+        return self._counts_in_step(p) and self._kept_in_step(p)
+
+    def _counts_in_step(self, p: int) -> bool:
+        """Whether the counts are whole and the size, rank counts and masks agree."""
         hand = self.hands[p]
         ranks = self.rank_counts[p]
         size = hand[52]  # the joker, of no rank
         if size < 0:
             return False
-        held0 = held1 = held2 = held3 = 0  # a bit per rank held, by suit
+        held = [0, 0, 0, 0]  # a bit per rank held, by suit
         for r in range(13):
-            base = r << 2
-            a, b, c, d = hand[base], hand[base + 1], hand[base + 2], hand[base + 3]
-            if a < 0 or b < 0 or c < 0 or d < 0:
-                return False
-            total = a + b + c + d
+            total = 0
+            for suit in range(4):
+                n = hand[(r << 2) + suit]
+                if n < 0:
+                    return False
+                if n:
+                    held[suit] = held[suit] | (1 << r)
+                total += n
             if ranks[r] != total:
                 return False
             size += total
-            bit = 1 << r
-            if a:
-                held0 |= bit
-            if b:
-                held1 |= bit
-            if c:
-                held2 |= bit
-            if d:
-                held3 |= bit
-        masks = self.suit_masks[p]
-        if (
-            self.sizes[p] != size
-            or masks[0] != held0
-            or masks[1] != held1
-            or masks[2] != held2
-            or masks[3] != held3
-        ):
-            return False
+        return self.sizes[p] == size and self.suit_masks[p] == held
+
+    def _kept_in_step(self, p: int) -> bool:
+        """Whether the kept cards of each rank, and the wild cards, list the hand's.
+
+        The wild cards are listed as :meth:`wild_cards` lists them: by wild rank, the cheaper
+        first.
+        """
+        hand = self.hands[p]
         for r, kept in enumerate(self._rank_cards[p]):
             if kept is not None and not _lists(kept, hand, RANK_CELLS[r]):
                 return False
-        # the wild cards as wild_cards lists them: by wild rank, the cheaper first
         kept_wild = self._wild_cards[p]
         return kept_wild is None or _lists(kept_wild, hand, self.ruleset.wild_indices)
 
     # ------------------------------------------------------------------ results
 
     def positions(self) -> list[TeamHand]:
-        """Each side's position now: melds, red threes, the cards in its players' hands, and
-        whether it went out (and earns the bonus: not after the stock ran dry, where the rules
-        withhold it)."""
+        """Each side's position now, as scoring reads it.
+
+        A position is the side's melds, red threes, the cards in its players' hands, and
+        whether it went out and earns the bonus. A side that went out after the stock ran dry
+        earns none where the rules withhold it.
+        """
         teams = []
         for t in range(self.teams):
             went_out = self.went_out is not None and self.team_of[self.went_out] == t
@@ -488,7 +593,7 @@ class HandState:
     def result(self) -> HandResult:
         """The hand's scores, through the same scoring code as the oracle's ``score``."""
         if self.ended_by is None:
-            raise Illegal("hand-not-over", "the hand is not over")
+            raise self._illegal("hand-not-over", "the hand is not over")
         return HandResult(
             self.ended_by,
             self.went_out,
@@ -496,11 +601,28 @@ class HandState:
             tuple(score_hand(self.ruleset, self.positions())),
         )
 
+    # ------------------------------------------------------------------ the verify path
+
+    # The questions the move lists (moves, candidates) ask of the hand's one verify path. They
+    # are declared here, below both, and answered by the hand (bolivia.play.table.hand): the
+    # compiled build calls them through the class's method table, as fast as a direct call.
+
+    def can(self, action: Action) -> bool:
+        """Whether the verify path allows the action."""
+        raise NotImplementedError
+
+    def after_pickup(self, action: Action) -> tuple[list[int], list[Meld]] | None:
+        """The hand's counts and the side's melds after this pickup, or None."""
+        raise NotImplementedError
+
+    def verify_way_out(self, action: GoOut, *, asking: bool = True) -> list[Meld]:
+        """The side's melds after going out this way; :class:`Illegal` if it may not."""
+        raise NotImplementedError
+
     # ------------------------------------------------------------------ what the moves read
 
     def group_pairs(self, team: int) -> list[tuple[int, int]]:
-        """The pairs ``(i, j)``, ``i < j`` in order, of the side's groups of one rank (what a
-        join may join)."""
+        """The pairs ``(i, j)``, ``i < j``, of the side's groups of one rank."""
         return self._groups_of(team)[1]
 
     def group_ranks(self, team: int) -> int:
@@ -508,9 +630,11 @@ class HandState:
         return self._groups_of(team)[2]
 
     def _groups_of(self, team: int) -> tuple[tuple[Meld, ...], list[tuple[int, int]], int]:
-        """The side's melds, the pairs of its groups of one rank and the ranks of its groups,
-        kept while its melds are the same objects (a meld is never changed, only replaced):
-        the candidates, the search and the greedy bot ask in every state."""
+        """The side's melds, its pairs of groups of one rank, and their ranks.
+
+        They are kept while the side's melds are the same objects (a meld is never changed,
+        only replaced): the candidates, the search and the greedy bot ask in every state.
+        """
         melds = self.melds[team]
         kept = self._groups[team]
         if kept is not None and len(kept[0]) == len(melds):
@@ -522,31 +646,31 @@ class HandState:
                     break
             if same:
                 return kept
-        pairs: list[tuple[int, int]] = []
+        ranks, twice = self._group_ranks_of(melds)
+        found = (tuple(melds), _group_pairs(melds) if twice else [], ranks)
+        self._groups[team] = found
+        return found
+
+    def _group_ranks_of(self, melds: list[Meld]) -> tuple[int, bool]:
+        """The ranks of these groups (a bit each), and whether two share one.
+
+        Two groups without a rank share one too.
+        """
         ranks = 0
-        twice = False  # two groups of one rank (or without one): pairs to list
+        twice = False
         unranked = 0
         rank_index = self.lim.rank_index
         for a in melds:
-            if a.kind == "group":
-                if a.rank is None:
-                    unranked += 1
-                    twice = twice or unranked > 1
-                else:
-                    bit = 1 << rank_index[a.rank]
-                    twice = twice or bool(ranks & bit)
-                    ranks |= bit
-        if twice:
-            for i, a in enumerate(melds):
-                if a.kind != "group":
-                    continue
-                for j in range(i + 1, len(melds)):
-                    b = melds[j]
-                    if b.kind == "group" and b.rank == a.rank:
-                        pairs.append((i, j))
-        found = (tuple(melds), pairs, ranks)
-        self._groups[team] = found
-        return found
+            if a.kind != "group":
+                continue
+            if a.rank is None:
+                unranked += 1
+                twice = twice or unranked > 1
+            else:
+                bit = 1 << rank_index[a.rank]
+                twice = twice or bool(ranks & bit)
+                ranks |= bit
+        return ranks, twice
 
     def wild_cards(self) -> tuple[Card, ...]:
         """The player's wild cards, the cheaper first (twos before jokers)."""
@@ -574,9 +698,24 @@ class HandState:
         return [kind for kind, n in self._pile_classes.items() if n > 0]
 
 
+def _group_pairs(melds: list[Meld]) -> list[tuple[int, int]]:
+    """The pairs ``(i, j)``, ``i < j``, of these melds' groups of one rank."""
+    pairs: list[tuple[int, int]] = []
+    for i, a in enumerate(melds):
+        if a.kind != "group":
+            continue
+        for j in range(i + 1, len(melds)):
+            b = melds[j]
+            if b.kind == "group" and b.rank == a.rank:
+                pairs.append((i, j))
+    return pairs
+
+
 def _lists(kept: tuple[Card, ...], hand: list[int], indices: tuple[int, ...]) -> bool:
-    """Whether ``kept`` lists every card of ``hand`` of these ``indices``, in their order,
-    each as many times as it is held."""
+    """Whether ``kept`` lists the hand's cards of these ``indices``, in order.
+
+    Each is listed as many times as it is held.
+    """
     at = 0
     for i in indices:
         for _ in range(hand[i]):

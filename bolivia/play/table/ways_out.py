@@ -1,37 +1,32 @@
 """The search for a way out: can a player empty the hand this turn, and how.
 
-A way out puts every card of the hand somewhere -- onto the side's melds, into new melds, or
-as the one discard -- so that every meld is legal (black threes may be melded, as the player
-goes out), the side's melds then meet the going-out requirement, and, for a side that has not
-melded, the new melds reach the first meld's minimum. The search is exact for any hand size:
-it answers "no" only when no such placement exists, and it has no budget.
+A way out puts every card of the hand somewhere: onto the side's melds, into new melds, or as
+the one discard. Every meld must be legal (black threes may be melded, as the player goes out),
+the side's melds must then meet the going-out requirement, and the new melds of a side that has
+not melded must reach the first meld's minimum. The search is exact for any hand size: it
+answers "no" only when no such placement exists, and it has no budget.
 
-It places the natural cards one at a time, and tries every place for each: the discard; each
-meld on the table that can take it (a run also with the naturals held between it and the card,
-or wild cards in their place: ``8H 9H 10H`` onto ``JH QH KH AH``); a new group of its rank
-(with the fewest other naturals that make it legal, and any number of wild cards); a new
-sequence holding it (the fewest other naturals of its suit, below or above it, that make it
-legal, and any number of wild cards); a new meld of black threes. Cards placed later join the
-melds made earlier, so every legal final meld is reached in any order of the cards: a group
-grows by naturals without breaking its limits once legal, a run at either end. The wild cards
-come last: the discard, how many onto each meld, new melds of wild cards. Before the first card,
-the side's groups of one rank may be joined (where the ruleset allows it) and wild cards may go
-onto a group that more naturals will then make a canasta (where no wild card may go onto a
-finished one).
+It places the natural cards one at a time and tries every place for each
+(:mod:`bolivia.play.table.places`): each meld on the table that can take it (a run also across
+a gap: ``8H 9H 10H`` onto ``JH QH KH AH``); a new group of its rank; a new sequence holding it; a
+new meld of black threes; the discard. A new meld starts with the fewest cards that make it
+legal, and cards placed later join it, so every legal final meld is reached in any order of the
+cards. The wild cards come last: the discard, how many onto each meld, new melds of wild cards.
+Before the first card, the side's groups of one rank may be joined (where the ruleset allows
+it), and wild cards may go onto a group that more naturals will then make a canasta (where no
+wild card may go onto a finished one).
 
 Most hands are settled by a first try in the plain order (the lowest card first) within a few
-dozen states; past those, the search starts again with an order chosen once, before the first
-card (what the first try found to fail stays known): every card held is tried at each of its
-places one step ahead through the quick bounds of :mod:`bolivia.play.table.bounds`; a card with
-no place left open means there is no way out, and so do two cards (or two copies of one) whose
-one open place is the discard. The cards that closed a probe are tried first at the next (the
-search probes again after each join and early wild card, until a probe passes). The cards with
-the fewest open places go first, so that a conflict (the ten of hearts both the escalera's and
-the only partner of the jack of hearts) is met before choices elsewhere multiply it; the order
-of the first probe that passes serves the joins and early wild cards tried after it (they move a
-card or two, and a probe costs as much as dozens of states). Failed states (the cards left, the
-melds on the table, whether the discard is used) are remembered, so the same state is never
-searched twice.
+dozen states. Past those, the search starts again with an order chosen by a probe before the
+first card; what the first try found to fail stays known. The probe tries every card held at
+each of its places one step ahead, through the quick bounds of
+:mod:`bolivia.play.table.bounds`. A card with no place left open means there is no way out; so
+do two cards (or two copies of one) whose one open place is the discard. The cards with the
+fewest open places go first, so that a conflict (the ten of hearts both the escalera's and the
+only partner of the jack of hearts) is met before choices elsewhere multiply it. The cards that
+closed a probe are tried first at the next, and the order of the first probe that passes serves
+the joins and early wild cards tried after it. Failed states (the cards left, the melds on the
+table, whether the discard is used) are remembered, so no state is searched twice.
 
 Wild cards of one rank are interchangeable (the same points, the same rules), so where the
 points of the new melds do not matter (the side has melded) the cheapest are used first.
@@ -40,29 +35,18 @@ points of the new melds do not matter (the side has melded) the cheapest are use
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Final
 
 from bolivia.cards import Card
 from bolivia.engine.going_out import meets_requirement
 from bolivia.engine.initial_meld import counted_points, meets_first
 from bolivia.engine.limits import limits
-from bolivia.engine.melds import (
-    Meld,
-    canasta_of,
-    combination,
-    could_join,
-    extension,
-    new_meld,
-    sequence_places,
-)
-from bolivia.kept import Kept
+from bolivia.engine.melds import Meld, canasta_of, combination, could_join, extension, new_meld
 from bolivia.play.table.actions import GoOut
 from bolivia.play.table.bounds import could_meet, stranded
-from bolivia.play.table.multisets import mixes, sub_multisets, wild_ranks
-from bolivia.play.table.runs import gap_naturals, run_capable, start_naturals
-from bolivia.play.table.signatures import could_take, kinds_with, signature
-from bolivia.play.table.starts import start_pairs
+from bolivia.play.table.places import Place, Places
+from bolivia.play.table.signatures import kinds_with, signature
 from bolivia.rules.ruleset import Ruleset
 
 __all__ = ["can_go_out", "ways_out"]
@@ -81,10 +65,12 @@ def ways_out(
     limit: int = 1,
     bounded: bool = True,
 ) -> list[GoOut]:
-    """Up to ``limit`` ways to go out with the hand ``counts`` (53 counts by card index) onto
-    the side's melds ``table``. ``first_minimum``: the side has not melded, and its new melds
-    must count this much (and hold a canasta of a kind in ``first_canasta``, if any).
-    ``bounded=False`` searches without the quick bounds (the bounds never change the answer)."""
+    """Up to ``limit`` ways out of the hand ``counts`` onto the side's melds ``table``.
+
+    ``counts``: 53 counts by card index. ``first_minimum``: the side has not melded, and its
+    new melds must count this much (and hold a canasta of a kind in ``first_canasta``, if
+    any). ``bounded=False`` searches without the quick bounds, which never change the answer.
+    """
     held = list(counts)  # lists: what the compiled bounds index and walk fastest
     melds = list(table)
     # the requirement first: it closes nearly every hand that has no way out (4,966 of 5,008
@@ -114,10 +100,11 @@ def can_go_out(
 
 
 QUICK_TRY = 48  # states the first try in the plain order may visit
-KEPT = 100_000  # the most entries a search keeps in each of its caches (then cleared)
 
 
-class _Search:
+class _Search(Places):
+    """The search for ways out of one hand (see the module)."""
+
     def __init__(
         self,
         ruleset: Ruleset,
@@ -127,18 +114,11 @@ class _Search:
         first_minimum: int | None,
         limit: int,
     ) -> None:
-        self.ruleset = ruleset
+        super().__init__(ruleset, limits(ruleset), table, counts, first_minimum)
         self.rules = ruleset.rules
-        self.wild = ruleset.wild
         self.players = players
-        self.first_minimum = first_minimum
         self.first_canasta: tuple[str, ...] = ()  # kinds the first meld's canasta may be
         self.limit = limit
-        self.counts = list(counts)
-        self.old = len(table)
-        self.table: list[Meld] = list(table)
-        self.lim = lim = limits(ruleset)
-        self.sigs = [signature(m, self.wild, lim.rank_index) for m in self.table]  # with it
         self.combines: list[tuple[int, int]] = []
         self.extends: list[tuple[int, tuple[Card, ...]]] = []
         self.discard: Card | None = None
@@ -146,8 +126,8 @@ class _Search:
         self.failed: set[tuple[object, ...]] = set()
         self.bounded = True
         self.root_lost: list[int] | None = None
-        self.sequences = lim.sequence_allowed
-        self.naturals = lim.natural_indices
+        self.sequences = self.lim.sequence_allowed
+        self.naturals = self.lim.natural_indices
         self.order = self.naturals  # the order the naturals are placed in (see probe)
         self.ordered = False  # a probe has passed and chosen the order
         self.placed = 0  # naturals placed (or discarded) so far
@@ -155,36 +135,16 @@ class _Search:
         self.spent = False  # the first try's states are spent (see run)
         self.probing = False
         self.suspects: list[int] = []  # see probe
-        self._grown: Kept[tuple[int, tuple[int, ...]], Meld | None] = Kept(KEPT)
-        self.one_per_rank = not lim.duplicate_ranks
-        self.wilds = list(ruleset.wild_indices)  # the cheaper first
-        self.wild_kinds = wild_ranks(ruleset)
-        # kept with the ruleset: each new meld going out by its cards (None: no meld; else the
-        # meld, and whether it is a run)
-        self._made: dict[tuple[int, ...], tuple[Meld, bool] | None] = ruleset.__dict__.setdefault(
-            "_new_melds_going_out", {}
-        )
-
-    # ------------------------------------------------------------------ the table
-
-    def set_meld(self, t: int, meld: Meld) -> None:
-        self.table[t] = meld
-        self.sigs[t] = signature(meld, self.wild, self.lim.rank_index)
-
-    def push(self, meld: Meld) -> None:
-        self.table.append(meld)
-        self.sigs.append(signature(meld, self.wild, self.lim.rank_index))
-
-    def pop(self) -> None:
-        self.table.pop()
-        self.sigs.pop()
 
     # ------------------------------------------------------------------ the root
 
     def run(self) -> None:
-        """A first try in the plain order (lowest card first) for a few states, which settles
-        most hands at once; then, if it has not, the search with the order of :meth:`probe`.
-        What the first try found to fail stays known (a failure does not depend on the order)."""
+        """A quick first try in the plain order, then the probed search.
+
+        The first try (lowest card first) settles most hands at once. If it has not, the
+        search starts again with the order of :meth:`probe`. What the first try found to fail
+        stays known: a failure does not depend on the order.
+        """
         if not self.bounded:
             self.root()
             return
@@ -204,6 +164,7 @@ class _Search:
         self._combine(0)
 
     def _combine(self, start: int) -> None:
+        """Each join of two of the side's groups of one rank, from group ``start`` on."""
         self._pre_wild(0)
         if len(self.found) >= self.limit or not self.lim.combine:
             return
@@ -215,140 +176,148 @@ class _Search:
                 joined = combination(self.ruleset, a, b)
                 if joined is None:
                     continue
-                self.set_meld(i, joined)
-                del self.table[j]
-                del self.sigs[j]
-                self.old -= 1
-                self.combines.append((i, j))
-                self._combine(i)
-                self.combines.pop()
-                self.old += 1
-                self.table.insert(j, b)
-                self.sigs.insert(j, signature(b, self.wild, self.lim.rank_index))
-                self.set_meld(i, a)
+                self._joined(i, j, joined)
                 if len(self.found) >= self.limit:
                     return
 
-    def _pre_wild(self, start: int) -> None:
-        """Where no wild card may go onto a finished canasta, a wild card may still go onto a
-        group before naturals finish it: tried for the groups the hand's naturals could
-        finish, the cheapest wild card each time (and where one finishes the group, more at
-        once with it, one extension onto the unfinished group, as its limits allow).
+    def _joined(self, i: int, j: int, joined: Meld) -> None:
+        """The search on, with group ``j`` joined to group ``i`` as ``joined``."""
+        a, b = self.table[i], self.table[j]
+        self.set_meld(i, joined)
+        del self.table[j]
+        del self.sigs[j]
+        self.old -= 1
+        self.combines.append((i, j))
+        self._combine(i)
+        self.combines.pop()
+        self.old += 1
+        self.table.insert(j, b)
+        self.sigs.insert(j, signature(b, self.wild, self.lim.rank_index))
+        self.set_meld(i, a)
 
-        A wild card put on early where the naturals held could not finish the group even
-        without it makes no way out that the state before lacks (the wild card could go on
-        last), so once that state is searched through with none found (not in the first try,
-        whose states are counted), such groups are passed over: the same ways out, sooner."""
+    def _pre_wild(self, start: int) -> None:
+        """Wild cards onto the side's groups before naturals finish them, from ``start`` on.
+
+        Only where no wild card may go onto a finished canasta. The groups tried are those the
+        hand's naturals could finish; the cheapest wild card goes on first, and where one
+        finishes the group, more at once with it, as its limits allow.
+        """
         self.place()
         if len(self.found) >= self.limit or self.lim.wild_onto_canasta:
             return
         wild = next((i for i in self.wilds if self.counts[i]), None)
         if wild is None:
             return
-        size = self.lim.group_canasta
         for t in range(start, self.old):
             meld = self.table[t]
-            if meld.kind != "group" or canasta_of(self.ruleset, meld) is not None:
-                continue
-            r = next(c.index >> 2 for c in meld.cards if not self.wild[c.index])
-            held = sum(self.counts[i] for i in range(r * 4, r * 4 + 4))
-            # the wild card itself counted towards the canasta while a way out found here may
-            # be a second one, or the first try's states are counted
-            with_wild = 0 if self.probing and not self.found else 1
-            if not held or meld.size + held + with_wild < size:
-                continue
-            most = sum(self.counts[i] for i in self.wilds)
-            if self.lim.group_max_wild is not None:
-                most = min(most, self.lim.group_max_wild - meld.wilds)
-            for n in range(1, most + 1):
-                mix = [wild] if n == 1 else next(self._cheapest(n), None)
-                grown = (
-                    None if mix is None else extension(self.ruleset, meld, [CARDS[i] for i in mix])
-                )
-                if mix is None or grown is None:
-                    break
-                self.take(mix)
-                self.set_meld(t, grown)
-                self.extends.append((t, tuple(CARDS[i] for i in mix)))
-                self._pre_wild(t)
-                self.extends.pop()
-                self.set_meld(t, meld)
-                self.give(mix)
-                if len(self.found) >= self.limit:
-                    return
-                if n == 1 and canasta_of(self.ruleset, grown) is None:
-                    break  # more one at a time, from the state the one makes
+            if self._finishable(meld) and self._wilds_early(t, meld, wild):
+                return
+
+    def _finishable(self, meld: Meld) -> bool:
+        """Whether the naturals held could finish this unfinished group.
+
+        A wild card put on early where they could not, even with it, makes no way out the
+        state before lacks (it could go on last). So once that state is searched through with
+        none found, such groups are passed over: the same ways out, sooner. Not in the first
+        try, whose states are counted, nor where a way out found here may be a second one.
+        """
+        if meld.kind != "group" or canasta_of(self.ruleset, meld) is not None:
+            return False
+        r = next(c.index >> 2 for c in meld.cards if not self.wild[c.index])
+        held = sum(self.counts[i] for i in range(r * 4, r * 4 + 4))
+        with_wild = 0 if self.probing and not self.found else 1
+        return bool(held) and meld.size + held + with_wild >= self.lim.group_canasta
+
+    def _wilds_early(self, t: int, meld: Meld, wild: int) -> bool:
+        """Each number of wild cards onto group ``t`` early; whether enough ways are found.
+
+        One wild card (``wild``) first. More at once only where the one finishes the group:
+        otherwise more go on one at a time, from the state the one makes.
+        """
+        most = sum(self.counts[i] for i in self.wilds)
+        if self.lim.group_max_wild is not None:
+            most = min(most, self.lim.group_max_wild - meld.wilds)
+        for n in range(1, most + 1):
+            mix = [wild] if n == 1 else next(self.cheapest(n), None)
+            if mix is None:
+                return False
+            grown = extension(self.ruleset, meld, [CARDS[i] for i in mix])
+            if grown is None:
+                return False
+            self._extended_early(t, meld, grown, mix)
+            if len(self.found) >= self.limit:
+                return True
+            if n == 1 and canasta_of(self.ruleset, grown) is None:
+                return False
+        return False
+
+    def _extended_early(self, t: int, meld: Meld, grown: Meld, mix: list[int]) -> None:
+        """The search on, with the wild cards ``mix`` onto group ``t``, grown to ``grown``."""
+        self.take(mix)
+        self.set_meld(t, grown)
+        self.extends.append((t, tuple(CARDS[i] for i in mix)))
+        self._pre_wild(t)
+        self.extends.pop()
+        self.set_meld(t, meld)
+        self.give(mix)
 
     # ------------------------------------------------------------------ placing cards
 
-    def capable_masks(self) -> list[int]:
-        """Per suit, the ranks whose cards could be part of a sequence (see
-        :func:`~bolivia.play.table.runs.run_capable`)."""
-        wilds = sum(self.counts[i] for i in self.wilds)
-        return run_capable(self.lim, self.counts, wilds, self.table)
-
-    def grow(self, meld: Meld, cards: list[int]) -> Meld | None:
-        """The meld grown by these cards (indexes) as a player going out grows it
-        (:func:`~bolivia.engine.melds.extension`), or None; kept for the search, as the same
-        meld is grown by the same cards in many states (by identity: the meld is kept too)."""
-        key = (id(meld), tuple(cards))
-        known = self._grown.find(key, meld)
-        if known is not None:
-            return known[1]
-        grown = extension(self.ruleset, meld, [CARDS[i] for i in cards], going_out=True)
-        return self._grown.keep(key, meld, grown)
-
     def key(self, capable: list[int]) -> tuple[object, ...]:
-        """The state, with the naturals that cannot be in a sequence counted by rank only
-        (states that differ in their suits alone are one state); ``capable``: the state's
-        :meth:`capable_masks`."""
+        """The state, the naturals that cannot be in a sequence counted by rank only.
+
+        States that differ in their suits alone are one state. ``capable``: the state's
+        :meth:`capable_masks`.
+        """
         points: object = None
         if self.first_minimum is not None:
             new = self.table[self.old :]
             points = (counted_points(self.ruleset, new), bool(new) and self.first_met(new))
-        counts = self.counts
-        if self.sequences:
-            # a rank's four counts and its loose naturals in one int, eight bits each (a card
-            # is held at most MAX_DECKS = 8 times, the loose at most 32)
-            wild = self.wild
-            c0, c1, c2, c3 = capable[0], capable[1], capable[2], capable[3]
-            cells: list[int] = []
-            for r in range(13):
-                base = r << 2
-                a, b, c, d = counts[base], counts[base + 1], counts[base + 2], counts[base + 3]
-                loose = 0
-                if a and not wild[base] and not (c0 >> r) & 1:
-                    loose, a = loose + a, 0
-                if b and not wild[base + 1] and not (c1 >> r) & 1:
-                    loose, b = loose + b, 0
-                if c and not wild[base + 2] and not (c2 >> r) & 1:
-                    loose, c = loose + c, 0
-                if d and not wild[base + 3] and not (c3 >> r) & 1:
-                    loose, d = loose + d, 0
-                cells.append(loose << 32 | a << 24 | b << 16 | c << 8 | d)
-            cells.append(counts[52])
-            state: tuple[int, ...] = tuple(cells)
-        else:
-            wild = self.wild
-            cells = [
-                -1 if wild[b] else counts[b] + counts[b + 1] + counts[b + 2] + counts[b + 3]
-                for b in range(0, 52, 4)
-            ]
-            cells += [counts[i] for i in self.wilds]
-            cells += (counts[4], counts[7])
-            state = tuple(cells)
+        state = self._run_cells(capable) if self.sequences else self._rank_cells()
         return (state, self.discard is None, tuple(self.sigs), points)
 
+    def _run_cells(self, capable: list[int]) -> tuple[int, ...]:
+        """The cards held, where runs are melded: each rank's counts and loose naturals.
+
+        Eight bits each in one int a rank (a card is held at most MAX_DECKS = 8 times, the
+        loose at most 32), then the jokers.
+        """
+        counts = self.counts
+        wild = self.wild
+        c0, c1, c2, c3 = capable[0], capable[1], capable[2], capable[3]
+        cells: list[int] = []
+        for r in range(13):
+            base = r << 2
+            a, b, c, d = counts[base], counts[base + 1], counts[base + 2], counts[base + 3]
+            loose = 0
+            if a and not wild[base] and not (c0 >> r) & 1:
+                loose, a = loose + a, 0
+            if b and not wild[base + 1] and not (c1 >> r) & 1:
+                loose, b = loose + b, 0
+            if c and not wild[base + 2] and not (c2 >> r) & 1:
+                loose, c = loose + c, 0
+            if d and not wild[base + 3] and not (c3 >> r) & 1:
+                loose, d = loose + d, 0
+            cells.append(loose << 32 | a << 24 | b << 16 | c << 8 | d)
+        cells.append(counts[52])
+        return tuple(cells)
+
+    def _rank_cells(self) -> tuple[int, ...]:
+        """The cards held, where no run is melded: by rank, wild cards by card."""
+        counts = self.counts
+        wild = self.wild
+        cells = [
+            -1 if wild[b] else counts[b] + counts[b + 1] + counts[b + 2] + counts[b + 3]
+            for b in range(0, 52, 4)
+        ]
+        cells += [counts[i] for i in self.wilds]
+        cells += (counts[4], counts[7])
+        return tuple(cells)
+
     def place(self) -> None:
-        if len(self.found) >= self.limit:
+        """The search on from this state: the next natural card, or the wild cards."""
+        if len(self.found) >= self.limit or self._spend():
             return
-        if self.budget is not None:
-            self.budget -= 1
-            if self.budget < 0:
-                # the first try is spent: a limit of none found stops every loop at once
-                self.spent = True
-                self.limit = 0
-                return
         # the ranks that could be in a sequence, read once for the state: its key, the probe
         # and the plan of the card placed all ask
         capable = self.capable_masks()
@@ -356,31 +325,57 @@ class _Search:
         if key in self.failed:
             return
         before = len(self.found)
-        if self.root_lost is not None:  # the root, whose bounds ways_out found open
-            lost, self.root_lost = self.root_lost, None
-        else:
-            # the requirement's bound first: it closes more states than the stranded cards
-            if self.bounded and not could_meet(self.ruleset, self.counts, self.table, self.players):
-                self.failed.add(key)
-                return
-            lost = stranded(self.ruleset, self.counts, self.table) if self.bounded else []
-            if len(lost) > (1 if self.discard is None else 0):
-                self.failed.add(key)
-                return
-        if self.probing and not self.placed and not self.ordered and not self.probe(capable):
+        lost = self._lost()
+        if lost is None or (
+            self.probing and not self.placed and not self.ordered and not self.probe(capable)
+        ):
             self.failed.add(key)
             return
-        if lost:  # the one card with nowhere to go can only be the discard
-            self.discard_card(lost[0])
-        else:
-            chosen = self.choose(capable)
-            if chosen is None:
-                self.wild_phase()
-            else:
-                index, plan = chosen  # no star call: that would go through the generic call
-                self.options(index, plan)
+        self._place_next(lost, capable)
         if len(self.found) == before and not self.spent:
             self.failed.add(key)
+
+    def _spend(self) -> bool:
+        """Spends a state of the first try's budget, if any; whether it is spent.
+
+        A spent first try sets a limit of none found, which stops every loop at once.
+        """
+        if self.budget is None:
+            return False
+        self.budget -= 1
+        if self.budget < 0:
+            self.spent = True
+            self.limit = 0
+            return True
+        return False
+
+    def _lost(self) -> list[int] | None:
+        """The cards with only the discard left; None when the bounds close the state.
+
+        The requirement's bound comes first: it closes more states than the stranded cards.
+        At the root, the bounds :func:`ways_out` read are used.
+        """
+        if self.root_lost is not None:
+            lost, self.root_lost = self.root_lost, None
+            return lost
+        if self.bounded and not could_meet(self.ruleset, self.counts, self.table, self.players):
+            return None
+        lost = stranded(self.ruleset, self.counts, self.table) if self.bounded else []
+        if len(lost) > (1 if self.discard is None else 0):
+            return None
+        return lost
+
+    def _place_next(self, lost: list[int], capable: list[int]) -> None:
+        """The lost card as the discard; else the next natural, or the wild cards."""
+        if lost:
+            self.discard_card(lost[0])
+            return
+        chosen = self.choose(capable)
+        if chosen is None:
+            self.wild_phase()
+        else:
+            index, plan = chosen  # no star call: that would go through the generic call
+            self.options(index, plan)
 
     def discard_card(self, index: int) -> None:
         self.counts[index] = self.counts[index] - 1
@@ -391,54 +386,11 @@ class _Search:
         self.discard = None
         self.counts[index] = self.counts[index] + 1
 
-    def plan(self, index: int, capable: list[int]) -> list[tuple[int, list[int], Meld]]:
-        """Every place for the card on the table or in a new meld, as ``(t, cards, meld)``:
-        meld ``t`` of the table (-1: a new meld) becomes ``meld`` with ``cards`` of the hand
-        (``capable``: the state's :meth:`capable_masks`).
-        Runs come first (a sequence is what a requirement most often lacks and what a wrong
-        early choice most often spoils); the discard, tried last, is not listed."""
-        made = self._made
-        runs: list[tuple[list[int], Meld]] = []
-        rest: list[tuple[list[int], Meld]] = []
-        for cards in self.new_melds(index, capable):
-            key = tuple(cards)
-            if key in made:
-                found = made[key]
-            else:
-                meld = new_meld(self.ruleset, [CARDS[i] for i in cards], going_out=True)
-                wild = self.wild
-                several = len({i >> 2 for i in cards if not wild[i]}) > 1
-                if len(made) > KEPT:  # a bound on what is kept
-                    made.clear()
-                found = made[key] = None if meld is None else (meld, several)
-            if found is not None:
-                (runs if found[1] else rest).append((cards, found[0]))
-        table = self.table
-        sigs = self.sigs  # the melds the card could join, read from their signatures
-        out: list[tuple[int, list[int], Meld]] = []
-        for onto_runs in (True, False):
-            for t in range(len(table)):
-                sig = sigs[t]
-                if (sig & 3 == 3) != onto_runs or not could_take(sig, index):
-                    continue
-                meld = table[t]
-                for cards in self.joins(index, meld):
-                    grown = self.grow(meld, cards)
-                    if grown is not None:
-                        out.append((t, cards, grown))
-            for cards, meld in runs if onto_runs else rest:
-                if (
-                    meld.kind == "group"
-                    and self.one_per_rank
-                    and any(m.kind == "group" and m.rank == meld.rank for m in table)
-                ):
-                    continue
-                out.append((-1, cards, meld))
-        return out
+    def options(self, index: int, plan: list[Place]) -> None:
+        """The card to each place of its ``plan`` in turn, then to the discard.
 
-    def options(self, index: int, plan: list[tuple[int, list[int], Meld]]) -> None:
-        """The card to each place of its ``plan`` in turn, then to the discard (one spent
-        early is seldom the way)."""
+        The discard comes last: one spent early is seldom the way.
+        """
         found = self.found
         self.placed += 1
         for t, cards, meld in plan:
@@ -461,7 +413,7 @@ class _Search:
         if self.discard is None and len(found) < self.limit:
             self.discard_card(index)
 
-    def choose(self, capable: list[int]) -> tuple[int, list[tuple[int, list[int], Meld]]] | None:
+    def choose(self, capable: list[int]) -> tuple[int, list[Place]] | None:
         """The next natural card to place and its plan: the first held in :attr:`order`."""
         counts = self.counts
         index = next((i for i in self.order if counts[i]), None)
@@ -483,10 +435,13 @@ class _Search:
         return open_place
 
     def probe(self, capable: list[int]) -> bool:
-        """Before the first card is placed: each natural held tried at each of its places (and
-        the discard) one step ahead through the bounds. False when some card has no place the
-        bounds leave open (no way out); else :attr:`order` puts the cards with the fewest open
-        places first, so a conflict is met before choices elsewhere multiply it."""
+        """Each natural held tried at each of its places, one step ahead.
+
+        Before the first card is placed; the discard counts as a place. False when some card
+        has no place the bounds leave open (no way out). Else :attr:`order` puts the cards
+        with the fewest open places first, so a conflict is met before choices elsewhere
+        multiply it.
+        """
         scored: list[tuple[int, int]] = []
         forced: list[int] = []  # the cards whose one open place is the discard
         copies = 0  # and their copies held
@@ -494,20 +449,7 @@ class _Search:
         for index in suspects + [i for i in self.naturals if i not in suspects]:
             if not self.counts[index]:
                 continue
-            open_places = 0
-            for t, cards, meld in self.plan(index, capable):  # each card from this state
-                self.take(cards)
-                if t < 0:
-                    self.push(meld)
-                else:
-                    before = self.table[t]
-                    self.set_meld(t, meld)
-                open_places += self.viable()
-                if t < 0:
-                    self.pop()
-                else:
-                    self.set_meld(t, before)
-                self.give(cards)
+            open_places = self._open_places(index, capable)
             if self.discard is None and self.viable_discard(index):
                 if not open_places:
                     # every way out discards each copy of it (every other place is closed),
@@ -526,137 +468,33 @@ class _Search:
         self.ordered = True
         return True
 
-    def joins(self, index: int, meld: Meld) -> list[list[int]]:
-        """The ways the natural card may join the meld: alone; and, for a sequence it does not
-        touch, with what bridges the gap -- the naturals of its suit held between it and the
-        sequence (any of them may be left for elsewhere with a wild card in its place) and the
-        fewest wild cards that make it legal (more may join in the wild phase). Without the
-        bridge a sequence could only grow by cards next to it, one at a time, and
-        ``8H 9H 10H`` onto ``JH QH KH AH`` would be missed when ``8H`` is placed first.
-        (The ways are listed, not yielded, here and in :meth:`new_melds`: they are all read
-        before anything moves, and a compiled generator costs more a way than a list.)"""
-        out = [[index]]
-        if meld.kind != "sequence":
-            return out
-        max_wild = self.lim.sequence_max_wild
-        ranks = [c.index >> 2 for c in meld.cards if not self.wild[c.index]]
-        for places in sequence_places(self.ruleset, ranks, meld.wilds):
-            for p in self.lim.rank_positions[index >> 2]:  # an ace low or high, by position
-                between = gap_naturals(self.lim, self.counts, index & 3, places, p)
-                if between is not None:  # not a duplicate, nor next to it (alone is the way)
-                    self._bridges(index, meld, between, max_wild, out)
-        return out
-
-    def _bridges(
-        self, index: int, meld: Meld, between: list[int], max_wild: int, out: list[list[int]]
-    ) -> None:
-        """:meth:`joins` across a gap: the card with some of the naturals ``between`` (added to
-        ``out``)."""
-        available = sum(self.counts[i] for i in self.wilds)
-        slack = min(available, max_wild - meld.wilds)
-        for left_out in range(min(len(between), slack) + 1):
-            for kept in sub_multisets(between, len(between) - left_out):
-                for w in range(slack + 1):
-                    cards = [index, *kept]
-                    fills = self.wild_choices(w)
-                    if not fills:
-                        break
-                    if self.grow(meld, cards + fills[0]) is None:
-                        continue
-                    if w and self.first_minimum is not None:
-                        for mix in fills:  # the points of the mix count
-                            out.append(cards + mix)
-                    else:
-                        out.append(cards + fills[0])
-                    break  # more wild cards may join in the wild phase
-
-    def new_melds(self, index: int, capable: list[int]) -> list[list[int]]:
-        """The new melds (card indices) that hold the natural card, by the rules above."""
-        lim = self.lim
-        rank, suit = index >> 2, index & 3
-        out: list[list[int]] = []
-        if rank == 1:  # a black three: in a meld of threes, or a run where the span holds it
-            if lim.threes_when != "never":
-                others = [i for i in (4, 7) for _ in range(self.counts[i] - (i == index))]
-                self._with_naturals(index, others, lim.threes_max_wild, capable, out)
-            if lim.sequence_allowed:
-                self._sequences(index, rank, suit, out)
-            return out
-        same = [
-            i for i in range(rank * 4, rank * 4 + 4) for _ in range(self.counts[i] - (i == index))
-        ]
-        self._with_naturals(index, same, lim.group_max_wild, capable, out)
-        if lim.sequence_allowed:
-            self._sequences(index, rank, suit, out)
-        return out
-
-    def _with_naturals(
-        self,
-        index: int,
-        others: list[int],
-        max_wild: int | None,
-        capable: list[int],
-        out: list[list[int]],
-    ) -> None:
-        """A group (or a meld of black threes) of the card, started as small as it may be: the
-        fewest naturals and wild cards that make it legal (each such pair, each choice of the
-        naturals), as more naturals join as they are placed and wild cards come last. Where
-        no wild card may go onto a finished canasta and the rank could make one, every number
-        of wild cards is offered at once. One natural with wild cards is offered too where it
-        could be a legal meld of some kind (:func:`verify_meld` decides which). ``max_wild``
-        is the ruleset's limit for the meld's kind (what :func:`start_pairs` reads); the melds
-        are added to ``out``."""
-        threes = index >> 2 == 1
-        available = sum(self.counts[i] for i in self.wilds)
-        for k, w in start_pairs(self.ruleset, threes, len(others), available):
-            choices = self._naturals_choices(others, k, capable)
-            if choices:
-                fills = self.wild_choices(w)
-                for naturals in choices:
-                    for wilds in fills:
-                        out.append([index, *naturals, *wilds])
-
-    def _naturals_choices(self, others: list[int], k: int, capable: list[int]) -> list[list[int]]:
-        """Each choice of ``k`` of these naturals of one rank, those that cannot be in a
-        sequence (by ``capable``, the state's :meth:`capable_masks`) taken as interchangeable
-        (the lowest first)."""
-        free = [i for i in others if (capable[i & 3] >> (i >> 2)) & 1]
-        loose = [i for i in others if not (capable[i & 3] >> (i >> 2)) & 1]
-        out: list[list[int]] = []
-        for j in range(min(k, len(loose)) + 1):
-            for chosen in sub_multisets(free, k - j):
-                out.append([*chosen, *loose[:j]])
-        return out
-
-    def _sequences(self, index: int, rank: int, suit: int, out: list[list[int]]) -> None:
-        """A sequence holding the card and at least one other natural of its suit: for each
-        number of wild cards, the fewest naturals that make it legal, each choice of ranks
-        within reach below or above it (more naturals join at either end as they are
-        placed; added to ``out``)."""
-        lim = self.lim
-        available = sum(self.counts[i] for i in self.wilds)
-        for w in range(min(available, lim.sequence_max_wild) + 1):
-            k = max(1, lim.sequence_min_size - 1 - w)  # naturals beside the card
-            fills: list[list[int]] | None = None  # read at the first natural choice
-            for others in start_naturals(self.lim, self.counts, index, k, w):
-                if fills is None:
-                    fills = self.wild_choices(w)
-                for wilds in fills:
-                    out.append([index, *others, *wilds])
+    def _open_places(self, index: int, capable: list[int]) -> int:
+        """How many of the card's places (not the discard) the bounds leave open."""
+        open_places = 0
+        for t, cards, meld in self.plan(index, capable):  # each card from this state
+            self.take(cards)
+            if t < 0:
+                self.push(meld)
+                open_places += self.viable()
+                self.pop()
+            else:
+                before = self.table[t]
+                self.set_meld(t, meld)
+                open_places += self.viable()
+                self.set_meld(t, before)
+            self.give(cards)
+        return open_places
 
     # ------------------------------------------------------------------ wild cards
 
     def wild_phase(self) -> None:
-        """Only wild cards are left: the discard (none, or one of each wild rank), then how
-        many go onto each meld in turn, then new melds of wild cards for the rest."""
+        """Only wild cards are left: the discard, then onto each meld, then new melds.
+
+        The discard is none, or one of each wild rank held.
+        """
         options: list[int | None] = [None]
         if self.discard is None:
-            options += [i for kind in self.wild_kinds for i in kind[:1] if self.counts[i]]
-            options += [
-                next(i for i in kind if self.counts[i])
-                for kind in self.wild_kinds
-                if not self.counts[kind[0]] and any(self.counts[i] for i in kind)
-            ]
+            options += self._wild_discards()
         for index in options:
             if index is not None:
                 self.counts[index] = self.counts[index] - 1
@@ -668,10 +506,23 @@ class _Search:
             if len(self.found) >= self.limit:
                 return
 
+    def _wild_discards(self) -> list[int | None]:
+        """The wild cards that may be the discard: one of each wild rank held."""
+        counts = self.counts
+        options: list[int | None] = [i for kind in self.wild_kinds for i in kind[:1] if counts[i]]
+        options += [
+            next(i for i in kind if counts[i])
+            for kind in self.wild_kinds
+            if not counts[kind[0]] and any(counts[i] for i in kind)
+        ]
+        return options
+
     def _spread(self, t: int, seen: set[tuple[int, tuple[int, ...], int]], kinds: int) -> None:
-        """Wild cards onto the melds from ``t`` on (each number of them the meld can take);
+        """Wild cards onto the melds from ``t`` on, as many as each can take.
+
         ``kinds``: how many of the melds before ``t`` are canastas of each kind, as they now
-        stand (:func:`~bolivia.play.table.signatures.kinds_with`)."""
+        stand (:func:`~bolivia.play.table.signatures.kinds_with`).
+        """
         held = [self.counts[i] for i in self.wilds]
         if not any(held):
             self.leaf()
@@ -686,93 +537,110 @@ class _Search:
         meld = self.table[t]
         self._spread(t + 1, seen, kinds_with(self.ruleset, kinds, meld))
         if len(self.found) < self.limit and could_join(self.ruleset, meld, CARDS[self.wilds[0]]):
-            points = self.first_minimum is not None and t >= self.old
-            for k in range(1, sum(held) + 1):
-                grew = False
-                for mix in self.wild_choices(k) if points else self._cheapest(k):
-                    cards = [CARDS[i] for i in mix]
-                    grown = self.grow(meld, mix)
-                    if grown is None:
-                        continue
-                    grew = True
-                    self.take(mix)
-                    self.set_meld(t, grown)
-                    self.extends.append((t, tuple(cards)))
-                    self._spread(t + 1, seen, kinds_with(self.ruleset, kinds, grown))
-                    self.extends.pop()
-                    self.set_meld(t, meld)
-                    self.give(mix)
-                    if len(self.found) >= self.limit:
-                        return
-                if not grew:
-                    break  # a meld that cannot take k wild cards cannot take more
+            self._spread_onto(t, meld, sum(held), seen, kinds)
         if len(self.found) == before:
             seen.add(key)
 
-    def _cheapest(self, n: int) -> Iterator[list[int]]:
-        held = [[i for i in kind for _ in range(self.counts[i])] for kind in self.wild_kinds]
-        if sum(map(len, held)) >= n:
-            yield from mixes(held, n, cheapest=True)
+    def _spread_onto(
+        self,
+        t: int,
+        meld: Meld,
+        most: int,
+        seen: set[tuple[int, tuple[int, ...], int]],
+        kinds: int,
+    ) -> None:
+        """One to ``most`` wild cards onto meld ``t``, then the melds after it.
 
-    def _wild_melds(self, left: int) -> None:
-        """The wild cards left as new melds of wild cards: as many canastas as they make, the
-        rest in a meld of its own or added to one of them."""
-        lim = self.lim
-        if not lim.wild_allowed:
-            return
-        size = lim.bolivia_size
-        cards = [i for i in self.wilds for _ in range(self.counts[i])]
-        for canastas in range(left // size, -1, -1):
-            rest = left - canastas * size
-            sizes = [size] * canastas
-            most = lim.wild_max_size
-            if rest and rest >= lim.wild_min_size and (most is None or rest <= most):
-                sizes.append(rest)
-            elif rest and sizes and (most is None or size + rest <= most):
-                sizes[-1] = sizes[-1] + rest
-            elif rest:
-                continue
-            melds = []
-            start = 0
-            for n in sizes:
-                made = new_meld(
-                    self.ruleset, [CARDS[i] for i in cards[start : start + n]], going_out=True
-                )
-                if made is None:
-                    break
-                melds.append(made)
-                start += n
-            else:
-                self.take(cards)
-                for meld in melds:
-                    self.push(meld)
-                self.leaf()
-                for _ in melds:
-                    self.pop()
-                self.give(cards)
+        Every mix of wild ranks where the new melds' points count; the cheapest otherwise.
+        """
+        points = self.first_minimum is not None and t >= self.old
+        for k in range(1, most + 1):
+            grew = False
+            for mix in self.wild_choices(k) if points else self.cheapest(k):
+                grown = self.grow(meld, mix)
+                if grown is None:
+                    continue
+                grew = True
+                self._spread_with(t, meld, grown, mix, seen, kinds)
                 if len(self.found) >= self.limit:
                     return
+            if not grew:
+                break  # a meld that cannot take k wild cards cannot take more
 
-    def wild_choices(self, n: int, *, without: int | None = None) -> list[list[int]]:
-        """Ways to take ``n`` wild cards from the hand: every mix of wild ranks where the new
-        melds' points count (a side's first meld), else the cheapest only."""
-        if n == 0:
-            return [[]]
-        held = [
-            [i for i in kind for _ in range(self.counts[i] - (i == without))]
-            for kind in self.wild_kinds
-        ]
-        if sum(map(len, held)) < n:
-            return []
-        return list(mixes(held, n, cheapest=self.first_minimum is None))
+    def _spread_with(
+        self,
+        t: int,
+        meld: Meld,
+        grown: Meld,
+        mix: list[int],
+        seen: set[tuple[int, tuple[int, ...], int]],
+        kinds: int,
+    ) -> None:
+        """The wild phase on, with the wild cards ``mix`` onto meld ``t``."""
+        self.take(mix)
+        self.set_meld(t, grown)
+        self.extends.append((t, tuple(CARDS[i] for i in mix)))
+        self._spread(t + 1, seen, kinds_with(self.ruleset, kinds, grown))
+        self.extends.pop()
+        self.set_meld(t, meld)
+        self.give(mix)
 
-    def take(self, cards: list[int]) -> None:
-        for i in cards:
-            self.counts[i] = self.counts[i] - 1
+    def _wild_melds(self, left: int) -> None:
+        """The ``left`` wild cards as new melds of wild cards.
 
-    def give(self, cards: list[int]) -> None:
-        for i in cards:
-            self.counts[i] = self.counts[i] + 1
+        As many canastas as they make, then fewer; the rest in a meld of its own, or added
+        to one of them.
+        """
+        if not self.lim.wild_allowed:
+            return
+        cards = [i for i in self.wilds for _ in range(self.counts[i])]
+        for canastas in range(left // self.lim.bolivia_size, -1, -1):
+            sizes = self._wild_sizes(left, canastas)
+            melds = None if sizes is None else self._wild_meld_list(cards, sizes)
+            if melds is None:
+                continue
+            self._laid_wild(cards, melds)
+            if len(self.found) >= self.limit:
+                return
+
+    def _wild_sizes(self, left: int, canastas: int) -> list[int] | None:
+        """The wild melds' sizes for ``left`` cards and this many canastas, or None."""
+        lim = self.lim
+        size = lim.bolivia_size
+        rest = left - canastas * size
+        sizes = [size] * canastas
+        most = lim.wild_max_size
+        if rest and rest >= lim.wild_min_size and (most is None or rest <= most):
+            sizes.append(rest)
+        elif rest and sizes and (most is None or size + rest <= most):
+            sizes[-1] = sizes[-1] + rest
+        elif rest:
+            return None
+        return sizes
+
+    def _wild_meld_list(self, cards: list[int], sizes: list[int]) -> list[Meld] | None:
+        """The wild cards as new melds of these sizes; None if one is illegal."""
+        melds = []
+        start = 0
+        for n in sizes:
+            made = new_meld(
+                self.ruleset, [CARDS[i] for i in cards[start : start + n]], going_out=True
+            )
+            if made is None:
+                return None
+            melds.append(made)
+            start += n
+        return melds
+
+    def _laid_wild(self, cards: list[int], melds: list[Meld]) -> None:
+        """The way out ends with the wild cards ``cards`` laid as ``melds``."""
+        self.take(cards)
+        for meld in melds:
+            self.push(meld)
+        self.leaf()
+        for _ in melds:
+            self.pop()
+        self.give(cards)
 
     # ------------------------------------------------------------------ the end
 
@@ -782,6 +650,7 @@ class _Search:
         return meets_first(self.ruleset, new, self.first_minimum, self.first_canasta)
 
     def leaf(self) -> None:
+        """The way as it stands, found if it goes out by the rules."""
         if self.rules.going_out.discard_required and self.discard is None:
             return
         if not meets_requirement(self.ruleset, self.table, self.players):
