@@ -25,12 +25,11 @@ from bolivia.errors import BoliviaError
 from bolivia.play.batch.seeds import derive_seed
 from bolivia.play.batch.simulate import (
     CHECKS,
-    CHUNK_LIMIT,
     RULE_ENDINGS,
     HandStats,
     play_game,
     play_hand,
-    worker_pool,
+    pooled,
 )
 from bolivia.play.bots.registry import Bot, make_bot
 from bolivia.rules.library import Library, LibrarySpec
@@ -210,10 +209,7 @@ def job_results(spec: MatchSpec, workers: int = 1) -> Iterator[dict[str, Any]]:
         _ruleset(spec)
         yield from map(job, _jobs(spec))
         return
-    count = spec.games or spec.deals
-    chunk = max(1, min(count // (workers * 8), CHUNK_LIMIT))
-    with worker_pool(workers) as pool:
-        yield from pool.imap(job, _jobs(spec), chunksize=chunk)
+    yield from pooled(job, _jobs(spec), spec.games or spec.deals, workers)
 
 
 def _outcome(margin: int) -> str:

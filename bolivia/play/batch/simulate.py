@@ -18,7 +18,7 @@ import re
 import signal
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -52,6 +52,7 @@ __all__ = [
     "play_deal",
     "play_game",
     "play_hand",
+    "pooled",
     "prepare_replays",
     "run",
     "summarize",
@@ -404,11 +405,17 @@ def job_results(spec: RunSpec, workers: int = 1) -> Iterator[dict[str, Any]]:
         _setup(spec)
         yield from map(job, _jobs(spec))
         return
-    count = spec.games or spec.hands
+    yield from pooled(job, _jobs(spec), spec.games or spec.hands, workers)
+
+
+def pooled(
+    job: Callable[[Any], Any], jobs: Iterable[Any], count: int, workers: int
+) -> Iterator[Any]:
+    """Each of ``count`` jobs run by ``workers`` worker processes, in the order of the jobs."""
     chunk = max(1, min(count // (workers * 8), CHUNK_LIMIT))
     with worker_pool(workers) as pool:
         # imap feeds the workers through a pipe, so the jobs are made as they are taken
-        yield from pool.imap(job, _jobs(spec), chunksize=chunk)
+        yield from pool.imap(job, jobs, chunksize=chunk)
 
 
 def prepare_replays(folder: Path) -> int:
