@@ -191,6 +191,34 @@ def test_random_house_rules_round_trip(
     assert _comparable(again) == _comparable(ruleset)
 
 
+def test_a_flattened_house_keeps_its_bases_entries_for_players_it_does_not_seat(
+    tmp_path: Path,
+) -> None:
+    """A house seating four only on canasta inherits canasta's entries for two and three
+    players; its flattened file writes them with ``set_in: canasta`` and loads back, while a
+    file writing such an entry itself is still refused."""
+    import yaml
+
+    house = tmp_path / "house.yaml"
+    house.write_text(
+        "id: house\nextends: canasta\n"
+        "players.seats: {4: {teams: 2, hand_size: 11, draw: 1}}\n"
+        "provenance: {extends: {house: four only}, players.seats: {house: four only}}\n",
+        encoding="utf-8",
+    )
+    ruleset = Library().load(house)
+    flat = tmp_path / "flat.yaml"
+    flat.write_text(standalone_yaml(ruleset), encoding="utf-8")
+    again = Library().load(flat)
+    assert again.rules == ruleset.rules
+    assert again.rules.game.target_by_players == {3: 7500}
+    data = yaml.safe_load(flat.read_text(encoding="utf-8"))
+    data["provenance"]["game.target_by_players"] = {"house": "written here"}
+    flat.write_text(yaml.safe_dump(data), encoding="utf-8")
+    with pytest.raises(RulesetError, match="an entry for 3 players, who are not allowed"):
+        Library().load(flat)
+
+
 def test_an_entry_confirming_an_inherited_value_keeps_its_alternatives(tmp_path: Path) -> None:
     """A file that only confirms a value it inherits may still record another reading of it,
     with its note (as bolivia-da does for going_out.ask_partner)."""

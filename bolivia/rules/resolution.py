@@ -57,7 +57,7 @@ def build(
     problems += _file_problems(layer, base, strict=strict)
     rules = _validated(merged, origins, problems, layer.loaded.file)
     own = tuple(leaf for leaf in LEAVES if layer.sets(leaf))
-    problems += _coherence_problems(rules, own, origins)
+    problems += _coherence_problems(rules, _written_here(layer, own), origins)
     tracing = _Tracing(
         layer=layer,
         base=base,
@@ -158,8 +158,26 @@ def _validated(
         raise RulesetError(in_file_order(problems, file)) from None
 
 
+def _written_here(layer: Layer, own: Sequence[str]) -> tuple[str, ...]:
+    """The fields the file sets that it does not say were set in another ruleset.
+
+    A flattened file (``bolivia show --standalone``) writes its bases' values with their
+    ``set_in``: a base's table entry for players the file does not seat is carried over as the
+    base had it, not written here, so it is not this file's slip.
+    """
+    carried = {
+        path
+        for path, (entry, _) in layer.entries.items()
+        if entry.set_in and layer.meta is not None and entry.set_in != layer.meta.id
+    }
+    return tuple(leaf for leaf in own if leaf not in carried)
+
+
 def _coherence_problems(rules: Rules, own: Sequence[str], origins: _Origins) -> list[Problem]:
-    """Rules that contradict each other, each told where this file made it so."""
+    """Rules that contradict each other, each told where this file made it so.
+
+    An entry for players the ruleset does not seat is a problem only in a field of ``own``.
+    """
     unseated = [found for found in coherence.unseated_entries(rules) if found[0][0] in own]
     problems = []
     for paths, message in [*coherence.check(rules), *unseated]:
