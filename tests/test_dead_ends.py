@@ -21,10 +21,11 @@ from typing import Any
 
 import pytest
 
+from bolivia.cards import Card
 from bolivia.play.batch.seeds import derive_seed
 from bolivia.play.batch.simulate import RULE_ENDINGS, play_hand
 from bolivia.play.bots.registry import make_bot
-from bolivia.play.table.actions import NO
+from bolivia.play.table.actions import NO, GoOut
 from bolivia.play.table.hand import Hand
 from bolivia.play.table.position import hand_at, position_of
 from bolivia.rules.library import shipped_library
@@ -154,3 +155,64 @@ def test_with_the_stock_exhausted_the_same_moment_ends_the_stock() -> None:
         )
         hand.apply(NO)
         assert hand.ended_by == ending, stock
+
+
+# deals of the full run where the way-out search and the verifier disagreed (issue 36): the
+# search extended a sequence it had laid that turn past seven cards as if it stood on the table
+# (melds.sequence.extend_going_out), the verifier refused the eight-card new sequence, and the
+# player was offered a question it had no way out to ask
+SEQUENCE_LAID_GOING_OUT = [
+    ("canastas.mixed.size", "random", 144, 1786892398621343648),
+    ("canastas.bolivia.size", "greedy", 82, 18176676850926465892),
+]
+
+
+@pytest.mark.parametrize(("path", "bot", "n", "seed"), SEQUENCE_LAID_GOING_OUT)
+def test_a_sequence_laid_going_out_is_not_extended_past_its_size(
+    path: str, bot: str, n: int, seed: int
+) -> None:
+    ruleset = variant(LIBRARY.load("brazilian-canasta"), path, 8)
+    assert ruleset is not None
+    players = ruleset.rules.players.usual
+    bots = [make_bot(bot) for _ in range(players)]
+    stats, _ = play_hand(ruleset, players, seed, bots, first=n % players, check="every")
+    assert stats.ended_by in RULE_ENDINGS and stats.conserved, stats.ended_by
+
+
+def _going_out_at(hand_cards: list[str], sequence: list[str]) -> Hand:
+    """A brazilian-canasta player about to go out, its side holding two canastas and
+    ``sequence`` (if any) on the table."""
+    melds = [
+        ["4H", "5H", "6H", "7H", "8H", "9H", "10H"],
+        ["6C", "6C", "6C", "6D", "6D", "6D", "6H"],
+    ]
+    return hand_at(
+        LIBRARY.load("brazilian-canasta"),
+        {
+            "phase": "play",
+            "hands": [hand_cards, ["5D"], ["5D"], ["5C"]],
+            "melds": [[*melds, *([sequence] if sequence else [])], []],
+            "pile": ["9C"],
+            "stock": 40,
+            "asked": "yes",
+        },
+    )
+
+
+def test_only_a_sequence_on_the_table_grows_past_its_size_going_out() -> None:
+    """extend_going_out lets a player going out add to a sequence the side has; one it lays
+    that turn keeps the seven-card limit, laid whole or grown by the same action, and every
+    way out the search offers is one the verifier allows."""
+    spades = ("4S", "5S", "6S", "7S", "8S", "9S", "10S")
+    seven = tuple(Card.parse(c) for c in spades)
+    jack, nine = Card.parse("JS"), Card.parse("9D")
+    laid = _going_out_at(["JS", "9D"], list(spades))
+    assert laid.can(GoOut((), ((2, (jack,)),), nine))
+    lines = laid.go_out_lines(4)
+    assert lines and all(laid.can(line) for line in lines)
+    new = _going_out_at([*spades, "JS", "9D"], [])
+    assert not new.can(GoOut(((*seven, jack),), (), nine))
+    assert not new.can(GoOut((seven,), ((2, (jack,)),), nine))
+    lines = new.go_out_lines(4)  # two sequences of spades, each within seven cards
+    assert lines and all(new.can(line) for line in lines)
+    assert all(len(meld) <= 7 for line in lines for meld in line.melds)

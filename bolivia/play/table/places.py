@@ -57,7 +57,7 @@ class Places:
         self.table: list[Meld] = list(table)
         self.lim = lim
         self.sigs = [signature(m, self.wild, lim.rank_index) for m in self.table]  # with it
-        self._grown: Kept[tuple[int, tuple[int, ...]], Meld | None] = Kept(KEPT)
+        self._grown: Kept[tuple[int, tuple[int, ...], bool], Meld | None] = Kept(KEPT)
         self.one_per_rank = not lim.duplicate_ranks
         self.wilds = list(ruleset.wild_indices)  # the cheaper first
         self.wild_kinds = wild_ranks(ruleset)
@@ -97,17 +97,29 @@ class Places:
         wilds = sum(self.counts[i] for i in self.wilds)
         return run_capable(self.lim, self.counts, wilds, self.table)
 
-    def grow(self, meld: Meld, cards: list[int]) -> Meld | None:
-        """The meld grown by these cards (indexes) going out, or None.
+    def grow(self, t: int, meld: Meld, cards: list[int]) -> Meld | None:
+        """Meld ``t`` grown by these cards (indexes) going out, or None.
 
-        Kept, as the same meld grows by the same cards in many states (keyed by identity:
-        the meld is kept too).
+        Only a sequence on the table before this turn grows past ``max_size`` going out (where
+        ``melds.sequence.extend_going_out`` allows): one laid this turn is laid whole with its
+        additions, as the verifier holds it. Kept, as the same meld grows by the same cards in
+        many states (keyed by identity: the meld is kept too).
         """
-        key = (id(meld), tuple(cards))
+        laid_now = t >= self.old
+        key = (id(meld), tuple(cards), laid_now)
         known = self._grown.find(key, meld)
         if known is not None:
             return known[1]
         grown = extension(self.ruleset, meld, [CARDS[i] for i in cards], going_out=True)
+        longest = self.lim.sequence_max_size
+        if (
+            grown is not None
+            and laid_now
+            and grown.kind == "sequence"
+            and longest is not None
+            and grown.size > longest
+        ):
+            grown = None
         return self._grown.keep(key, meld, grown)
 
     # ------------------------------------------------------------------ a natural card's places
@@ -163,8 +175,8 @@ class Places:
             if (sig & 3 == 3) != onto_runs or not could_take(sig, index):
                 continue
             meld = table[t]
-            for cards in self.joins(index, meld):
-                grown = self.grow(meld, cards)
+            for cards in self.joins(index, t, meld):
+                grown = self.grow(t, meld, cards)
                 if grown is not None:
                     out.append((t, cards, grown))
 
@@ -180,13 +192,14 @@ class Places:
                 continue
             out.append((-1, cards, meld))
 
-    def joins(self, index: int, meld: Meld) -> list[list[int]]:
+    def joins(self, index: int, t: int, meld: Meld) -> list[list[int]]:
         """The ways the natural card may join the meld: alone, or across a gap.
 
         Across a gap to a sequence it does not touch: with the naturals of its suit held
         between (any of them may be left for elsewhere, a wild card in its place) and the
         fewest wild cards that make it legal. Without the bridge, ``8H 9H 10H`` onto
-        ``JH QH KH AH`` would be missed when ``8H`` is placed first.
+        ``JH QH KH AH`` would be missed when ``8H`` is placed first. ``t``: the meld's place
+        on the side's table (see :meth:`grow`).
         """
         out = [[index]]
         if meld.kind != "sequence":
@@ -197,11 +210,17 @@ class Places:
             for p in self.lim.rank_positions[index >> 2]:  # an ace low or high, by position
                 between = gap_naturals(self.lim, self.counts, index & 3, places, p)
                 if between is not None:  # not a duplicate, nor next to it (alone is the way)
-                    self._bridges(index, meld, between, max_wild, out)
+                    self._bridges(index, t, meld, between, max_wild, out)
         return out
 
     def _bridges(
-        self, index: int, meld: Meld, between: list[int], max_wild: int, out: list[list[int]]
+        self,
+        index: int,
+        t: int,
+        meld: Meld,
+        between: list[int],
+        max_wild: int,
+        out: list[list[int]],
     ) -> None:
         """:meth:`joins` across a gap: the card with some of the naturals ``between``.
 
@@ -211,10 +230,10 @@ class Places:
         slack = min(available, max_wild - meld.wilds)
         for left_out in range(min(len(between), slack) + 1):
             for kept in sub_multisets(between, len(between) - left_out):
-                self._bridge(index, meld, kept, slack, out)
+                self._bridge(index, t, meld, kept, slack, out)
 
     def _bridge(
-        self, index: int, meld: Meld, kept: list[int], slack: int, out: list[list[int]]
+        self, index: int, t: int, meld: Meld, kept: list[int], slack: int, out: list[list[int]]
     ) -> None:
         """The card and the naturals ``kept`` onto the meld, with the fewest wild cards."""
         cards = [index, *kept]
@@ -222,7 +241,7 @@ class Places:
             fills = self.wild_choices(w)
             if not fills:
                 return
-            if self.grow(meld, cards + fills[0]) is None:
+            if self.grow(t, meld, cards + fills[0]) is None:
                 continue
             if w and self.first_minimum is not None:
                 for mix in fills:  # the points of the mix count

@@ -168,7 +168,7 @@ class Verifier(HandState):
             verify_initial_meld(
                 self.ruleset, self.team_scores[self.team], action.melds, going_out=True
             )
-        after = self._extended([*team, *laid], action.extends)
+        after = self._extended([*team, *laid], action.extends, len(team))
         verify_go_out(self.ruleset, after, self.players)
         return after
 
@@ -260,13 +260,21 @@ class Verifier(HandState):
         return team
 
     def _extended(
-        self, after: list[Meld], extends: Sequence[tuple[int, Sequence[Card]]]
+        self, after: list[Meld], extends: Sequence[tuple[int, Sequence[Card]]], old: int
     ) -> list[Meld]:
-        """The melds ``after`` with a way out's additions, each checked."""
+        """The melds ``after`` with a way out's additions, each checked.
+
+        The first ``old`` were on the table before the turn. A meld laid this turn and grown
+        by the same action must hold as laid whole: a sequence grows past ``max_size`` going
+        out only where it was on the table already (``melds.sequence.extend_going_out``).
+        """
         for target, more in extends:
             if not 0 <= target < len(after):
                 raise self._illegal("no-such-meld", f"the side has no meld {target}")
-            after[target] = verify_extend(self.ruleset, after[target], more, going_out=True)
+            grown = verify_extend(self.ruleset, after[target], more, going_out=True)
+            if target >= old:
+                verify_meld(self.ruleset, grown.cards, going_out=True)
+            after[target] = grown
         return after
 
     def _only_going_out(self, melds: Sequence[Meld]) -> str:

@@ -557,7 +557,7 @@ class _Search(Places):
         for k in range(1, most + 1):
             grew = False
             for mix in self.wild_choices(k) if points else self.cheapest(k):
-                grown = self.grow(meld, mix)
+                grown = self.grow(t, meld, mix)
                 if grown is None:
                     continue
                 grew = True
