@@ -202,7 +202,13 @@ def _visible(value: Any) -> Any:
 def environment(package: str, *, autoescape: bool) -> jinja2.Environment:
     """The environment for the templates in ``package``'s ``templates`` folder."""
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader(package, "templates"),
+        # the package's own templates, then the pieces every page shares (bolivia/templates)
+        loader=jinja2.ChoiceLoader(
+            [
+                jinja2.PackageLoader(package, "templates"),
+                jinja2.PackageLoader("bolivia", "templates"),
+            ]
+        ),
         undefined=jinja2.StrictUndefined,
         autoescape=autoescape,
         finalize=_visible,

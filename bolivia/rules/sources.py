@@ -13,7 +13,8 @@ claim fixes the field it is cited for and agrees with the value.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Mapping
+import re
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -73,6 +74,12 @@ class Source(_Record):
     )
     language: str = Field(default="en", pattern=r"^[a-z]{2,3}$", description="ISO 639 code.")
     title: str = Field(min_length=3, description="What the document is, in English.")
+    called: str = Field(
+        default="",
+        max_length=80,
+        description="How a sentence names the document, for readers ('the Danish rules "
+        "article'); without it, the title in quotes.",
+    )
     description: str = Field(default="", min_length=10)
     scope: Literal["in", "out"] = "in"
     scope_reason: str | None = None
@@ -102,6 +109,32 @@ class Sources(Mapping[str, Source]):
 
     def source_of(self, claim_id: str) -> Source:
         return self._sources[claim_id.split(":", 1)[0]]
+
+    def called(self, source_id: str) -> str:
+        """How a sentence names the source (its ``called``, else its title in quotes)."""
+        source = self._sources.get(source_id)
+        if source is None:
+            return "a source not loaded"
+        return source.called or f"“{source.title}”"
+
+    def documents(self, claim_ids: Iterable[str]) -> list[str]:
+        """The documents that make these claims, each named once, in the claims' order."""
+        seen = dict.fromkeys(self.called(c.split(":", 1)[0]) for c in claim_ids)
+        return list(seen)
+
+    def in_words(self, text: str) -> str:
+        """A written reason for readers: claim ids in brackets left out (a reason names its
+        document in words where it matters), any other claim id given as its document.
+
+        >>> from bolivia.rules.library import shipped_library
+        >>> sources = shipped_library().sources
+        >>> sources.in_words("worth 500 (fr:bonuses); da:pack gives 3 decks")
+        'worth 500; the Danish rules article gives 3 decks'
+        """
+        ids = "|".join(re.escape(sid) for sid in sorted(self._sources, key=len, reverse=True))
+        claim = rf"\b(?:{ids}):[a-z0-9][a-z0-9-]*"
+        text = re.sub(rf"\s*\((?:{claim})(?:(?:,\s*|\s+and\s+|;\s*){claim})*\)", "", text)
+        return re.sub(claim, lambda m: self.called(m.group().split(":", 1)[0]), text)
 
     def unknown_claim_message(self, claim_id: str) -> str:
         return f"no source makes a claim {claim_id!r}" + did_you_mean(claim_id, self.claims)
