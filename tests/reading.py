@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from html.parser import HTMLParser
+from typing import Any
 
 from bolivia.rules.model import leaf_paths
 from bolivia.rules.sources import Sources
@@ -69,14 +70,21 @@ def people_markdown(text: str) -> str:
 
 
 def _key_path_pattern() -> re.Pattern[str]:
-    sections = sorted({path.split(".")[0] for path in leaf_paths()})
-    return re.compile(rf"\b(?:{'|'.join(sections)})\.[a-z_]+(?:\.[a-z_0-9]+)*")
+    """Every field's path and the paths of the sections above it (``melds.sequence``), the
+    longest first; a file name such as ``canastas.svg`` is none of them."""
+    paths = set()
+    for path in leaf_paths():
+        parts = path.split(".")
+        paths.update(".".join(parts[:n]) for n in range(2, len(parts) + 1))
+    alternatives = "|".join(re.escape(p) for p in sorted(paths, key=len, reverse=True))
+    return re.compile(rf"(?<![\w.])(?:{alternatives})(?![\w])")
 
 
 _KEY_PATH = _key_path_pattern()
 _CARD = re.compile(r"(?<![\w-])(?:10|[2-9JQKA])[SHDC](?![\w-])|(?<![\w-])JK(?![\w-])")
-_YAML = re.compile(r"\{\s*[a-z_]+:\s|^\s*[a-z_]+:\s+\S", re.M)
-_DOUBLED = re.compile(r"\b(\w{2,})\s+\1\b", re.I)
+_YAML = re.compile(r"\{\s*[a-z_]+:\s|\b[a-z]+_[a-z_]+:\s")
+# a word twice in a row ("the the"), on one line; cards shown as faces may repeat (joker joker)
+_DOUBLED = re.compile(r"\b(?!joker\b)(\w{2,})[ \t]+\1\b", re.I)
 _GLUED = re.compile(r"[a-z†‡)][.;:][A-Z][a-z]")
 
 
@@ -97,4 +105,44 @@ def engine_words(text: str, sources: Sources) -> list[str]:
         ("glued sentences", _GLUED),
     ):
         found += [f"{kind}: {m.group(0)!r}" for m in pattern.finditer(text)]
+    return found
+
+
+def markdown_problems(text: str) -> list[str]:
+    """Where the Markdown does not parse to the structure it means: a list item, a table row
+    or a heading glued into the paragraph before it (each line of a paragraph is read as the
+    paragraph's text), and tables whose rows are not all of one width."""
+    from markdown_it import MarkdownIt
+
+    tokens = MarkdownIt("commonmark").enable("table").parse(text)
+    found = []
+    for i, token in enumerate(tokens):
+        if token.type != "inline" or tokens[i - 1].type != "paragraph_open":
+            continue
+        for line in token.content.splitlines()[1:]:
+            if re.match(r"\s*(?:[-*+]|\d+[.)])\s", line):
+                found.append(f"a list item glued into a paragraph: {line.strip()[:60]!r}")
+            elif line.lstrip().startswith("|"):
+                found.append(f"a table row read as text: {line.strip()[:60]!r}")
+            elif re.match(r"#{1,6}\s", line):
+                found.append(f"a heading glued into a paragraph: {line.strip()[:60]!r}")
+    found += _uneven_tables(tokens)
+    return found
+
+
+def _uneven_tables(tokens: list[Any]) -> list[str]:
+    """Tables with a row of another width than their header."""
+    found = []
+    width = cells = 0
+    for token in tokens:
+        if token.type == "tr_open":
+            cells = 0
+        elif token.type in ("th_open", "td_open"):
+            cells += 1
+        elif token.type == "tr_close":
+            width = width or cells
+            if cells != width:
+                found.append(f"a table row of {cells} cells under a header of {width}")
+        elif token.type == "table_close":
+            width = 0
     return found

@@ -164,7 +164,9 @@ def test_a_house_rule_in_the_rules_table_says_its_reason_or_that_none_was_given(
         {"bolivia-da-100": [], "bare": []},
         False,
     )
-    comparison: Any = SimpleNamespace(rulesets=[noted, bare], ids=["bolivia-da-100", "bare"])
+    comparison: Any = SimpleNamespace(
+        rulesets=[noted, bare], ids=["bolivia-da-100", "bare"], sources=library.sources
+    )
     said = _status_words(comparison, row, "bolivia-da-100")
     assert said.startswith("a house rule: our table pays 100 for going out"), said
     assert _status_words(comparison, row, "bare") == "a house rule, no reason given"

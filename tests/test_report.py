@@ -287,8 +287,19 @@ def test_the_games_table_gives_seats_draws_caps_and_length(comparison: Compariso
         assert g.draws.high > 0  # none drawn still gets an interval of some width
 
 
-def test_each_pair_is_said_once_on_the_first_page(comparison: Comparison) -> None:
+def test_the_first_page_says_in_words_what_the_differences_do_to_play(
+    comparison: Comparison,
+) -> None:
+    """One sentence for each pair of columns and figure a difference is shown for, with its
+    size, its interval and the bots it holds under; nothing said where none is shown."""
     glance = render_markdown(comparison, {}).split("## At a glance", 1)[1].split("## 1.", 1)[0]
     assert "points per hand between" not in glance  # the old sentence on every rule
-    in_play = glance.split("**In play**", 1)[1]
-    assert len(re.findall(r"^- bolivia-\S+ minus ", in_play, re.M)) == 3
+    said = glance.split("### What the differences do to play", 1)[1].split("###", 1)[0]
+    sentences = re.findall(r"^- (.*)$", said, re.M)
+    shown = {(p.a, p.b, p.figure.name) for p in comparison.play.paired if p.shown}
+    assert len(sentences) == len(shown) > 0
+    size = r"by [\d,.]+ [a-z ]+ \(between [\d,.]+ and [\d,.]+\) with (expert|greedy) bots"
+    for sentence in sentences:
+        assert re.match(r"Under \S+, .+ than under .+: ", sentence), sentence
+        assert re.search(size, sentence), sentence
+        assert "minus" not in sentence and "[" not in sentence

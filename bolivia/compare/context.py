@@ -24,6 +24,17 @@ from bolivia.rules.ruleset import Ruleset
 __all__ = ["context", "shown_rows", "witness_numbers"]
 
 
+# the languages of the sources, as a reader names them (else the ISO code)
+LANGUAGES = {
+    "da": "Danish",
+    "en": "English",
+    "fr": "French",
+    "hu": "Hungarian",
+    "ko": "Korean",
+    "zh": "Chinese",
+}
+
+
 def witness_numbers(comparison: Comparison) -> dict[str, int]:
     """Witness key -> its number in the text (from 1)."""
     return {w.key: i + 1 for i, w in enumerate(comparison.witnesses)}
@@ -34,6 +45,13 @@ def shown_rows(comparison: Comparison) -> list[RuleRow]:
     if comparison.base is None:
         return list(comparison.rows)
     return [row for row in comparison.rows if row.differs]
+
+
+def and_list(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``: names of documents, which hold no comma."""
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def cap(text: str) -> str:
@@ -59,16 +77,15 @@ def _status_words(comparison: Comparison, row: RuleRow, rid: str) -> str:
     why = ruleset.provenance[row.path].reason or ""
     why = why[:1].lower() + why[1:] if why[1:2].islower() else why
     owner, said = _owner(ruleset, row.path)
+    sources = comparison.sources
     if status == "assumed":
-        return (
-            f"{said}assumed: the project's own reading, which no source of {owner} states; "
-            + in_words(why)
-        )
+        return f"{said}assumed (no source of {owner} states it): " + sources.in_words(in_words(why))
     if status == "house":
         if not why or why == NO_REASON:
             return said + "a house rule, no reason given"
-        return said + "a house rule: " + in_words(why)
-    return said + ("stated by " + join_words(list(claims), "and") if claims else "stated")
+        return said + "a house rule: " + sources.in_words(in_words(why))
+    documents = sources.documents(claims)
+    return said + ("stated by " + and_list(documents) if documents else "stated")
 
 
 def _cell(comparison: Comparison, row: RuleRow, col: Column) -> dict[str, Any]:
@@ -256,6 +273,7 @@ def _gallery(comparison: Comparison, cols: Sequence[Column]) -> list[dict[str, A
             for t, team in enumerate(result):
                 rows.append(
                     {
+                        "owner": col.title,
                         "ruleset": col.title if t == 0 else "",
                         "side": f"side {t + 1}",
                         "cells": [f"{team[k]:,}" for k in SCORE_PARTS],
@@ -287,6 +305,7 @@ def _first_page(comparison: Comparison, cols: Sequence[Column]) -> dict[str, Any
                 "question": question(row.path),
                 "cells": [(col.title, _cell(comparison, row, col)) for col in cols],
                 "effect": effect.basis,
+                "in_play": effect.basis_play,
             }
         )
     return {
@@ -310,8 +329,9 @@ def _silences(comparison: Comparison) -> list[dict[str, Any]]:
     for path, reasons in comparison.silences:
         for rids, reason in reasons.items():
             groups.setdefault((rids, reason), []).append(label(path))
+    sources = comparison.sources
     return [
-        {"rulesets": rids, "reason": in_words(reason), "rules": rules}
+        {"rulesets": rids, "reason": sources.in_words(in_words(reason)), "rules": rules}
         for (rids, reason), rules in sorted(groups.items(), key=lambda g: (-len(g[1]), g[0]))
     ]
 
@@ -327,6 +347,7 @@ def _disagreements(comparison: Comparison, cols: Sequence[Column]) -> list[dict[
                 {
                     "words": answer(d.path, json.loads(value)),
                     "claims": claims,
+                    "documents": and_list(comparison.sources.documents(claims)),
                     "held": join_words(held, "and") if held else "",
                 }
             )
@@ -362,9 +383,11 @@ def context(comparison: Comparison) -> dict[str, Any]:
         "disagreements": _disagreements(comparison, cols),
         "silences": _silences(comparison),
         "sources": [comparison.sources[sid] for sid in used_sources],
+        "languages": LANGUAGES,
         "plot_titles": {
-            "points": "Points per hand by side (expert bots)",
-            "canastas": "Canastas per hand by kind (expert bots)",
-            "turns": "How long hands last (expert bots)",
+            "points": "Points a hand for each side; the lines on the bars are 95% intervals.",
+            "canastas": "Canastas a hand of each kind, on one scale; the lines on the bars "
+            "are 95% intervals.",
+            "turns": "The share of hands that last each number of turns.",
         },
     }

@@ -31,7 +31,7 @@ from bolivia.compare.statistics import no_change_bound
 from bolivia.compare.summary import Column
 from bolivia.rules.phrases import join_words, label
 
-__all__ = ["figure_parts", "figure_text", "play_context"]
+__all__ = ["figure_parts", "figure_text", "play_context", "play_sentence", "play_sentences"]
 
 
 def _number(value: float, digits: int, share: bool, sign: bool = True) -> str:
@@ -84,6 +84,95 @@ def _conclusion(figures: Sequence[PairedFigure]) -> str:
     if len(shown) == len(figures):
         return "shown under both bots" if len(signs) == 1 else "the bots disagree on its sign"
     return f"shown under {shown[0].bot} only"
+
+
+# what a figure's difference does to play, said of the first column against the second:
+# (the clause when it is larger, when it is smaller, the unit its size is told in)
+_CLAUSES = {
+    "points a hand (both sides)": (
+        "hands score more points (both sides together)",
+        "hands score fewer points (both sides together)",
+        "points a hand",
+    ),
+    "first side's advantage a hand": (
+        "the side that starts a hand ends it further ahead",
+        "the side that starts a hand ends it less far ahead",
+        "points a hand",
+    ),
+    "turns a hand": ("hands last longer", "hands are shorter", "turns"),
+    "hands ended by going out": (
+        "hands end by going out more often",
+        "hands end by going out less often",
+        "points of percentage",
+    ),
+    "canastas a hand": ("sides make more canastas", "sides make fewer canastas", "a hand"),
+    "escalera canastas a hand": (
+        "sides make more escaleras",
+        "sides make fewer escaleras",
+        "a hand",
+    ),
+    "hands a game": ("games last more hands", "games last fewer hands", "hands a game"),
+    "games won by the first side": (
+        "the side that starts a game wins more often",
+        "the side that starts a game wins less often",
+        "points of percentage",
+    ),
+}
+
+
+def _size(p: PairedFigure, unit: str) -> str:
+    """A shown difference's size, unsigned, with its unit and corrected interval in words:
+    ``16.2 turns (between 14.1 and 18.3)``."""
+    share = p.figure.kind == "share"
+    e = p.interval
+    low, high = (e.low, e.high) if e.value >= 0 else (-e.high, -e.low)
+
+    def number(x: float) -> str:
+        return _number(x, p.figure.digits, share, sign=False)
+
+    return f"{number(abs(e.value))} {unit} (between {number(low)} and {number(high)})"
+
+
+def play_sentence(a: str, b: str, figures: Sequence[PairedFigure]) -> str | None:
+    """What one figure's paired differences say, as a sentence for the first page; None when
+    no bot shows a difference.
+
+    Each size comes with its corrected interval and the bots it holds under: "Under A, hands
+    are shorter than under B: by 16.2 turns (between 14.1 and 18.3) with expert bots, by 15.8
+    turns (between 13.6 and 18.0) with greedy bots."
+    """
+    shown = [p for p in figures if p.shown]
+    if not shown:
+        return None
+    more, fewer, unit = _CLAUSES[figures[0].figure.name]
+    signs = {p.interval.value > 0 for p in shown}
+    if len(signs) > 1:
+        return (
+            f"On {figures[0].figure.name}, the bots disagree between {a} and {b}: one shows "
+            "more, the other less (section 5)."
+        )
+    clause = more if signs.pop() else fewer
+    parts = [
+        f"by {_size(p, unit)} with {p.bot} bots"
+        if p.shown
+        else f"no difference shown with {p.bot} bots"
+        for p in figures
+    ]
+    return f"Under {a}, {clause} than under {b}: {', '.join(parts)}."
+
+
+def play_sentences(comparison: Comparison, cols: Sequence[Column]) -> list[str]:
+    """The first page's sentences on what the differences do to play, pair by pair, each
+    figure a difference is shown for."""
+    titles = _titles(cols)
+    out = []
+    for a, b in itertools.combinations([c.first for c in cols], 2):
+        mine = [p for p in comparison.play.paired if (p.a, p.b) == (a, b)]
+        for figure, _ in (*DEAL_FIGURES, *GAME_FIGURES):
+            said = play_sentence(titles[a], titles[b], [p for p in mine if p.figure == figure])
+            if said is not None:
+                out.append(said)
+    return out
 
 
 def _titles(cols: Sequence[Column]) -> dict[str, str]:
@@ -215,4 +304,5 @@ def play_context(comparison: Comparison, cols: Sequence[Column]) -> dict[str, An
         "pairs": _pairs(comparison, cols),
         "correction": _correction(comparison, cols),
         "house": _house(comparison, cols),
+        "sentences": play_sentences(comparison, cols),
     }

@@ -70,10 +70,10 @@ def _pct(e: Estimate) -> str:
     return f"{100 * e.value:.1f}% [{100 * e.low:.1f}, {100 * e.high:.1f}]"
 
 
-def _play_table(play: Sequence[tuple[str, PlayStats]]) -> str:
-    head = ["", *[title for title, _ in play]]
+def _play_lines(play: Sequence[tuple[str, PlayStats]]) -> list[list[str]]:
+    """The play figures of one bot, a row per figure, a cell per column."""
     stats = [p for _, p in play]
-    lines = [
+    return [
         ["hands played (completed)", *[f"{p.hands:,} ({p.completed:,})" for p in stats]],
         ["turns per hand", *[p.turns.text(1) for p in stats]],
         ["hands ended by going out", *[_pct(p.went_out) for p in stats]],
@@ -90,13 +90,17 @@ def _play_table(play: Sequence[tuple[str, PlayStats]]) -> str:
             *[str(p.conservation_failures) for p in stats],
         ],
     ]
-    return tabulate(lines, headers=head, tablefmt="pipe", disable_numparse=True)
 
 
-def _games_table(games: Sequence[tuple[str, GameStats]]) -> str:
-    head = ["", *[title for title, _ in games]]
+def _play_table(play: Sequence[tuple[str, PlayStats]]) -> str:
+    head = ["", *[title for title, _ in play]]
+    return tabulate(_play_lines(play), headers=head, tablefmt="pipe", disable_numparse=True)
+
+
+def _games_lines(games: Sequence[tuple[str, GameStats]]) -> list[list[str]]:
+    """The games' figures, a row per figure, a cell per column."""
     stats = [g for _, g in games]
-    lines = [
+    return [
         ["games played (ended by their rules)", *[f"{g.played:,} ({g.over:,})" for g in stats]],
         ["won by the first side", *[_pct(g.first_wins) for g in stats]],
         ["won by the second side", *[_pct(g.second_wins) for g in stats]],
@@ -104,7 +108,11 @@ def _games_table(games: Sequence[tuple[str, GameStats]]) -> str:
         ["ended by the cap on hands", *[_pct(g.capped) for g in stats]],
         ["hands per game", *[g.hands.text(1) for g in stats]],
     ]
-    return tabulate(lines, headers=head, tablefmt="pipe", disable_numparse=True)
+
+
+def _games_table(games: Sequence[tuple[str, GameStats]]) -> str:
+    head = ["", *[title for title, _ in games]]
+    return tabulate(_games_lines(games), headers=head, tablefmt="pipe", disable_numparse=True)
 
 
 def _pairs_table(pair: dict[str, Any], bots: Sequence[str]) -> str:
@@ -157,45 +165,46 @@ def _bars(
     )
 
 
+# every figure of the report: one size, drawn to be read on a phone's width as on a desktop
+_FIGSIZE = (5.6, 3.6)
+
+
+def _legend(fig: Any, count: int) -> None:
+    fig.legend(loc="outside lower center", ncols=min(2, max(1, count)), frameon=False)
+
+
 def _points_plot(plt: Any, play: Sequence[tuple[str, PlayStats]]) -> str:
-    """Points per hand by side, a pair of bars for each column."""
+    """Points a hand by side: a pair of bars for each column, from zero."""
     names = [title.replace(" = ", " =\n") for title, _ in play]
     stats = [p for _, p in play]
     x = list(range(len(names)))
-    fig, ax = plt.subplots(figsize=(7, 3.6), layout="constrained")
-    _bars(ax, x, [p.points_first for p in stats], -0.2, 0.4, "first side")
-    _bars(ax, x, [p.points_second for p in stats], 0.2, 0.4, "second side")
+    fig, ax = plt.subplots(figsize=_FIGSIZE, layout="constrained")
+    _bars(ax, x, [p.points_first for p in stats], -0.2, 0.4, "side that starts the hand")
+    _bars(ax, x, [p.points_second for p in stats], 0.2, 0.4, "the other side")
     ax.set_xticks(x, names)
-    ax.set_ylabel("points per hand")
-    ax.set_title(f"Points per hand by side, {BOTS[0]} bots (95% CI)")
-    fig.legend(loc="outside lower center", ncols=2, frameon=False)
+    ax.set_ylim(bottom=0)
+    ax.set_ylabel("points a hand")
+    ax.set_title(f"Points a hand, by side ({BOTS[0]} bots)")
+    _legend(fig, 2)
     svg = svg_text(fig)
     plt.close(fig)
     return svg
 
 
 def _canastas_plot(plt: Any, play: Sequence[tuple[str, PlayStats]]) -> str:
-    """Canastas per hand, a panel for each kind on its own scale, columns numbered."""
-    stats = [p for _, p in play]
-    x = list(range(len(play)))
-    fig, axes = plt.subplots(1, 4, figsize=(10, 3.6), layout="constrained")
-    for ax, kind in zip(axes, KINDS, strict=True):
-        estimates = [p.canastas[kind] for p in stats]
-        ax.bar(
-            x,
-            [e.value for e in estimates],
-            0.6,
-            yerr=[[e.value - e.low for e in estimates], [e.high - e.value for e in estimates]],
-            capsize=3,
-            color=[f"C{i}" for i in x],
-        )
-        ax.set_title(kind)
-        ax.set_xticks(x, [str(i + 1) for i in x])
-        ax.margins(y=0.15)
-    axes[0].set_ylabel("canastas per hand (own scale)")
-    key = "   ".join(f"{i + 1}: {title}" for i, (title, _) in enumerate(play))
-    fig.suptitle(f"Canastas per hand by kind, {BOTS[0]} bots (95% CI)")
-    fig.supxlabel(key)
+    """Canastas a hand by kind: a group of bars for each kind, a bar for each column, on one
+    scale from zero."""
+    x = list(range(len(KINDS)))
+    width = 0.8 / max(1, len(play))
+    fig, ax = plt.subplots(figsize=_FIGSIZE, layout="constrained")
+    for i, (title, p) in enumerate(play):
+        offset = (i - (len(play) - 1) / 2) * width
+        _bars(ax, x, [p.canastas[kind] for kind in KINDS], offset, width, title)
+    ax.set_xticks(x, list(KINDS))
+    ax.set_ylim(bottom=0)
+    ax.set_ylabel("canastas a hand")
+    ax.set_title(f"Canastas a hand, by kind ({BOTS[0]} bots)")
+    _legend(fig, len(play))
     svg = svg_text(fig)
     plt.close(fig)
     return svg
@@ -205,34 +214,36 @@ _STYLES = ["-", "--", ":", "-."]
 
 
 def _turns_plot(plt: Any, play: Sequence[tuple[str, PlayStats]]) -> str:
-    """How long hands last: the share of hands by turns, a line for each column."""
-    fig, ax = plt.subplots(figsize=(7, 3.8), layout="constrained")
+    """How long hands last: the share of hands by turns, a line for each column, from zero."""
+    fig, ax = plt.subplots(figsize=_FIGSIZE, layout="constrained")
     for i, (title, p) in enumerate(play):
         turns = sorted(p.turns_histogram)
         if turns:
             total = sum(p.turns_histogram.values())
             ax.step(
                 turns,
-                [p.turns_histogram[t] / total for t in turns],
+                [100 * p.turns_histogram[t] / total for t in turns],
                 where="mid",
                 label=title,
                 linestyle=_STYLES[i % len(_STYLES)],
                 linewidth=1.6,
             )
+    ax.set_ylim(bottom=0)
     ax.set_xlabel("turns in the hand")
-    ax.set_ylabel("share of hands")
-    ax.set_title(f"How long hands last, {BOTS[0]} bots")
-    fig.legend(loc="outside lower center", ncols=min(3, max(1, len(play))), frameon=False)
+    ax.set_ylabel("share of hands (%)")
+    ax.set_title(f"How long hands last ({BOTS[0]} bots)")
+    _legend(fig, len(play))
     svg = svg_text(fig)
     plt.close(fig)
     return svg
 
 
 def plots(comparison: Comparison) -> dict[str, str]:
-    """name -> SVG text of each plot: one series per column of the report.
+    """name -> SVG text of each plot: one measure a figure, one series per column of the
+    report, every figure the same size, counts and shares from zero.
 
     Rulesets that set every rule alike are drawn once, under both names. Legends stay
-    outside the data; each kind of canasta has its own scale.
+    outside the data; the bars' lines are 95% intervals.
     """
     plt = pyplot()
     play = context_play(comparison)
@@ -265,10 +276,38 @@ def render_markdown(comparison: Comparison, plot_files: dict[str, str]) -> str:
     )
 
 
+def _html_tables(data: dict[str, Any]) -> dict[str, Any]:
+    """The rows of the page's tables that reflow into cards on a phone (the first cell of
+    each row its header)."""
+    c: Comparison = data["c"]
+    counts = data["counts"]
+    return {
+        "ruleset_rows": [
+            [
+                r.id,
+                r.name,
+                " → ".join(r.chain[:-1]) or "—",
+                "; ".join(c.sources.called(sid) for sid in r.sources),
+                {"text": counts[r.id]["stated"], "cls": "num"},
+                {"text": counts[r.id]["assumed"], "cls": "num"},
+                {"text": counts[r.id]["house"], "cls": "num"},
+            ]
+            for r in c.rulesets
+        ],
+        "matrix_heads": [f"{a} vs {b}" for a, b in data["pairs"]],
+        "matrix_rows": [[area, *cells] for area, cells in data["matrix"]],
+        "score_parts": ["cards", "bonuses", "red threes", "going out", "in hand", "melds left"],
+        "play_rows": [_play_lines(table) for _, table in data["play"]["tables"]],
+        "game_rows": _games_lines(data["play"]["games"]) if data["play"]["games"] else [],
+    }
+
+
 def render_html(comparison: Comparison, svgs: dict[str, str]) -> str:
     env = report_environment(autoescape=True)
+    data = context(comparison)
     return env.get_template("report.html.j2").render(
-        **context(comparison),
+        **data,
+        **_html_tables(data),
         svgs={name: Markup(svg) for name, svg in svgs.items()},
     )
 

@@ -40,6 +40,10 @@ def face(card: str) -> str:
 
 _CARD = re.compile(r"(?<![\w♥♦♠♣])(JK|(?:10|[2-9TJQKA])[CDHS])(?![\w♥♦♠♣])")
 _TEAM_MELD = re.compile(r"\bteam meld (\d+)")
+# a ruling's citation (Ruleset.cite): "(bolivia-da, from da:x, da:y)", "(club, a house rule)"
+_CITED = re.compile(
+    r"\s*\([a-z0-9][a-z0-9._-]*, (?:from [^()]*|assumed(?: from [^()]*)?|a house rule)\)"
+)
 
 
 def for_people(reason: str) -> str:
@@ -52,7 +56,14 @@ def for_people(reason: str) -> str:
     'a 4-card group of 8s with 1 wild card cannot take joker 8♥'
     >>> for_people("the top card goes onto team meld 0, making a 4-card sequence in diamonds")
     'the top card goes onto meld 1, making a 4-card sequence in diamonds'
+
+    The ruleset and claims a refusal cites are left out: the ruling stands in its ruleset's
+    row, and the claims are the details layer's.
+
+    >>> for_people("at most 7 cards, not 8 (bolivia-da, from da:bolivia-closed)")
+    'at most 7 cards, not 8'
     """
+    reason = _CITED.sub("", reason)
     reason = _TEAM_MELD.sub(lambda m: f"meld {int(m.group(1)) + 1}", reason)
     return _CARD.sub(lambda m: face(m.group(1)), reason)
 
@@ -261,7 +272,8 @@ _PARTS: dict[str, Callable[[Mapping[str, Any]], dict[str, str]]] = {
 def _parts(op: str, result: Mapping[str, Any]) -> dict[str, str]:
     """A ruling's parts by name, in words."""
     if "error" in result:
-        return {"answer": f"not a situation of this ruleset: {result['error']['message']}"}
+        message = for_people(result["error"]["message"])
+        return {"answer": f"not a situation of this ruleset: {message}"}
     return _PARTS.get(op, _info_parts)(result)
 
 

@@ -188,8 +188,7 @@ def _in_play(best: Effect, gap: float, x: Column, y: Column) -> Effect:
     if not best.scoring and not best.alone and (gap > best.points or not best.basis_play):
         return Effect(
             gap,
-            f"not measured alone; in play it goes with the other rules on which "
-            f"{x.title} and {y.title} differ (their paired difference: below)",
+            f"measured in play only, with every other rule on which {x.title} and {y.title} differ",
             best.scoring,
             basis_play=True,
         )
