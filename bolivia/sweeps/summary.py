@@ -1,0 +1,76 @@
+"""The sweep on the terminal: a few measures for every value, within 100 columns.
+
+Each row is a combination in words, the base marked. Each cell holds the value with its 95%
+interval and, under it, the difference from the ruleset as it is. Words are wrapped to fit;
+numbers are never cut. A measure that does not fit beside the others is left to the report,
+and the table says so.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+from tabulate import tabulate
+
+from bolivia.sweeps.report import rows_header, tables
+from bolivia.sweeps.words import AS_IT_IS
+
+__all__ = ["SHOWN", "WIDTH", "terminal_table"]
+
+WIDTH = 100  # columns
+SHOWN = ("went_out", "turns", "hands_per_game", "wins_1")  # the measures, the first three found
+_GAP = 2  # columns between two of tabulate's "simple" columns
+_LEAST = 18  # the narrowest the column of words is made
+
+
+def _cells(t: dict[str, Any]) -> list[str]:
+    """A measure's cells: the value, and under it the difference from the base."""
+    return [
+        row["value"] + (f"\n{row['difference']}" if row["difference"] else "") for row in t["rows"]
+    ]
+
+
+def _width(lines: list[str]) -> int:
+    return max(len(line) for text in lines for line in text.split("\n"))
+
+
+def _fitting(shown: list[dict[str, Any]], width: int) -> list[dict[str, Any]]:
+    """As many of the measures as fit beside the column of words."""
+    out: list[dict[str, Any]] = []
+    used = _LEAST
+    for t in shown:
+        need = _GAP + _width(_cells(t))
+        if used + need > width:
+            break
+        out.append(t)
+        used += need
+    return out
+
+
+def terminal_table(data: dict[str, Any], width: int = WIDTH) -> str:
+    """The first measures for every combination, within ``width`` columns."""
+    found = {t["name"]: t for t in tables(data)}
+    wanted = [found[name] for name in SHOWN if name in found][:3]
+    shown = _fitting(wanted, width)
+    columns = [_cells(t) for t in shown]
+    widths = [_width(cells) for cells in columns]
+    left = width - sum(w + _GAP for w in widths)
+    words = max(_LEAST, min(left, 40))
+    # tabulate widens a column to its head's longest line and 2 more (its MIN_PADDING)
+    heads = [textwrap.fill(rows_header(data), words - _GAP)] + [
+        textwrap.fill(t["label"], w - _GAP) for t, w in zip(shown, widths, strict=True)
+    ]
+    rows = [
+        [textwrap.fill(row["label"], words), *[cells[i] for cells in columns]]
+        for i, row in enumerate(shown[0]["rows"] if shown else [])
+    ]
+    table = tabulate(rows, headers=heads, tablefmt="simple", disable_numparse=True)
+    note = (
+        f"Under each figure: its difference from {AS_IT_IS} [95% interval]; * where it holds "
+        "after Holm's correction."
+    )
+    left_out = [t["label"] for t in wanted if t not in shown]
+    if left_out:
+        note += " Not shown here (too wide): " + "; ".join(left_out) + "."
+    return table + "\n\n" + textwrap.fill(note, width)
