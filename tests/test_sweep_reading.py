@@ -20,6 +20,7 @@ from bolivia.rules.library import Library, shipped_library
 from bolivia.rules.ruleset import ID_PATTERN
 from bolivia.rules.sources import shipped_sources
 from bolivia.sweeps.grid import Axis, derive_variants, derived_id, parse_axis
+from bolivia.sweeps.report import difference_cell, value_cell
 from bolivia.sweeps.summary import WIDTH, terminal_table
 from tests.browser import WIDTHS, chromium, too_wide
 from tests.reading import engine_words, people_html, people_markdown
@@ -155,11 +156,17 @@ def test_the_terminal_table_is_within_100_columns(
     assert printed.strip()
     assert max(len(line) for line in printed.splitlines()) <= WIDTH
     data = json.loads((out / "sweep.json").read_text())
-    # every number of the shown measures is whole: the base's value, and the others'
-    # values and differences
-    whole = " ".join(printed.split())
-    went_out = data["combinations"][1]["measures"]["went_out"]
-    assert f"{100 * went_out['value']:.1f}%" in whole
+    # every number of the shown measures whole on its line: values and differences
+    lines = printed.splitlines()
+    for m in (m for m in data["measures"] if m["name"] in ("went_out", "turns", "wins_1")):
+        for c in data["combinations"]:
+            e = c["measures"][m["name"]]
+            assert any(value_cell(e, m) in line for line in lines)
+            if not c["base"]:
+                assert any(difference_cell(e["difference"], m) in line for line in lines)
+    # a blank line between two combinations, one before the note
+    table = printed.split("\n\nUnder each figure")[0]
+    assert table.count("\n\n") == len(data["combinations"]) - 1
 
 
 def test_a_narrow_table_leaves_measures_to_the_report_and_says_so(

@@ -10,6 +10,7 @@ combination of the others is a line of its own, named in words below the plot.
 
 from __future__ import annotations
 
+import itertools
 import textwrap
 from collections import Counter
 from collections.abc import Sequence
@@ -20,7 +21,7 @@ from bolivia.sweeps.words import BASE_MARK
 
 __all__ = ["FIGURE_SIZE", "plots"]
 
-FIGURE_SIZE = (4.8, 3.4)  # inches: every figure alike, readable scaled to a phone
+FIGURE_SIZE = (4.2, 3.2)  # inches: every figure alike, readable scaled to a phone
 _FONT = 10
 _KINDS = ("points_", "canastas_", "wins_")  # measures of one kind share their scale
 
@@ -114,6 +115,15 @@ def _line(
             ax.plot([x], [y], marker="o", markersize=11, fillstyle="none", color="k")
 
 
+def _dodge(positions: list[float], lines: int) -> list[float]:
+    """How far each line is moved sideways, so that lines of equal values stay apart."""
+    if lines < 2:
+        return [0.0]
+    gap = min((b - a for a, b in itertools.pairwise(positions)), default=1.0)
+    step = 0.25 * gap / (lines - 1)
+    return [(i - (lines - 1) / 2) * step for i in range(lines)]
+
+
 def _figure(data: dict[str, Any], m: dict[str, Any], scale: tuple[float, float]) -> Any:
     """One measure's figure."""
     plt = pyplot()
@@ -123,8 +133,9 @@ def _figure(data: dict[str, Any], m: dict[str, Any], scale: tuple[float, float])
     positions = [float(v) for v in values] if numeric else [float(i) for i in range(len(values))]
     series = _series(data)
     fig, ax = plt.subplots(figsize=FIGURE_SIZE)
+    dodge = _dodge(positions, len(series))
     for i, combos in enumerate(series.values()):
-        at = [positions[axis["values"].index(c["values"][0])] for c in combos]
+        at = [positions[axis["values"].index(c["values"][0])] + dodge[i] for c in combos]
         style = {"linestyle": "-" if numeric else "none", "color": f"C{i}"}
         _line(ax, m, at, combos, style)
     title = m["label"][:1].upper() + m["label"][1:]

@@ -66,6 +66,27 @@ def terminal_table(data: dict[str, Any], width: int = WIDTH) -> str:
         for i, row in enumerate(shown[0]["rows"] if shown else [])
     ]
     table = tabulate(rows, headers=heads, tablefmt="simple", disable_numparse=True)
+    return _spaced(table, heads, rows) + "\n\n" + _note(wanted, shown, width)
+
+
+def _height(cells: list[str]) -> int:
+    return max(cell.count("\n") + 1 for cell in cells)
+
+
+def _spaced(table: str, heads: list[str], rows: list[list[str]]) -> str:
+    """The table with a blank line between two combinations, no spaces at line ends."""
+    lines = [line.rstrip() for line in table.splitlines()]
+    at = _height(heads) + 1  # the head and its rule
+    out = lines[:at]
+    for i, row in enumerate(rows):
+        out += [""] if i else []
+        out += lines[at : at + _height(row)]
+        at += _height(row)
+    return "\n".join(out)
+
+
+def _note(wanted: list[dict[str, Any]], shown: list[dict[str, Any]], width: int) -> str:
+    """What the second line of a cell is, and the measures left to the report."""
     note = (
         f"Under each figure: its difference from {AS_IT_IS} [95% interval]; * where it holds "
         "after Holm's correction."
@@ -73,4 +94,4 @@ def terminal_table(data: dict[str, Any], width: int = WIDTH) -> str:
     left_out = [t["label"] for t in wanted if t not in shown]
     if left_out:
         note += " Not shown here (too wide): " + "; ".join(left_out) + "."
-    return table + "\n\n" + textwrap.fill(note, width)
+    return textwrap.fill(note, width)
