@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -222,3 +223,26 @@ def test_two_values_that_read_alike_get_ids_of_their_own(tmp_path: Path) -> None
     assert ids[1] == "bolivia-da.requirement-canastas-1"
     assert re.fullmatch(r"bolivia-da\.sweep-[0-9a-f]{12}", ids[2])
     assert len(set(ids)) == 3
+
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+README_SWEEP = Path(__file__).resolve().parent / "data" / "sweep-readme.json"
+REGENERATE = os.environ.get("BOLIVIA_REGENERATE") == "1"
+
+
+def test_the_readme_shows_what_the_command_prints() -> None:
+    """The README's table is the command's output for the sweep it shows; the sweep's JSON
+    (tests/data/sweep-readme.json, from that command) is rendered again here.
+    ``BOLIVIA_REGENERATE=1`` writes the table into the README."""
+    data = json.loads(README_SWEEP.read_text())
+    assert data["axes"][0]["field"] == "going_out.requirement" and data["deals"] == 300
+    assert data["bots"] == ["greedy"] * 4
+    text = README.read_text()
+    section = text.index("### Rule sweeps")
+    start = text.index("```text\n", section) + len("```text\n")
+    end = text.index("\n```", start)
+    printed = terminal_table(data)
+    if REGENERATE:
+        README.write_text(text[:start] + printed + text[end:])
+        return
+    assert text[start:end] == printed

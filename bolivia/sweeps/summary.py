@@ -8,6 +8,7 @@ and the table says so.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from typing import Any
 
@@ -24,6 +25,16 @@ _GAP = 2  # columns between two of tabulate's "simple" columns
 _LEAST = 18  # the narrowest the column of words is made
 
 
+def _wrap(text: str, width: int) -> list[str]:
+    """Words wrapped to ``width``, a number kept with the word before it (``side 1``)."""
+    kept = re.sub(r" (?=\d)", "\u00a0", text)  # textwrap breaks at ASCII spaces only
+    return [line.replace("\u00a0", " ") for line in textwrap.wrap(kept, width)]
+
+
+def _fill(text: str, width: int) -> str:
+    return "\n".join(_wrap(text, width))
+
+
 def _cells(t: dict[str, Any]) -> list[str]:
     """A measure's cells: the value, and under it the difference from the base."""
     return [
@@ -35,12 +46,21 @@ def _width(lines: list[str]) -> int:
     return max(len(line) for text in lines for line in text.split("\n"))
 
 
+def _column(t: dict[str, Any]) -> int:
+    """A measure's column width: its numbers', widened until its head takes two lines at
+    most (tabulate adds 2 to a head's longest line)."""
+    width = _width(_cells(t))
+    while len(_wrap(t["label"], width - _GAP)) > 2:
+        width += 1
+    return width
+
+
 def _fitting(shown: list[dict[str, Any]], width: int) -> list[dict[str, Any]]:
     """As many of the measures as fit beside the column of words."""
     out: list[dict[str, Any]] = []
     used = _LEAST
     for t in shown:
-        need = _GAP + _width(_cells(t))
+        need = _GAP + _column(t)
         if used + need > width:
             break
         out.append(t)
@@ -54,15 +74,15 @@ def terminal_table(data: dict[str, Any], width: int = WIDTH) -> str:
     wanted = [found[name] for name in SHOWN if name in found][:3]
     shown = _fitting(wanted, width)
     columns = [_cells(t) for t in shown]
-    widths = [_width(cells) for cells in columns]
+    widths = [_column(t) for t in shown]
     left = width - sum(w + _GAP for w in widths)
     words = max(_LEAST, min(left, 40))
     # tabulate widens a column to its head's longest line and 2 more (its MIN_PADDING)
-    heads = [textwrap.fill(rows_header(data), words - _GAP)] + [
-        textwrap.fill(t["label"], w - _GAP) for t, w in zip(shown, widths, strict=True)
+    heads = [_fill(rows_header(data), words - _GAP)] + [
+        _fill(t["label"], w - _GAP) for t, w in zip(shown, widths, strict=True)
     ]
     rows = [
-        [textwrap.fill(row["label"], words), *[cells[i] for cells in columns]]
+        [_fill(row["label"], words), *[cells[i] for cells in columns]]
         for i, row in enumerate(shown[0]["rows"] if shown else [])
     ]
     table = tabulate(rows, headers=heads, tablefmt="simple", disable_numparse=True)
