@@ -27,9 +27,10 @@ from bolivia.sweeps.grid import Axis, SweepError, derive_variants, parse_axis
 from bolivia.sweeps.jobs import Job
 from bolivia.sweeps.measures import MeasuredVariant, measure_all, measures_for
 from bolivia.sweeps.precision import ROUNDS, Precision, deals_needed, parse_precision
-from bolivia.sweeps.report import render_json, sweep_data, tables, write_report
+from bolivia.sweeps.report import render_json, sweep_data, write_report
 from bolivia.sweeps.run import SweepSpec, plan, run_sweep
 from bolivia.sweeps.store import Store, default_store
+from bolivia.sweeps.summary import terminal_table
 from bolivia.text import terminal
 
 __all__ = ["FORMATS", "MAX_DEALS", "status", "sweep", "sweep_options"]
@@ -385,16 +386,6 @@ def _play(
     return records
 
 
-def _summary(data: dict[str, object]) -> None:
-    """The first measures on the terminal: going out and the first side's wins."""
-    from tabulate import tabulate
-
-    shown = [
-        t for t in tables(data) if t["name"] in ("went_out", "turns", "wins_1", "hands_per_game")
-    ]
-    head = ["combination", *[str(t["label"]) for t in shown]]
-    rows = [
-        [row["label"], *[f"{t['rows'][i]['value']}  {t['rows'][i]['difference']}" for t in shown]]
-        for i, row in enumerate(shown[0]["rows"])
-    ]
-    echo(tabulate(rows, headers=head, tablefmt="simple", disable_numparse=True))
+def _summary(data: dict[str, Any]) -> None:
+    """The first measures on the terminal, within 100 columns."""
+    echo(terminal_table(data))

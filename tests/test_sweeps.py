@@ -54,7 +54,7 @@ def _report(spec: SweepSpec, records: list[list[list[int]]]) -> tuple[str, str]:
     measures = measures_for(spec.games, spec.teams, spec.players)
     measured = measure_all(records, spec.base_index, spec.games, spec.teams, measures)
     data = sweep_data(spec, measures, measured, [None] * len(spec.variants))
-    return render_json(data), render_markdown(data, {"sweep": "sweep.svg"})
+    return render_json(data), render_markdown(data, {m.name: f"{m.name}.svg" for m in measures})
 
 
 # --------------------------------------------------------------------------- the grid
@@ -238,6 +238,36 @@ def test_more_deals_and_more_values_play_only_what_is_new(tmp_path: Path) -> Non
         assert todo.stored_deals == (4, 4, 0)
 
 
+def _stored_then(tmp_path: Path, spec: SweepSpec, change: str) -> Path:
+    """A store holding the sweep, then changed by one SQL statement; its path."""
+    path = tmp_path / "s.sqlite"
+    with Store(path) as store:
+        run_sweep(spec, store)
+        store.db.execute(change)
+        store.db.commit()
+    return path
+
+
+def test_rules_stored_under_an_older_name_are_named_anew_and_not_played_again(
+    tmp_path: Path,
+) -> None:
+    """The chunks are keyed by the rules, not the id: a sweep whose derived ids changed
+    (issue 38: ``bolivia-da-going_out.bonus-100`` is now ``bolivia-da.bonus-100``) reuses
+    them as they are and gives the rules their new name for ``--status``."""
+    spec = _spec(tmp_path, ["going_out.bonus=100"], deals=2)
+    path = _stored_then(
+        tmp_path, spec, "UPDATE rulesets SET id = 'bolivia-da-going_out.bonus-100', label = 'x'"
+    )
+    ran: list[Job] = []
+    with Store(path) as store:
+        run_sweep(spec, store, progress=lambda job, s: ran.append(job))
+        named = sorted(s.ruleset for s in store.status())
+        labels = sorted(s.label for s in store.status())
+    assert ran == []
+    assert named == ["bolivia-da", "bolivia-da.bonus-100"]
+    assert labels == ["going-out bonus: 100 points", "going-out bonus: 200 points"]
+
+
 def test_a_games_sweep_measures_hands_per_game_and_wins(tmp_path: Path) -> None:
     spec = _spec(tmp_path, ["game.target=1000"], deals=2, bots="greedy", games=True, chunk=1)
     with Store(tmp_path / "s.sqlite") as store:
@@ -279,14 +309,15 @@ def test_the_command_writes_the_report_and_status_reads_the_store(tmp_path: Path
     assert result.exit_code == 0, result.stderr
     data = json.loads((out / "sweep.json").read_text())
     assert [c["base"] for c in data["combinations"]] == [True, False]
-    assert (out / "plots" / "sweep.svg").exists() and (out / "sweep.html").exists()
-    assert "(base)" in (out / "sweep.md").read_text()
+    assert (out / "plots" / "went_out.svg").exists() and (out / "sweep.html").exists()
+    assert "- 200 points (as the ruleset has it)\n- 300 points" in (out / "sweep.md").read_text()
     assert (out / "rulesets" / f"{data['combinations'][1]['ruleset']}.yaml").exists()
     again = CliRunner().invoke(cli, [*args, "--format", "json"])
     assert "all 2 hands from the store" in again.stderr
     assert (out / "sweep.json").read_text() == json.dumps(data, indent=2) + "\n"
     status = CliRunner().invoke(cli, ["sweep", "--status", "--store", str(store)])
-    assert status.exit_code == 0 and "going_out.bonus = 300" in status.stdout
+    assert status.exit_code == 0 and "going-out bonus: 300 points" in status.stdout
+    assert "bolivia-da.bonus-300" in status.stdout
     assert "2 sets of deals" in status.stdout
 
 
@@ -426,11 +457,8 @@ def test_the_cli_says_damaged_chunks_are_played_again(tmp_path: Path) -> None:
 def test_chunks_of_other_playing_code_are_not_reused(tmp_path: Path) -> None:
     """The key holds a digest of the code that plays, not the version alone (issue 41)."""
     spec = _spec(tmp_path, ["going_out.bonus=100"], deals=2)
-    path = tmp_path / "s.sqlite"
+    path = _stored_then(tmp_path, spec, "UPDATE chunks SET engine = '0.1.0'")
     with Store(path) as store:
-        run_sweep(spec, store)
-        store.db.execute("UPDATE chunks SET engine = '0.1.0'")
-        store.db.commit()
         assert plan(spec, store).stored_deals == (0, 0)
     fingerprint = engine_fingerprint()
     assert re.fullmatch(r"\d+\.\d+\.\d+\+[0-9a-f]{16}", fingerprint)

@@ -10,7 +10,9 @@ Its modules:
   digest, the bots and the deals. So a sweep resumes and extends without playing anything
   twice.
 - ``measures``: the measures with intervals, paired with the base on the same deals.
-- ``report``, with ``templates/``: the report.
+- ``words``: the varied rules and their values in words, through the rules' phrase table.
+- ``report``, with ``templates/``: the report; ``plots``: its figures, one a measure.
+- ``summary``: the table the command prints, within 100 columns.
 
 May import: authoring (house rules), compare (statistics, the report's helpers), play, rules,
 the ground floor. Dask is imported only inside ``backends``, and only when a cluster is asked

@@ -20,6 +20,7 @@ that is not one, or a value the field does not take, is a :class:`SweepError`. I
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import re
@@ -32,6 +33,7 @@ from bolivia.authoring.house import derive_text, parse_setting, write_ruleset
 from bolivia.errors import BoliviaError, Problem, RulesetError
 from bolivia.rules.library import Library
 from bolivia.rules.ruleset import Ruleset
+from bolivia.sweeps.words import BASE_MARK, combination_words
 
 __all__ = [
     "MAX_COMBINATIONS",
@@ -48,6 +50,8 @@ __all__ = [
 
 MAX_VALUES = 100  # values on one axis
 MAX_COMBINATIONS = 200  # derived rulesets in one sweep
+_LONGEST = 24  # characters of a value written out in an id; a longer one is hashed
+_MAX_ID = 64  # characters of a ruleset id (bolivia.rules.ruleset.ID_PATTERN)
 _RANGE = re.compile(r"\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*(?:/\s*(\d+)\s*)?", re.ASCII)  # 0-9 only
 
 
@@ -186,32 +190,130 @@ def parse_axis(text: str, base: Ruleset) -> Axis:
 
 @dataclass(frozen=True)
 class Variant:
-    """One combination of the grid: its values (one per axis), its resolved ruleset."""
+    """One combination of the grid: its values (one per axis, as given), its resolved
+    ruleset and its values as that ruleset holds them (every default filled in)."""
 
     values: tuple[Any, ...]
     ruleset: Ruleset
     is_base: bool
     settings: tuple[str, ...]
+    resolved: tuple[Any, ...] = ()
 
     def label(self, axes: Sequence[Axis]) -> str:
-        return ", ".join(
-            f"{axis.field} = {value_text(v)}" for axis, v in zip(axes, self.values, strict=True)
-        )
+        """The combination in words (the base marked): ``300 points``."""
+        words = combination_words([a.field for a in axes], self.resolved or self.values)
+        return f"{words} ({BASE_MARK})" if self.is_base else words
+
+
+def _stable_hash(value: Any, digits: int) -> str:
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:digits]
+
+
+def _flat(value: Any) -> list[str]:
+    """A value's words in order: a choice's name and count, a table's keys and scalars
+    (``{rule: canastas, count: 2, including: {escalera: 1}}``: canastas 2 escalera 1)."""
+    if isinstance(value, dict):
+        out = []
+        for key, item in value.items():
+            named = key not in ("rule", "condition", "outcome", "count")
+            if named and not isinstance(item, dict | list):
+                out.append(str(key))
+            out += _flat(item)
+        return out
+    if isinstance(value, list):
+        return [part for item in value for part in _flat(item)]
+    return [value_text(value)]
 
 
 def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9._-]+", "-", text.lower()).strip("-")[:60] or "value"
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def _first_words(slug: str, most: int) -> str:
+    """The first words of a slug, at most ``most`` characters, none cut."""
+    out = ""
+    for word in slug.split("-"):
+        if len(out) + len(word) + 1 > most + 1:
+            break
+        out = f"{out}-{word}" if out else word
+    return out
+
+
+def short_value(value: Any, words: bool = True) -> str:
+    """A value in a ruleset id: ``300``, ``no``, ``never``, ``canastas-2``. A long one (or
+    any list or table with ``words=False``) is given by its first words and a short stable
+    hash of it.
+
+    >>> short_value(300), short_value(False), short_value(None), short_value("onto_meld")
+    ('300', 'no', 'none', 'onto-meld')
+    >>> short_value({"rule": "canastas", "count": 2}), short_value([1], words=False)
+    ('canastas-2', '080a9e')
+    >>> short_value({"rule": "canastas", "count": 2, "including": {"escalera": 1, "mixed": 1}})
+    'canastas-2-84401c'
+    """
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int | float) and value < 0:
+        return "minus-" + short_value(-value)
+    shown = _slug("-".join(_flat(value)))
+    if isinstance(value, list | dict) and not words:
+        return _stable_hash(value, 6)
+    if 0 < len(shown) <= _LONGEST:
+        return shown
+    first = _first_words(shown, 12)
+    return f"{first}-{_stable_hash(value, 6)}" if first else _stable_hash(value, 6)
+
+
+def _field_names(axes: Sequence[Axis]) -> list[str]:
+    """Each axis's field in an id: its last key (``bonus``), or more of its path where that
+    is a number or another axis ends alike (``escalera-bonus``, ``card-points-3``)."""
+    out = []
+    for axis in axes:
+        parts = axis.field.split(".")
+        take = 1
+        while take < len(parts) and (
+            parts[-take].isdigit()
+            or sum(a.field.split(".")[-take:] == parts[-take:] for a in axes) > 1
+        ):
+            take += 1
+        out.append(_slug("-".join(parts[-take:])))
+    return out
+
+
+def derived_id(base_id: str, axes: Sequence[Axis], combo: Sequence[Any]) -> str:
+    """A combination's ruleset id: the base's id, then each varied field's short name and
+    value (``bolivia-da.bonus-300``). Too long for an id (64 characters), lists and tables
+    are given by their hash only, then all the values by one stable hash
+    (``bolivia-da.sweep-1c0f9e2a7b4d``).
+
+    >>> bonus = Axis("going_out.bonus", (100, 200), 200, "")
+    >>> derived_id("bolivia-da", [bonus], [100])
+    'bolivia-da.bonus-100'
+    """
+    fields = _field_names(axes)
+    for words in (True, False):
+        name = f"{base_id}." + ".".join(
+            f"{f}-{short_value(v, words)}" for f, v in zip(fields, combo, strict=True)
+        )
+        if len(name) <= _MAX_ID:
+            return name
+    return _hashed_id(base_id, axes, combo, 12)
+
+
+def _hashed_id(base_id: str, axes: Sequence[Axis], combo: Sequence[Any], digits: int) -> str:
+    whole = _stable_hash([[a.field, v] for a, v in zip(axes, combo, strict=True)], digits)
+    return f"{base_id[: _MAX_ID - len(whole) - 7]}.sweep-{whole}"
 
 
 def _name(base: Ruleset, axes: Sequence[Axis], combo: Sequence[Any], names: set[str]) -> str:
-    """A combination's ruleset id, made from its values; another than those taken."""
-    name = _slug(
-        base.id
-        + "-"
-        + "-".join(f"{a.field}-{value_text(v)}" for a, v in zip(axes, combo, strict=True))
-    )
+    """A combination's ruleset id (:func:`derived_id`); in the rare case that another of the
+    grid has it already, a stable hash of the values, as long as it takes to differ."""
+    name = derived_id(base.id, axes, combo)
+    digits = 12
     while name in names:
-        name += "-x"
+        name = _hashed_id(base.id, axes, combo, digits)
+        digits += 4
     names.add(name)
     return name
 
@@ -243,7 +345,7 @@ def derive_variants(
             axis.setting(v) for axis, v in zip(axes, combo, strict=True) if v != axis.base
         )
         if not settings:
-            out.append(Variant(combo, base, True, ()))
+            out.append(Variant(combo, base, True, (), _resolved(base, axes)))
             continue
         name = _name(base, axes, combo, names)
         why = "sweep: " + "; ".join(settings)
@@ -253,11 +355,15 @@ def derive_variants(
         except RulesetError as exc:
             problems += _problems(axes, combo, exc)
             continue
-        out.append(Variant(combo, ruleset, False, settings))
+        out.append(Variant(combo, ruleset, False, settings, _resolved(ruleset, axes)))
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise SweepError(f"not a valid ruleset: {problems[0]}{more}")
     return out
+
+
+def _resolved(ruleset: Ruleset, axes: Sequence[Axis]) -> tuple[Any, ...]:
+    return tuple(ruleset.value(axis.field) for axis in axes)
 
 
 def _problems(axes: Sequence[Axis], combo: Sequence[Any], exc: RulesetError) -> list[str]:

@@ -24,11 +24,13 @@ from typing import Any
 
 from markupsafe import Markup
 
-from bolivia.compare.report import pyplot, report_environment, svg_text, write_formats
+from bolivia.compare.report import report_environment, write_formats
 from bolivia.compare.statistics import Difference, Estimate
 from bolivia.sweeps.grid import value_text
 from bolivia.sweeps.measures import Measure, MeasuredVariant
+from bolivia.sweeps.plots import plots
 from bolivia.sweeps.run import SweepSpec
+from bolivia.sweeps.words import AS_IT_IS, BASE_MARK, combination_words, field_label, value_words
 
 __all__ = ["FORMAT_VERSION", "REPORT_NAME", "sweep_data", "write_report"]
 
@@ -47,6 +49,28 @@ def _difference(d: Difference | None, adjusted: float | None) -> dict[str, Any] 
     return {**d.as_json(), "p_holm": None if adjusted is None else round(adjusted, 6)}
 
 
+def _axes(spec: SweepSpec) -> list[dict[str, Any]]:
+    """Each varied field: its name in words, its values as given, as the rulesets hold them
+    and in words, and the base's value."""
+    out = []
+    for i, axis in enumerate(spec.axes):
+        resolved = [
+            next(v.resolved[i] for v in spec.variants if v.values[i] == value)
+            for value in axis.values
+        ]
+        out.append(
+            {
+                "field": axis.field,
+                "label": field_label(axis.field),
+                "values": list(axis.values),
+                "resolved": resolved,
+                "words": [value_words(axis.field, r) for r in resolved],
+                "base": axis.base,
+            }
+        )
+    return out
+
+
 def sweep_data(
     spec: SweepSpec,
     measures: Sequence[Measure],
@@ -58,7 +82,7 @@ def sweep_data(
         "format": "bolivia-sweep",
         "version": FORMAT_VERSION,
         "base": {"id": spec.base.id, "name": spec.base.name, "digest": spec.base.digest},
-        "axes": [{"field": a.field, "values": list(a.values), "base": a.base} for a in spec.axes],
+        "axes": _axes(spec),
         "bots": list(spec.bots),
         "players": spec.players,
         "unit": "game" if spec.games else "hand",
@@ -71,8 +95,12 @@ def sweep_data(
         ],
         "combinations": [
             {
-                "label": v.label(spec.axes),
+                "label": combination_words([a.field for a in spec.axes], v.resolved),
+                "words": [
+                    value_words(a.field, r) for a, r in zip(spec.axes, v.resolved, strict=True)
+                ],
                 "values": list(v.values),
+                "resolved": list(v.resolved),
                 "base": v.is_base,
                 "ruleset": v.ruleset.id,
                 "digest": v.ruleset.digest,
@@ -98,26 +126,46 @@ def sweep_data(
 # --------------------------------------------------------------------------- text
 
 
-def _number(x: float, m: dict[str, Any], signed: bool = False) -> str:
+def number(x: float, m: dict[str, Any], signed: bool = False) -> str:
+    """A measure's number as the report writes it: a share in percent, one decimal."""
     scale, digits = (100.0, 1) if m["share"] else (1.0, m["digits"])
     return f"{x * scale:{'+' if signed else ''},.{digits}f}"
 
 
-def _cell(e: dict[str, Any], m: dict[str, Any]) -> str:
+def value_cell(e: dict[str, Any], m: dict[str, Any]) -> str:
+    """A value with its interval: ``25.0% [7.1, 59.1]``."""
     unit = "%" if m["share"] else ""
-    return f"{_number(e['value'], m)}{unit} [{_number(e['low'], m)}, {_number(e['high'], m)}]"
+    return f"{number(e['value'], m)}{unit} [{number(e['low'], m)}, {number(e['high'], m)}]"
 
 
-def _difference_cell(d: dict[str, Any] | None, m: dict[str, Any]) -> str:
+def difference_cell(d: dict[str, Any] | None, m: dict[str, Any]) -> str:
+    """A difference from the base with its interval, ``*`` if it holds after Holm's
+    correction; empty for the base itself."""
     if d is None:
-        return "(base)"
+        return ""
     if d["low"] is None:
-        return f"{_number(d['value'], m, signed=True)}"
+        return f"{number(d['value'], m, signed=True)}"
     text = (
-        f"{_number(d['value'], m, signed=True)} "
-        f"[{_number(d['low'], m, signed=True)}, {_number(d['high'], m, signed=True)}]"
+        f"{number(d['value'], m, signed=True)} "
+        f"[{number(d['low'], m, signed=True)}, {number(d['high'], m, signed=True)}]"
     )
     return text + (" *" if d["p_holm"] is not None and d["p_holm"] < SIGNIFICANT else "")
+
+
+def combination_label(c: dict[str, Any]) -> str:
+    """A combination in words, the base marked: ``300 points (as the ruleset has it)``."""
+    return f"{c['label']} ({BASE_MARK})" if c["base"] else c["label"]
+
+
+def rows_header(data: dict[str, Any]) -> str:
+    """The head of the column of combinations: the varied rule's name, or ``rules``."""
+    axes = data["axes"]
+    return axes[0]["label"] if len(axes) == 1 else "rules"
+
+
+def difference_header(m: dict[str, Any]) -> str:
+    unit = ", in points of percentage" if m["share"] else ""
+    return f"difference from {AS_IT_IS}{unit}"
 
 
 def tables(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -130,14 +178,33 @@ def tables(data: dict[str, Any]) -> list[dict[str, Any]]:
             e = c["measures"][m["name"]]
             rows.append(
                 {
-                    "label": c["label"] + (" (base)" if c["base"] else ""),
+                    "label": combination_label(c),
                     "base": c["base"],
-                    "value": _cell(e, m),
-                    "difference": _difference_cell(e["difference"], m),
+                    "value": value_cell(e, m),
+                    "difference": difference_cell(e["difference"], m),
                 }
             )
-        out.append({"name": m["name"], "label": m["label"], "rows": rows, "says": _says(data, m)})
+        out.append(
+            {
+                "name": m["name"],
+                "label": m["label"],
+                "rows": rows,
+                "says": _says(data, m),
+                "difference": difference_header(m),
+                "cards": [_card(row) for row in rows],
+            }
+        )
     return out
+
+
+def _card(row: dict[str, Any]) -> dict[str, Any]:
+    """A row as the ``cards`` table macro takes it (bolivia/templates/tables.html.j2)."""
+    cells = [
+        row["label"],
+        {"text": row["value"], "cls": "num"},
+        {"text": row["difference"], "cls": "num"},
+    ]
+    return {"cells": cells, "cls": "base"} if row["base"] else {"cells": cells}
 
 
 def _says(data: dict[str, Any], m: dict[str, Any]) -> str:
@@ -145,135 +212,45 @@ def _says(data: dict[str, Any], m: dict[str, Any]) -> str:
     base beyond chance (Holm-corrected over the whole sweep)."""
     combos = data["combinations"]
     unit = "%" if m["share"] else ""
+    name = m["label"][:1].upper() + m["label"][1:]
     low = min(combos, key=lambda c: c["measures"][m["name"]]["value"])
     high = max(combos, key=lambda c: c["measures"][m["name"]]["value"])
+    low_text = number(low["measures"][m["name"]]["value"], m) + unit
+    high_text = number(high["measures"][m["name"]]["value"], m) + unit
+    if low_text == high_text:
+        span = f"{name}: {low_text} under every {_noun(data)}"
+    else:
+        span = f"{name}: from {low_text} ({_named(low)}) to {high_text} ({_named(high)})"
     differ = [
         c
         for c in combos
         if (d := c["measures"][m["name"]]["difference"]) and d["p_holm"] is not None
         if d["p_holm"] < SIGNIFICANT
     ]
-    span = (
-        f"from {_number(low['measures'][m['name']]['value'], m)}{unit} ({low['label']}) "
-        f"to {_number(high['measures'][m['name']]['value'], m)}{unit} ({high['label']})"
-    )
     if not differ:
-        return f"{m['label'].capitalize()}: {span}; no value differs from the base beyond chance."
+        return f"{span}; none differs from {AS_IT_IS} beyond chance."
+    verb = "differs" if len(differ) == 1 else "differ"
     return (
-        f"{m['label'].capitalize()}: {span}; {len(differ)} of {len(combos) - 1} "
-        "differ from the base beyond chance (*)."
+        f"{span}; {len(differ)} of the {len(combos) - 1} other {_noun(data)}s {verb} from "
+        f"{AS_IT_IS} beyond chance (*)."
     )
 
 
-# --------------------------------------------------------------------------- plots
+def _named(c: dict[str, Any]) -> str:
+    """A combination inside brackets: ``2 canastas, as the ruleset has it``."""
+    return f"{c['label']}, {BASE_MARK}" if c["base"] else c["label"]
 
 
-def _numeric(values: Sequence[Any]) -> bool:
-    return all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
+def _noun(data: dict[str, Any]) -> str:
+    return "value" if len(data["axes"]) == 1 else "combination"
 
 
-def _series(data: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
-    """The combinations by the other fields' values: one line of a panel each."""
-    axes = data["axes"]
-    series: dict[str, list[dict[str, Any]]] = {}
-    for c in data["combinations"]:
-        rest = ", ".join(
-            f"{a['field']} = {value_text(v)}"
-            for a, v in zip(axes[1:], c["values"][1:], strict=True)
-        )
-        series.setdefault(rest, []).append(c)
-    return series
-
-
-def _line(
-    ax: Any, m: dict[str, Any], at: list[Any], combos: list[dict[str, Any]], style: dict[str, Any]
-) -> None:
-    """One line of a panel: a measure's estimates with their intervals, the base ringed."""
-    scale = 100.0 if m["share"] else 1.0
-    es = [c["measures"][m["name"]] for c in combos]
-    ys = [scale * e["value"] for e in es]
-    ax.errorbar(
-        at,
-        ys,
-        yerr=[
-            [scale * (e["value"] - e["low"]) for e in es],
-            [scale * (e["high"] - e["value"]) for e in es],
-        ],
-        marker="o",
-        markersize=4,
-        capsize=3,
-        **style,
-    )
-    for c, x, y in zip(combos, at, ys, strict=True):
-        if c["base"]:
-            ax.plot([x], [y], marker="o", markersize=11, fillstyle="none", color="k")
-
-
-def _panel(
-    ax: Any,
-    m: dict[str, Any],
-    series: dict[str, list[dict[str, Any]]],
-    xs: list[Any],
-    positions: list[Any],
-) -> None:
-    """One measure's panel against the first field's values."""
-    numeric = _numeric(xs)
-    for i, (rest, combos) in enumerate(series.items()):
-        at = [positions[xs.index(c["values"][0])] for c in combos]
-        style = {"linestyle": "-" if numeric else "none", "color": f"C{i}", "label": rest or None}
-        _line(ax, m, at, combos, style)
-    title = m["label"].replace(" (each game's mean)", "")
-    ax.set_title(_short(title + (" (%)" if m["share"] else ""), 48), fontsize=9)
-    ax.tick_params(labelsize=8)
-    if not numeric:
-        ax.set_xticks(positions, [str(i + 1) for i in positions], fontsize=8)
-
-
-def plots(data: dict[str, Any]) -> dict[str, str]:
-    """``{"sweep": SVG text}``: every measure against the first varied field.
-
-    Each measure has its own panel and scale, one line for each combination of the other
-    fields' values, the base's point ringed, 95% intervals.
-    """
-    plt = pyplot()
-    first = data["axes"][0]
-    xs = first["values"]
-    numeric = _numeric(xs)
-    positions = list(xs) if numeric else list(range(len(xs)))
-    series = _series(data)
-    measures = data["measures"]
-    columns = 3
-    rows = -(-len(measures) // columns)
-    fig, grid = plt.subplots(
-        rows, columns, figsize=(10, 2.5 * rows + 0.8), squeeze=False, sharex=True
-    )
-    for ax, m in zip(grid.flat, measures, strict=False):
-        _panel(ax, m, series, xs, positions)
-    for ax in list(grid.flat)[len(measures) :]:
-        ax.set_visible(False)
-    fig.suptitle(
-        f"{data['base']['id']}: each measure against {first['field']} (ringed: the base; 95% CI)",
-        fontsize=10,
-    )
-    key = "" if numeric else _key(xs)
-    fig.supxlabel(first["field"] + key, fontsize=9)
-    if len(series) > 1:
-        fig.legend(loc="lower center", ncols=min(3, len(series)), frameon=False, fontsize=8)
-    fig.tight_layout(rect=(0, 0.06 if len(series) > 1 else 0, 1, 0.97))
-    out = {"sweep": svg_text(fig)}
-    plt.close(fig)
-    return out
-
-
-def _key(values: Sequence[Any]) -> str:
-    """What the numbered ticks of values that are not numbers stand for."""
-    items = [f"{i + 1}: {_short(value_text(v), 60)}" for i, v in enumerate(values)]
-    joined = "    ".join(items)
-    return "\n" + (joined if len(joined) <= 130 else "\n".join(items))
-
-
-def _short(text: str, width: int = 28) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
+def bots_words(data: dict[str, Any]) -> str:
+    """The bots in words: ``greedy bots in every seat``, or seat by seat."""
+    bots = data["bots"]
+    if len(set(bots)) == 1:
+        return f"{bots[0]} bots in every seat"
+    return "bots seat by seat: " + ", ".join(bots)
 
 
 # --------------------------------------------------------------------------- files
@@ -293,7 +270,20 @@ def render_json(data: dict[str, Any]) -> str:
 
 
 def _context(data: dict[str, Any]) -> dict[str, Any]:
-    return {"data": data, "tables": tables(data), "value_text": value_text}
+    return {
+        "data": data,
+        "tables": tables(data),
+        "value_text": value_text,
+        "zip": zip,
+        "rows_header": rows_header(data),
+        "bots": bots_words(data),
+        "base_mark": BASE_MARK,
+        "as_it_is": AS_IT_IS,
+        "problems": sum(
+            c["not_ended_by_a_rule"] + c["conservation_failures"] + c["games_not_over"]
+            for c in data["combinations"]
+        ),
+    }
 
 
 def render_markdown(data: dict[str, Any], plot_files: dict[str, str]) -> str:

@@ -18,6 +18,7 @@ from bolivia.sweeps.backends import run_jobs
 from bolivia.sweeps.grid import Axis, Variant
 from bolivia.sweeps.jobs import CHUNK_GAMES, CHUNK_HANDS, Job, chunks
 from bolivia.sweeps.store import Store
+from bolivia.sweeps.words import combination_words
 
 __all__ = ["Plan", "SweepSpec", "plan", "run_sweep"]
 
@@ -102,7 +103,11 @@ def run_sweep(
 ) -> list[list[list[int]]]:
     """Run what the store lacks and store it chunk by chunk; every combination's records,
     read back from the store in the order of the deals (the same bytes whatever ran them)."""
-    labels = {v.ruleset.digest: v.label(spec.axes) for v in spec.variants}
+    fields = [axis.field for axis in spec.axes]
+    labels = {
+        v.ruleset.digest: combination_words(fields, v.resolved, named=True) for v in spec.variants
+    }
+    store.name({v.ruleset.digest: (v.ruleset.id, labels[v.ruleset.digest]) for v in spec.variants})
     todo = plan(spec, store)
     for job, records, seconds in run_jobs(todo.pending, workers, cluster):
         store.put(job, records, seconds, labels[job.ruleset.digest])

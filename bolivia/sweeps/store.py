@@ -64,6 +64,11 @@ CREATE TABLE IF NOT EXISTS rulesets (
 );
 """
 
+# a ruleset's latest name: the id and the values in words the last sweep of it gave
+_NAME = (
+    "INSERT INTO rulesets VALUES (?,?,?)"
+    " ON CONFLICT(digest) DO UPDATE SET id = excluded.id, label = excluded.label"
+)
 
 LOCK_WAIT = 5.0  # seconds a store another sweep is writing is waited for
 # the parts of the package whose code decides what a deal plays as
@@ -243,9 +248,18 @@ class Store:
                     "INSERT OR REPLACE INTO chunks VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                     (*_key(job), json.dumps(records, separators=(",", ":")), seconds),
                 )
-                self.db.execute(
-                    "INSERT OR IGNORE INTO rulesets VALUES (?,?,?)",
-                    (job.ruleset.digest, job.ruleset.id, label),
+                self.db.execute(_NAME, (job.ruleset.digest, job.ruleset.id, label))
+        except sqlite3.DatabaseError as exc:
+            raise self._error("cannot write", exc) from None
+
+    def name(self, names: dict[str, tuple[str, str]]) -> None:
+        """Name the rulesets of a sweep by digest (``{digest: (id, label)}``), in place of
+        the names an earlier sweep gave the same rules, for ``--status``. The chunks are
+        keyed by the rules alone, so a new name never mixes other rules' deals in."""
+        try:
+            with self.db:
+                self.db.executemany(
+                    _NAME, [(digest, rid, label) for digest, (rid, label) in names.items()]
                 )
         except sqlite3.DatabaseError as exc:
             raise self._error("cannot write", exc) from None
