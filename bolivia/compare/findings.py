@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import functools
 import json
-import multiprocessing.pool
 import os
 import threading
 from collections.abc import Callable, Iterable, Sequence
@@ -53,7 +52,7 @@ from bolivia.compare.playing import (
 from bolivia.compare.summary import columns, measured_effects
 from bolivia.compare.witnesses import AREA_OPS, Finding, Witness, find_witnesses
 from bolivia.play.batch.seeds import derive_seed
-from bolivia.play.batch.simulate import worker_pool
+from bolivia.play.batch.workers import Workers, worker_pool
 from bolivia.rules.library import LibrarySpec
 from bolivia.rules.model import leaf_paths
 from bolivia.rules.provenance import value_text
@@ -317,7 +316,7 @@ def _run(
     workers: int,
     progress: Callable[[int], None] | None,
     stop: threading.Event | None = None,
-    pool: multiprocessing.pool.Pool | None = None,
+    pool: Workers | None = None,
 ) -> None:
     for (column, job), result in zip(
         jobs, run_jobs([job for _, job in jobs], workers, progress, stop, pool), strict=True
@@ -334,7 +333,7 @@ def _play(
     progress: Callable[[int], None] | None,
     base: str | None,
     stop: threading.Event | None = None,
-    pool: multiprocessing.pool.Pool | None = None,
+    pool: Workers | None = None,
 ) -> Play:
     """Play every column's deals under each bot and its games, then (with a precision asked)
     as many more deals as it needs within its bounds; the figures and paired differences.
@@ -403,7 +402,7 @@ Rulings = tuple[list[Witness], list[Finding], list[GalleryEntry]]
 
 def _rulings_and_play(
     rulings: Callable[[], Rulings],
-    play: Callable[[threading.Event | None, multiprocessing.pool.Pool | None], Play],
+    play: Callable[[threading.Event | None, Workers | None], Play],
     workers: int,
 ) -> tuple[Rulings, Play]:
     """The rulings and the play, the workers playing while this process finds the rulings.
@@ -416,7 +415,8 @@ def _rulings_and_play(
         found = rulings()
         return found, play(None, None)
     stop = threading.Event()
-    with worker_pool(workers) as pool, ThreadPoolExecutor(1, "play") as ahead:
+    # the pool is left first: stopping its workers ends a play thread waiting on them
+    with ThreadPoolExecutor(1, "play") as ahead, worker_pool(workers) as pool:
         playing = ahead.submit(play, stop, pool)
         try:
             found = rulings()

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import multiprocessing.pool
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -24,7 +23,8 @@ from typing import Any
 from bolivia.compare.statistics import Estimate, count_mean_ci, mean_ci, proportion_ci
 from bolivia.engine.game_end import target_for
 from bolivia.play.batch.seeds import derive_seed
-from bolivia.play.batch.simulate import CHUNK_LIMIT, play_game, play_hand, worker_pool
+from bolivia.play.batch.simulate import CHUNK_LIMIT, play_game, play_hand
+from bolivia.play.batch.workers import Workers, worker_pool
 from bolivia.play.bots.registry import make_bot
 from bolivia.rules.library import LibrarySpec
 from bolivia.rules.ruleset import Ruleset
@@ -188,7 +188,7 @@ def run_jobs(
     workers: int,
     progress: Callable[[int], None] | None = None,
     stop: threading.Event | None = None,
-    pool: multiprocessing.pool.Pool | None = None,
+    pool: Workers | None = None,
 ) -> Iterator[Deal | GamePlayed]:
     """Every job's result, in the jobs' order (whatever the workers), played by ``pool`` (or
     by a pool of ``workers`` made for them). Once ``stop`` is set, the next result raises

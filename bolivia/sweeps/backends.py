@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from bolivia.errors import BoliviaError
-from bolivia.play.batch.simulate import worker_pool
+from bolivia.play.batch.workers import worker_pool
 from bolivia.sweeps.jobs import Job, run_job
 
 __all__ = ["BackendError", "Finished", "run_jobs"]

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bolivia.play.batch.simulate import worker_pool
+from bolivia.play.batch.workers import worker_pool
 from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.variants import LEAVES, one_field_variants
 from bolivia.verify.conformance import MOVE_CHECKS, Case, Outcome, Suite, compare, suites_dir

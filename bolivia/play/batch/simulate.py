@@ -10,12 +10,9 @@ ten. Replays are written whole, each to its own file, into a folder that holds n
 
 from __future__ import annotations
 
-import multiprocessing
-import multiprocessing.pool
 import os
 import random
 import re
-import signal
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -29,6 +26,7 @@ from bolivia.errors import BoliviaError
 from bolivia.output import OutputError, prepare_folder, temporary_of, write_text
 from bolivia.play.batch.replay import hand_lines
 from bolivia.play.batch.seeds import derive_seed
+from bolivia.play.batch.workers import worker_pool
 from bolivia.play.bots.registry import Bot, make_bot
 from bolivia.play.table.actions import Action
 from bolivia.play.table.hand import Hand
@@ -377,25 +375,6 @@ def _game_job(args: tuple[RunSpec, int]) -> dict[str, Any]:
 def _jobs(spec: RunSpec) -> Iterator[tuple[RunSpec, int]]:
     """The run's jobs, one at a time: never a list of every job."""
     return ((spec, index) for index in range(spec.games or spec.hands))
-
-
-def _ignore_interrupt() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def worker_pool(workers: int) -> multiprocessing.pool.Pool:
-    """Spawned worker processes that leave Ctrl-C to the parent, which stops them.
-
-    So an interrupted run ends quietly, not with a traceback from every worker. The workers
-    are started with Ctrl-C ignored, which a new interpreter keeps, so even one still starting
-    up ignores it; the initializer keeps it so. A Ctrl-C in the instant the parent starts them
-    is ignored too.
-    """
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        return multiprocessing.get_context("spawn").Pool(workers, initializer=_ignore_interrupt)
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 def job_results(spec: RunSpec, workers: int = 1) -> Iterator[dict[str, Any]]:

@@ -1,0 +1,197 @@
+"""Worker processes that play jobs, and notice when one of them dies.
+
+:func:`worker_pool` gives spawned processes that leave Ctrl-C to the parent. Their
+:meth:`Workers.imap` yields the results in the jobs' order, :meth:`Workers.imap_unordered` as
+they finish, and :meth:`Workers.map` all of them. The jobs are taken from their iterable
+only as the workers need them, a few chunks ahead, never all at once.
+
+A worker killed from outside (by the system when memory runs out, or by a user) ends the run
+with :class:`WorkerDied`, one line, at once: the pool of the standard library would wait for
+its result forever. Leaving the pool stops every worker: on an error or an interrupt the
+workers still playing are terminated, and none is left behind in the process group.
+"""
+
+from __future__ import annotations
+
+import collections
+import gc
+import multiprocessing
+import signal
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from types import TracebackType
+from typing import Any
+
+from bolivia.errors import BoliviaError
+
+__all__ = ["WorkerDied", "Workers", "worker_pool"]
+
+AHEAD = 4  # chunks given to each worker at once: enough that none waits for the next
+
+
+class WorkerDied(BoliviaError):
+    """A worker process ended without finishing its jobs."""
+
+
+def _ignore_interrupt() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _chunk(job: Callable[[Any], Any], items: list[Any]) -> list[Any]:
+    return [job(item) for item in items]
+
+
+def _chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    chunk: list[Any] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+class _Closed:
+    """What a closed pool holds instead of its executor: it submits nothing."""
+
+    def submit(self, *args: Any) -> Any:
+        raise RuntimeError("the worker pool is closed")
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        pass
+
+
+_CLOSED: Any = _Closed()
+
+
+class Workers:
+    """``count`` spawned worker processes (see the module)."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            self._executor = ProcessPoolExecutor(
+                count,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_ignore_interrupt,
+            )
+            # started now, with Ctrl-C ignored, rather than one by one as jobs come (the
+            # executor's way with spawned processes), maybe from a thread that cannot ignore it
+            launch = getattr(self._executor, "_launch_processes", None)
+            if launch is not None:
+                launch()
+        finally:
+            signal.signal(signal.SIGINT, previous)
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close(stop=kind is not None)
+
+    def close(self, *, stop: bool = False) -> None:
+        """Wait for the workers to end; with ``stop``, end them now."""
+        if stop:
+            # the executor cannot stop a job begun: its processes are ended here
+            processes = list(getattr(self._executor, "_processes", {}).values())
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                if process.is_alive():
+                    process.terminate()
+            for process in processes:
+                process.join(5)
+        self._executor.shutdown(wait=True)
+        # the executor's queues hold semaphores the tracker knows: released before it stops
+        self._executor = _CLOSED
+        gc.collect()
+        _stop_tracker()
+
+    def _submitted(
+        self, job: Callable[[Any], Any], jobs: Iterable[Any], chunksize: int
+    ) -> Iterator[Future[list[Any]]]:
+        for chunk in _chunks(jobs, max(1, chunksize)):
+            try:
+                yield self._executor.submit(_chunk, job, chunk)
+            except BrokenProcessPool:
+                raise _died() from None
+
+    def imap(
+        self, job: Callable[[Any], Any], jobs: Iterable[Any], chunksize: int = 1
+    ) -> Iterator[Any]:
+        """Each job's result, in the jobs' order."""
+        pending: collections.deque[Future[list[Any]]] = collections.deque()
+        feed = self._submitted(job, jobs, chunksize)
+        for future in feed:
+            pending.append(future)
+            if len(pending) >= self.count * AHEAD:
+                yield from _results(pending.popleft())
+        while pending:
+            yield from _results(pending.popleft())
+
+    def imap_unordered(
+        self, job: Callable[[Any], Any], jobs: Iterable[Any], chunksize: int = 1
+    ) -> Iterator[Any]:
+        """Each job's result, as the workers finish them."""
+        from concurrent.futures import FIRST_COMPLETED, wait
+
+        pending: set[Future[list[Any]]] = set()
+        feed = self._submitted(job, jobs, chunksize)
+        for future in feed:
+            pending.add(future)
+            while len(pending) >= self.count * AHEAD:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for finished in sorted(done, key=id):
+                    yield from _results(finished)
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for finished in sorted(done, key=id):
+                yield from _results(finished)
+
+    def map(self, job: Callable[[Any], Any], jobs: Iterable[Any], chunksize: int = 1) -> list[Any]:
+        """Every job's result, in the jobs' order."""
+        return list(self.imap(job, jobs, chunksize))
+
+
+def _stop_tracker() -> None:
+    """End the helper process multiprocessing starts beside spawned workers (its resource
+    tracker), and wait for it, so that no process of the run outlives it, not even as a
+    zombie where nothing reaps orphans; the next pool starts a new one."""
+    from multiprocessing import resource_tracker
+
+    stop = getattr(resource_tracker._resource_tracker, "_stop", None)  # private, 3.11 to 3.13
+    if stop is not None:
+        stop()
+
+
+def _died() -> WorkerDied:
+    return WorkerDied(
+        "a worker process died before finishing its jobs (killed from outside, as the system "
+        "does when memory runs out); the run stopped: run it again, with fewer --workers if "
+        "memory is short"
+    )
+
+
+def _results(future: Future[list[Any]]) -> list[Any]:
+    try:
+        return future.result()
+    except BrokenProcessPool:
+        raise _died() from None
+
+
+def worker_pool(workers: int) -> Workers:
+    """Spawned worker processes that leave Ctrl-C to the parent, which stops them.
+
+    So an interrupted run ends quietly, not with a traceback from every worker. The workers
+    are started with Ctrl-C ignored, which a new interpreter keeps, so even one still starting
+    up ignores it; the initializer keeps it so. A Ctrl-C in the instant the parent starts them
+    is ignored too.
+    """
+    return Workers(workers)

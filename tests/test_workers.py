@@ -1,0 +1,90 @@
+"""Worker processes: results in order, and a worker that dies ends the run at once (issue 41).
+
+The standard library's pool waits forever for the result of a worker killed from outside (as
+the system kills one when memory runs out); :mod:`bolivia.play.batch.workers` notices.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bolivia.play.batch.workers import WorkerDied, worker_pool
+
+
+def _square(n: int) -> int:
+    return n * n
+
+
+def _dies_at_seven(n: int) -> int:
+    if n == 7:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return n
+
+
+def test_results_come_in_the_jobs_order_or_as_they_finish() -> None:
+    with worker_pool(2) as pool:
+        assert list(pool.imap(_square, iter(range(50)), chunksize=3)) == [n * n for n in range(50)]
+        assert sorted(pool.imap_unordered(_square, range(20))) == [n * n for n in range(20)]
+        assert pool.map(_square, []) == []
+
+
+def test_a_worker_killed_mid_run_ends_the_run_with_one_clear_error() -> None:
+    start = time.monotonic()
+    with pytest.raises(WorkerDied, match="a worker process died"), worker_pool(2) as pool:
+        list(pool.imap(_dies_at_seven, range(40)))
+    assert time.monotonic() - start < 60
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_simulate_with_a_worker_killed_stops_at_once(tmp_path: Path) -> None:
+    """``simulate --workers 2`` with one worker killed from outside: exit 1, one line, no
+    traceback, no process left behind."""
+    run = subprocess.Popen(
+        [sys.executable, "-m", "bolivia", "simulate", "--ruleset", "bolivia-da",
+         "--hands", "5000", "--workers", "2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        workers: list[int] = []
+        while len(workers) < 2 and time.monotonic() < deadline and run.poll() is None:
+            time.sleep(0.2)
+            workers = [
+                p
+                for p in _children(run.pid)
+                if b"spawn_main" in Path(f"/proc/{p}/cmdline").read_bytes()
+                and b"resource_tracker" not in Path(f"/proc/{p}/cmdline").read_bytes()
+            ]
+        assert len(workers) >= 2, "the workers did not start"
+        time.sleep(1)
+        os.kill(workers[-1], signal.SIGKILL)
+        _, err = run.communicate(timeout=60)
+    finally:
+        if run.poll() is None:
+            run.kill()
+    assert run.returncode == 1, err
+    assert "a worker process died" in err and "Traceback" not in err, err
+    assert not [p for p in workers if Path(f"/proc/{p}").exists()], "a worker was left running"
