@@ -575,6 +575,12 @@ def compare_command(
     def progress(done: int) -> None:
         meter.update(done)
 
+    def more(plays: int, deals: int) -> None:
+        if plays:
+            meter.extend(plays, f"the precision asks {deals:,} deals per column: {plays:,} more")
+        else:
+            meter.note(f"the first {deals:,} deals per column give the precision asked")
+
     comparison = build(
         rulesets,
         hands=hands,
@@ -585,6 +591,7 @@ def compare_command(
         where=library.spec,
         progress=progress,
         meanwhile=pyplot if {"md", "html"} & set(chosen) else None,  # loaded beside the play
+        more=more,
     )
     meter.finish()
     for path in write_report(comparison, out, chosen):

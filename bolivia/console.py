@@ -157,6 +157,7 @@ class Progress:
         self.first: float | None = None  # when the first unit was done
         self.last_line = -1.0
         self.last_tenth = 0
+        self.base = 0  # the work done when the rate's measure began (see extend)
 
     def note(self, text: str) -> None:
         """A stage of the work (``finding witnesses``), on its own line."""
@@ -164,15 +165,27 @@ class Progress:
 
     def left(self) -> str:
         """The time left, or nothing while the rate is not known yet."""
-        if self.first is None or not self.total:
+        if self.first is None or not self.total or self.done >= self.total:
             return ""
         elapsed = self.clock() - self.first
-        if self.done < max(2, self.total // 20) or elapsed < 2.0:
+        done = self.done - self.base
+        if done < max(2, (self.total - self.base) // 20) or elapsed < 2.0:
             return ""
-        rate = (self.done - 1) / elapsed if self.done > 1 else 0.0
+        rate = (done - 1) / elapsed if done > 1 else 0.0
         if rate <= 0:
             return ""
         return f", about {_duration((self.total - self.done) / rate)} left"
+
+    def extend(self, n: int, why: str) -> None:
+        """More work than was planned, said on its own line: the total grows by ``n`` and the
+        rate is measured again from here (the new work may go at another pace)."""
+        if self.tty:
+            self._write("", final=True)
+        self.note(why)
+        self.total += max(n, 0)
+        self.first = self.clock() if self.done else None
+        self.base = self.done
+        self.last_tenth = 10 * self.done // self.total if self.total else 10
 
     def line(self) -> str:
         share = f" ({100 * self.done // self.total}%)" if self.total else ""

@@ -434,6 +434,20 @@ def test_a_replay_folder_holding_other_files_is_refused(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
 
 
+def test_a_file_named_as_a_replay_in_other_digits_is_not_a_replay(tmp_path: Path) -> None:
+    """Arabic-Indic digits are digits to Python's ``\\d``; a file so named is the user's, never
+    a replay of an earlier run to delete (issue 41)."""
+    from bolivia.output import OutputError
+    from bolivia.play.batch.simulate import REPLAY_NAME, prepare_replays
+
+    name = "hand-\u0661\u0662\u0663\u0664\u0665\u0666.jsonl"
+    (tmp_path / name).write_text("mine", encoding="utf-8")
+    assert REPLAY_NAME.fullmatch("hand-000001.jsonl") and not REPLAY_NAME.fullmatch(name)
+    with pytest.raises(OutputError, match="which the run replaces"):
+        prepare_replays(tmp_path)
+    assert [p.name for p in tmp_path.iterdir()] == [name]
+
+
 def test_written_files_are_whole_or_not_at_all(tmp_path: Path) -> None:
     from bolivia.output import OutputError, write_files, write_text
 

@@ -38,3 +38,24 @@ def test_piped_it_prints_at_least_every_few_seconds() -> None:
         clock.now += 1.0
         meter.update(1)
     assert len(stream.getvalue().splitlines()) >= 5
+
+
+def test_more_work_than_planned_grows_the_total_and_measures_its_own_rate() -> None:
+    """compare --precision: the first deals done, the precision asks for more; the line does
+    not stay at 100% with 0 s left while they are played (issue 41)."""
+    stream, clock = io.StringIO(), Clock()
+    meter = Progress(100, "deals", stream=stream, clock=clock)
+    for _ in range(100):
+        clock.now += 0.1
+        meter.update(1)
+    assert stream.getvalue().splitlines()[-1].startswith("100 of 100 deals (100%)")
+    meter.extend(300, "the precision asks 400 deals per column: 300 more")
+    assert stream.getvalue().splitlines()[-1] == "the precision asks 400 deals per column: 300 more"
+    for _ in range(150):
+        clock.now += 1.0  # the new deals go ten times slower
+        meter.update(1)
+    middle = stream.getvalue().splitlines()[-1]
+    assert middle.startswith("250 of 400 deals (62%)"), middle
+    # 149 deals in 150 s since the precision asked: about 151 s for the 150 left (at the old
+    # rate it would say 15 s)
+    assert middle.endswith("about 2 min 31 s left"), middle

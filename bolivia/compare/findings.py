@@ -332,12 +332,14 @@ def _play(
     where: LibrarySpec,
     progress: Callable[[int], None] | None,
     base: str | None,
+    more: Callable[[int, int], None] | None = None,
     stop: threading.Event | None = None,
     pool: Workers | None = None,
 ) -> Play:
     """Play every column's deals under each bot and its games, then (with a precision asked)
     as many more deals as it needs within its bounds; the figures and paired differences.
-    Once ``stop`` is set, the next result raises :class:`~bolivia.compare.playing.Stopped`."""
+    Once ``stop`` is set, the next result raises :class:`~bolivia.compare.playing.Stopped`.
+    ``more`` is told how many more deals the precision plays, and the deals per column then."""
     ids = [r.id for r in rulesets]
     runs = Runs()
     first = sizing.bounds[0] if sizing.precision is not None else sizing.deals
@@ -353,14 +355,10 @@ def _play(
         deals, wanted = deals_for_precision(
             runs, ids, sizing.precision, sizing.bounds, sizing.games > 0
         )
-        _run(
-            runs,
-            _jobs(rulesets, where, seed, range(first, deals), range(0), base is not None),
-            workers,
-            progress,
-            stop,
-            pool,
-        )
+        extra = _jobs(rulesets, where, seed, range(first, deals), range(0), base is not None)
+        if more is not None:
+            more(len(extra), deals)
+        _run(runs, extra, workers, progress, stop, pool)
         hit = wanted != deals
         sizing = Sizing(deals, sizing.games, sizing.precision, sizing.bounds, hit, wanted)
     return Play(
@@ -440,12 +438,15 @@ def build(
     progress: Callable[[int], None] | None = None,
     sources: Sources | None = None,
     meanwhile: Callable[[], object] | None = None,
+    more: Callable[[int, int], None] | None = None,
 ) -> Comparison:
     """Everything the report says about these rulesets. ``hands`` deals per column and bot
     (or, with ``precision``, as many as it needs within ``bounds``), ``games`` games per
     column; ``progress`` is told of every deal and game played. ``meanwhile`` is the caller's
     own work for this process while the workers play, once the witnesses are found (loading
-    what the report is drawn with, so that it is not left for after the play)."""
+    what the report is drawn with, so that it is not left for after the play). With
+    ``precision``, ``more`` is told how many deals the precision adds to the first ones (and
+    the deals per column then), before they are played."""
     if len(rulesets) < 2:
         raise ValueError("a comparison needs two rulesets or more")
     oracle = oracle if oracle is not None else Oracle()
@@ -467,7 +468,7 @@ def build(
             meanwhile()
         return witnesses, findings, gallery
 
-    play_all = functools.partial(_play, played, sizing, seed, workers, where, progress, base)
+    play_all = functools.partial(_play, played, sizing, seed, workers, where, progress, base, more)
     (witnesses, findings, gallery), play = _rulings_and_play(rulings, play_all, workers)
     comparison = Comparison(
         rulesets=list(rulesets),

@@ -58,7 +58,7 @@ __all__ = [
 ]
 
 CHUNK_LIMIT = 64  # jobs handed to a worker at once
-REPLAY_NAME = re.compile(r"(hand-\d{6,}|game-\d{5,})\.jsonl")  # the files a run writes
+REPLAY_NAME = re.compile(r"(hand-[0-9]{6,}|game-[0-9]{5,})\.jsonl")  # the files a run writes
 STEP_LIMIT = 20_000  # a hand this long is an engine bug, reported, never silently cut
 GAME_HAND_LIMIT = 10_000  # a game this long never ends by its rules: reported as stopped
 RULE_ENDINGS = frozenset(ENDINGS)  # how a hand ends by a rule
