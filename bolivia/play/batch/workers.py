@@ -17,6 +17,7 @@ import collections
 import gc
 import multiprocessing
 import signal
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -83,6 +84,7 @@ class Workers:
             launch = getattr(self._executor, "_launch_processes", None)
             if launch is not None:
                 launch()
+            self._started = list(getattr(self._executor, "_processes", {}).values())
         finally:
             signal.signal(signal.SIGINT, previous)
 
@@ -121,7 +123,7 @@ class Workers:
             try:
                 yield self._executor.submit(_chunk, job, chunk)
             except BrokenProcessPool:
-                raise _died() from None
+                raise self._died() from None
 
     def imap(
         self, job: Callable[[Any], Any], jobs: Iterable[Any], chunksize: int = 1
@@ -132,9 +134,9 @@ class Workers:
         for future in feed:
             pending.append(future)
             if len(pending) >= self.count * AHEAD:
-                yield from _results(pending.popleft())
+                yield from self._results(pending.popleft())
         while pending:
-            yield from _results(pending.popleft())
+            yield from self._results(pending.popleft())
 
     def imap_unordered(
         self, job: Callable[[Any], Any], jobs: Iterable[Any], chunksize: int = 1
@@ -149,11 +151,43 @@ class Workers:
             while len(pending) >= self.count * AHEAD:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for finished in sorted(done, key=id):
-                    yield from _results(finished)
+                    yield from self._results(finished)
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for finished in sorted(done, key=id):
-                yield from _results(finished)
+                yield from self._results(finished)
+
+    def _results(self, future: Future[list[Any]]) -> list[Any]:
+        try:
+            return future.result()
+        except BrokenProcessPool:
+            raise self._died() from None
+
+    def _died(self) -> WorkerDied:
+        """The error naming the worker that died first, and how (the executor ends the
+        others with SIGTERM once one is gone)."""
+        first = None
+        ended: list[Any] = []
+        deadline = time.monotonic() + 2.0  # the dead worker's exit code, once the system has it
+        while first is None and time.monotonic() < deadline:
+            ended = [p for p in self._started if p.exitcode is not None]
+            first = next((p for p in ended if p.exitcode != -signal.SIGTERM), None)
+            if first is None:
+                time.sleep(0.05)
+        if first is None:
+            first = ended[0] if ended else None
+        if first is None:
+            who = "a worker process"
+        elif first.exitcode is not None and first.exitcode < 0:
+            how = signal.Signals(-first.exitcode).name
+            who = f"worker process {first.pid} (ended by {how})"
+        else:
+            who = f"worker process {first.pid} (exit code {first.exitcode})"
+        return WorkerDied(
+            f"{who} died before finishing its jobs, as when the system kills a process for "
+            "want of memory; the run stopped: run it again, with fewer --workers if memory "
+            "is short"
+        )
 
     def map(self, job: Callable[[Any], Any], jobs: Iterable[Any], chunksize: int = 1) -> list[Any]:
         """Every job's result, in the jobs' order."""
@@ -169,21 +203,6 @@ def _stop_tracker() -> None:
     stop = getattr(resource_tracker._resource_tracker, "_stop", None)  # private, 3.11 to 3.13
     if stop is not None:
         stop()
-
-
-def _died() -> WorkerDied:
-    return WorkerDied(
-        "a worker process died before finishing its jobs (killed from outside, as the system "
-        "does when memory runs out); the run stopped: run it again, with fewer --workers if "
-        "memory is short"
-    )
-
-
-def _results(future: Future[list[Any]]) -> list[Any]:
-    try:
-        return future.result()
-    except BrokenProcessPool:
-        raise _died() from None
 
 
 def worker_pool(workers: int) -> Workers:
