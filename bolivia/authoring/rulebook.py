@@ -396,6 +396,8 @@ def _html(markdown: str, cards: Any) -> Markup:
             [Markup(cell) for cell in _CELL.findall(row)]
             for row in re.findall(r"<tr>(.*?)</tr>", rows, re.S)
         ]
+        if len(headers) <= 2:  # a table of pairs fits a phone as it is
+            return table.group()
         return str(cards(headers, found))
 
     return Markup(_TABLE.sub(reflowed, body))
