@@ -24,7 +24,9 @@ APPENDIX = "Appendix: for rules committees and engine developers"
 SUMMARY = "For rules committees and engine developers: "
 
 # a file path in a ruleset's notes (``rulesets/house/``, ``club.yaml``): details, not words
-_PATH = re.compile(r"(?<![\w/])(?:[\w.-]+/)+[\w.-]*|\b[\w-]+\.ya?ml\b")
+_PATH = re.compile(
+    r"(?<![\w/])(?:[\w.-]+/)+(?:[\w.-]+\.(?:ya?ml|json|md|html))?(?![\w/])|\b[\w-]+\.ya?ml\b"
+)
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,14 @@ def data(value: Any) -> str:
 
 def people_notes(notes: str, sources: Sources) -> str:
     """A ruleset's notes for players: file paths left out (with the brackets or the sentence
-    around them), claim ids named as their documents."""
+    around them), claim ids named as their documents.
+
+    >>> from bolivia.rules.sources import shipped_sources
+    >>> people_notes("200 is followed (see rulesets/house/). And/or da:pack.", shipped_sources())
+    '200 is followed. And/or the Danish rules article.'
+    >>> people_notes("Ours. Copy club.yaml to start.", shipped_sources())
+    'Ours.'
+    """
     text = re.sub(r"\s*\([^()]*\)", lambda m: "" if _PATH.search(m.group()) else m.group(), notes)
     sentences = re.split(r"(?<=[.!?])\s+", text)
     text = " ".join(s for s in sentences if not _PATH.search(s))

@@ -295,12 +295,23 @@ class Rulebook:
             return "assumed"
         return "" if prov.reason in ("", NO_REASON) else self._reason(prov.reason)
 
+    def _documents(self) -> dict[str, list[str]]:
+        """The sources named as documents: the ruleset's, those its base does not have
+        (a house's own), and its base's."""
+        named = self.sources.called
+        mine = self.ruleset.sources
+        theirs = self.base.sources if self.base is not None else ()
+        return {
+            "documents": [named(s) for s in mine],
+            "own_documents": [named(s) for s in mine if s not in theirs],
+            "base_documents": [named(s) for s in theirs],
+        }
+
     def _context(self) -> dict[str, Any]:
         """What the templates are given."""
         changes = self.changes()
         reasons = {c["why"] for c in changes}
         r = self.ruleset
-        own = [s for s in r.sources if self.base is None or s not in self.base.sources]
         return {
             "r": r,
             "base": self.base,
@@ -309,11 +320,7 @@ class Rulebook:
             "why": reasons.pop() if len(reasons) == 1 and len(changes) > 1 else None,
             "assumed": self.assumed(),
             "assumed_count": sum(p.status == "assumed" for p in r.provenance.values()),
-            "documents": [self.sources.called(s) for s in r.sources],
-            "own_documents": [self.sources.called(s) for s in own],
-            "base_documents": [self.sources.called(s) for s in self.base.sources]
-            if self.base is not None
-            else [],
+            **self._documents(),
             "notes": people_notes(r.notes, self.sources),
             "raw_notes": committee_notes(r.notes, self.sources),
             "v": self.value,
