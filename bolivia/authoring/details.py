@@ -75,7 +75,7 @@ class Details:
         source = prov.summary()
         documents = self.sources.documents(prov.claims)
         if documents:
-            source += f" ({', '.join(documents)})"
+            source += f"; documents: {', '.join(documents)}"
         return Key(path, data(self.ruleset.value(path)), source, self.moot.get(path, ""))
 
 
