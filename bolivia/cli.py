@@ -724,7 +724,11 @@ def rulebook_command(ruleset: str, fmt: str, out: Path | None, folders: tuple[Pa
     """Write a ruleset as a rulebook a table can play from (Markdown or HTML)."""
     from bolivia.authoring.rulebook import render_rulebook
 
-    text = render_rulebook(_library(folders).load(ruleset), fmt)
+    library = _library(folders)
+    resolved = library.load(ruleset)
+    # the sources a file may cite include the records beside it, named in words in the book
+    sources = library.sources_for(resolved.path) if resolved.path else library.sources
+    text = render_rulebook(resolved, fmt, sources)
     if out is None:
         echo(text, nl=False)
     else:

@@ -259,7 +259,7 @@ def test_the_rulebook_covers_every_field(rid: str) -> None:
     book.markdown()
     assert book.used == set(leaf_paths())
     html = book.html()
-    assert html.startswith("<!DOCTYPE html>") and "<table>" in html
+    assert html.startswith("<!DOCTYPE html>") and '<table class="cards ' in html
 
 
 def test_the_rulebook_escapes_house_text(tmp_path: Path) -> None:

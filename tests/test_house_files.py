@@ -16,6 +16,8 @@ from bolivia.errors import RulesetError
 from bolivia.rules.library import Library
 from bolivia.rules.resolution import NO_REASON
 
+from .reading import people_markdown
+
 THREE_LINES = "id: our-club\nextends: bolivia-da\ngame: {target: 10000}\n"
 
 
@@ -51,7 +53,8 @@ def test_a_three_line_file_without_provenance_is_a_house_ruleset(tmp_path: Path)
     book = runner.invoke(cli, ["rulebook", str(path)])
     assert book.exit_code == 0, book.output
     assert "What score ends the game? **10,000 points**, instead of 15,000 points." in book.output
-    assert NO_REASON not in book.output  # a change without a reason is listed, no more
+    # a change without a reason is listed, no more (the details layer says none was given)
+    assert NO_REASON not in people_markdown(book.output)
 
 
 def test_strict_validation_keeps_asking_for_provenance_and_offers_house(tmp_path: Path) -> None:
@@ -236,7 +239,10 @@ def test_a_source_record_beside_the_ruleset_can_be_cited(tmp_path: Path) -> None
     assert Library([tmp_path]).index_problems() == []
     book = CliRunner().invoke(cli, ["rulebook", str(path)])
     assert book.exit_code == 0, book.output
-    assert "its own sources: hoyle" in book.output and "(house rule)" not in book.output
+    said = people_markdown(book.output)
+    assert "with sources of its own: “Hoyle's rules of Bolivia" in said, said
+    assert "(house rule)" not in book.output
+    assert "`hoyle` (“Hoyle's rules of Bolivia" in book.output  # the id, in the appendix
 
 
 def test_a_source_folder_is_given_by_sources_and_checked(tmp_path: Path) -> None:

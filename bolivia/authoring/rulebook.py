@@ -1,12 +1,20 @@
 """The rulebook: a resolved ruleset written out as rules a table can play from.
 
-One jinja2 template (``templates/rulebook.md.j2``) writes the rules in prose from the data.
-Every rule value it uses goes through ``v(path)``, which records it. So a test can prove that
-every field of the format appears. Where a rule is moot under the others, the text says so and
-still names it.
+Two layers. What a player reads is words only: the rules in prose, the sources named as
+documents ("the Danish rules article"), values as a player says them. What a rules committee or
+an engine developer wants (key paths, claim ids, values as data, file paths) is the details
+layer (:mod:`bolivia.authoring.details`): folded ``<details>`` after each section in HTML, an
+appendix in Markdown.
 
-The HTML page is the same Markdown turned into HTML, in a self-contained page. User-written
-text is escaped for Markdown (``bolivia.text.md``). The HTML is kept to plain text markup
+One jinja2 template (``templates/rulebook.md.j2``) writes the rules in prose from the data.
+Every rule value it uses goes through ``v(path)``, which records it in the section that names
+it; a rule the others make moot is named in the details layer only (``moot``). So a test can
+prove that every field of the format appears. A house rule is marked "(house rule)" once a
+sentence; the rules no source states are listed at the end, grouped by why they are assumed.
+
+The HTML page is the same Markdown turned into HTML, section by section, each followed by its
+details; its tables reflow into cards on a phone (``tables.html.j2``). User-written text is
+escaped for Markdown (``bolivia.text.md``). The HTML is kept to plain text markup
 (``bolivia.text.safe_html``): no link, image or script can come of any text.
 
 A ruleset built on another gets a box listing what it changes.
@@ -18,20 +26,42 @@ import itertools
 import re
 from typing import Any
 
+import jinja2
 import markdown as markdown_lib
 from markupsafe import Markup
 
+from bolivia.authoring.details import (
+    APPENDIX,
+    SUMMARY,
+    Details,
+    committee_notes,
+    data,
+    people_notes,
+)
+from bolivia.resources import rulesets_dir
 from bolivia.rules.model import leaf_paths
-from bolivia.rules.phrases import answer, in_words, question, special_composition
-from bolivia.rules.resolution import NO_REASON
+from bolivia.rules.phrases import (
+    answer,
+    count,
+    in_words,
+    join_words,
+    plural_rank,
+    question,
+    special_composition,
+)
+from bolivia.rules.resolution import DEFAULT_REASON, NO_REASON
 from bolivia.rules.ruleset import Ruleset
+from bolivia.rules.sources import Sources, shipped_sources
 from bolivia.text import environment, md, safe_html, terminal
 
 __all__ = ["Rulebook", "place_marks", "render_rulebook"]
 
-HOUSE, ASSUMED = "\x1e", "\x1f"  # place-holders of the marks, before they are placed
-MARKS = {HOUSE: " (house rule)", ASSUMED: " \N{DAGGER}"}
+HOUSE = "\x1e"  # the place-holder of the house mark, before it is placed
+MARK = " (house rule)"
 _END = re.compile(r"[.!?:;]\**(?=\s|$)")  # where a sentence ends: its stop, any bold closing
+# how the people layer words the reason of a rule no ruleset of the chain sets
+DEFAULT_WORDS = "No ruleset sets these: they are played as the game has them when nothing is said"
+_POINT_ORDER = ("JK", "2", "A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3")
 
 
 def _sentence_ends(line: str) -> list[int]:
@@ -47,21 +77,18 @@ def _sentence_ends(line: str) -> list[int]:
 
 
 def _marked(sentence: str) -> str:
-    """One sentence with its place-holders gone and its marks once each, before its stop."""
-    found = [mark for mark in MARKS if mark in sentence]
-    if not found:
+    """One sentence with its place-holders gone and the mark once, before its stop."""
+    if HOUSE not in sentence:
         return sentence
-    for mark in MARKS:
-        sentence = sentence.replace(mark, "")
-    marks = "".join(MARKS[mark] for mark in found)
+    sentence = sentence.replace(HOUSE, "")
     stop = _END.search(sentence.rstrip(), max(0, len(sentence.rstrip()) - 6))
     at = stop.start() if stop is not None else len(sentence.rstrip())
-    return sentence[:at] + marks + sentence[at:]
+    return sentence[:at] + MARK + sentence[at:]
 
 
 def place_marks(text: str) -> str:
-    """The rulebook's marks, once a sentence: `` (house rule)`` where a sentence states a house
-    rule, `` †`` where it states an assumed value; in a table, at each cell's value.
+    """The house mark, `` (house rule)``, once a sentence that states a house rule; in a
+    table, at each cell's value.
 
     >>> place_marks(f"Played with 3 decks{HOUSE} and 6 jokers{HOUSE} (162 cards). Twos are wild.")
     'Played with 3 decks and 6 jokers (162 cards) (house rule). Twos are wild.'
@@ -69,28 +96,78 @@ def place_marks(text: str) -> str:
     lines = []
     for line in text.split("\n"):
         if line.lstrip().startswith("|"):
-            for mark, shown in MARKS.items():
-                line = line.replace(mark, shown)
-        elif HOUSE in line or ASSUMED in line:
+            line = line.replace(HOUSE, MARK)
+        elif HOUSE in line:
             cuts = [0, *_sentence_ends(line), len(line)]
             line = "".join(_marked(line[a:b]) for a, b in itertools.pairwise(cuts))
         lines.append(line)
     return "\n".join(lines)
 
 
+def _sides(players: int, teams: int) -> str:
+    return "each for themselves" if teams == players else f"{teams} sides"
+
+
+def _seat_fields(n: int, new: dict[str, Any], old: dict[str, Any]) -> tuple[str, str]:
+    """What changes in one seating, as (new, old): ``15 cards dealt``, ``13``."""
+    said = {
+        "teams": (_sides(n, new["teams"]), _sides(n, old["teams"])),
+        "hand_size": (f"{count(new['hand_size'], 'card')} dealt", f"{old['hand_size']:,}"),
+        "draw": (f"{new['draw']:,} drawn", f"{old['draw']:,}"),
+    }
+    changed = [pair for key, pair in said.items() if new[key] != old[key]]
+    return join_words([a for a, _ in changed], "and"), join_words([b for _, b in changed], "and")
+
+
+def seat_change(mine: dict[str, Any], theirs: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """What changes in the seatings, briefly: (who, new, old) for each number of players that
+    changes, only what changes (``6 players``, ``15 cards dealt``, ``13``)."""
+    out = []
+    for n in sorted({*mine, *theirs}, key=int):
+        new, old = mine.get(n), theirs.get(n)
+        if new == old:
+            continue
+        if new is None or old is None:
+            shown = [answer("players.seats", {n: s}) if s else "not allowed" for s in (new, old)]
+            out.append((count(int(n), "player"), shown[0], shown[1]))
+        else:
+            out.append((count(int(n), "player"), *_seat_fields(int(n), new, old)))
+    return out
+
+
+def card_point_rows(points: dict[str, int]) -> list[tuple[str, str]]:
+    """The card points as a player says them, cards of equal points together: (cards, points)."""
+    groups: list[tuple[list[str], int]] = []
+    for rank in (r for r in _POINT_ORDER if r in points):
+        if groups and groups[-1][1] == points[rank]:
+            groups[-1][0].append(rank)
+        else:
+            groups.append(([rank], points[rank]))
+    names = {"JK": "jokers", "3": "black threes"}
+    return [
+        (join_words([names.get(r) or plural_rank(r) for r in ranks], "and"), f"{value:,}")
+        for ranks, value in groups
+    ]
+
+
 class Rulebook:
     """Renders one ruleset; ``used`` holds the key paths the text has named."""
 
-    def __init__(self, ruleset: Ruleset, base: Ruleset | None = None) -> None:
+    def __init__(
+        self, ruleset: Ruleset, base: Ruleset | None = None, sources: Sources | None = None
+    ) -> None:
         self.ruleset = ruleset
         self.base = base
+        self.sources = sources if sources is not None else shipped_sources()
         self.used: set[str] = set()
+        self.details = Details(ruleset, self.sources)
 
     def value(self, path: str) -> Any:
         """The raw JSON value of a rule (recorded as used); of a table by number of players,
         only the entries for numbers who may sit (an inherited entry for others never
         applies, and a rulebook does not print it)."""
         self.used.add(path)
+        self.details.named(path)
         found = self.ruleset.value(path)
         if path.endswith("_by_players") and isinstance(found, dict):
             seated = {int(n) for n in self.ruleset.rules.players.seats}
@@ -98,12 +175,10 @@ class Rulebook:
         return found
 
     def mark(self, path: str) -> Markup:
-        """Where a value is assumed (no source of the ruleset states it) or a house rule: a
-        place-holder, which :func:`place_marks` turns into one mark for the sentence."""
-        self.used.add(path)
-        status = self.ruleset.provenance[path].status
-        # trusted markup, so that the templates' escaping of control characters leaves it be
-        return Markup({"house": HOUSE, "assumed": ASSUMED}.get(status, ""))
+        """Where a value is a house rule: a place-holder, which :func:`place_marks` turns into
+        one mark for the sentence (trusted markup, which the escaping leaves be)."""
+        self.value(path)
+        return Markup(HOUSE if self.ruleset.provenance[path].status == "house" else "")
 
     def text(self, path: str) -> Markup:
         """A rule's value in words (the phrase table's answer), marked as :meth:`mark` says."""
@@ -112,6 +187,17 @@ class Rulebook:
     def number(self, path: str) -> Markup:
         """A number rule as a figure (``1,500``), marked."""
         return Markup(f"{self.value(path):,}") + self.mark(path)
+
+    def section(self, title: str) -> str:
+        """A section's heading; the rules named from now on are its details."""
+        self.details.start(title)
+        return f"## {title}"
+
+    def moot(self, why: str, *paths: str) -> str:
+        """Rules the others make moot: named in the details layer only, with why."""
+        self.used.update(paths)
+        self.details.does_not_apply(why, *paths)
+        return ""
 
     def first_meld_counts(self) -> tuple[Markup, Markup]:
         """What counts toward the first meld's minimum, and what does not (marked), each a
@@ -142,20 +228,34 @@ class Rulebook:
             for entry in self.value("canastas.special")
         ]
 
-    def assumed(self) -> list[dict[str, str]]:
-        """The rules no source of the ruleset states: question, answer, why assumed."""
-        out = []
+    def card_points(self) -> list[tuple[str, str]]:
+        return card_point_rows(self.value("scoring.card_points"))
+
+    def _reason(self, reason: str) -> str:
+        """A written reason for players: claim ids as documents, key paths as labels."""
+        if reason == DEFAULT_REASON:
+            return DEFAULT_WORDS
+        return in_words(self.sources.in_words(reason)).rstrip(".")
+
+    def assumed(self) -> dict[str, list[dict[str, Any]]]:
+        """The rules no source of the ruleset states, grouped by why: each group a reason
+        and its rules (question and answer), in the order of the rules; ``shared``: the
+        reasons of several rules, ``single``: those of one."""
+        groups: dict[str, list[dict[str, str]]] = {}
         for path in leaf_paths():
             prov = self.ruleset.provenance[path]
             if prov.status == "assumed":
-                out.append(
-                    {
-                        "question": question(path),
-                        "answer": answer(path, self.ruleset.value(path)),
-                        "why": in_words(prov.reason),
-                    }
+                said = answer(path, self.ruleset.value(path))
+                if path == "players.seats":
+                    said = "as the table under “The pack and the deal” gives"
+                groups.setdefault(self._reason(prov.reason), []).append(
+                    {"question": question(path), "answer": said}
                 )
-        return out
+        found = [{"why": why, "rules": rules} for why, rules in groups.items()]
+        return {
+            "shared": [group for group in found if len(group["rules"]) > 1],
+            "single": [group for group in found if len(group["rules"]) == 1],
+        }
 
     def changes(self) -> list[dict[str, str]]:
         """The rules this ruleset sets differently from its base, as questions and answers."""
@@ -164,58 +264,163 @@ class Rulebook:
         out = []
         for path in leaf_paths():
             mine, theirs = self.ruleset.value(path), self.base.value(path)
-            if mine != theirs:
-                out.append(
-                    {
-                        "path": path,
-                        "question": question(path),
-                        "old": answer(path, theirs),
-                        "new": answer(path, mine),
-                        "why": self._why(path),
-                    }
-                )
+            if mine == theirs:
+                continue
+            why = self._why(path)
+            if path == "players.seats":
+                out += [
+                    {"path": path, "question": f"The seating of {who}:", "new": new, "old": old,
+                     "why": why, "mine": data(mine), "theirs": data(theirs)}
+                    for who, new, old in seat_change(mine, theirs)
+                ]  # fmt: skip
+                continue
+            out.append(
+                {
+                    "path": path,
+                    "question": question(path),
+                    "old": answer(path, theirs),
+                    "new": answer(path, mine),
+                    "why": why,
+                    "mine": data(mine),
+                    "theirs": data(theirs),
+                }
+            )
         return out
 
     def _why(self, path: str) -> str:
-        """Why the ruleset sets a rule its own way: the house's reason, or "" for none."""
-        reason = self.ruleset.provenance[path].reason
-        return "" if reason in ("", NO_REASON) else in_words(reason)
+        """Why the ruleset sets a rule its own way: the house's reason, "assumed" for an
+        assumed value (its reason is given with the rules no source states), or ""."""
+        prov = self.ruleset.provenance[path]
+        if prov.status == "assumed":
+            return "assumed"
+        return "" if prov.reason in ("", NO_REASON) else self._reason(prov.reason)
 
-    def markdown(self) -> str:
-        env = environment("bolivia.authoring", autoescape=False)
-        env.filters["cap"] = lambda text: text[:1].upper() + text[1:]
-        env.filters["num"] = lambda n: f"{n:,}"
-        template = env.get_template("rulebook.md.j2")
+    def _documents(self) -> dict[str, list[str]]:
+        """The sources named as documents: the ruleset's, those its base does not have
+        (a house's own), and its base's."""
+        named = self.sources.called
+        mine = self.ruleset.sources
+        theirs = self.base.sources if self.base is not None else ()
+        return {
+            "documents": [named(s) for s in mine],
+            "own_documents": [named(s) for s in mine if s not in theirs],
+            "base_documents": [named(s) for s in theirs],
+        }
+
+    def _context(self) -> dict[str, Any]:
+        """What the templates are given."""
         changes = self.changes()
         reasons = {c["why"] for c in changes}
-        return place_marks(
-            template.render(
-                r=self.ruleset,
-                base=self.base,
-                changes=changes,
-                # one reason for every change is said once, above the list
-                why=reasons.pop() if len(reasons) == 1 and len(changes) > 1 else None,
-                assumed=self.assumed(),
-                v=self.value,
-                t=self.text,
-                m=self.mark,
-                n=self.number,
-                first_meld=self.first_meld_counts(),
-                specials=self.specials(),
-            )
-        )
+        r = self.ruleset
+        return {
+            "r": r,
+            "base": self.base,
+            "changes": changes,
+            # one reason for every change is said once, above the list
+            "why": reasons.pop() if len(reasons) == 1 and len(changes) > 1 else None,
+            "assumed": self.assumed(),
+            "assumed_count": sum(p.status == "assumed" for p in r.provenance.values()),
+            **self._documents(),
+            "notes": people_notes(r.notes, self.sources),
+            "raw_notes": committee_notes(r.notes, self.sources),
+            "v": self.value,
+            "t": self.text,
+            "m": self.mark,
+            "n": self.number,
+            "section": self.section,
+            "moot": self.moot,
+            "first_meld": self.first_meld_counts,
+            "specials": self.specials,
+            "card_points": self.card_points,
+            "details": self.details,
+            "appendix": APPENDIX,
+            "file": _file(r),
+        }
+
+    def _environment(self, *, autoescape: bool) -> jinja2.Environment:
+        env = environment("bolivia.authoring", autoescape=autoescape)
+        env.filters["cap"] = lambda text: text[:1].upper() + text[1:]
+        env.filters["num"] = lambda n: f"{n:,}"
+        env.filters["words"] = join_words
+        return env
+
+    def people(self, context: dict[str, Any]) -> str:
+        """The people layer, as Markdown (rendering it records the rules each section names)."""
+        template = self._environment(autoescape=False).get_template("rulebook.md.j2")
+        return place_marks(template.render(**context))
+
+    def _data(self, context: dict[str, Any]) -> Any:
+        """The details layer's Markdown, as macros (``rulebook_data.md.j2``)."""
+        template = self._environment(autoescape=False).get_template("rulebook_data.md.j2")
+        return template.make_module(context)
+
+    def markdown(self) -> str:
+        context = self._context()
+        people = self.people(context)
+        appendix = str(self._data(context).appendix_text())
+        return people.rstrip("\n") + "\n\n" + appendix.strip("\n") + "\n"
 
     def html(self) -> str:
-        body = markdown_lib.markdown(
-            self.markdown(), extensions=["tables", "toc"], output_format="html"
-        )
-        env = environment("bolivia.authoring", autoescape=True)
+        context = self._context()
+        parts = re.split(r"^## (.+)$", self.people(context), flags=re.M)
+        data = self._data(context)
+        env = self._environment(autoescape=True)
+        tables: Any = env.get_template("tables.html.j2").module  # its macros, as attributes
+        cards = tables.cards
+        sections = [
+            {
+                "body": _html(parts[0], cards),
+                "summary": "the ruleset, its sources and its changes as data",
+                "details": _html(str(data.about()), cards),
+            }
+        ]
+        for title, body in zip(parts[1::2], parts[2::2], strict=True):
+            keys = self.details.sections.get(title, [])
+            sections.append(
+                {
+                    "body": _html(f"## {title}\n{body}", cards),
+                    "summary": f"the {len(keys)} rules of this section as data",
+                    "details": _html(str(data.keys(title)), cards) if keys else "",
+                }
+            )
         return env.get_template("rulebook.html.j2").render(
-            title=f"{self.ruleset.name}: rules", body=safe_html(body)
+            title=f"{self.ruleset.name}: rules", sections=sections, summary=SUMMARY
         )
 
 
-def render_rulebook(ruleset: Ruleset, fmt: str = "md") -> str:
+_TABLE = re.compile(r"<table>(.*?)</table>", re.S)
+_CELL = re.compile(r"<t[hd]>(.*?)</t[hd]>", re.S)
+
+
+def _html(markdown: str, cards: Any) -> Markup:
+    """A part of the book as HTML, its tables as tables that reflow into cards on a phone."""
+    body = str(safe_html(markdown_lib.markdown(markdown, extensions=["tables", "toc"])))
+
+    def reflowed(table: re.Match[str]) -> str:
+        head, _, rows = table.group(1).partition("</thead>")
+        headers = [Markup(cell) for cell in _CELL.findall(head)]
+        found = [
+            [Markup(cell) for cell in _CELL.findall(row)]
+            for row in re.findall(r"<tr>(.*?)</tr>", rows, re.S)
+        ]
+        if len(headers) <= 2:  # a table of pairs fits a phone as it is
+            return table.group()
+        return str(cards(headers, found))
+
+    return Markup(_TABLE.sub(reflowed, body))
+
+
+def _file(ruleset: Ruleset) -> str:
+    """Where the ruleset's file is: under the package's folder for a shipped one, else its name."""
+    if ruleset.path is None:
+        return ""
+    try:
+        return ruleset.path.relative_to(rulesets_dir().parent).as_posix()
+    except ValueError:
+        return ruleset.path.name
+
+
+def render_rulebook(ruleset: Ruleset, fmt: str = "md", sources: Sources | None = None) -> str:
     """The rulebook of a ruleset, as Markdown or a self-contained HTML page."""
-    book = Rulebook(ruleset, ruleset.base)
+    book = Rulebook(ruleset, ruleset.base, sources)
     return book.html() if fmt == "html" else book.markdown()

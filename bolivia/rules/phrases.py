@@ -38,6 +38,7 @@ __all__ = [
     "in_words",
     "join_words",
     "label",
+    "plural_rank",
     "question",
     "sentence",
     "special_composition",
@@ -541,6 +542,11 @@ def join_words(items: list[str], joiner: str = "or") -> str:
     separator = "; " if any(len(item) > 30 for item in items) else ", "  # long items: clearer
     last = f"{separator.strip()} {joiner} " if separator == "; " else f" {joiner} "
     return separator.join(items[:-1]) + last + items[-1]
+
+
+def plural_rank(rank: str) -> str:
+    """A rank as a player names its cards: ``twos``, ``sixes``, ``aces``."""
+    return _RANKS_PLURAL[rank]
 
 
 def label(path: str) -> str:
