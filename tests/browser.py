@@ -3,7 +3,8 @@ Playwright (never a downloaded browser), at a phone's width and a desktop's.
 
 :func:`too_wide` lists what does not fit the screen on the page as it opens: the page itself
 scrolling sideways, a table, figure, image, plot or preformatted block wider than the screen
-(a scrolling box around a table still hides half of it), and text cut off by its box. Closed
+or a box that scrolls sideways to show what it holds (a scrolling box around a table still
+hides half of it), and text cut off by its box. Closed
 ``<details>`` are not laid out, so the details layer may be wider.
 
 ``BOLIVIA_SCREENSHOTS=DIR`` keeps a full-page screenshot of every page looked at, to open by eye.
@@ -38,6 +39,15 @@ _MEASURE = """() => {
     const box = e.getBoundingClientRect();
     if (box.width > width + 1 || box.right > width + 1)
       found.push(`${name(e)} ${Math.round(box.width)} px wide at x=${Math.round(box.left)}: `
+        + text(e));
+  }
+  // a box that scrolls sideways fits the screen but hides what it holds (a wide table)
+  for (const e of document.querySelectorAll('body *')) {
+    if (e.closest('details:not([open])') || e.tagName === 'PRE') continue;
+    const style = getComputedStyle(e);
+    if ((style.overflowX === 'auto' || style.overflowX === 'scroll')
+        && e.scrollWidth > e.clientWidth + 1)
+      found.push(`${name(e)} scrolls sideways: ${e.scrollWidth} px in ${e.clientWidth}: `
         + text(e));
   }
   const texts = 'td, th, p, li, dd, dt, h1, h2, h3, h4, a, code, span';
