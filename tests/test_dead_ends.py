@@ -43,10 +43,6 @@ _FULL = os.environ.get("BOLIVIA_DEAD_END_HANDS") or (
     "200" if os.environ.get("HYPOTHESIS_PROFILE") == "thorough" else ""
 )
 HANDS = {bot: int(_FULL) // len(BOTS) for bot in BOTS} if _FULL else _CI_HANDS
-# a deal CI passes over, (variant, bot, deal): a player holding 49 cards is searched for a way
-# out (bolivia.play.table.ways_out: exact) for minutes and past 4 GB. The search's cost, not a dead
-# end of the rules (no deal of the run ends otherwise than by a rule); the full run plays it
-SEARCHED_TOO_LONG = {("samba~melds.group.max_size#0", "greedy", 1)}
 
 
 def _fields(ruleset_id: str) -> list[str]:
@@ -85,8 +81,6 @@ def _dead_ends(ruleset: Ruleset, bot: str) -> list[str]:
     bots = [make_bot(bot) for _ in range(players)]
     found = []
     for n, seed in _deals(ruleset, bot):
-        if not _FULL and (ruleset.id, bot, n) in SEARCHED_TOO_LONG:
-            continue
         stats, hand = play_hand(ruleset, players, seed, bots, first=n % players, check="every")
         if stats.ended_by not in RULE_ENDINGS or not stats.conserved:
             found.append(

@@ -36,7 +36,9 @@ from bolivia.engine.pile import verify_pickup, verify_take_top
 from bolivia.engine.scoring import TeamHand, card_points, score_hand
 from bolivia.errors import BadRequest, CardError, Illegal, Problem, RulesetError
 from bolivia.play.table.actions import parse_action
+from bolivia.play.table.moves import TooManyMoves
 from bolivia.play.table.position import hand_at
+from bolivia.play.table.ways_out import CUTS, MAX_STATES
 from bolivia.rules.library import Library, shipped_library
 from bolivia.rules.phrases import a_or_an
 from bolivia.rules.ruleset import Ruleset
@@ -65,6 +67,7 @@ __all__ = [
 ]
 
 PROTOCOL = 2
+MAX_CANDIDATES = 5_000  # candidate actions `moves` checks at most (else `too-costly`)
 # the error codes of the protocol; an engine answers ``unsupported`` to what it has not
 # written (this oracle never does)
 ERROR_CODES = (
@@ -410,7 +413,15 @@ class Oracle:
         ruleset = self._ruleset(name)
         fields = _fields(own, OPERATIONS[op])
         _check_request_copies(ruleset, op, fields)
-        return self._ops[op](ruleset, fields)
+        cuts = CUTS[0]
+        answer = self._ops[op](ruleset, fields)
+        if CUTS[0] != cuts:
+            raise OracleError(
+                "too-costly",
+                f"deciding it needs a search for a way out past {MAX_STATES:,} states: the "
+                "oracle does not answer what it could not decide",
+            )
+        return answer
 
     def register(self, ruleset: Ruleset, as_id: str | None = None) -> None:
         """Answer for a ruleset built in memory too (a variant with one rule changed), under
@@ -615,10 +626,13 @@ class Oracle:
         except BadRequest as exc:
             raise OracleError("bad-request", f"action: {exc}") from None
         player = hand.current
+        hand.moves.cap = MAX_CANDIDATES  # asking before drawing weighs every pickup
         try:
             hand.apply(action)
         except Illegal as exc:
             return _refused(exc)
+        except TooManyMoves:
+            raise _too_many(hand) from None
         out: dict[str, Any] = {
             "legal": True,
             "reason": "",
@@ -638,9 +652,26 @@ class Oracle:
 
     def _moves(self, ruleset: Ruleset, f: dict[str, Any]) -> dict[str, Any]:
         hand = hand_at(ruleset, f["position"])
-        moves = [action.to_json() for action in hand.legal_actions()]
+        hand.moves.cap = MAX_CANDIDATES
+        try:
+            actions = hand.legal_actions()
+        except TooManyMoves:
+            raise _too_many(hand) from None
+        moves = [action.to_json() for action in actions]
         moves.sort(key=lambda m: json.dumps(m, sort_keys=True))
         return {"moves": moves, "count": len(moves)}
+
+
+def _too_many(hand: Any) -> OracleError:
+    """The answer to a position with more candidate actions than the oracle checks."""
+    held = hand.hands[hand.current]
+    wild = sum(held[i] for i in range(53) if hand.ruleset.wild[i])
+    return OracleError(
+        "too-costly",
+        f"the position offers more than {MAX_CANDIDATES:,} candidate actions to check (a "
+        f"hand of {hand.sizes[hand.current]} cards, {wild} of them wild): the oracle does not "
+        "decide it",
+    )
 
 
 def serve(source: IO[bytes], sink: IO[bytes], oracle: Oracle | None = None) -> int:

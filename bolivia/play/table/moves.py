@@ -60,7 +60,7 @@ from bolivia.rules.ruleset import Ruleset
 if TYPE_CHECKING:
     from bolivia.play.table.state import HandState
 
-__all__ = ["Moves", "canonical_melds"]
+__all__ = ["Moves", "TooManyMoves", "canonical_melds"]
 
 CARDS: Final = Card.all()
 
@@ -107,6 +107,10 @@ def canonical_melds(
     return tuple(out)
 
 
+class TooManyMoves(Exception):
+    """:meth:`Moves.legal` would check more candidate actions than its ``cap``."""
+
+
 class Moves:
     """The legal actions of a hand's current state, and the ways out of it."""
 
@@ -132,11 +136,16 @@ class Moves:
         # come back in every choice of a pickup's cards and every turn (the ruleset is the
         # hand's, so nothing here goes stale)
         self._verified: dict[tuple[Card, ...], tuple[Meld | None, int]] = {}
+        # the most candidate actions legal() may check (None: no bound; the oracle sets one)
+        self.cap: int | None = None
 
     # ------------------------------------------------------------------ every legal action
 
     def legal(self) -> list[Action]:
-        """Every legal action of the current player, in canonical form (see the module)."""
+        """Every legal action of the current player, in canonical form (see the module).
+
+        :class:`TooManyMoves` where more candidates than :attr:`cap` would be checked.
+        """
         h = self.hand
         if h.ended_by is not None:
             return []
@@ -153,6 +162,8 @@ class Moves:
                 *(Discard(CARDS[i]) for i, n in enumerate(h.hands[h.current]) if n),
                 ASK,
             ]
+        if self.cap is not None and len(candidates) > self.cap:
+            raise TooManyMoves
         seen: set[Action] = set()
         for action in candidates:
             if action not in seen and h.can(action):
@@ -199,6 +210,8 @@ class Moves:
                             out.append(TakePile(with_cards, None, ()))
                         else:
                             self._first_pickups(out, counts, cards, with_cards, top)
+                        if self.cap is not None and len(out) > self.cap:
+                            raise TooManyMoves
 
     def _first_pickups(
         self,

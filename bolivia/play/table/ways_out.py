@@ -3,8 +3,8 @@
 A way out puts every card of the hand somewhere: onto the side's melds, into new melds, or as
 the one discard. Every meld must be legal (black threes may be melded, as the player goes out),
 the side's melds must then meet the going-out requirement, and the new melds of a side that has
-not melded must reach the first meld's minimum. The search is exact for any hand size: it
-answers "no" only when no such placement exists, and it has no budget.
+not melded must reach the first meld's minimum. The search is exact within its bound
+(below): it answers "no" only when no such placement exists.
 
 It places the natural cards one at a time and tries every place for each
 (:mod:`bolivia.play.table.places`): each meld on the table that can take it (a run also across
@@ -28,6 +28,15 @@ closed a probe are tried first at the next, and the order of the first probe tha
 the joins and early wild cards tried after it. Failed states (the cards left, the melds on the
 table, whether the discard is used) are remembered, so no state is searched twice.
 
+The search has one bound, on its size: past :data:`MAX_STATES` states it stops, with the ways
+out found so far (none, at worst), and counts the cut in :data:`CUTS`. No hand of the shipped
+rulesets' play comes near it (a hand of fifteen to thirty cards takes at most a few thousand);
+a hand of forty or fifty cards, where the random bot or a variant lets a player gather them,
+may need millions, and gigabytes to remember their failures. For play, a search cut short
+finds no way out, in the bots' choices and in the verifier alike, so the game goes on by its
+rules; the oracle answers a request whose search was cut with the code ``too-costly``, never
+with a ruling that may be wrong.
+
 Wild cards of one rank are interchangeable (the same points, the same rules), so where the
 points of the new melds do not matter (the side has melded) the cheapest are used first.
 (An example: ``tests/test_moves.py``, the first way out of a small hand.)
@@ -49,9 +58,16 @@ from bolivia.play.table.places import Place, Places
 from bolivia.play.table.signatures import kinds_with, signature
 from bolivia.rules.ruleset import Ruleset
 
-__all__ = ["can_go_out", "ways_out"]
+__all__ = ["CUTS", "MAX_STATES", "can_go_out", "ways_out"]
 
 CARDS: Final = Card.all()
+MAX_STATES: Final = 200_000  # states one search may visit (see the module)
+# searches cut short by MAX_STATES in this process, so far (read by the oracle, see the module)
+CUTS: Final[list[int]] = [0]
+
+
+class _Cut(Exception):
+    """The search has visited :data:`MAX_STATES` states."""
 
 
 def ways_out(
@@ -83,7 +99,10 @@ def ways_out(
     search = _Search(ruleset, table, held, players, first_minimum, limit)
     search.first_canasta = first_canasta if first_minimum is not None else ()
     search.bounded, search.root_lost = bounded, (lost if bounded else None)
-    search.run()
+    try:
+        search.run()
+    except _Cut:
+        CUTS[0] += 1
     return search.found
 
 
@@ -135,6 +154,7 @@ class _Search(Places):
         self.spent = False  # the first try's states are spent (see run)
         self.probing = False
         self.suspects: list[int] = []  # see probe
+        self.states = 0  # states visited, up to MAX_STATES
 
     # ------------------------------------------------------------------ the root
 
@@ -318,6 +338,9 @@ class _Search(Places):
         """The search on from this state: the next natural card, or the wild cards."""
         if len(self.found) >= self.limit or self._spend():
             return
+        self.states += 1
+        if self.states > MAX_STATES:
+            raise _Cut
         # the ranks that could be in a sequence, read once for the state: its key, the probe
         # and the plan of the card placed all ask
         capable = self.capable_masks()
