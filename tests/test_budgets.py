@@ -70,7 +70,7 @@ def test_the_oracle_answers_too_costly_where_a_search_was_cut() -> None:
     answer = oracle.handle({"op": "act", "ruleset": "max-four", "position": position,
                             "action": {"type": "ask"}})  # fmt: skip
     assert answer["ok"] is False and answer["error"]["code"] == "too-costly", answer
-    assert "200,000 states" in answer["error"]["message"]
+    assert "1,000,000 states" in answer["error"]["message"]
 
 
 def test_moves_and_act_check_a_bounded_number_of_candidates() -> None:
