@@ -67,7 +67,7 @@ __all__ = [
 ]
 
 PROTOCOL = 2
-MAX_CANDIDATES = 5_000  # candidate actions `moves` checks at most (else `too-costly`)
+MAX_CANDIDATES = 20_000  # candidate actions `moves` checks at most (else `too-costly`)
 # the error codes of the protocol; an engine answers ``unsupported`` to what it has not
 # written (this oracle never does)
 ERROR_CODES = (
@@ -78,6 +78,7 @@ ERROR_CODES = (
     "bad-card",
     "too-many-copies",
     "too-large",
+    "too-costly",
     "unsupported",
 )
 UNSUPPORTED = "unsupported"
