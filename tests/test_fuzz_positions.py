@@ -28,6 +28,7 @@ from bolivia.play.table.position import position_of
 from bolivia.rules.library import shipped_library
 from bolivia.verify.oracle import Oracle
 
+from .hands import played
 from .test_oracle import CODES
 
 LIBRARY = shipped_library()
@@ -38,15 +39,8 @@ RULESETS = ("bolivia-da", "bolivia-fr", "samba", "canasta")
 def _played(ruleset_id: str, seed: int, steps: int) -> Hand:
     """A hand of random bots after ``steps`` actions (or at its end)."""
     ruleset = LIBRARY.load(ruleset_id)
-    players = ruleset.rules.players.usual
-    hand = Hand.deal(ruleset, players, random.Random(derive_seed(41, seed)))
-    bot = make_bot("random")
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if hand.over:
-            break
-        hand.apply(bot.choose(hand, hand.choices(), rng))
-    return hand
+    deal = random.Random(derive_seed(41, seed))
+    return played(ruleset, ruleset.rules.players.usual, deal, make_bot("random"), steps, deal)
 
 
 def _swollen(hand: Hand, grow: int, picks: random.Random) -> dict[str, Any]:

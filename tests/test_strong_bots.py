@@ -21,6 +21,8 @@ from bolivia.play.table.hand import Hand
 from bolivia.rules.library import LibrarySpec, shipped_library
 from tests.strategies import SHIPPED_IDS
 
+from .hands import played
+
 LIBRARY = shipped_library()
 
 
@@ -32,14 +34,8 @@ def _players(ruleset_id: str) -> int:
 def _played(ruleset_id: str, seed: int, steps: int) -> Hand:
     """A hand after up to ``steps`` actions of the expert in every seat."""
     ruleset = LIBRARY.load(ruleset_id)
-    hand = Hand.deal(ruleset, _players(ruleset_id), random.Random(seed))
-    bot = ExpertBot()
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if hand.over:
-            break
-        hand.apply(bot.choose(hand, hand.choices(), rng))
-    return hand
+    players = _players(ruleset_id)
+    return played(ruleset, players, random.Random(seed), ExpertBot(), steps, random.Random(seed))
 
 
 def _snapshot(hand: Hand) -> tuple[object, ...]:
