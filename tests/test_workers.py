@@ -92,3 +92,63 @@ def test_simulate_with_a_worker_killed_stops_at_once(tmp_path: Path) -> None:
     assert f"worker process {workers[-1]} (ended by SIGKILL) died" in err, err
     assert "Traceback" not in err and len(err.strip().splitlines()[-1]) > 40, err
     assert not [p for p in workers if Path(f"/proc/{p}").exists()], "a worker was left running"
+
+
+def _group(pgid: int) -> list[int]:
+    """The live processes of a process group (zombies are not alive)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == pgid and fields[0] != "Z":
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+@pytest.mark.parametrize("signal_sent", [signal.SIGINT, signal.SIGKILL])
+def test_compare_with_workers_stops_at_once_and_leaves_no_process(
+    tmp_path: Path, signal_sent: signal.Signals
+) -> None:
+    """Ctrl-C (to the whole group, as a terminal sends it) or one worker killed, mid-play of
+    ``compare --workers 2``: it ends within seconds with one line, and nothing of it stays."""
+    run = subprocess.Popen(
+        [sys.executable, "-m", "bolivia", "compare", "--hands", "400", "--workers", "2",
+         "--out", str(tmp_path / "out")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        workers: list[int] = []
+        while len(workers) < 2 and time.monotonic() < deadline and run.poll() is None:
+            time.sleep(0.2)
+            workers = [
+                p
+                for p in _children(run.pid)
+                if b"spawn_main" in Path(f"/proc/{p}/cmdline").read_bytes()
+            ]
+        assert len(workers) >= 2, "the workers did not start"
+        time.sleep(2)
+        if signal_sent == signal.SIGINT:
+            os.killpg(run.pid, signal.SIGINT)
+        else:
+            os.kill(workers[-1], signal.SIGKILL)
+        start = time.monotonic()
+        _, err = run.communicate(timeout=60)
+        took = time.monotonic() - start
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+    assert run.returncode == (130 if signal_sent == signal.SIGINT else 1), err
+    assert "Traceback" not in err, err
+    assert took < 30, took
+    if signal_sent == signal.SIGKILL:
+        assert "died before finishing its jobs" in err, err
+    time.sleep(0.5)
+    assert _group(run.pid) == [], "a process of the run outlived it"
