@@ -572,9 +572,6 @@ def compare_command(
         prepare_folder(suite.parent)
     meter = _compare_meter(rulesets, hands, precision, games)
 
-    def progress(done: int) -> None:
-        meter.update(done)
-
     def more(plays: int, deals: int) -> None:
         if plays:
             meter.extend(plays, f"the precision asks {deals:,} deals per column: {plays:,} more")
@@ -589,7 +586,7 @@ def compare_command(
         seed=seed,
         workers=workers or default_workers(),
         where=library.spec,
-        progress=progress,
+        progress=meter.update,
         meanwhile=pyplot if {"md", "html"} & set(chosen) else None,  # loaded beside the play
         more=more,
     )

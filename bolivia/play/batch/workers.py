@@ -102,19 +102,27 @@ class Workers:
     def close(self, *, stop: bool = False) -> None:
         """Wait for the workers to end; with ``stop``, end them now."""
         if stop:
-            # the executor cannot stop a job begun: its processes are ended here
-            processes = list(getattr(self._executor, "_processes", {}).values())
+            # the executor cannot stop a job begun: its processes are ended here, then its
+            # manager thread is waited for (a shutdown without waiting forgets it), so that
+            # its queues are let go before the tracker stops
+            manager = getattr(self._executor, "_executor_manager_thread", None)
             self._executor.shutdown(wait=False, cancel_futures=True)
-            for process in processes:
+            for process in self._started:
                 if process.is_alive():
                     process.terminate()
-            for process in processes:
+            for process in self._started:
                 process.join(5)
+            if manager is not None:
+                manager.join(10)
+            del manager
         self._executor.shutdown(wait=True)
-        # the executor's queues hold semaphores the tracker knows: released before it stops
         self._executor = _CLOSED
-        gc.collect()
-        _stop_tracker()
+        if not stop:
+            # the executor's queues hold semaphores the tracker knows: let go before it stops.
+            # After an error or Ctrl-C, the traceback may still hold them: the tracker is left
+            # to end with this process (it does at once), as multiprocessing has it
+            gc.collect()
+            _stop_tracker()
 
     def _submitted(
         self, job: Callable[[Any], Any], jobs: Iterable[Any], chunksize: int
