@@ -21,6 +21,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bolivia.cli import cli
 from bolivia.compare.statistics import Difference, units_for_precision
@@ -546,3 +548,41 @@ def test_a_service_that_is_no_dask_scheduler_is_named_not_a_traceback(
         assert result.exit_code == 1 and words in result.stderr, result.output
         assert result.exception is None or isinstance(result.exception, SystemExit)
         assert time.monotonic() - started < 30
+
+
+# the values a damaged or hostile store may hold in a chunk's records: any SQLite value the
+# column takes (it is NOT NULL)
+_STORED = st.one_of(
+    st.integers(-(2**63), 2**63 - 1),
+    st.floats(allow_nan=True),
+    st.binary(max_size=64),
+    st.text(max_size=64),
+    st.recursive(
+        st.one_of(st.integers(-10, 10**6), st.floats(), st.text(max_size=4), st.booleans()),
+        lambda inner: st.lists(inner, max_size=6),
+        max_leaves=40,
+    ).map(json.dumps),
+)
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@given(value=_STORED)
+def test_any_value_in_a_stored_chunk_is_read_or_played_again(tmp_path: Path, value: Any) -> None:
+    """The store's fuzz harness (issue 41): whatever a row's records hold, the store returns the
+    chunk's own valid records or says it must be played again; it never raises."""
+    spec = _spec(tmp_path, [], deals=2)
+    path = tmp_path / "fuzz.sqlite"
+    job = spec.jobs(spec.variants[0])[0]
+    with Store(path) as store:
+        if store.get(job) is None:
+            run_sweep(spec, store)
+        good = store.get(job)
+        assert good is not None
+        store.db.execute("UPDATE chunks SET records = ? WHERE first = 0", (value,))
+        store.db.commit()
+        damaged = store.damaged
+        found = store.get(job)
+        assert found is None or found == json.loads(value), value
+        assert found is not None or store.damaged == damaged + 1
+        store.db.execute("UPDATE chunks SET records = ? WHERE first = 0", (json.dumps(good),))
+        store.db.commit()
