@@ -58,6 +58,21 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+def _workers(run: subprocess.Popen[str]) -> list[int]:
+    """The run's worker processes, once two have started (within a minute)."""
+    deadline = time.monotonic() + 60
+    workers: list[int] = []
+    while len(workers) < 2 and time.monotonic() < deadline and run.poll() is None:
+        time.sleep(0.2)
+        workers = []
+        for p in _children(run.pid):
+            line = Path(f"/proc/{p}/cmdline").read_bytes()
+            if b"spawn_main" in line and b"resource_tracker" not in line:
+                workers.append(p)
+    assert len(workers) >= 2, "the workers did not start"
+    return workers
+
+
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 def test_simulate_with_a_worker_killed_stops_at_once(tmp_path: Path) -> None:
     """``simulate --workers 2`` with one worker killed from outside: exit 1, one line, no
@@ -71,17 +86,7 @@ def test_simulate_with_a_worker_killed_stops_at_once(tmp_path: Path) -> None:
         cwd=tmp_path,
     )  # fmt: skip
     try:
-        deadline = time.monotonic() + 60
-        workers: list[int] = []
-        while len(workers) < 2 and time.monotonic() < deadline and run.poll() is None:
-            time.sleep(0.2)
-            workers = [
-                p
-                for p in _children(run.pid)
-                if b"spawn_main" in Path(f"/proc/{p}/cmdline").read_bytes()
-                and b"resource_tracker" not in Path(f"/proc/{p}/cmdline").read_bytes()
-            ]
-        assert len(workers) >= 2, "the workers did not start"
+        workers = _workers(run)
         time.sleep(1)
         os.kill(workers[-1], signal.SIGKILL)
         _, err = run.communicate(timeout=60)
@@ -124,16 +129,7 @@ def test_compare_with_workers_stops_at_once_and_leaves_no_process(
         start_new_session=True,
     )  # fmt: skip
     try:
-        deadline = time.monotonic() + 60
-        workers: list[int] = []
-        while len(workers) < 2 and time.monotonic() < deadline and run.poll() is None:
-            time.sleep(0.2)
-            workers = [
-                p
-                for p in _children(run.pid)
-                if b"spawn_main" in Path(f"/proc/{p}/cmdline").read_bytes()
-            ]
-        assert len(workers) >= 2, "the workers did not start"
+        workers = _workers(run)
         time.sleep(2)
         if signal_sent == signal.SIGINT:
             os.killpg(run.pid, signal.SIGINT)
