@@ -10,6 +10,8 @@ with it (pickled), so a worker needs the toolkit installed but not the ruleset f
 
 from __future__ import annotations
 
+import asyncio
+import socket
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -31,13 +33,83 @@ class BackendError(BoliviaError):
     """A cluster that cannot be reached or used, named with the reason."""
 
 
-def _connect(client_type: Any, cluster: Any) -> Any:
-    """A Dask client of ``cluster``, or a :class:`BackendError` within :data:`CONNECT_WAIT`.
+async def _identity(address: str) -> Any:
+    """What the service at ``address`` says it is, asked as Dask asks a scheduler."""
+    from distributed.comm.core import connect
 
-    The client is made in a thread the sweep waits for: a service that accepts and never
-    speaks would hold it for ever. One that speaks another protocol may announce a message of
-    exabytes, which Dask tries to allocate; that too is said in words.
+    comm = await connect(address, timeout=CONNECT_WAIT)  # type: ignore[no-untyped-call]
+    try:
+        await comm.write({"op": "identity", "reply": True})
+        return await comm.read()
+    finally:
+        comm.abort()
+
+
+def _reach(address: str) -> None:
+    """A :class:`BackendError` unless a TCP connection to ``address`` opens within
+    :data:`CONNECT_WAIT` (other transports are left to Dask)."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    scheme, where = parse_address(address)
+    if scheme != "tcp":
+        return
+    try:
+        host, port = parse_host_port(where)
+        socket.create_connection((host, port), timeout=CONNECT_WAIT).close()
+    except (OSError, ValueError) as error:
+        why = getattr(error, "strerror", None) or str(error) or type(error).__name__
+        raise BackendError(f"cannot reach the Dask scheduler at {address}: {why}") from None
+
+
+def _check_scheduler(address: str) -> None:
+    """A :class:`BackendError` within :data:`CONNECT_WAIT` unless ``address`` answers as a Dask
+    scheduler does (its identity, ``type: Scheduler``).
+
+    Asked in an event loop of its own, which ends with the question, before any Dask client is
+    made: a client left waiting on a service that never speaks is not only a hang, it holds
+    Dask's shared loop so that no later client starts. One that speaks another protocol may
+    announce a message of exabytes, which Dask tries to allocate; that too is said in words.
     """
+    from distributed.comm.core import CommClosedError
+
+    _reach(address)
+    silent = BackendError(
+        f"{address} accepted the connection but did not answer as a Dask scheduler within "
+        f"{CONNECT_WAIT:g} s"
+    )
+    try:
+        said = asyncio.run(asyncio.wait_for(_identity(address), CONNECT_WAIT + 0.5))
+    except CommClosedError:  # reached, then closed or reset before it answered
+        raise BackendError(
+            f"{address} closed the connection without answering as a Dask scheduler (is it one?)"
+        ) from None
+    except MemoryError:  # a length read off bytes of another protocol
+        raise BackendError(
+            f"{address} did not answer as a Dask scheduler (is it one? its reply announced a "
+            "message of impossible size)"
+        ) from None
+    except OSError as error:  # Dask's own time limit, or ours
+        if isinstance(error, TimeoutError) or "Timed out" in str(error):
+            raise silent from None
+        raise BackendError(f"{address} did not answer as a Dask scheduler: {error}") from None
+    except Exception as error:  # every other failure is said as the service's
+        first = str(error).splitlines()[0] if str(error) else "-"
+        raise BackendError(
+            f"{address} did not answer as a Dask scheduler (is it one? its answer read as "
+            f"{type(error).__name__}: {first})"
+        ) from None
+    if not isinstance(said, dict) or said.get("type") != "Scheduler":
+        kind = said.get("type") if isinstance(said, dict) else type(said).__name__
+        raise BackendError(
+            f"{address} answered, but not as a Dask scheduler (it says it is {kind!s:.60})"
+        )
+
+
+def _connect(client_type: Any, cluster: Any) -> Any:
+    """A Dask client of ``cluster``, or a :class:`BackendError` within :data:`CONNECT_WAIT`
+    (twice that at most, for a scheduler that answers who it is and then stops)."""
+    if isinstance(cluster, str):
+        _check_scheduler(cluster)
     box: dict[str, Any] = {}
 
     def connect() -> None:
@@ -51,22 +123,12 @@ def _connect(client_type: Any, cluster: Any) -> Any:
     thread.join(CONNECT_WAIT + 1)
     if thread.is_alive():
         raise BackendError(
-            f"{cluster} accepted the connection but did not answer as a Dask scheduler within "
-            f"{CONNECT_WAIT:g} s"
+            f"{cluster} answered as a Dask scheduler, then did not let a client connect "
+            f"within {CONNECT_WAIT:g} s"
         )
     error = box.get("error")
-    if isinstance(error, (OSError, TimeoutError)):
-        raise BackendError(f"cannot reach the Dask scheduler at {cluster}: {error}")
-    if isinstance(error, MemoryError):  # a length read off bytes of another protocol
-        raise BackendError(
-            f"{cluster} did not answer as a Dask scheduler (is it one? its reply announced a "
-            "message of impossible size)"
-        )
     if error is not None:
-        raise BackendError(
-            f"{cluster} did not answer as a Dask scheduler (is it one? its answer read as "
-            f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else '-'})"
-        )
+        raise BackendError(f"cannot connect to the Dask scheduler at {cluster}: {error}")
     return box["client"]
 
 
