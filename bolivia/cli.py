@@ -744,7 +744,7 @@ def rulebook_command(ruleset: str, fmt: str, out: Path | None, folders: tuple[Pa
 @_rulesets_option
 def profile_command(command: str, folders: tuple[Path, ...], **options: Any) -> None:
     """Find the rule values an engine plays by: the closest ruleset it claims and what differs
-    (exit 1 when it answered no question)."""
+    (exit 1 when it answered no question or stopped answering)."""
     from bolivia.profiles.command import profile_output
     from bolivia.verify.engines import EngineFailure
 

@@ -28,7 +28,15 @@ import jinja2
 import yaml
 from markupsafe import Markup
 
-__all__ = ["code", "environment", "json_for_terminal", "md", "safe_html", "terminal"]
+__all__ = [
+    "code",
+    "environment",
+    "json_for_terminal",
+    "md",
+    "safe_html",
+    "terminal",
+    "yaml_comment",
+]
 
 # C0 controls, DEL, C1 controls, and the marks, embeddings, overrides and isolates that reorder
 # text (the Unicode bidirectional algorithm): shown as escapes, never acted on
@@ -83,6 +91,21 @@ def yaml_text(value: Any, **options: Any) -> str:
     True
     """
     return str(yaml.dump(value, Dumper=_Dumper, sort_keys=False, allow_unicode=True, **options))
+
+
+# what YAML reads as a line break, and what it takes nowhere (not even in a comment)
+_NOT_IN_COMMENT = re.compile("[\x85\u2028\u2029\ud800-\udfff\ufffe\uffff]")
+
+
+def yaml_comment(text: object) -> str:
+    r"""Text for one YAML comment line: control and bidirectional characters as
+    :func:`terminal` escapes them, and what YAML would read as a line break or refuse as
+    ``\uNNNN``, so that nothing written after ``#`` ends the comment or spoils the file.
+
+    >>> yaml_comment("a\nb\u2028c\x85d\ufffe")
+    'a\\nb\\u2028c\\x85d\\ufffe'
+    """
+    return _NOT_IN_COMMENT.sub(lambda m: f"\\u{ord(m[0]):04x}", terminal(str(text)))
 
 
 def json_for_terminal(value: Any, *, indent: int | None = 2) -> str:

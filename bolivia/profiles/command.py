@@ -13,7 +13,7 @@ from bolivia.rules.library import Library
 from bolivia.text import json_for_terminal
 from bolivia.verify.conformance import Engine, ProcessEngine, load_suite, shipped_suites
 
-__all__ = ["DEADLINE", "profile_output", "run_profile"]
+__all__ = ["DEADLINE", "profile_output", "profile_status", "run_profile"]
 
 DEADLINE = 1800.0  # seconds a profile may take; the questions left are not asked
 
@@ -87,4 +87,10 @@ def profile_output(
         text = json_for_terminal(profile_json(profile, written), indent=2)
     else:
         text = "\n".join(profile_text(profile) + ([f"written to {written}"] if written else []))
-    return text, 0 if profile.answered and not profile.stopped else 1
+    return text, profile_status(profile)
+
+
+def profile_status(profile: Profile) -> int:
+    """``bolivia profile``'s exit status: 1 when the engine answered no question, or stopped
+    answering before the questions were all asked (the profile is then incomplete), else 0."""
+    return 0 if profile.answered and not profile.stopped else 1

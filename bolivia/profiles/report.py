@@ -18,10 +18,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bolivia.authoring.house import nest_paths
+from bolivia.engine.meld import plural
 from bolivia.profiles.battery import Question
 from bolivia.profiles.profile import Change, Profile
 from bolivia.profiles.search import MAX_REQUESTS
-from bolivia.text import yaml_text
+from bolivia.text import yaml_comment, yaml_text
 
 __all__ = ["SHOWN_CASES", "describe_change", "profile_json", "profile_text", "profile_yaml"]
 
@@ -166,7 +167,11 @@ def _headline(profile: Profile) -> str:
     n = len(profile.behaviours)
     rest = f"{n} behaviour{'s' if n != 1 else ''} no rule field describes" if n else ""
     if not profile.answered:
-        return f"answered no question: nothing is known of what it implements of {profile.asked_as}"
+        why = f" (it stopped: {profile.stopped})" if profile.stopped else ""
+        return (
+            f"answered no question{why}: nothing is known of what it implements of "
+            f"{profile.asked_as}"
+        )
     if not changes:
         exactly = (
             "exactly" if profile.stopped else f"exactly, on the {profile.answered} answers it gave"
@@ -176,7 +181,7 @@ def _headline(profile: Profile) -> str:
         line = f"implements {profile.asked_as} except: {'; '.join(changes)}"
         line += f"; and {rest}" if rest else ""
     if profile.stopped:  # what it said is all that is known: it did not answer the rest
-        before = f"stopped answering after {profile.answered} answers ({profile.stopped})"
+        before = f"stopped answering after {plural(profile.answered, 'answer')} ({profile.stopped})"
         return f"{before}; on those, it {line}"
     return line
 
@@ -281,11 +286,6 @@ def profile_json(profile: Profile, written: str | None = None) -> dict[str, Any]
     }
 
 
-def _comment(text: str) -> str:
-    """One line of a YAML comment: control characters written as escapes."""
-    return json.dumps(text, ensure_ascii=False)[1:-1]
-
-
 def profile_yaml(profile: Profile) -> str:
     """The profile as a ruleset file: the base's id extended with the changed values."""
     provenance: dict[str, Any] = {
@@ -307,14 +307,14 @@ def profile_yaml(profile: Profile) -> str:
         "provenance": provenance,
     }
     head = [
-        f"# The rules {_comment(profile.engine)} plays by, as `bolivia profile` read them off",
+        f"# The rules {yaml_comment(profile.engine)} plays by, as `bolivia profile` read them off",
         f"# its answers for {profile.asked_as}: only what differs is written.",
     ]
     tail = []
     if profile.behaviours:
         tail = ["", "# Behaviours no rule field describes:"]
         for behaviour in profile.behaviours:
-            tail.append(f"#   {_comment(behaviour.about)}")
-            tail.append(f"#     cases: {_comment(_names(behaviour.questions, 20))}")
+            tail.append(f"#   {yaml_comment(behaviour.about)}")
+            tail.append(f"#     cases: {yaml_comment(_names(behaviour.questions, 20))}")
     body = yaml_text(document, width=96)
     return "\n".join(head) + "\n" + body + ("\n".join(tail) + "\n" if tail else "")

@@ -21,17 +21,11 @@ from bolivia.rules.loading import number_key, plain
 from bolivia.rules.model import Rules, is_section
 from bolivia.rules.provenance import Alternative, ValueProvenance
 from bolivia.rules.ruleset import Ruleset
-from bolivia.text import terminal, yaml_text
+from bolivia.text import terminal, yaml_comment, yaml_text
 
 __all__ = ["ruleset_json", "show_yaml", "standalone_yaml"]
 
 _WIDTH = 96
-
-
-def _one_line(text: str) -> str:
-    """Text for a comment line: a line break in a name would end the comment, and YAML takes
-    no control character even in a comment (so they are shown as escapes)."""
-    return " ".join(terminal(text).splitlines())
 
 
 def _folded(text: str) -> list[str] | None:
@@ -83,7 +77,7 @@ def _comment_lines(prov: ValueProvenance, indent: int) -> list[str]:
     for paragraph in head:
         out.extend(
             textwrap.wrap(
-                paragraph,
+                yaml_comment(paragraph),
                 _WIDTH - indent - 2,
                 initial_indent=f"{pad}# ",
                 subsequent_indent=f"{pad}#   ",
@@ -162,7 +156,7 @@ def show_yaml(ruleset: Ruleset) -> str:
     """The resolved ruleset for a reader: every value with where it comes from."""
     counts = ruleset.counts()
     head = [
-        f"# {_one_line(ruleset.name)} ({ruleset.id}), resolved: {' -> '.join(ruleset.chain)}",
+        f"# {yaml_comment(ruleset.name)} ({ruleset.id}), resolved: {' -> '.join(ruleset.chain)}",
         f"# {len(ruleset.provenance)} values: {counts['stated']} stated by a source, "
         f"{counts['assumed']} assumed, {counts['house']} house rule"
         + ("" if counts["house"] == 1 else "s")
@@ -221,7 +215,7 @@ def standalone_yaml(ruleset: Ruleset) -> str:
     prov = {path: _entry(path, p) for path, p in ruleset.provenance.items()}
     provenance = yaml_text({"provenance": plain(prov, key=number_key)}, width=_WIDTH)
     head = [
-        f"# {_one_line(ruleset.name)}: {' -> '.join(ruleset.chain)}, flattened by "
+        f"# {yaml_comment(ruleset.name)}: {' -> '.join(ruleset.chain)}, flattened by "
         "`bolivia show --standalone`."
     ]
     return (
