@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import glob
 import os
+import tempfile
 from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
@@ -18,6 +19,8 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 #: build-time requirements of the compiled build (the pure build needs none): the compiler, and
 #: what mypy needs to type the modules the compiled ones import
 COMPILER = ["hatch-mypyc>=0.16", "mypy>=1.10", "pydantic>=2.6", "types-PyYAML"]
+#: build-time requirements of every build: Babel compiles the message catalogs
+CATALOGS = ["babel>=2.14"]
 
 
 def pure() -> bool:
@@ -29,7 +32,26 @@ class MypycUnlessPure(BuildHookInterface):  # type: ignore[type-arg]
     PLUGIN_NAME = "custom"
 
     def dependencies(self) -> list[str]:
-        return [] if pure() else list(COMPILER)
+        return [*CATALOGS, *([] if pure() else COMPILER)]
+
+    def _compile_catalogs(self, build_data: dict[str, Any]) -> None:
+        """Each language's ``.po`` compiled by Babel into the ``.mo`` the wheel ships beside
+        it (a checkout without them reads the ``.po``, compiling it in memory)."""
+        from babel.messages.mofile import write_mo
+        from babel.messages.pofile import read_po
+
+        out = tempfile.mkdtemp(prefix="bolivia-catalogs-")
+        for po in glob.glob(
+            os.path.join(self.root, "bolivia", "locale", "*", "LC_MESSAGES", "*.po")
+        ):
+            code = po.split(os.sep)[-3]
+            target = os.path.join(out, code + ".mo")
+            with open(po, "rb") as source:
+                catalog = read_po(source, locale=code)
+            with open(target, "wb") as compiled:
+                write_mo(compiled, catalog)
+            inside = os.path.relpath(po, self.root)[: -len(".po")] + ".mo"
+            build_data["force_include"][target] = inside.replace(os.sep, "/")
 
     def _compiled_files(self) -> list[str]:
         """Extension modules in the source tree, left by this build or an earlier one."""
@@ -42,6 +64,7 @@ class MypycUnlessPure(BuildHookInterface):  # type: ignore[type-arg]
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         if self.target_name != "wheel":
             return
+        self._compile_catalogs(build_data)
         if pure():
             for path in self._compiled_files():
                 os.remove(path)

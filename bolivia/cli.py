@@ -32,6 +32,7 @@ from bolivia.console import (
     interrupted,
     silence,
 )
+from bolivia.options import lang_option
 from bolivia.options import library as _library
 from bolivia.options import rulesets_option as _rulesets_option
 from bolivia.output import prepare_folder, write_text
@@ -711,13 +712,10 @@ def lint_command(ruleset: str, folders: tuple[Path, ...]) -> None:
 @cli.command("rulebook")
 @click.argument("ruleset")
 @click.option("--format", "fmt", type=click.Choice(["md", "html"]), default="md", show_default=True)
-@click.option(
-    "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write to this file instead of standard output.",
-)
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write it to a file.")
 @_rulesets_option
-def rulebook_command(ruleset: str, fmt: str, out: Path | None, folders: tuple[Path, ...]) -> None:
+@lang_option
+def rulebook_command(ruleset: str, fmt: str, out: Path | None, folders: Any, lang: str) -> None:
     """Write a ruleset as a rulebook a table can play from (Markdown or HTML)."""
     from bolivia.authoring.rulebook import render_rulebook
 
@@ -725,7 +723,7 @@ def rulebook_command(ruleset: str, fmt: str, out: Path | None, folders: tuple[Pa
     resolved = library.load(ruleset)
     # the sources a file may cite include the records beside it, named in words in the book
     sources = library.sources_for(resolved.path) if resolved.path else library.sources
-    text = render_rulebook(resolved, fmt, sources)
+    text = render_rulebook(resolved, fmt, sources, lang)
     if out is None:
         echo(text, nl=False)
     else:

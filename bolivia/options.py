@@ -15,7 +15,7 @@ import click
 
 from bolivia.rules.library import Library
 
-__all__ = ["library", "rulesets_option"]
+__all__ = ["lang_option", "library", "rulesets_option"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -44,6 +44,20 @@ def rulesets_option(func: F) -> F:
         multiple=True,
         type=click.Path(file_okay=False, path_type=Path),
         help="A folder of ruleset files to look in by id (repeatable).",
+    )(func)
+
+
+def lang_option(func: F) -> F:
+    """``--lang en|fr|da|zh|ko`` (the command's ``lang``): the language of what a club reads."""
+    from bolivia.language import LANGUAGES, NAMES
+
+    listed = ", ".join(f"{code} ({NAMES[code]})" for code in LANGUAGES)
+    return click.option(
+        "--lang",
+        type=click.Choice(LANGUAGES),
+        default="en",
+        show_default=True,
+        help=f"The language of the text: {listed}.",
     )(func)
 
 

@@ -28,6 +28,8 @@ import jinja2
 import yaml
 from markupsafe import Markup
 
+from bolivia.language import gettext_, ngettext
+
 __all__ = [
     "code",
     "environment",
@@ -238,7 +240,14 @@ def environment(package: str, *, autoescape: bool) -> jinja2.Environment:
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
+        extensions=["jinja2.ext.i18n"],
     )
+    # {% trans %} blocks and _() in the language being written (bolivia.language), their
+    # whitespace trimmed as Babel extracts them (babel.cfg)
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext=gettext_, ngettext=ngettext, newstyle=True
+    )
+    env.policies["ext.i18n.trimmed"] = True
     env.filters["md"] = md
     env.filters["code"] = code
     env.filters["json"] = lambda v: json.dumps(v, ensure_ascii=False, sort_keys=True).translate(

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -101,3 +101,15 @@ def too_wide(browser: Any, page_file: Path, width: int, shot: str = "") -> list[
         return found
     finally:
         page.close()
+
+
+def pages_too_wide(browser: Any, page_files: Iterable[Path]) -> dict[str, list[str]]:
+    """What does not fit, for every page at every width of :data:`WIDTHS`, by ``page at
+    width``; empty when everything fits."""
+    found = {}
+    for path in page_files:
+        for width in WIDTHS:
+            wide = too_wide(browser, path, width)
+            if wide:
+                found[f"{path.stem} at {width}"] = wide
+    return found

@@ -107,7 +107,7 @@ def serving(script: tuple[list[tuple[bytes, float]], str]) -> Iterator[str]:
 
 
 @settings(
-    max_examples=max(10, settings.default.max_examples // 4),
+    max_examples=max(10, settings().max_examples // 4),
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
     deadline=None,
 )

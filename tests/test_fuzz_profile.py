@@ -92,10 +92,13 @@ class _Hostile(InProcessEngine):
             raise EngineFailure("exit", "the engine exited (status 1) instead of answering")
         what = self.plan["at"].get(n, self.plan["then"] if n >= self.plan["from"] else ("truth",))
         truth = super().ask(request)
-        answer, self.last = self._answer(what, truth, request), truth
+        answer: dict[str, Any] = self._answer(what, truth, request)
+        self.last = truth
         return answer
 
-    def _answer(self, what: tuple[Any, ...], truth: dict[str, Any], request: dict[str, Any]):
+    def _answer(
+        self, what: tuple[Any, ...], truth: dict[str, Any], request: dict[str, Any]
+    ) -> dict[str, Any]:
         wire = {"id": request.get("id")} if "id" in request else {}
         match what:
             case ("garbage", value):
@@ -103,7 +106,8 @@ class _Hostile(InProcessEngine):
             case ("error", code):
                 return {**wire, "ok": False, "error": {"code": code, "message": "no"}}
             case ("changed", where, new):
-                return _changed(truth, where, new)
+                changed: dict[str, Any] = _changed(truth, where, new)  # truth is a dict
+                return changed
             case ("previous",):
                 return {**self.last, **wire}
             case ("dies", kind, note):
@@ -117,7 +121,7 @@ def _plain(line: str) -> bool:
 
 
 @settings(
-    max_examples=max(10, settings.default.max_examples // 4),
+    max_examples=max(10, settings().max_examples // 4),
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
     deadline=None,
 )

@@ -23,6 +23,7 @@ LAYERS = {
     "kept": 0,
     "output": 0,
     "resources": 0,
+    "language": 0,  # the language the people layer is written in (gettext catalogs, Babel)
     "text": 0,
     "values": 0,
     "version": 0,

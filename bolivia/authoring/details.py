@@ -15,13 +15,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from bolivia.language import N_
 from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.sources import Sources
 
 __all__ = ["APPENDIX", "Details", "Key", "committee_notes", "people_notes"]
 
-APPENDIX = "Appendix: for rules committees and engine developers"
-SUMMARY = "For rules committees and engine developers: "
+APPENDIX = N_("Appendix: for rules committees and engine developers")
+SUMMARY = N_("For rules committees and engine developers: ")
 
 # a file path in a ruleset's notes (``rulesets/house/``, ``club.yaml``): details, not words
 _PATH = re.compile(

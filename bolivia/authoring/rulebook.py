@@ -38,10 +38,14 @@ from bolivia.authoring.details import (
     data,
     people_notes,
 )
+from bolivia.language import N_, current, ngettext, number, speaking
+from bolivia.language import gettext_ as _
 from bolivia.resources import rulesets_dir
 from bolivia.rules.model import leaf_paths
 from bolivia.rules.phrases import (
+    CANASTA_WORDS,
     answer,
+    capital,
     count,
     in_words,
     join_words,
@@ -56,11 +60,17 @@ from bolivia.text import environment, md, safe_html, terminal
 
 __all__ = ["Rulebook", "place_marks", "render_rulebook"]
 
-HOUSE = "\x1e"  # the place-holder of the house mark, before it is placed
-MARK = " (house rule)"
-_END = re.compile(r"[.!?:;]\**(?=\s|$)")  # where a sentence ends: its stop, any bold closing
+# the place-holder of the house mark, before it is placed: a private-use character, which the
+# templates write as it is (a control character would be made visible); user text cannot hold
+# one (the rulebook's md filter writes it as U+FFFD)
+HOUSE = "\ue000"
+MARK = N_(" (house rule)")
+# where a sentence ends: its stop, any bold closing; a full-width stop (Chinese) needs no space
+_END = re.compile(r"[.!?:;]\**(?=\s|$)|[\u3002\uff01\uff1f\uff1a\uff1b]\**")
 # how the people layer words the reason of a rule no ruleset of the chain sets
-DEFAULT_WORDS = "No ruleset sets these: they are played as the game has them when nothing is said"
+DEFAULT_WORDS = N_(
+    "No ruleset sets these: they are played as the game has them when nothing is said"
+)
 _POINT_ORDER = ("JK", "2", "A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3")
 
 
@@ -83,7 +93,9 @@ def _marked(sentence: str) -> str:
     sentence = sentence.replace(HOUSE, "")
     stop = _END.search(sentence.rstrip(), max(0, len(sentence.rstrip()) - 6))
     at = stop.start() if stop is not None else len(sentence.rstrip())
-    return sentence[:at] + MARK + sentence[at:]
+    while at and sentence[at - 1] in " \u00a0\u202f":  # French sets a space before ; and :
+        at -= 1
+    return sentence[:at] + _(MARK) + sentence[at:]
 
 
 def place_marks(text: str) -> str:
@@ -96,7 +108,7 @@ def place_marks(text: str) -> str:
     lines = []
     for line in text.split("\n"):
         if line.lstrip().startswith("|"):
-            line = line.replace(HOUSE, MARK)
+            line = line.replace(HOUSE, _(MARK))
         elif HOUSE in line:
             cuts = [0, *_sentence_ends(line), len(line)]
             line = "".join(_marked(line[a:b]) for a, b in itertools.pairwise(cuts))
@@ -105,18 +117,21 @@ def place_marks(text: str) -> str:
 
 
 def _sides(players: int, teams: int) -> str:
-    return "each for themselves" if teams == players else f"{teams} sides"
+    return _("each for themselves") if teams == players else count(teams, "side")
 
 
 def _seat_fields(n: int, new: dict[str, Any], old: dict[str, Any]) -> tuple[str, str]:
     """What changes in one seating, as (new, old): ``15 cards dealt``, ``13``."""
     said = {
         "teams": (_sides(n, new["teams"]), _sides(n, old["teams"])),
-        "hand_size": (f"{count(new['hand_size'], 'card')} dealt", f"{old['hand_size']:,}"),
-        "draw": (f"{new['draw']:,} drawn", f"{old['draw']:,}"),
+        "hand_size": (
+            _("{cards} dealt").format(cards=count(new["hand_size"], "card")),
+            number(old["hand_size"]),
+        ),
+        "draw": (_("{n} drawn").format(n=number(new["draw"])), number(old["draw"])),
     }
     changed = [pair for key, pair in said.items() if new[key] != old[key]]
-    return join_words([a for a, _ in changed], "and"), join_words([b for _, b in changed], "and")
+    return join_words([a for a, b in changed], "and"), join_words([b for a, b in changed], "and")
 
 
 def seat_change(mine: dict[str, Any], theirs: dict[str, Any]) -> list[tuple[str, str, str]]:
@@ -128,7 +143,7 @@ def seat_change(mine: dict[str, Any], theirs: dict[str, Any]) -> list[tuple[str,
         if new == old:
             continue
         if new is None or old is None:
-            shown = [answer("players.seats", {n: s}) if s else "not allowed" for s in (new, old)]
+            shown = [answer("players.seats", {n: s}) if s else _("not allowed") for s in (new, old)]
             out.append((count(int(n), "player"), shown[0], shown[1]))
         else:
             out.append((count(int(n), "player"), *_seat_fields(int(n), new, old)))
@@ -143,9 +158,12 @@ def card_point_rows(points: dict[str, int]) -> list[tuple[str, str]]:
             groups[-1][0].append(rank)
         else:
             groups.append(([rank], points[rank]))
-    names = {"JK": "jokers", "3": "black threes"}
+    names = {"JK": N_("jokers"), "3": N_("black threes")}
     return [
-        (join_words([names.get(r) or plural_rank(r) for r in ranks], "and"), f"{value:,}")
+        (
+            join_words([_(names[r]) if r in names else plural_rank(r) for r in ranks], "and"),
+            number(value),
+        )
         for ranks, value in groups
     ]
 
@@ -186,7 +204,7 @@ class Rulebook:
 
     def number(self, path: str) -> Markup:
         """A number rule as a figure (``1,500``), marked."""
-        return Markup(f"{self.value(path):,}") + self.mark(path)
+        return Markup(number(self.value(path))) + self.mark(path)
 
     def section(self, title: str) -> str:
         """A section's heading; the rules named from now on are its details."""
@@ -203,27 +221,28 @@ class Rulebook:
         """What counts toward the first meld's minimum, and what does not (marked), each a
         list in words ("" for none)."""
         what = {
-            "initial_meld.several_melds": "several melds laid in the same turn, together",
-            "initial_meld.counts_sequences": "sequences",
-            "initial_meld.counts_wild_melds": "wild melds",
-            "initial_meld.counts_bonuses": "canasta bonuses",
-            "initial_meld.counts_top_card": "the pile's top card, when the pile is taken",
+            "initial_meld.several_melds": N_("several melds laid in the same turn, together"),
+            "initial_meld.counts_sequences": N_("sequences"),
+            "initial_meld.counts_wild_melds": N_("wild melds"),
+            "initial_meld.counts_bonuses": N_("canasta bonuses"),
+            "initial_meld.counts_top_card": N_("the pile's top card, when the pile is taken"),
         }
         counted: list[Markup] = []
         not_counted: list[Markup] = []
         for path, words in what.items():
-            (counted if self.value(path) else not_counted).append(Markup(words) + self.mark(path))
-        return Markup("; ").join(counted), Markup("; ").join(not_counted)
+            said = Markup(md(_(words))) + self.mark(path)
+            (counted if self.value(path) else not_counted).append(said)
+        return Markup(_("; ")).join(counted), Markup(_("; ")).join(not_counted)
 
     def specials(self) -> list[dict[str, str]]:
         """The special canastas in order: name, what each holds, its bonus (escaped)."""
         return [
             {
-                "name": md(entry["name"]),
+                "name": md(_(entry["name"])),
                 "holds": md(
                     special_composition(entry, self.ruleset.value(f"canastas.{entry['kind']}.name"))
                 ),
-                "bonus": f"{entry['bonus']:,}",
+                "bonus": number(entry["bonus"]),
             }
             for entry in self.value("canastas.special")
         ]
@@ -234,8 +253,8 @@ class Rulebook:
     def _reason(self, reason: str) -> str:
         """A written reason for players: claim ids as documents, key paths as labels."""
         if reason == DEFAULT_REASON:
-            return DEFAULT_WORDS
-        return in_words(self.sources.in_words(reason)).rstrip(".")
+            return _(DEFAULT_WORDS)
+        return in_words(self.sources.in_words(_(reason))).rstrip(".")
 
     def assumed(self) -> dict[str, list[dict[str, Any]]]:
         """The rules no source of the ruleset states, grouped by why: each group a reason
@@ -247,7 +266,9 @@ class Rulebook:
             if prov.status == "assumed":
                 said = answer(path, self.ruleset.value(path))
                 if path == "players.seats":
-                    said = "as the table under “The pack and the deal” gives"
+                    said = _("as the table under “{section}” gives").format(
+                        section=_("The pack and the deal")
+                    )
                 groups.setdefault(self._reason(prov.reason), []).append(
                     {"question": question(path), "answer": said}
                 )
@@ -269,7 +290,8 @@ class Rulebook:
             why = self._why(path)
             if path == "players.seats":
                 out += [
-                    {"path": path, "question": f"The seating of {who}:", "new": new, "old": old,
+                    {"path": path, "question": _("The seating of {players}:").format(players=who),
+                     "new": new, "old": old,
                      "why": why, "mine": data(mine), "theirs": data(theirs)}
                     for who, new, old in seat_change(mine, theirs)
                 ]  # fmt: skip
@@ -321,7 +343,9 @@ class Rulebook:
             "assumed": self.assumed(),
             "assumed_count": sum(p.status == "assumed" for p in r.provenance.values()),
             **self._documents(),
-            "notes": people_notes(r.notes, self.sources),
+            "notes": people_notes(_(r.notes), self.sources) if r.notes else "",
+            "title": _(r.name),
+            "base_title": _(self.base.name) if self.base is not None else "",
             "raw_notes": committee_notes(r.notes, self.sources),
             "v": self.value,
             "t": self.text,
@@ -333,21 +357,32 @@ class Rulebook:
             "specials": self.specials,
             "card_points": self.card_points,
             "details": self.details,
-            "appendix": APPENDIX,
+            "appendix": _(APPENDIX),
             "file": _file(r),
         }
 
     def _environment(self, *, autoescape: bool) -> jinja2.Environment:
         env = environment("bolivia.authoring", autoescape=autoescape)
-        env.filters["cap"] = lambda text: text[:1].upper() + text[1:]
-        env.filters["num"] = lambda n: f"{n:,}"
+        env.filters["md"] = lambda text: md(text).replace(HOUSE, "\ufffd")
+        env.filters["cap"] = capital
+        env.filters["num"] = number
         env.filters["words"] = join_words
+        env.globals.update(
+            count=count,
+            canasta_kinds=lambda kinds: join_words([_(CANASTA_WORDS[k]) for k in kinds], "or"),
+            sentence_of=lambda asked, said: _("{question} {answer}.").format(
+                question=asked, answer=capital(said)
+            ),
+        )
         return env
 
     def people(self, context: dict[str, Any]) -> str:
         """The people layer, as Markdown (rendering it records the rules each section names)."""
         template = self._environment(autoescape=False).get_template("rulebook.md.j2")
-        return place_marks(template.render(**context))
+        text = place_marks(template.render(**context))
+        if current().code == "zh":  # Chinese sets no space after a full stop
+            text = re.sub("([\u3002\uff01\uff1f\uff1b\uff1a]) +", r"\1", text)
+        return text
 
     def _data(self, context: dict[str, Any]) -> Any:
         """The details layer's Markdown, as macros (``rulebook_data.md.j2``)."""
@@ -370,7 +405,7 @@ class Rulebook:
         sections = [
             {
                 "body": _html(parts[0], cards),
-                "summary": "the ruleset, its sources and its changes as data",
+                "summary": _("the ruleset, its sources and its changes as data"),
                 "details": _html(str(data.about()), cards),
             }
         ]
@@ -379,12 +414,19 @@ class Rulebook:
             sections.append(
                 {
                     "body": _html(f"## {title}\n{body}", cards),
-                    "summary": f"the {len(keys)} rules of this section as data",
+                    "summary": ngettext(
+                        "the {n} rule of this section as data",
+                        "the {n} rules of this section as data",
+                        len(keys),
+                    ).format(n=number(len(keys))),
                     "details": _html(str(data.keys(title)), cards) if keys else "",
                 }
             )
         return env.get_template("rulebook.html.j2").render(
-            title=f"{self.ruleset.name}: rules", sections=sections, summary=SUMMARY
+            title=_("{name}: rules").format(name=_(self.ruleset.name)),
+            sections=sections,
+            summary=_(SUMMARY),
+            lang=current().code,
         )
 
 
@@ -420,7 +462,11 @@ def _file(ruleset: Ruleset) -> str:
         return ruleset.path.name
 
 
-def render_rulebook(ruleset: Ruleset, fmt: str = "md", sources: Sources | None = None) -> str:
-    """The rulebook of a ruleset, as Markdown or a self-contained HTML page."""
-    book = Rulebook(ruleset, ruleset.base, sources)
-    return book.html() if fmt == "html" else book.markdown()
+def render_rulebook(
+    ruleset: Ruleset, fmt: str = "md", sources: Sources | None = None, lang: str = "en"
+) -> str:
+    """The rulebook of a ruleset, as Markdown or a self-contained HTML page, in the language
+    ``lang`` (see :mod:`bolivia.language`)."""
+    with speaking(lang):
+        book = Rulebook(ruleset, ruleset.base, sources)
+        return book.html() if fmt == "html" else book.markdown()

@@ -21,6 +21,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bolivia.errors import Problem, SourceError
+from bolivia.language import gettext_
 from bolivia.resources import seeds_dir
 from bolivia.rules.loading import (
     Loaded,
@@ -115,7 +116,7 @@ class Sources(Mapping[str, Source]):
         source = self._sources.get(source_id)
         if source is None:
             return "a source not loaded"
-        return source.called or f"“{source.title}”"
+        return gettext_(source.called) if source.called else f"“{source.title}”"
 
     def documents(self, claim_ids: Iterable[str]) -> list[str]:
         """The documents that make these claims, each named once, in the claims' order."""

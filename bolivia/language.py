@@ -1,0 +1,198 @@
+"""The languages the people layer is written in: English, French, Danish, Chinese, Korean.
+
+What a club reads (the rulebook, the report, the sweep) is written in one language, chosen with
+``--lang``. Its sentences are messages of a gettext catalog (``bolivia/locale/LANG/
+LC_MESSAGES/bolivia.po``, extracted from the code and templates with Babel, ``babel.cfg``):
+each message a whole sentence or noun phrase, its values as named placeholders. Counts take
+their plural form from the catalog's plural rule; numbers and lists are written by Babel in
+the language's way (``15.000`` in Danish, ``15 000`` in French; ``a, b et c``).
+
+The language in use is a context variable, set by :func:`speaking` around what is written, so
+that the phrase table and the templates read it wherever they are called from.
+
+>>> with speaking("da"):
+...     number(15000), join(["a", "b", "c"], "or")
+('15.000', 'a, b eller c')
+>>> number(15000), join(["a", "b", "c"], "or")
+('15,000', 'a, b or c')
+"""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "LANGUAGES",
+    "NP_",
+    "N_",
+    "Language",
+    "current",
+    "gettext_",
+    "join",
+    "language",
+    "ngettext",
+    "number",
+    "speaking",
+]
+
+#: the languages shipped, English first (the default, and the language of the messages' ids)
+LANGUAGES = ("en", "fr", "da", "zh", "ko")
+#: each language named in itself, for a reader choosing one
+NAMES = {"en": "English", "fr": "français", "da": "dansk", "zh": "中文", "ko": "한국어"}
+LOCALE = Path(__file__).resolve().parent / "locale"
+DOMAIN = "bolivia"
+
+
+@dataclass(frozen=True)
+class Language:
+    """One language: its code, its catalog, and how it writes numbers and lists."""
+
+    code: str
+    translations: gettext.NullTranslations
+
+    def gettext(self, message: str) -> str:
+        return self.translations.gettext(message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self.translations.ngettext(singular, plural, n)
+
+    def number(self, n: int) -> str:
+        if self.code == "en":
+            return f"{n:,}"
+        from babel.numbers import format_decimal
+
+        return str(format_decimal(n, locale=self.code))
+
+    def join(self, items: Sequence[str], joiner: str = "and") -> str:
+        """``a``, ``a or b``, ``a, b or c`` (in English: items of more than 30 characters are
+        set apart by semicolons, which reads better); in another language, as Babel writes a
+        list in it."""
+        if len(items) <= 1:
+            return "".join(items)
+        if self.code == "en":
+            separator = "; " if any(len(item) > 30 for item in items) else ", "
+            last = f"{separator.strip()} {joiner} " if separator == "; " else f" {joiner} "
+            return separator.join(items[:-1]) + last + items[-1]
+        from babel.lists import format_list
+
+        if joiner == "or":
+            return str(format_list(list(items), style="or", locale=self.code))
+        return str(format_list(list(items), style="standard", locale=self.code))
+
+
+class UnknownLanguage(ValueError):
+    pass
+
+
+def _catalog(code: str) -> gettext.NullTranslations:
+    """The catalog of a language: its compiled ``.mo`` where the build made one, else its
+    ``.po`` read (and compiled in memory) by Babel."""
+    folder = LOCALE / code / "LC_MESSAGES"
+    compiled = folder / f"{DOMAIN}.mo"
+    if compiled.exists():
+        with compiled.open("rb") as handle:
+            return gettext.GNUTranslations(handle)
+    import io
+
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with (folder / f"{DOMAIN}.po").open("rb") as handle:
+        catalog = read_po(handle, locale=code)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    return gettext.GNUTranslations(buffer)
+
+
+@cache
+def language(code: str) -> Language:
+    """A shipped language by its code."""
+    if code not in LANGUAGES:
+        raise UnknownLanguage(f"no language {code!r}: choose one of {', '.join(LANGUAGES)}")
+    translations = gettext.NullTranslations() if code == "en" else _catalog(code)
+    return Language(code, translations)
+
+
+_CURRENT: ContextVar[Language | None] = ContextVar("bolivia_language", default=None)
+
+
+def current() -> Language:
+    """The language being written in (English unless :func:`speaking` says otherwise)."""
+    found = _CURRENT.get()
+    return found if found is not None else language("en")
+
+
+@contextmanager
+def speaking(code: str) -> Iterator[Language]:
+    """Write in the language ``code`` within the block."""
+    token = _CURRENT.set(language(code))
+    try:
+        yield current()
+    finally:
+        _CURRENT.reset(token)
+
+
+def gettext_(message: str) -> str:
+    """A message in the current language."""
+    return current().gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of a counted message for ``n`` in the current language."""
+    return current().ngettext(singular, plural, n)
+
+
+def N_(message: str) -> str:
+    """Marks a message for the catalog where it is defined; it is translated where used."""
+    return message
+
+
+def NP_(singular: str, plural: str) -> tuple[str, str]:
+    """Marks a counted message (its singular and plural) for the catalog; see :func:`N_`."""
+    return singular, plural
+
+
+# the keys of a ruleset file or a source record whose text a club reads: a ruleset's and a
+# canasta's name, notes, why a value is assumed or a house's own, how a source is named
+DATA_TEXT = frozenset({"name", "notes", "note", "assumed", "house", "called"})
+
+
+def extract_yaml(
+    fileobj: Any, keywords: Any, comment_tags: Any, options: Any
+) -> Iterator[tuple[int, str, str, list[str]]]:
+    """A Babel extractor (``babel.cfg``) for the shipped rulesets and source records: the text
+    of every :data:`DATA_TEXT` key, as a message. A ruleset a club writes is not in the
+    catalog, and is printed as written."""
+    import yaml
+
+    def walk(node: Any, key: str = "") -> Iterator[tuple[int, str, str, list[str]]]:
+        if isinstance(node, yaml.MappingNode):
+            for name, value in node.value:
+                yield from walk(value, str(name.value))
+        elif isinstance(node, yaml.SequenceNode):
+            for item in node.value:
+                yield from walk(item, key)
+        elif isinstance(node, yaml.ScalarNode) and key in DATA_TEXT and node.value:
+            line = node.start_mark.line + 1
+            yield line, "", node.value, [f"the {key} in this file; keep any claim id (xx:yy)"]
+
+    document = yaml.compose(fileobj.read().decode("utf-8"), Loader=yaml.SafeLoader)
+    yield from walk(document)
+
+
+def number(n: int) -> str:
+    """A whole number as the current language writes it (``15,000``, ``15.000``)."""
+    return current().number(n)
+
+
+def join(items: Sequence[str], joiner: str = "and") -> str:
+    """Items as a list in the current language, joined by "and" or "or"."""
+    return current().join(items, joiner)
