@@ -772,15 +772,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script: the exit status (see the module's docstring)."""
     try:
         try:
-            status = cli.main(
-                args=list(argv) if argv is not None else None,
-                prog_name="bolivia",
-                standalone_mode=False,
-            )
-        except click.ClickException as exc:
-            exc.show(
-                file=cast(IO[str], Terminal(sys.stderr))
-            )  # a usage error quotes the command line
+            args = list(argv) if argv is not None else None
+            status = cli.main(args=args, prog_name="bolivia", standalone_mode=False)
+        except click.ClickException as exc:  # a usage error quotes the command line
+            exc.show(file=cast(IO[str], Terminal(sys.stderr)))
             return exc.exit_code
         except click.Abort as exc:
             if isinstance(exc.__cause__, KeyboardInterrupt):
@@ -791,6 +786,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return int(exc.code or 0) if not isinstance(exc.code, str) else 1
     except KeyboardInterrupt:
         return interrupted()
+    except ImportError as exc:  # Ctrl-C in a C extension's import (matplotlib's) surfaces so
+        if isinstance(exc.__cause__, KeyboardInterrupt):
+            return interrupted()
+        raise
     return status if isinstance(status, int) else 0
 
 

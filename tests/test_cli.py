@@ -147,3 +147,30 @@ def test_python_dash_m_runs_the_cli() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "bolivia-da" in done.stdout
+
+
+def test_ctrl_c_while_a_c_extension_imports_is_an_interrupt(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ctrl-C during matplotlib's import surfaces as ImportError("initialization failed") caused
+    by the KeyboardInterrupt: one line and status 130, as any Ctrl-C; another ImportError is
+    not hidden."""
+    from bolivia import cli as module
+    from bolivia.console import INTERRUPTED
+
+    def interrupted_import(**_: object) -> None:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as cause:
+            raise ImportError("initialization failed") from cause
+
+    monkeypatch.setattr(module.cli, "main", interrupted_import)
+    assert module.main(["--version"]) == INTERRUPTED
+    assert capsys.readouterr().err == "interrupted\n"
+
+    def broken_import(**_: object) -> None:
+        raise ImportError("no module named x")
+
+    monkeypatch.setattr(module.cli, "main", broken_import)
+    with pytest.raises(ImportError, match="no module named x"):
+        module.main(["--version"])
