@@ -13,6 +13,8 @@ from __future__ import annotations
 import functools
 import gettext
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +65,28 @@ def test_the_template_and_the_catalogs_hold_the_same_messages() -> None:
     assert len(template) > 500
     for code in SHIPPED:
         assert {m.id for m in catalog(code) if m.id} == template, code
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.skipif(not (ROOT / "babel.cfg").exists(), reason="needs the checkout's babel.cfg")
+def test_the_template_is_what_the_code_says_now(tmp_path: Path) -> None:
+    """A sentence changed or added in the code, a template or a shipped ruleset changes the
+    messages: ``pybabel extract`` (as docs/languages.md gives it) finds the template's."""
+    fresh = tmp_path / "fresh.pot"
+    keywords = ["-k", "N_", "-k", "NP_:1,2", "-k", "gettext_", "-k", "_", "-c", "NOTE:"]
+    subprocess.run(
+        [sys.executable, "-m", "babel.messages.frontend", "extract", "-F", "babel.cfg",
+         *keywords, "--no-wrap", "-o", str(fresh), "."],
+        cwd=ROOT, check=True, capture_output=True,
+    )  # fmt: skip
+    with fresh.open("rb") as handle:
+        found = {m.id for m in read_po(handle) if m.id}
+    with (ROOT / "bolivia" / "locale" / "bolivia.pot").open("rb") as handle:
+        kept = {m.id for m in read_po(handle) if m.id}
+    assert sorted(found - kept, key=str) == [], "extract, update and translate (docs/languages.md)"
+    assert sorted(kept - found, key=str) == []
 
 
 @pytest.mark.parametrize("code", SHIPPED)
