@@ -88,15 +88,15 @@ class Language:
 
 
 class UnknownLanguage(ValueError):
-    pass
+    """A language code the toolkit does not ship."""
 
 
 def _catalog(code: str) -> gettext.NullTranslations:
-    """The catalog of a language: its compiled ``.mo`` where the build made one, else its
-    ``.po`` read (and compiled in memory) by Babel."""
+    """The catalog of a language: its compiled ``.mo`` where the build made one (and the
+    ``.po`` has not changed since), else its ``.po`` read (and compiled in memory) by Babel."""
     folder = LOCALE / code / "LC_MESSAGES"
-    compiled = folder / f"{DOMAIN}.mo"
-    if compiled.exists():
+    compiled, source = folder / f"{DOMAIN}.mo", folder / f"{DOMAIN}.po"
+    if compiled.exists() and compiled.stat().st_mtime >= source.stat().st_mtime:
         with compiled.open("rb") as handle:
             return gettext.GNUTranslations(handle)
     import io
@@ -104,7 +104,7 @@ def _catalog(code: str) -> gettext.NullTranslations:
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 
-    with (folder / f"{DOMAIN}.po").open("rb") as handle:
+    with source.open("rb") as handle:
         catalog = read_po(handle, locale=code)
     buffer = io.BytesIO()
     write_mo(buffer, catalog)

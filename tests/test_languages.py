@@ -247,3 +247,31 @@ def test_the_rulebooks_fit_a_phone_in_every_language(tmp_path: Path) -> None:
             files.append(path)
     with chromium() as browser:
         assert pages_too_wide(browser, files) == {}
+
+
+def test_a_catalog_compiled_before_its_last_edit_is_not_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ``.mo`` left in a checkout (``pybabel compile -d`` writes one there) older than its
+    ``.po`` would hide the edits: the ``.po`` is read instead; a current one is read."""
+    import os
+
+    from babel.messages.mofile import write_mo
+
+    from bolivia import language as module
+
+    folder = tmp_path / "fr" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    source = folder / "bolivia.po"
+    source.write_bytes((LOCALE / "fr" / "LC_MESSAGES" / "bolivia.po").read_bytes())
+    with source.open("rb") as handle:
+        stale = read_po(handle, locale="fr")
+    stale["yes"].string = "ancien oui"
+    with (folder / "bolivia.mo").open("wb") as handle:
+        write_mo(handle, stale)
+    monkeypatch.setattr(module, "LOCALE", tmp_path)
+    os.utime(folder / "bolivia.mo", (1_000_000, 1_000_000))
+    assert module._catalog("fr").gettext("yes") == catalog("fr")["yes"].string
+    os.utime(folder / "bolivia.mo", None)
+    os.utime(source, (1_000_000, 1_000_000))
+    assert module._catalog("fr").gettext("yes") == "ancien oui"
