@@ -11,10 +11,10 @@ The language in use is a context variable, set by :func:`speaking` around what i
 that the phrase table and the templates read it wherever they are called from.
 
 >>> with speaking("da"):
-...     number(15000), join(["a", "b", "c"], "or")
-('15.000', 'a, b eller c')
->>> number(15000), join(["a", "b", "c"], "or")
-('15,000', 'a, b or c')
+...     number(15000), join(["a", "b", "c"], "or"), decimal(1234.5, 1, sign=True)
+('15.000', 'a, b eller c', '+1.234,5')
+>>> number(15000), join(["a", "b", "c"], "or"), decimal(1234.5, 1, sign=True)
+('15,000', 'a, b or c', '+1,234.5')
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ __all__ = [
     "N_",
     "Language",
     "current",
+    "decimal",
     "gettext_",
     "join",
     "language",
@@ -69,6 +70,18 @@ class Language:
         from babel.numbers import format_decimal
 
         return str(format_decimal(n, locale=self.code))
+
+    def decimal(self, value: float, digits: int, *, sign: bool = False) -> str:
+        """A number with ``digits`` decimals (``16.7``; ``16,7`` in French and Danish), signed
+        (``+16.7``, ``-3.0``) with ``sign``."""
+        if self.code == "en":
+            return f"{value:+,.{digits}f}" if sign else f"{value:,.{digits}f}"
+        from babel.numbers import format_decimal
+
+        pattern = "#,##0" + ("." + "0" * digits if digits else "")
+        text = str(format_decimal(round(value, digits), format=pattern, locale=self.code))
+        negative = text.startswith(("-", "\u2212"))  # a minus as the language writes it
+        return f"+{text}" if sign and not negative else text
 
     def join(self, items: Sequence[str], joiner: str = "and") -> str:
         """``a``, ``a or b``, ``a, b or c`` (in English: items of more than 30 characters are
@@ -196,3 +209,8 @@ def number(n: int) -> str:
 def join(items: Sequence[str], joiner: str = "and") -> str:
     """Items as a list in the current language, joined by "and" or "or"."""
     return current().join(items, joiner)
+
+
+def decimal(value: float, digits: int, *, sign: bool = False) -> str:
+    """A number with ``digits`` decimals as the current language writes it."""
+    return current().decimal(value, digits, sign=sign)

@@ -26,7 +26,7 @@ from babel.messages.pofile import read_po
 
 from bolivia.authoring.details import APPENDIX
 from bolivia.authoring.rulebook import render_rulebook
-from bolivia.language import LANGUAGES, LOCALE, join, language, number, speaking
+from bolivia.language import LANGUAGES, LOCALE, decimal, join, language, number, speaking
 from bolivia.rules.library import shipped_library
 from bolivia.rules.phrases import COUNTED, count
 
@@ -176,10 +176,16 @@ def test_numbers_and_lists_are_written_the_languages_way() -> None:
     written = {}
     for code in LANGUAGES:
         with speaking(code):
-            written[code] = (number(15000), join(["a", "b", "c"], "or"))
-    assert written["en"] == ("15,000", "a, b or c")
-    assert written["da"] == ("15.000", "a, b eller c")
-    assert written["fr"] == ("15\N{NARROW NO-BREAK SPACE}000", "a, b ou c")
+            written[code] = (
+                number(15000),
+                join(["a", "b", "c"], "or"),
+                decimal(1234.56, 1, sign=True),
+                decimal(-0.04, 1, sign=True),
+            )
+    assert written["en"] == ("15,000", "a, b or c", "+1,234.6", "-0.0")
+    assert written["da"] == ("15.000", "a, b eller c", "+1.234,6", "-0,0")
+    nnbsp = "\N{NARROW NO-BREAK SPACE}"
+    assert written["fr"] == (f"15{nnbsp}000", "a, b ou c", f"+1{nnbsp}234,6", "-0,0")
     assert written["zh"][1] == "a、b或c" and written["ko"][1] == "a, b 또는 c"
 
 
@@ -275,3 +281,35 @@ def test_a_catalog_compiled_before_its_last_edit_is_not_read(
     os.utime(folder / "bolivia.mo", None)
     os.utime(source, (1_000_000, 1_000_000))
     assert module._catalog("fr").gettext("yes") == "ancien oui"
+
+
+class _Shown:
+    """A stand-in for a paired difference, as play_sentence reads one."""
+
+    def __init__(self, figure: Any, bot: str, value: float, shown: bool) -> None:
+        self.figure, self.bot, self.shown = figure, bot, shown
+        self.interval = type("Estimate", (), {"value": value, "low": value - 1, "high": value + 1})
+
+
+@pytest.mark.parametrize("code", SHIPPED)
+def test_the_reports_play_sentences_read_in_every_language(code: str) -> None:
+    """Every figure, larger and smaller, shown under one bot and not the other, and the bots
+    disagreeing: whole sentences in the language, numbers its way."""
+    from bolivia.compare.paired import DEAL_FIGURES, GAME_FIGURES
+    from bolivia.compare.play_text import play_sentence
+
+    said = []
+    with speaking(code):
+        for figure, _measure in (*DEAL_FIGURES, *GAME_FIGURES):
+            for value in (12.25, -12.25):
+                figures = [
+                    _Shown(figure, "expert", value, True),
+                    _Shown(figure, "greedy", 0, False),
+                ]
+                said.append(play_sentence("bolivia-da", "bolivia-fr", figures))
+            disagree = [_Shown(figure, "expert", 3, True), _Shown(figure, "greedy", -3, True)]
+            said.append(play_sentence("bolivia-da", "bolivia-fr", disagree))
+    for sentence in said:
+        assert sentence is not None and "bolivia-da" in sentence and "bolivia-fr" in sentence
+        assert not _ENGLISH.search(sentence), sentence
+        assert "12.2" not in sentence or code in ("zh", "ko"), sentence  # 12,2 in fr and da

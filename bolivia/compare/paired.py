@@ -38,6 +38,7 @@ from bolivia.compare.statistics import (
     proportion_ci,
     units_for_precision,
 )
+from bolivia.language import N_
 
 __all__ = [
     "ALPHA",
@@ -68,19 +69,19 @@ class Figure:
 
 
 DEAL_FIGURES: tuple[tuple[Figure, Callable[[Deal], int]], ...] = (
-    (Figure("points a hand (both sides)", "mean", 0), lambda d: sum(d.points)),
+    (Figure(N_("points a hand (both sides)"), "mean", 0), lambda d: sum(d.points)),
     (
-        Figure("first side's advantage a hand", "mean", 0),
+        Figure(N_("first side's advantage a hand"), "mean", 0),
         lambda d: d.first_points - d.second_points,
     ),
-    (Figure("turns a hand", "mean", 1), lambda d: d.turns),
-    (Figure("hands ended by going out", "share", 3), lambda d: int(d.went_out)),
-    (Figure("canastas a hand", "mean", 2), lambda d: sum(d.canastas)),
-    (Figure("escalera canastas a hand", "mean", 2), lambda d: d.canastas[2]),
+    (Figure(N_("turns a hand"), "mean", 1), lambda d: d.turns),
+    (Figure(N_("hands ended by going out"), "share", 3), lambda d: int(d.went_out)),
+    (Figure(N_("canastas a hand"), "mean", 2), lambda d: sum(d.canastas)),
+    (Figure(N_("escalera canastas a hand"), "mean", 2), lambda d: d.canastas[2]),
 )
 GAME_FIGURES: tuple[tuple[Figure, Callable[[GamePlayed], int]], ...] = (
-    (Figure("hands a game", "mean", 1), lambda g: g.hands),
-    (Figure("games won by the first side", "share", 3), lambda g: int(g.winner == 0)),
+    (Figure(N_("hands a game"), "mean", 1), lambda g: g.hands),
+    (Figure(N_("games won by the first side"), "share", 3), lambda g: int(g.winner == 0)),
 )
 POINTS = DEAL_FIGURES[0][0]
 

@@ -29,6 +29,8 @@ from bolivia.compare.paired import (
 from bolivia.compare.playing import BOTS, GAME_BOT
 from bolivia.compare.statistics import no_change_bound
 from bolivia.compare.summary import Column
+from bolivia.language import N_, decimal
+from bolivia.language import gettext_ as _
 from bolivia.rules.phrases import join_words, label
 
 __all__ = ["figure_parts", "figure_text", "play_context", "play_sentence", "play_sentences"]
@@ -37,7 +39,7 @@ __all__ = ["figure_parts", "figure_text", "play_context", "play_sentence", "play
 def _number(value: float, digits: int, share: bool, sign: bool = True) -> str:
     if share:
         value, digits = value * 100, 1
-    return f"{value:+,.{digits}f}" if sign else f"{value:,.{digits}f}"
+    return decimal(value, digits, sign=sign)
 
 
 def figure_parts(p: PairedFigure) -> tuple[str, str]:
@@ -86,37 +88,64 @@ def _conclusion(figures: Sequence[PairedFigure]) -> str:
     return f"shown under {shown[0].bot} only"
 
 
-# what a figure's difference does to play, said of the first column against the second:
-# (the clause when it is larger, when it is smaller, the unit its size is told in)
-_CLAUSES = {
+# what a figure's difference does to play, said of the first column against the second, each
+# a whole sentence: (when it is larger, when it is smaller, the unit its size is told in)
+_SENTENCES = {
     "points a hand (both sides)": (
-        "hands score more points (both sides together)",
-        "hands score fewer points (both sides together)",
+        N_("Under {a}, hands score more points (both sides together) than under {b}: {sizes}."),
+        N_("Under {a}, hands score fewer points (both sides together) than under {b}: {sizes}."),
         "points a hand",
     ),
     "first side's advantage a hand": (
-        "the side that starts a hand ends it further ahead",
-        "the side that starts a hand ends it less far ahead",
+        N_("Under {a}, the side that starts a hand ends it further ahead than under {b}: {sizes}."),
+        N_(
+            "Under {a}, the side that starts a hand ends it less far ahead than under {b}: {sizes}."
+        ),
         "points a hand",
     ),
-    "turns a hand": ("hands last longer", "hands are shorter", "turns"),
+    "turns a hand": (
+        N_("Under {a}, hands last longer than under {b}: {sizes}."),
+        N_("Under {a}, hands are shorter than under {b}: {sizes}."),
+        "turns",
+    ),
     "hands ended by going out": (
-        "hands end by going out more often",
-        "hands end by going out less often",
+        N_("Under {a}, hands end by going out more often than under {b}: {sizes}."),
+        N_("Under {a}, hands end by going out less often than under {b}: {sizes}."),
         "points of percentage",
     ),
-    "canastas a hand": ("sides make more canastas", "sides make fewer canastas", "a hand"),
-    "escalera canastas a hand": (
-        "sides make more escaleras",
-        "sides make fewer escaleras",
+    "canastas a hand": (
+        N_("Under {a}, sides make more canastas than under {b}: {sizes}."),
+        N_("Under {a}, sides make fewer canastas than under {b}: {sizes}."),
         "a hand",
     ),
-    "hands a game": ("games last more hands", "games last fewer hands", "hands a game"),
+    "escalera canastas a hand": (
+        N_("Under {a}, sides make more escaleras than under {b}: {sizes}."),
+        N_("Under {a}, sides make fewer escaleras than under {b}: {sizes}."),
+        "a hand",
+    ),
+    "hands a game": (
+        N_("Under {a}, games last more hands than under {b}: {sizes}."),
+        N_("Under {a}, games last fewer hands than under {b}: {sizes}."),
+        "hands a game",
+    ),
     "games won by the first side": (
-        "the side that starts a game wins more often",
-        "the side that starts a game wins less often",
+        N_("Under {a}, the side that starts a game wins more often than under {b}: {sizes}."),
+        N_("Under {a}, the side that starts a game wins less often than under {b}: {sizes}."),
         "points of percentage",
     ),
+}
+# a size in its unit, with its corrected interval
+_SIZES = {
+    "points a hand": N_("{value} points a hand (between {low} and {high})"),
+    "turns": N_("{value} turns (between {low} and {high})"),
+    "points of percentage": N_("{value} points of percentage (between {low} and {high})"),
+    "a hand": N_("{value} a hand (between {low} and {high})"),
+    "hands a game": N_("{value} hands a game (between {low} and {high})"),
+}
+# what each bot shows: a size, or no difference
+_BY_BOT = {
+    "expert": (N_("by {size} with expert bots"), N_("no difference shown with expert bots")),
+    "greedy": (N_("by {size} with greedy bots"), N_("no difference shown with greedy bots")),
 }
 
 
@@ -130,7 +159,7 @@ def _size(p: PairedFigure, unit: str) -> str:
     def number(x: float) -> str:
         return _number(x, p.figure.digits, share, sign=False)
 
-    return f"{number(abs(e.value))} {unit} (between {number(low)} and {number(high)})"
+    return _(_SIZES[unit]).format(value=number(abs(e.value)), low=number(low), high=number(high))
 
 
 def play_sentence(a: str, b: str, figures: Sequence[PairedFigure]) -> str | None:
@@ -144,21 +173,18 @@ def play_sentence(a: str, b: str, figures: Sequence[PairedFigure]) -> str | None
     shown = [p for p in figures if p.shown]
     if not shown:
         return None
-    more, fewer, unit = _CLAUSES[figures[0].figure.name]
+    more, fewer, unit = _SENTENCES[figures[0].figure.name]
     signs = {p.interval.value > 0 for p in shown}
     if len(signs) > 1:
-        return (
-            f"On {figures[0].figure.name}, the bots disagree between {a} and {b}: one shows "
-            "more, the other less (section 5)."
-        )
-    clause = more if signs.pop() else fewer
-    parts = [
-        f"by {_size(p, unit)} with {p.bot} bots"
-        if p.shown
-        else f"no difference shown with {p.bot} bots"
+        return _(
+            "On {figure}, the bots disagree between {a} and {b}: one shows more, the other "
+            "less (section 5)."
+        ).format(figure=_(figures[0].figure.name), a=a, b=b)
+    sizes = [
+        _(_BY_BOT[p.bot][0]).format(size=_size(p, unit)) if p.shown else _(_BY_BOT[p.bot][1])
         for p in figures
     ]
-    return f"Under {a}, {clause} than under {b}: {', '.join(parts)}."
+    return _(more if signs.pop() else fewer).format(a=a, b=b, sizes=_(", ").join(sizes))
 
 
 def play_sentences(comparison: Comparison, cols: Sequence[Column]) -> list[str]:
@@ -168,7 +194,7 @@ def play_sentences(comparison: Comparison, cols: Sequence[Column]) -> list[str]:
     out = []
     for a, b in itertools.combinations([c.first for c in cols], 2):
         mine = [p for p in comparison.play.paired if (p.a, p.b) == (a, b)]
-        for figure, _ in (*DEAL_FIGURES, *GAME_FIGURES):
+        for figure, _measure in (*DEAL_FIGURES, *GAME_FIGURES):
             said = play_sentence(titles[a], titles[b], [p for p in mine if p.figure == figure])
             if said is not None:
                 out.append(said)
@@ -195,7 +221,7 @@ def _figure_row(figure: Figure, of: Sequence[PairedFigure]) -> dict[str, Any]:
 def _pair(titles: dict[str, str], a: str, b: str, mine: Sequence[PairedFigure]) -> dict[str, Any]:
     """One pair of columns: a row for each figure measured, and the points a hand."""
     rows = []
-    for figure, _ in (*DEAL_FIGURES, *GAME_FIGURES):
+    for figure, _measure in (*DEAL_FIGURES, *GAME_FIGURES):
         of = [p for p in mine if p.figure == figure]
         if of:
             rows.append(_figure_row(figure, of))
