@@ -20,6 +20,7 @@ that the phrase table and the templates read it wherever they are called from.
 from __future__ import annotations
 
 import gettext
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -82,6 +83,13 @@ class Language:
         text = str(format_decimal(round(value, digits), format=pattern, locale=self.code))
         negative = text.startswith(("-", "\u2212"))  # a minus as the language writes it
         return f"+{text}" if sign and not negative else text
+
+    def spaced(self, text: str) -> str:
+        """Text whose sentences a template set apart by spaces, spaced as the language does:
+        Chinese sets none after a full-width stop."""
+        if self.code != "zh":
+            return text
+        return re.sub("([\u3002\uff01\uff1f\uff1b\uff1a]) +", r"\1", text)
 
     def join(self, items: Sequence[str], joiner: str = "and") -> str:
         """``a``, ``a or b``, ``a, b or c`` (in English: items of more than 30 characters are

@@ -379,10 +379,7 @@ class Rulebook:
     def people(self, context: dict[str, Any]) -> str:
         """The people layer, as Markdown (rendering it records the rules each section names)."""
         template = self._environment(autoescape=False).get_template("rulebook.md.j2")
-        text = place_marks(template.render(**context))
-        if current().code == "zh":  # Chinese sets no space after a full stop
-            text = re.sub("([\u3002\uff01\uff1f\uff1b\uff1a]) +", r"\1", text)
-        return text
+        return current().spaced(place_marks(template.render(**context)))
 
     def _data(self, context: dict[str, Any]) -> Any:
         """The details layer's Markdown, as macros (``rulebook_data.md.j2``)."""
