@@ -20,10 +20,10 @@ from collections import defaultdict
 
 
 def measure(hands: int, games: int) -> None:
-    from bolivia.cli import default_compared
     from bolivia.compare import findings, playing
     from bolivia.compare.summary import columns
     from bolivia.compare.witnesses import AREA_OPS, find_witnesses
+    from bolivia.compare_cli import default_compared
     from bolivia.rules.library import shipped_library
     from bolivia.verify.oracle import Oracle
     from bolivia.version import compiled

@@ -20,11 +20,11 @@ from typing import IO, Any, TypeVar, cast
 
 import click
 
+from bolivia.compare_cli import compare_formats, compare_meter, compared
 from bolivia.console import (
     BROKEN_PIPE,
     INTERRUPTED,
     Group,
-    Progress,
     Seconds,
     Terminal,
     echo,
@@ -39,7 +39,6 @@ from bolivia.output import prepare_folder, write_text
 from bolivia.play_cli import MAX_MATCH, MAX_RUN, match, play_options, simulate
 from bolivia.rules.library import Library
 from bolivia.rules.rendering import ruleset_json, show_yaml, standalone_yaml
-from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.schema import fields_markdown, schema_text
 from bolivia.rules.sources import Source, shipped_sources
 from bolivia.rules_cli import lint_ruleset, list_rulesets, new_ruleset, validate
@@ -52,18 +51,6 @@ __all__ = ["BROKEN_PIPE", "INTERRUPTED", "MAX_COMPARE_HANDS", "MAX_RUN", "main"]
 F = TypeVar("F", bound=Callable[..., Any])
 
 MAX_COMPARE_HANDS = 100_000  # per ruleset: compare keeps every hand's figures for its intervals
-
-
-def default_compared(library: Library) -> list[Ruleset]:
-    """The rulesets ``bolivia compare`` compares when none is named: the shipped Bolivias,
-    not the house-rule examples (``house/``) nor the published variants (``variants/``)."""
-    return [
-        r
-        for r in (library.load(rid) for rid in library.ids())
-        if r.shipped
-        and r.family == "bolivia"
-        and not any(f"/{folder}/" in str(r.path) for folder in ("house", "variants"))
-    ]
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -101,15 +88,19 @@ def rulesets_command(as_json: bool, folders: tuple[Path, ...]) -> None:
     help="Write a ruleset file with no extends that loads back to this ruleset.",
 )
 @_rulesets_option
-def show_command(ruleset: str, fmt: str, standalone: bool, folders: tuple[Path, ...]) -> None:
-    """Show a resolved ruleset (ID or FILE), each value with its provenance."""
+@lang_option
+def show_command(
+    ruleset: str, fmt: str, standalone: bool, folders: tuple[Path, ...], lang: str
+) -> None:
+    """Show a resolved ruleset (ID or FILE), each value with its provenance (the comments'
+    prose in the --lang language)."""
     resolved = _library(folders).load(ruleset)
     if fmt == "json":
         echo_json(ruleset_json(resolved))
     elif standalone:
         echo(standalone_yaml(resolved), nl=False)
     else:
-        echo(show_yaml(resolved), nl=False)
+        echo(show_yaml(resolved, lang), nl=False)
 
 
 @cli.command("validate")
@@ -543,6 +534,7 @@ def replay_command(files: tuple[Path, ...], folders: tuple[Path, ...]) -> None:
     help="Also write the behaviour witnesses as a conformance suite (YAML).",
 )
 @_rulesets_option
+@lang_option
 def compare_command(
     refs: tuple[str, ...],
     out: Path,
@@ -554,6 +546,7 @@ def compare_command(
     formats: str,
     suite: Path | None,
     folders: tuple[Path, ...],
+    lang: str,
 ) -> None:
     """Compare rulesets: rules side by side, where they rule differently, scores and play.
 
@@ -562,16 +555,16 @@ def compare_command(
     from bolivia.compare.findings import build, default_workers
     from bolivia.compare.report import pyplot, witness_suite, write_report
 
-    chosen = _compare_formats(formats)
+    chosen = compare_formats(formats)
     library = _library(folders)
-    rulesets = _compared(refs, library)
+    rulesets = compared(refs, library)
     source = click.get_current_context().get_parameter_source("hands")
     if precision is not None and source is not click.core.ParameterSource.DEFAULT:
         raise click.UsageError("--hands and --precision both choose the deals: give one")
     prepare_folder(out)  # before a minute of work, not after it
     if suite is not None:
         prepare_folder(suite.parent)
-    meter = _compare_meter(rulesets, hands, precision, games)
+    meter = compare_meter(rulesets, hands, precision, games)
 
     def more(plays: int, deals: int) -> None:
         if plays:
@@ -592,50 +585,11 @@ def compare_command(
         more=more,
     )
     meter.finish()
-    for path in write_report(comparison, out, chosen):
+    for path in write_report(comparison, out, chosen, lang):
         echo(str(path))
     if suite is not None:
         write_text(suite, witness_suite(comparison))
         echo(str(suite))
-
-
-def _compare_formats(formats: str) -> list[str]:
-    """The report's formats asked for: md, html, json."""
-    chosen = [part.strip() for part in formats.split(",") if part.strip()]
-    unknown = [f for f in chosen if f not in ("md", "html", "json")]
-    if unknown or not chosen:
-        raise click.UsageError(f"--format takes md, html, json (not {', '.join(unknown)})")
-    return chosen
-
-
-def _compared(refs: tuple[str, ...], library: Library) -> list[Ruleset]:
-    """The rulesets to compare: those named (one: it and its base), or the shipped ones."""
-    rulesets = [library.load(ref) for ref in refs] if refs else default_compared(library)
-    if len(rulesets) == 1:
-        base = rulesets[0].base
-        if base is None:
-            raise click.UsageError(f"{rulesets[0].id} extends nothing: name a second ruleset")
-        rulesets.insert(0, base)
-    ids = [r.id for r in rulesets]
-    if len(set(ids)) != len(ids):
-        raise click.UsageError("a ruleset is named twice")
-    return rulesets
-
-
-def _compare_meter(
-    rulesets: Sequence[Ruleset], hands: int, precision: float | None, games: int
-) -> Progress:
-    """The progress line of a comparison, after a line saying what it plays first."""
-    from bolivia.compare.findings import PRECISION_BOUNDS, planned_plays
-
-    first = PRECISION_BOUNDS[0] if precision is not None else hands
-    total = planned_plays(rulesets, first, games)
-    meter = Progress(total, "deals and games played")
-    meter.note(
-        f"comparing {len(rulesets)} rulesets: finding witnesses, then {total:,} deals and games"
-        + (" (then as many more deals as the precision needs)" if precision is not None else "")
-    )
-    return meter
 
 
 @cli.command("new")

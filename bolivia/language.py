@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import gettext
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -34,6 +34,7 @@ __all__ = [
     "NP_",
     "N_",
     "Language",
+    "Said",
     "current",
     "decimal",
     "gettext_",
@@ -41,7 +42,10 @@ __all__ = [
     "language",
     "ngettext",
     "number",
+    "percent",
+    "said",
     "speaking",
+    "worded",
 ]
 
 #: the languages shipped, English first (the default, and the language of the messages' ids)
@@ -162,8 +166,9 @@ def speaking(code: str) -> Iterator[Language]:
 
 
 def gettext_(message: str) -> str:
-    """A message in the current language."""
-    return current().gettext(message)
+    """A message in the current language (an empty text stays empty: gettext would give the
+    catalog's header)."""
+    return current().gettext(message) if message else message
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
@@ -182,8 +187,9 @@ def NP_(singular: str, plural: str) -> tuple[str, str]:
 
 
 # the keys of a ruleset file or a source record whose text a club reads: a ruleset's and a
-# canasta's name, notes, why a value is assumed or a house's own, how a source is named
-DATA_TEXT = frozenset({"name", "notes", "note", "assumed", "house", "called"})
+# canasta's name, notes, why a value is assumed or a house's own, how a source is named and
+# what its document is
+DATA_TEXT = frozenset({"name", "notes", "note", "assumed", "house", "called", "title"})
 
 
 def extract_yaml(
@@ -209,9 +215,53 @@ def extract_yaml(
     yield from walk(document)
 
 
+@dataclass(frozen=True)
+class Said:
+    """A message with its values, put into words only when shown, in the language current
+    then: data made once (a comparison) can be read in every language. Whole numbers are
+    written as the language writes them; a value that is itself :class:`Said` is put into
+    words too.
+
+    >>> str(Said("{n} points for a side in {where}", (("n", 1500), ("where", "a game"))))
+    '1,500 points for a side in a game'
+    """
+
+    message: str
+    values: tuple[tuple[str, Any], ...] = ()
+
+    def __str__(self) -> str:
+        shown = {
+            key: number(value) if isinstance(value, int) and not isinstance(value, bool) else value
+            for key, value in self.values
+        }
+        return gettext_(self.message).format(**{k: str(v) for k, v in shown.items()})
+
+
+def said(message: str, **values: Any) -> Said:
+    """A :class:`Said` of ``message`` (marked for the catalog where it is written, with
+    :func:`N_`) and its values by name."""
+    return Said(message, tuple(values.items()))
+
+
 def number(n: int) -> str:
     """A whole number as the current language writes it (``15,000``, ``15.000``)."""
     return current().number(n)
+
+
+def worded(table: Mapping[str, str], key: str, otherwise: str) -> str:
+    """The message a table holds for ``key``, in the current language; for a key it does not
+    hold, the message ``otherwise`` with the key as its ``{key}`` (a name no catalog knows,
+    such as a bot or a canasta a ruleset names, shown as it is written)."""
+    if key in table:
+        return gettext_(table[key])
+    return gettext_(otherwise).format(key=key)
+
+
+def percent(value: float, digits: int = 0) -> str:
+    """A percentage as the current language writes it (``95%``, ``95 %``): its number and
+    sign together, so that no message holds a percent sign before a word (which gettext's
+    tools would read as a ``%`` placeholder)."""
+    return gettext_("{value}%").format(value=decimal(value, digits))
 
 
 def join(items: Sequence[str], joiner: str = "and") -> str:

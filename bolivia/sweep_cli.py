@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 import click
 
 from bolivia.console import Progress, echo
+from bolivia.options import lang_option
 from bolivia.options import library as ruleset_library
 from bolivia.play_cli import bots_of, play_option_list, players_of
 from bolivia.rules.library import Library
@@ -114,7 +115,7 @@ def sweep_options(func: F) -> F:
     ]
     for option in reversed(options):
         func = option(func)
-    return func
+    return lang_option(func)
 
 
 def status(store_path: Path | None) -> None:
@@ -285,8 +286,10 @@ def sweep(
     out: Path,
     formats: str,
     folders: tuple[Path, ...],
+    lang: str = "en",
 ) -> None:
-    """Play every combination of the varied values on the same deals; write the report."""
+    """Play every combination of the varied values on the same deals; write the report (its
+    text in the language ``lang``)."""
     ref = _base_ref(from_ref, vary, hands, games)
     chosen = _formats(formats)
     library = ruleset_library(folders)
@@ -321,8 +324,10 @@ def sweep(
     files = [
         None if v.is_base else str(Path("rulesets") / f"{v.ruleset.id}.yaml") for v in variants
     ]
-    data = sweep_data(spec, measures, measured, files)
-    _say_done(data, write_report(data, out, chosen), as_json)
+    data, written = write_report(
+        lambda: sweep_data(spec, measures, measured, files), out, chosen, lang
+    )
+    _say_done(data, written, as_json)
 
 
 def _play(

@@ -224,6 +224,31 @@ def _visible(value: Any) -> Any:
     return value
 
 
+@jinja2.pass_context
+def _gettext(context: jinja2.runtime.Context, message: str, /, **values: Any) -> str:
+    """A template's message in the language, its values put in (as newstyle gettext does)."""
+    return _formatted(context, gettext_(message), values)
+
+
+@jinja2.pass_context
+def _ngettext(
+    context: jinja2.runtime.Context, singular: str, plural: str, count: int, /, **values: Any
+) -> str:
+    """A template's counted message in the language, its values put in (the parameters are
+    positional only: a message's values may have any name)."""
+    values.setdefault("num", count)
+    return _formatted(context, ngettext(singular, plural, count), values)
+
+
+def _formatted(context: jinja2.runtime.Context, message: str, values: dict[str, Any]) -> str:
+    """The message with its values, each made visible; markup escapes them where the page
+    is HTML."""
+    shown = {key: _visible(value) for key, value in values.items()}
+    if context.eval_ctx.autoescape:
+        return Markup(message) % shown
+    return message % shown
+
+
 def environment(package: str, *, autoescape: bool) -> jinja2.Environment:
     """The environment for the templates in ``package``'s ``templates`` folder."""
     env = jinja2.Environment(
@@ -247,6 +272,9 @@ def environment(package: str, *, autoescape: bool) -> jinja2.Environment:
     env.install_gettext_callables(  # type: ignore[attr-defined]
         gettext=gettext_, ngettext=ngettext, newstyle=True
     )
+    # ... their values made visible as every value a template writes is (finalize does not
+    # see what a {% trans %} block puts in its sentence)
+    env.globals.update(gettext=_gettext, _=_gettext, ngettext=_ngettext)
     env.policies["ext.i18n.trimmed"] = True
     env.filters["md"] = md
     env.filters["code"] = code

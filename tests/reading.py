@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from html.parser import HTMLParser
 from typing import Any
 
+from bolivia.language import LANGUAGES, language
 from bolivia.rules.model import leaf_paths
 from bolivia.rules.sources import Sources
 
@@ -63,9 +64,10 @@ def people_html(page: str) -> str:
     return "".join(parser.parts)
 
 
-def people_markdown(text: str) -> str:
-    """The Markdown before its appendix, ``<details>`` blocks left out."""
-    head = re.split(rf"^#+ {APPENDIX}\b.*$", text, maxsplit=1, flags=re.M)[0]
+def people_markdown(text: str, appendix: str = APPENDIX) -> str:
+    """The Markdown before its appendix (a heading starting with ``appendix``, the word in
+    the page's language), ``<details>`` blocks left out."""
+    head = re.split(rf"^#+ {re.escape(appendix)}\b.*$", text, maxsplit=1, flags=re.M)[0]
     return re.sub(r"<details>.*?</details>", "", head, flags=re.S)
 
 
@@ -83,8 +85,10 @@ def _key_path_pattern() -> re.Pattern[str]:
 _KEY_PATH = _key_path_pattern()
 _CARD = re.compile(r"(?<![\w-])(?:10|[2-9JQKA])[SHDC](?![\w-])|(?<![\w-])JK(?![\w-])")
 _YAML = re.compile(r"\{\s*[a-z_]+:\s|\b[a-z]+_[a-z_]+:\s")
-# a word twice in a row ("the the"), on one line; cards shown as faces may repeat (joker joker)
-_DOUBLED = re.compile(r"\b(?!joker\b)(\w{2,})[ \t]+\1\b", re.I)
+# a word twice in a row ("the the"), on one line; cards shown as faces may repeat (joker joker,
+# in every language its face is written in)
+_JOKERS = "|".join(sorted({re.escape(language(code).gettext("joker")) for code in LANGUAGES}))
+_DOUBLED = re.compile(rf"\b(?!(?:{_JOKERS})\b)(\w{{2,}})[ \t]+\1\b", re.I)
 _GLUED = re.compile(r"[a-z†‡)][.;:][A-Z][a-z]")
 
 

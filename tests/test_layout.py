@@ -43,6 +43,7 @@ LAYERS = {
     "play_cli": 13,  # the bodies of the commands that play (simulate, match)
     "rules_cli": 13,  # the bodies of the commands about ruleset files
     "sweep_cli": 14,  # the body of bolivia sweep (uses play_cli's checks of players and bots)
+    "compare_cli": 13,  # which rulesets and formats bolivia compare takes, its progress line
     "cli": 15,
     "__init__": 15,
     "__main__": 16,  # python -m bolivia: runs the cli

@@ -34,7 +34,7 @@ def test_identical_columns_never_come_out_different(deals: list) -> None:  # typ
             runs.deals[(bot, column)] = list(deals)
     paired = paired_figures(runs, ["a", "b"])
     assert paired and not any(p.shown for p in paired)
-    said = ("the same on all", "no deal ended under both")  # the second when none completed
+    said = ("the same on all", "none of the deals ended under both")  # the second: none ended
     assert all(p.same and any(s in figure_text(p) for s in said) for p in paired)
 
 

@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 from bolivia.authoring.lint import lint
 from bolivia.authoring.rulebook import render_rulebook
 from bolivia.cards import parse_cards
-from bolivia.cli import cli, default_compared
+from bolivia.cli import cli
 from bolivia.compare.witnesses import find_witnesses
+from bolivia.compare_cli import default_compared
 from bolivia.engine.initial_meld import meld_value
 from bolivia.engine.melds import canasta_bonus, canasta_name, canasta_of, verify_meld
 from bolivia.engine.scoring import TeamHand, score_team

@@ -63,4 +63,4 @@ def test_a_scoring_rule_no_gallery_position_reaches_is_measured_on_its_witness(
     comparison = build([LIBRARY.load("bolivia-da"), house], hands=2, games=1)
     effect = comparison.effects["red_threes.all_value"]
     assert effect.alone and effect.points == 500
-    assert "the situation section 3 shows for it" in effect.basis
+    assert "the situation section 3 shows for it" in str(effect.basis)

@@ -12,6 +12,7 @@ from typing import Any
 from bolivia.compare.paired import HouseCheck, PairedFigure
 from bolivia.compare.playing import GameStats, PlayStats
 from bolivia.compare.witnesses import Finding, Witness
+from bolivia.language import Said
 from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.sources import Sources
 from bolivia.version import __version__
@@ -37,7 +38,7 @@ class Effect:
     """
 
     points: float
-    basis: str
+    basis: Said
     scoring: bool
     alone: bool = False
     basis_play: bool = False  # the points are a pair's paired difference in play
@@ -59,8 +60,8 @@ class RuleRow:
 class GalleryEntry:
     """One end-of-hand position of the gallery, scored under each ruleset."""
 
-    name: str
-    about: str
+    name: Said
+    about: Said
     request: dict[str, Any]
     results: dict[str, Any]  # ruleset id -> list of team breakdowns, or {"error": ...}
     differs: bool
@@ -127,7 +128,7 @@ class Comparison:
     # what each differing rule changes (summary.measured_effects; paired results may replace
     # it) and, per gallery position, the rules that alone change its score
     effects: dict[str, Effect] = field(default_factory=dict)
-    gallery_rules: dict[str, list[str]] = field(default_factory=dict)
+    gallery_rules: dict[Said, list[str]] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property

@@ -13,11 +13,13 @@ from typing import Any
 
 from bolivia.compare.comparison import Comparison, RuleRow
 from bolivia.compare.play_text import play_context
-from bolivia.compare.situations import for_people, rulings, situation
+from bolivia.compare.situations import refusal_words, rulings, situation
 from bolivia.compare.summary import Column, columns, outlier, rank
 from bolivia.compare.witnesses import AREA_OPS, Finding
 from bolivia.engine.scoring import SCORE_PARTS
-from bolivia.rules.phrases import answer, in_words, join_words, label, question
+from bolivia.language import N_, number, percent
+from bolivia.language import gettext_ as _
+from bolivia.rules.phrases import answer, join_words, label, question, reason_words
 from bolivia.rules.resolution import NO_REASON
 from bolivia.rules.ruleset import Ruleset
 
@@ -26,13 +28,37 @@ __all__ = ["context", "shown_rows", "witness_numbers"]
 
 # the languages of the sources, as a reader names them (else the ISO code)
 LANGUAGES = {
-    "da": "Danish",
-    "en": "English",
-    "fr": "French",
-    "hu": "Hungarian",
-    "ko": "Korean",
-    "zh": "Chinese",
+    "da": N_("Danish"),
+    "en": N_("English"),
+    "fr": N_("French"),
+    "hu": N_("Hungarian"),
+    "ko": N_("Korean"),
+    "zh": N_("Chinese"),
 }
+
+
+# each behaviour area (section 3) in words
+AREA_WORDS = {
+    "melds": N_("melds"),
+    "extending": N_("extending"),
+    "initial meld": N_("initial meld"),
+    "pickup": N_("pickup"),
+    "taking the top card": N_("taking the top card"),
+    "going out": N_("going out"),
+    "card points": N_("card points"),
+    "scoring": N_("scoring"),
+    "game end": N_("game end"),
+    "turn rules": N_("turn rules"),
+}
+# the columns of a scored position's table, after the side
+SCORE_HEADS = (
+    N_("cards"),
+    N_("bonuses"),
+    N_("red threes"),
+    N_("going out"),
+    N_("in hand"),
+    N_("melds left"),
+)
 
 
 def witness_numbers(comparison: Comparison) -> dict[str, int]:
@@ -48,10 +74,11 @@ def shown_rows(comparison: Comparison) -> list[RuleRow]:
 
 
 def and_list(items: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``: names of documents, which hold no comma."""
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    """``a``, ``a and b``, ``a, b and c``: names of documents, which hold no comma (in
+    English: always commas, however long the names)."""
+    if len(items) > 1 and _("and") == "and":
+        return ", ".join(items[:-1]) + " and " + items[-1]
+    return join_words(list(items), "and")
 
 
 def cap(text: str) -> str:
@@ -65,27 +92,35 @@ def _owner(ruleset: Ruleset, path: str) -> tuple[str, str]:
     """
     base = ruleset.base if ruleset.is_house else None
     if base is not None and path not in (*ruleset.own_leaves, *ruleset.covered):
-        return base.id, f"as {base.id} has it, "
+        return base.id, _("as {base} has it, ").format(base=base.id)
     return ruleset.id, ""
+
+
+def _ruleset(comparison: Comparison, rid: str) -> Ruleset:
+    return comparison.rulesets[comparison.ids.index(rid)]
 
 
 def _status_words(comparison: Comparison, row: RuleRow, rid: str) -> str:
     """Where a value comes from, in words: stated, assumed or a house rule."""
     status = row.status[rid]
     claims = row.claims[rid]
-    ruleset = comparison.rulesets[comparison.ids.index(rid)]
-    why = ruleset.provenance[row.path].reason or ""
+    ruleset = _ruleset(comparison, rid)
+    reason = ruleset.provenance[row.path].reason or ""
+    why = reason_words(comparison.sources, reason) if reason else ""
     why = why[:1].lower() + why[1:] if why[1:2].islower() else why
     owner, said = _owner(ruleset, row.path)
-    sources = comparison.sources
     if status == "assumed":
-        return f"{said}assumed (no source of {owner} states it): " + sources.in_words(in_words(why))
+        return said + _("assumed (no source of {ruleset} states it): {why}").format(
+            ruleset=owner, why=why
+        )
     if status == "house":
-        if not why or why == NO_REASON:
-            return said + "a house rule, no reason given"
-        return said + "a house rule: " + sources.in_words(in_words(why))
-    documents = sources.documents(claims)
-    return said + ("stated by " + and_list(documents) if documents else "stated")
+        if not reason or reason == NO_REASON:
+            return said + _("a house rule, no reason given")
+        return said + _("a house rule: {why}").format(why=why)
+    documents = comparison.sources.documents(claims)
+    if not documents:
+        return said + _("stated")
+    return said + _("stated by {documents}").format(documents=and_list(documents))
 
 
 def _cell(comparison: Comparison, row: RuleRow, col: Column) -> dict[str, Any]:
@@ -120,10 +155,10 @@ def _matrix_cell(mine: Sequence[Finding], numbers: dict[str, int]) -> str:
     """One cell of the behaviour matrix: same, the witnesses' numbers, or why none."""
     shown = sorted({numbers[f.witness] for f in mine if f.witness})
     if all(f.rule is None for f in mine):
-        return "same"
+        return _("same")
     if shown:
         return " ".join(f"#{n}" for n in shown)
-    return "rules differ, no question turns on them"
+    return _("rules differ, no question turns on them")
 
 
 def _combined(finding: Finding, findings: Sequence[Finding], numbers: dict[str, int]) -> list[int]:
@@ -143,15 +178,15 @@ def _how_shown(finding: Finding, findings: Sequence[Finding], numbers: dict[str,
     """How a differing rule is shown: by its own witness, a combined one, or none."""
     if finding.witness is not None:
         if " + " in (finding.rule or ""):
-            return "shown only by these rules together"
-        return "shown by this rule alone"
+            return _("shown only by these rules together")
+        return _("shown by this rule alone")
     combined = _combined(finding, findings, numbers)
     if combined:
-        return (
+        return _(
             "the rule differs but decides no question of this area alone; "
-            f"see the combined witness #{combined[0]}"
-        )
-    return "no witness: other rules decide first in every situation searched"
+            "see the combined witness #{number}"
+        ).format(number=combined[0])
+    return _("no witness: other rules decide first in every situation searched")
 
 
 def _finding_entry(
@@ -222,6 +257,7 @@ def _behaviour(comparison: Comparison, cols: Sequence[Column]) -> dict[str, Any]
     ]
     return {
         "pairs": [(a.title, b.title) for a, b in col_pairs],
+        "matrix_heads": [_("{a} vs {b}").format(a=a.title, b=b.title) for a, b in col_pairs],
         "matrix": _matrix(findings, col_pairs, numbers),
         "findings": _by_area(findings, numbers, _column_of(cols)),
         "same_everywhere": same,
@@ -239,7 +275,7 @@ def _witnesses(comparison: Comparison, cols: Sequence[Column]) -> list[dict[str,
     out = []
     for w in comparison.witnesses:
         shown = {col.title: w.results[col.first] for col in cols}
-        parts = rulings(w.op, shown)
+        parts = rulings(w.op, shown, {col.title: _ruleset(comparison, col.first) for col in cols})
         out.append(
             {
                 "number": numbers[w.key],
@@ -265,8 +301,9 @@ def _gallery(comparison: Comparison, cols: Sequence[Column]) -> list[dict[str, A
                 rows.append(
                     {
                         "ruleset": col.title,
-                        "error": "not a position of this ruleset: "
-                        + for_people(result["error"]["message"]),
+                        "error": _("not a position of this ruleset: {why}").format(
+                            why=refusal_words(result["error"], _ruleset(comparison, col.first))
+                        ),
                     }
                 )
                 continue
@@ -275,15 +312,17 @@ def _gallery(comparison: Comparison, cols: Sequence[Column]) -> list[dict[str, A
                     {
                         "owner": col.title,
                         "ruleset": col.title if t == 0 else "",
-                        "side": f"side {t + 1}",
-                        "cells": [f"{team[k]:,}" for k in SCORE_PARTS],
-                        "total": f"{team['total']:,}",
+                        "side": _("side {number}").format(number=t + 1),
+                        "cells": [number(team[k]) for k in SCORE_PARTS],
+                        "total": number(team["total"]),
                     }
                 )
         deciding = comparison.gallery_rules.get(entry.name, [])
         out.append(
             {
                 "entry": entry,
+                "name": str(entry.name),
+                "about": str(entry.about),
                 "situation": situation("score", entry.request),
                 "rows": rows,
                 "why": join_words([label(p) for p in deciding], "and"),
@@ -297,14 +336,14 @@ def _first_page(comparison: Comparison, cols: Sequence[Column]) -> dict[str, Any
     rulesets = {r.id: r for r in comparison.rulesets}
     apart = outlier(rows, cols)
     ranked = []
-    for number, (row, effect) in enumerate(rank(rows, comparison.effects), 1):
+    for n, (row, effect) in enumerate(rank(rows, comparison.effects), 1):
         ranked.append(
             {
-                "number": number,
+                "number": n,
                 "path": row.path,
                 "question": question(row.path),
                 "cells": [(col.title, _cell(comparison, row, col)) for col in cols],
-                "effect": effect.basis,
+                "effect": str(effect.basis),
                 "in_play": effect.basis_play,
             }
         )
@@ -329,9 +368,8 @@ def _silences(comparison: Comparison) -> list[dict[str, Any]]:
     for path, reasons in comparison.silences:
         for rids, reason in reasons.items():
             groups.setdefault((rids, reason), []).append(label(path))
-    sources = comparison.sources
     return [
-        {"rulesets": rids, "reason": sources.in_words(in_words(reason)), "rules": rules}
+        {"rulesets": rids, "reason": reason_words(comparison.sources, reason), "rules": rules}
         for (rids, reason), rules in sorted(groups.items(), key=lambda g: (-len(g[1]), g[0]))
     ]
 
@@ -358,9 +396,11 @@ def _disagreements(comparison: Comparison, cols: Sequence[Column]) -> list[dict[
 def context(comparison: Comparison) -> dict[str, Any]:
     cols = columns(comparison.rows, comparison.ids)
     if comparison.base is not None:
-        title = f"{comparison.rulesets[1].id} compared with {comparison.base}"
+        title = _("{house} compared with {base}").format(
+            house=comparison.rulesets[1].id, base=comparison.base
+        )
     else:
-        title = "Bolivia variants compared"
+        title = _("Bolivia variants compared")
     used_sources = [
         sid for sid in comparison.sources if any(sid in r.sources for r in comparison.rulesets)
     ]
@@ -376,6 +416,8 @@ def context(comparison: Comparison) -> dict[str, Any]:
         "rows": _rows(comparison, cols),
         "hidden_rows": len(comparison.rows) - len(shown_rows(comparison)),
         "areas": list(AREA_OPS),
+        "area_words": {area: _(AREA_WORDS.get(area, area)) for area in AREA_OPS},
+        "score_parts": [_(part) for part in SCORE_HEADS],
         **_behaviour(comparison, cols),
         "witnesses": _witnesses(comparison, cols),
         "gallery": _gallery(comparison, cols),
@@ -383,11 +425,15 @@ def context(comparison: Comparison) -> dict[str, Any]:
         "disagreements": _disagreements(comparison, cols),
         "silences": _silences(comparison),
         "sources": [comparison.sources[sid] for sid in used_sources],
-        "languages": LANGUAGES,
+        "languages": {code: _(name) for code, name in LANGUAGES.items()},
         "plot_titles": {
-            "points": "Points a hand for each side; the lines on the bars are 95% intervals.",
-            "canastas": "Canastas a hand of each kind, on one scale; the lines on the bars "
-            "are 95% intervals.",
-            "turns": "The share of hands that last each number of turns.",
+            "points": _(
+                "Points a hand for each side; the lines on the bars are {level} intervals."
+            ).format(level=percent(95)),
+            "canastas": _(
+                "Canastas a hand of each kind, on one scale; the lines on the bars are {level} "
+                "intervals."
+            ).format(level=percent(95)),
+            "turns": _("The share of hands that last each number of turns."),
         },
     }

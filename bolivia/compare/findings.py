@@ -51,6 +51,7 @@ from bolivia.compare.playing import (
 )
 from bolivia.compare.summary import columns, measured_effects
 from bolivia.compare.witnesses import AREA_OPS, Finding, Witness, find_witnesses
+from bolivia.language import N_, Said, said
 from bolivia.play.batch.seeds import derive_seed
 from bolivia.play.batch.workers import Workers, worker_pool
 from bolivia.rules.library import LibrarySpec
@@ -183,16 +184,20 @@ _RUN = ["4S", "5S", "6S", "7S", "8S", "9S", "10S"]
 _WILD = ["JK", "JK", "2D", "2D", "2H", "2H", "2S"]
 _SMALL = ["9H", "9S", "9D"]
 
-HAND_PICKED: list[tuple[str, str, dict[str, Any]]] = [
+HAND_PICKED: list[tuple[Said, Said, dict[str, Any]]] = [
     (
-        "two group canastas, no escalera",
-        "A side with a natural and a mixed canasta and two "
-        "red threes; the other side a small group.",
+        said(N_("two group canastas, no escalera")),
+        said(
+            N_(
+                "A side with a natural and a mixed canasta and two red threes; the other side "
+                "a small group."
+            )
+        ),
         {"teams": [{"melds": [_GROUP, _MIXED], "red_threes": 2}, {"melds": [_SMALL]}]},
     ),
     (
-        "escalera and canasta, going out",
-        "A side goes out with an escalera and a natural canasta; the other holds cards.",
+        said(N_("escalera and canasta, going out")),
+        said(N_("A side goes out with an escalera and a natural canasta; the other holds cards.")),
         {
             "teams": [
                 {"melds": [_RUN, _GROUP], "went_out": True},
@@ -201,19 +206,23 @@ HAND_PICKED: list[tuple[str, str, dict[str, Any]]] = [
         },
     ),
     (
-        "going out concealed",
-        "A side goes out in one turn, never having melded before, with a natural and a mixed "
-        "canasta.",
+        said(N_("going out concealed")),
+        said(
+            N_(
+                "A side goes out in one turn, never having melded before, with a natural and a "
+                "mixed canasta."
+            )
+        ),
         {"teams": [{"melds": [_GROUP, _MIXED], "concealed": True}, {"melds": [_SMALL]}]},
     ),
     (
-        "a bolivia",
-        "A side holds a bolivia (seven wild cards) and a natural canasta.",
+        said(N_("a bolivia")),
+        said(N_("A side holds a bolivia (seven wild cards) and a natural canasta.")),
         {"teams": [{"melds": [_WILD, _GROUP]}, {"melds": [_SMALL], "hands": [["KS"]]}]},
     ),
     (
-        "black threes caught",
-        "A side is caught with two black threes and an ace in hand.",
+        said(N_("black threes caught")),
+        said(N_("A side is caught with two black threes and an ace in hand.")),
         {
             "teams": [
                 {"melds": [_SMALL]},
@@ -222,8 +231,8 @@ HAND_PICKED: list[tuple[str, str, dict[str, Any]]] = [
         },
     ),
     (
-        "all four red threes, no meld",
-        "A side laid out four red threes but never melded.",
+        said(N_("all four red threes, no meld")),
+        said(N_("A side laid out four red threes but never melded.")),
         {"teams": [{"melds": [], "red_threes": 4, "hands": [["KS", "QS"]]}, {"melds": [_SMALL]}]},
     ),
 ]
@@ -241,7 +250,7 @@ def _score_all(
 
 def _sampled_positions(
     rulesets: Sequence[Ruleset], seed: int
-) -> list[tuple[str, str, dict[str, Any]]]:
+) -> list[tuple[Said, Said, dict[str, Any]]]:
     """The end of one simulated hand per ruleset, as a score request."""
     from bolivia.play.batch.simulate import play_hand
     from bolivia.play.bots.simple import GreedyBot
@@ -261,9 +270,17 @@ def _sampled_positions(
                 continue
             out.append(
                 (
-                    f"a hand played under {ruleset.id}",
-                    f"The end of a simulated hand under {ruleset.id} (greedy bots, hand "
-                    f"{index} of seed {seed}): a side went out after {stats.turns} turns.",
+                    said(N_("a hand played under {ruleset}"), ruleset=ruleset.id),
+                    said(
+                        N_(
+                            "The end of a simulated hand under {ruleset} (greedy bots, hand "
+                            "{index} of seed {seed}): a side went out after {turns} turns."
+                        ),
+                        ruleset=ruleset.id,
+                        index=str(index),
+                        seed=str(seed),
+                        turns=stats.turns,
+                    ),
                     hand.score_request(),
                 )
             )

@@ -29,11 +29,38 @@ from bolivia.compare.paired import (
 from bolivia.compare.playing import BOTS, GAME_BOT
 from bolivia.compare.statistics import no_change_bound
 from bolivia.compare.summary import Column
-from bolivia.language import N_, decimal
+from bolivia.language import N_, NP_, decimal, ngettext, number, percent, worded
 from bolivia.language import gettext_ as _
 from bolivia.rules.phrases import join_words, label
 
-__all__ = ["figure_parts", "figure_text", "play_context", "play_sentence", "play_sentences"]
+__all__ = [
+    "bots_words",
+    "figure_parts",
+    "figure_text",
+    "play_context",
+    "play_sentence",
+    "play_sentences",
+]
+
+# each bot of the report as the text names the four at a table
+_BOTS = {
+    "expert": N_("expert bots"),
+    "greedy": N_("greedy bots"),
+    "random": N_("random bots"),
+    "search": N_("search bots"),
+}
+
+
+def bots_words(bot: str) -> str:
+    """The four bots of a kind at a table, in words: ``expert bots``."""
+    return worded(_BOTS, bot, N_("{key} bots"))
+
+
+# a figure's unit counted: "on all 100 deals", "too few deals", ...
+_UNITS = {
+    "deal": (NP_("{n} deal", "{n} deals"), N_("deals")),
+    "game": (NP_("{n} game", "{n} games"), N_("games")),
+}
 
 
 def _number(value: float, digits: int, share: bool, sign: bool = True) -> str:
@@ -48,44 +75,53 @@ def figure_parts(p: PairedFigure) -> tuple[str, str]:
     difference is shown, that none is and the smallest one the run detects ("" when shown)."""
     share = p.figure.kind == "share"
     digits = p.figure.digits
-    unit = " pp" if share else ""
+    counted, units = _UNITS.get(p.unit, (NP_("{n} unit", "{n} units"), N_("units")))
     if p.difference.n == 0:
-        return f"no {p.unit} ended under both", ""
+        return _("none of the {units} ended under both").format(units=_(units)), ""
     e = p.interval
-    text = (
-        f"{_number(e.value, digits, share)} [{_number(e.low, digits, share, sign=False)}, "
-        f"{_number(e.high, digits, share, sign=False)}]{unit}"
+    interval = N_("{value} [{low}, {high}] pp") if share else N_("{value} [{low}, {high}]")
+    text = _(interval).format(
+        value=_number(e.value, digits, share),
+        low=_number(e.low, digits, share, sign=False),
+        high=_number(e.high, digits, share, sign=False),
     )
     if p.same:
         n = p.difference.n
+        all_of = ngettext(*counted, n).format(n=number(n))
         if share:
-            return f"the same on all {n:,} {p.unit}s: {text}", ""
+            return _("the same on all {units}: {interval}").format(units=all_of, interval=text), ""
         bound = 100 * no_change_bound(n, p.corrected.level if p.corrected else 0.95)
-        return f"the same on all {n:,} {p.unit}s (at most {bound:.1f}% of {p.unit}s differ)", ""
+        return _("the same on all {units} (at most {share} of {unit_name} differ)").format(
+            units=all_of, share=percent(bound, 1), unit_name=_(units)
+        ), ""
     if p.shown:
         return text, ""
     if share and p.detectable >= 1:
-        return text, f"no difference shown (too few {p.unit}s to detect one)"
+        return text, _("no difference shown (too few {units} to detect one)").format(units=_(units))
     detects = _number(p.detectable, digits, share, False)
-    return text, f"no difference shown (detects ±{detects})"
+    return text, _("no difference shown (detects ±{size})").format(size=detects)
 
 
 def figure_text(p: PairedFigure) -> str:
     """:func:`figure_parts` as one phrase."""
     value, note = figure_parts(p)
-    return f"{value}: {note}" if note else value
+    return _("{value}: {note}").format(value=value, note=note) if note else value
 
 
 def _conclusion(figures: Sequence[PairedFigure]) -> str:
     shown = [p for p in figures if p.shown]
     if not shown:
-        return "no difference shown" + (" under either bot" if len(figures) > 1 else "")
+        if len(figures) > 1:
+            return _("no difference shown under either bot")
+        return _("no difference shown")
     if len(figures) == 1:
-        return f"shown (games under {figures[0].bot})"
+        return _("shown (games under {bots})").format(bots=bots_words(figures[0].bot))
     signs = {p.difference.value > 0 for p in shown}
     if len(shown) == len(figures):
-        return "shown under both bots" if len(signs) == 1 else "the bots disagree on its sign"
-    return f"shown under {shown[0].bot} only"
+        if len(signs) == 1:
+            return _("shown under both bots")
+        return _("the bots disagree on its sign")
+    return _("shown under {bots} only").format(bots=bots_words(shown[0].bot))
 
 
 # what a figure's difference does to play, said of the first column against the second, each
@@ -248,40 +284,62 @@ def _correction(comparison: Comparison, cols: Sequence[Column]) -> str:
     m = len(comparison.play.paired)
     pairs = len(cols) * (len(cols) - 1) // 2
     if not pairs:
-        return "With every ruleset in one column, there is no difference to pair."
-    games = " and the games' figures" if comparison.play.games else ""
-    return (
-        f"Every difference is paired on the same deals (and games) and corrected with Holm's "
-        f"step-down procedure over the family of all {m} differences of this section "
-        f"({pairs} pair{'s' if pairs != 1 else ''} of columns; {len(DEAL_FIGURES)} figures of "
-        f"hands under each of {len(BOTS)} bots{games}), family-wise error {ALPHA:.0%}: each "
-        f"interval is at the level Holm's step tests it at (from {1 - ALPHA / max(m, 1):.2%} "
-        f"for the smallest p-value up to 95%), and a difference is called only when that "
-        f"interval excludes 0. Means: Student's t over the deals; shares: Tango's score "
-        f"interval with McNemar's test, in percentage points (pp). Where no difference is "
-        f"shown, the smallest difference the run detects (80% power at the strictest level, "
-        f"{1 - ALPHA / max(m, 1):.2%}) is given."
+        return _("With every ruleset in one column, there is no difference to pair.")
+    strictest = percent(100 * (1 - ALPHA / max(m, 1)), 2)
+    family = (
+        _("{pairs}; {figures} figures of hands under each of {bots} bots and the games' figures")
+        if comparison.play.games
+        else _("{pairs}; {figures} figures of hands under each of {bots} bots")
+    ).format(
+        pairs=ngettext("{n} pair of columns", "{n} pairs of columns", pairs).format(n=pairs),
+        figures=len(DEAL_FIGURES),
+        bots=len(BOTS),
+    )
+    return _(
+        "Every difference is paired on the same deals (and games) and corrected with Holm's "
+        "step-down procedure over the family of all {m} differences of this section "
+        "({family}), family-wise error {alpha}: each interval is at the level Holm's step "
+        "tests it at (from {strictest} for the smallest p-value up to {level}), and a "
+        "difference is called only when that interval excludes 0. Means: Student's t over the "
+        "deals; shares: Tango's score interval with McNemar's test, in percentage points (pp). "
+        "Where no difference is shown, the smallest difference the run detects ({power} power "
+        "at the strictest level, {strictest}) is given."
+    ).format(
+        m=m,
+        family=family,
+        alpha=percent(100 * ALPHA),
+        strictest=strictest,
+        level=percent(95),
+        power=percent(80),
     )
 
 
 def _sizing(comparison: Comparison) -> str:
     s = comparison.play.sizing
-    bots = " and ".join(BOTS)
-    text = f"{s.deals:,} deals per column under each bot ({bots}, four of a kind at the table)"
+    bots = join_words([bots_words(bot) for bot in BOTS], "and")
+    deals = ngettext("{n} deal", "{n} deals", s.deals).format(n=number(s.deals))
+    text = _(
+        "{deals} per column under each kind of bot ({bots}, four of a kind at the table)"
+    ).format(deals=deals, bots=bots)
     if s.precision is not None:
         low, high = s.bounds
-        text += (
-            f", the number chosen for a corrected interval of ±{s.precision:,.0f} points a "
-            f"hand on every pair's difference, between {low:,} and {high:,} deals"
-        )
+        text += _(
+            ", the number chosen for a corrected interval of ±{precision} points a hand on every "
+            "pair's difference, between {low} and {high} deals"
+        ).format(precision=number(round(s.precision)), low=number(low), high=number(high))
         if s.bound_hit:
-            side = "upper" if s.wanted > high else "lower"
-            text += (
-                f"; the {side} bound was hit: that precision wanted {s.wanted:,} deals"
-                if side == "upper"
-                else f"; the lower bound was hit: {s.wanted:,} deals would have given it"
-            )
-    return text + f"; {s.games:,} games to the target per column under {GAME_BOT}"
+            if s.wanted > high:
+                text += _("; the upper bound was hit: that precision wanted {n} deals").format(
+                    n=number(s.wanted)
+                )
+            else:
+                text += _("; the lower bound was hit: {n} deals would have given it").format(
+                    n=number(s.wanted)
+                )
+    return text + _("; {games} to the target per column under {bots}").format(
+        games=ngettext("{n} game", "{n} games", s.games).format(n=number(s.games)),
+        bots=bots_words(GAME_BOT),
+    )
 
 
 def _house(comparison: Comparison, cols: Sequence[Column]) -> dict[str, Any] | None:
@@ -291,7 +349,7 @@ def _house(comparison: Comparison, cols: Sequence[Column]) -> dict[str, Any] | N
     changed = [label(row.path) for row in comparison.rows if row.differs]
     rows = [
         {
-            "bot": c.bot,
+            "bots": bots_words(c.bot),
             "deals": c.deals,
             "other": c.other_winner,
             "share": c.share,
@@ -302,14 +360,20 @@ def _house(comparison: Comparison, cols: Sequence[Column]) -> dict[str, Any] | N
     warning = None
     if all(c.identical_play for c in checks):
         scores = all(c.identical_scores for c in checks)
-        warning = (
-            f"Play is identical on every deal under every bot ({checks[0].deals:,} deals each): "
-            f"no bot reacts to {join_words(changed, 'or')}, so in single hands the change "
-            + ("shows nothing at all" if scores else "shows only in what the hands score")
-            + ". A rule of the whole game (the target, a cap on hands, ties) shows in the "
-            "games' figures instead. People may well play differently: only a bot that reads "
-            f"the rule could show it here (with {checks[0].deals:,} identical deals, at most "
-            f"{100 * checks[0].bound:.1f}% of deals would be played differently, 95%)."
+        shows = _("shows nothing at all") if scores else _("shows only in what the hands score")
+        warning = _(
+            "Play is identical on every deal under every bot ({deals} deals each): no bot "
+            "reacts to {rules}, so in single hands the change {shows}. A rule of the whole game "
+            "(the target, a cap on hands, ties) shows in the games' figures instead. People may "
+            "well play differently: only a bot that reads the rule could show it here (with "
+            "{deals} identical deals, at most {share} of deals would be played differently, "
+            "{level})."
+        ).format(
+            deals=number(checks[0].deals),
+            rules=join_words(changed, "or"),
+            shows=shows,
+            share=percent(100 * checks[0].bound, 1),
+            level=percent(95),
         )
     return {"base": comparison.base, "rows": rows, "warning": warning}
 
@@ -326,7 +390,9 @@ def play_context(comparison: Comparison, cols: Sequence[Column]) -> dict[str, An
         "tables": tables,
         "games": [(titles[g.ruleset], g) for g in play.games if g.ruleset in titles],
         "game_bot": GAME_BOT,
+        "game_bots": bots_words(GAME_BOT),
         "bots": list(BOTS),
+        "bots_words": [bots_words(bot) for bot in BOTS],
         "pairs": _pairs(comparison, cols),
         "correction": _correction(comparison, cols),
         "house": _house(comparison, cols),

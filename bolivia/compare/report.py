@@ -10,9 +10,12 @@ the same bytes. The files are written together, atomically (``bolivia.output``).
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
-from collections.abc import Callable, Iterable, Sequence
+import re
+import warnings
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,16 +25,21 @@ from tabulate import tabulate
 
 from bolivia.compare.comparison import Comparison, Disagreement, RuleRow
 from bolivia.compare.context import context, witness_numbers
+from bolivia.compare.play_text import bots_words
 from bolivia.compare.playing import BOTS, KINDS, GameStats, PlayStats
+from bolivia.compare.situations import KIND_WORDS
 from bolivia.compare.statistics import Estimate
 from bolivia.compare.summary import Column, columns, outlier, rank
 from bolivia.compare.witnesses import Witness, compared_keys
+from bolivia.language import current, decimal, join, number, speaking
+from bolivia.language import gettext_ as _
 from bolivia.output import prepare_folder, write_files
-from bolivia.rules.phrases import answer, label, question
+from bolivia.rules.phrases import answer, capital, count, label, question
 from bolivia.rules.ruleset import Ruleset
 from bolivia.text import environment, yaml_text
 
 __all__ = [
+    "any_script",
     "pyplot",
     "render_html",
     "render_json",
@@ -46,79 +54,109 @@ __all__ = [
 REPORT_NAME = "comparison"
 
 
-def count_of(n: int, word: str) -> str:
-    """``1 rule``, ``27 rules``, ``1,500 hands``: a count with its noun in the right number.
-
-    >>> count_of(1, "house rule"), count_of(27, "rule")
-    ('1 house rule', '27 rules')
-    """
-    return f"{n:,} {word}" + ("" if n == 1 else "s")
-
-
 def report_environment(autoescape: bool, package: str = "bolivia.compare") -> jinja2.Environment:
     """The templates' environment of a report (this one, or another part's, such as a
     sweep's), with the filters for estimates."""
     env = environment(package, autoescape=autoescape)
     env.filters["est"] = lambda e, digits=1: e.text(digits)
-    env.filters["cap"] = lambda text: text[:1].upper() + text[1:]
-    env.filters["count_of"] = count_of
+    env.filters["cap"] = capital
+    env.filters["words"] = lambda items, joiner="and": join(list(items), joiner)
+    env.filters["slug"] = slug
+    env.filters["number"] = number
+    # a text that may be the catalog's (a shipped ruleset's name) or a user's, in the language
+    # (a plain string, escaped as any other: ``_()`` in a template returns markup)
+    env.filters["tr"] = lambda text: str(_(str(text)))
+    env.filters["count_of"] = count
     env.filters["pct"] = _pct
     return env
 
 
+def slug(heading: str) -> str:
+    """A heading's anchor as Markdown viewers make it (GitHub's way): lower case, every
+    character but letters, digits, ``-``, ``_`` and spaces dropped, spaces as ``-``; letters
+    of any script kept.
+
+    >>> slug("3. Behaviour: where the rulesets rule differently")
+    '3-behaviour-where-the-rulesets-rule-differently'
+    >>> slug("5. Jeu"), slug("3. 행동: 규칙이 다르게 판정하는 곳")
+    ('5-jeu', '3-행동-규칙이-다르게-판정하는-곳')
+    """
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
 def _pct(e: Estimate) -> str:
-    return f"{100 * e.value:.1f}% [{100 * e.low:.1f}, {100 * e.high:.1f}]"
+    return _("{value}% [{low}, {high}]").format(
+        value=decimal(100 * e.value, 1), low=decimal(100 * e.low, 1), high=decimal(100 * e.high, 1)
+    )
+
+
+def _of_each(play: Sequence[tuple[str, Any]]) -> list[Any]:
+    return [figures for _title, figures in play]
 
 
 def _play_lines(play: Sequence[tuple[str, PlayStats]]) -> list[list[str]]:
     """The play figures of one bot, a row per figure, a cell per column."""
-    stats = [p for _, p in play]
+    stats: list[PlayStats] = _of_each(play)
+    both = _("{all} ({some})")
     return [
-        ["hands played (completed)", *[f"{p.hands:,} ({p.completed:,})" for p in stats]],
-        ["turns per hand", *[p.turns.text(1) for p in stats]],
-        ["hands ended by going out", *[_pct(p.went_out) for p in stats]],
-        ["points per hand, first side", *[p.points_first.text(0) for p in stats]],
-        ["points per hand, second side", *[p.points_second.text(0) for p in stats]],
-        ["first side's advantage", *[p.advantage.text(0) for p in stats]],
+        [
+            _("hands played (completed)"),
+            *[both.format(all=number(p.hands), some=number(p.completed)) for p in stats],
+        ],
+        [_("turns per hand"), *[p.turns.text(1) for p in stats]],
+        [_("hands ended by going out"), *[_pct(p.went_out) for p in stats]],
+        [_("points per hand, first side"), *[p.points_first.text(0) for p in stats]],
+        [_("points per hand, second side"), *[p.points_second.text(0) for p in stats]],
+        [_("first side's advantage"), *[p.advantage.text(0) for p in stats]],
         *[
-            [f"{kind} canastas per hand", *[p.canastas[kind].text(2) for p in stats]]
+            [
+                _("{kind} canastas per hand").format(kind=_(KIND_WORDS[kind])),
+                *[p.canastas[kind].text(2) for p in stats],
+            ]
             for kind in KINDS
         ],
-        ["cards in the pile when taken", *[p.pile_taken.text(1) for p in stats]],
+        [_("cards in the pile when taken"), *[p.pile_taken.text(1) for p in stats]],
         [
-            "conservation failures (every hand at its end; one in 16 after every action)",
-            *[str(p.conservation_failures) for p in stats],
+            _("conservation failures (every hand at its end; one in 16 after every action)"),
+            *[number(p.conservation_failures) for p in stats],
         ],
     ]
 
 
+def _table(head: list[str], lines: list[list[str]]) -> str:
+    return tabulate(lines, headers=head, tablefmt="pipe", disable_numparse=True)
+
+
 def _play_table(play: Sequence[tuple[str, PlayStats]]) -> str:
-    head = ["", *[title for title, _ in play]]
-    return tabulate(_play_lines(play), headers=head, tablefmt="pipe", disable_numparse=True)
+    return _table(["", *[title for title, _figures in play]], _play_lines(play))
 
 
 def _games_lines(games: Sequence[tuple[str, GameStats]]) -> list[list[str]]:
     """The games' figures, a row per figure, a cell per column."""
-    stats = [g for _, g in games]
+    stats: list[GameStats] = _of_each(games)
+    both = _("{all} ({some})")
     return [
-        ["games played (ended by their rules)", *[f"{g.played:,} ({g.over:,})" for g in stats]],
-        ["won by the first side", *[_pct(g.first_wins) for g in stats]],
-        ["won by the second side", *[_pct(g.second_wins) for g in stats]],
-        ["drawn", *[_pct(g.draws) for g in stats]],
-        ["ended by the cap on hands", *[_pct(g.capped) for g in stats]],
-        ["hands per game", *[g.hands.text(1) for g in stats]],
+        [
+            _("games played (ended by their rules)"),
+            *[both.format(all=number(g.played), some=number(g.over)) for g in stats],
+        ],
+        [_("won by the first side"), *[_pct(g.first_wins) for g in stats]],
+        [_("won by the second side"), *[_pct(g.second_wins) for g in stats]],
+        [_("drawn"), *[_pct(g.draws) for g in stats]],
+        [_("ended by the cap on hands"), *[_pct(g.capped) for g in stats]],
+        [_("hands per game"), *[g.hands.text(1) for g in stats]],
     ]
 
 
 def _games_table(games: Sequence[tuple[str, GameStats]]) -> str:
-    head = ["", *[title for title, _ in games]]
-    return tabulate(_games_lines(games), headers=head, tablefmt="pipe", disable_numparse=True)
+    return _table(["", *[title for title, _figures in games]], _games_lines(games))
 
 
 def _pairs_table(pair: dict[str, Any], bots: Sequence[str]) -> str:
-    head = ["", *[f"under {bot}" for bot in bots], "conclusion"]
-    lines = [[row["figure"], *row["cells"], row["conclusion"]] for row in pair["rows"]]
-    return tabulate(lines, headers=head, tablefmt="pipe", disable_numparse=True)
+    under = [_("under {bots}").format(bots=bots_words(bot)) for bot in bots]
+    head = ["", *under, _("conclusion")]
+    lines = [[_(row["figure"]), *row["cells"], row["conclusion"]] for row in pair["rows"]]
+    return _table(head, lines)
 
 
 # --------------------------------------------------------------------------- plots
@@ -127,10 +165,22 @@ def _pairs_table(pair: dict[str, Any], bots: Sequence[str]) -> str:
 def svg_text(figure: Any) -> str:
     """A matplotlib figure as SVG text, with no date or creator: the same bytes each time."""
     buffer = io.StringIO()
-    figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
+    with any_script():
+        figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
     text = buffer.getvalue()
     start = text.find("<svg")
     return text[start:] if start >= 0 else text
+
+
+@contextlib.contextmanager
+def any_script() -> Iterator[None]:
+    """Draw text of any script without a warning per glyph. The SVG keeps text as text
+    (``svg.fonttype`` none): the reader's fonts draw it, so a script matplotlib's own font
+    lacks (Chinese, Korean) is only laid out with that font's metrics. The warnings filter is
+    restored on leaving."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "Glyph .* missing from font", UserWarning)
+        yield
 
 
 def pyplot() -> Any:
@@ -179,12 +229,12 @@ def _points_plot(plt: Any, play: Sequence[tuple[str, PlayStats]]) -> str:
     stats = [p for _, p in play]
     x = list(range(len(names)))
     fig, ax = plt.subplots(figsize=_FIGSIZE, layout="constrained")
-    _bars(ax, x, [p.points_first for p in stats], -0.2, 0.4, "side that starts the hand")
-    _bars(ax, x, [p.points_second for p in stats], 0.2, 0.4, "the other side")
+    _bars(ax, x, [p.points_first for p in stats], -0.2, 0.4, _("side that starts the hand"))
+    _bars(ax, x, [p.points_second for p in stats], 0.2, 0.4, _("the other side"))
     ax.set_xticks(x, names)
     ax.set_ylim(bottom=0)
-    ax.set_ylabel("points a hand")
-    ax.set_title(f"Points a hand, by side ({BOTS[0]} bots)")
+    ax.set_ylabel(_("points a hand"))
+    ax.set_title(_("Points a hand, by side ({bots})").format(bots=bots_words(BOTS[0])))
     _legend(fig, 2)
     svg = svg_text(fig)
     plt.close(fig)
@@ -200,10 +250,10 @@ def _canastas_plot(plt: Any, play: Sequence[tuple[str, PlayStats]]) -> str:
     for i, (title, p) in enumerate(play):
         offset = (i - (len(play) - 1) / 2) * width
         _bars(ax, x, [p.canastas[kind] for kind in KINDS], offset, width, title)
-    ax.set_xticks(x, list(KINDS))
+    ax.set_xticks(x, [_(KIND_WORDS[kind]) for kind in KINDS])
     ax.set_ylim(bottom=0)
-    ax.set_ylabel("canastas a hand")
-    ax.set_title(f"Canastas a hand, by kind ({BOTS[0]} bots)")
+    ax.set_ylabel(_("canastas a hand"))
+    ax.set_title(_("Canastas a hand, by kind ({bots})").format(bots=bots_words(BOTS[0])))
     _legend(fig, len(play))
     svg = svg_text(fig)
     plt.close(fig)
@@ -229,9 +279,9 @@ def _turns_plot(plt: Any, play: Sequence[tuple[str, PlayStats]]) -> str:
                 linewidth=1.6,
             )
     ax.set_ylim(bottom=0)
-    ax.set_xlabel("turns in the hand")
-    ax.set_ylabel("share of hands (%)")
-    ax.set_title(f"How long hands last ({BOTS[0]} bots)")
+    ax.set_xlabel(_("turns in the hand"))
+    ax.set_ylabel(_("share of hands (%)"))
+    ax.set_title(_("How long hands last ({bots})").format(bots=bots_words(BOTS[0])))
     _legend(fig, len(play))
     svg = svg_text(fig)
     plt.close(fig)
@@ -248,9 +298,10 @@ def plots(comparison: Comparison) -> dict[str, str]:
     plt = pyplot()
     play = context_play(comparison)
     out: dict[str, str] = {}
-    out["points"] = _points_plot(plt, play)
-    out["canastas"] = _canastas_plot(plt, play)
-    out["turns"] = _turns_plot(plt, play)
+    with any_script():
+        out["points"] = _points_plot(plt, play)
+        out["canastas"] = _canastas_plot(plt, play)
+        out["turns"] = _turns_plot(plt, play)
     return out
 
 
@@ -269,7 +320,9 @@ def render_markdown(comparison: Comparison, plot_files: dict[str, str]) -> str:
     data = context(comparison)
     return env.get_template("report.md.j2").render(
         **data,
-        play_tables=[(bot, _play_table(table)) for bot, table in data["play"]["tables"]],
+        play_tables=[
+            (bots_words(bot), _play_table(table)) for bot, table in data["play"]["tables"]
+        ],
         games_table=_games_table(data["play"]["games"]) if data["play"]["games"] else "",
         pair_tables=[_pairs_table(pair, data["play"]["bots"]) for pair in data["play"]["pairs"]],
         plot_files=plot_files,
@@ -285,7 +338,7 @@ def _html_tables(data: dict[str, Any]) -> dict[str, Any]:
         "ruleset_rows": [
             [
                 r.id,
-                r.name,
+                _(r.name),
                 " → ".join(r.chain[:-1]) or "—",
                 "; ".join(c.sources.called(sid) for sid in r.sources),
                 {"text": counts[r.id]["stated"], "cls": "num"},
@@ -294,9 +347,7 @@ def _html_tables(data: dict[str, Any]) -> dict[str, Any]:
             ]
             for r in c.rulesets
         ],
-        "matrix_heads": [f"{a} vs {b}" for a, b in data["pairs"]],
-        "matrix_rows": [[area, *cells] for area, cells in data["matrix"]],
-        "score_parts": ["cards", "bonuses", "red threes", "going out", "in hand", "melds left"],
+        "matrix_rows": [[data["area_words"][area], *cells] for area, cells in data["matrix"]],
         "play_rows": [_play_lines(table) for _, table in data["play"]["tables"]],
         "game_rows": _games_lines(data["play"]["games"]) if data["play"]["games"] else [],
     }
@@ -308,6 +359,7 @@ def render_html(comparison: Comparison, svgs: dict[str, str]) -> str:
     return env.get_template("report.html.j2").render(
         **data,
         **_html_tables(data),
+        lang=current().code,
         svgs={name: Markup(svg) for name, svg in svgs.items()},
     )
 
@@ -428,7 +480,13 @@ def _disagreement_json(d: Disagreement) -> dict[str, Any]:
 
 def render_json(comparison: Comparison) -> str:
     """The comparison as data (``docs/comparison-schema.json`` describes it): rule values as
-    JSON values, witnesses numbered from 1 as in the text."""
+    JSON values, witnesses numbered from 1 as in the text. Its words are English, whatever
+    the report's language: data for programs."""
+    with speaking("en"):
+        return _json_text(comparison)
+
+
+def _json_text(comparison: Comparison) -> str:
     numbers = witness_numbers(comparison)
     cols = columns(comparison.rows, comparison.ids)
     data = {
@@ -455,7 +513,7 @@ def render_json(comparison: Comparison) -> str:
             {
                 "path": row.path,
                 "points": effect.points,
-                "basis": effect.basis,
+                "basis": str(effect.basis),
                 "scoring": effect.scoring,
                 "alone": effect.alone,
             }
@@ -474,8 +532,8 @@ def render_json(comparison: Comparison) -> str:
         ],
         "gallery": [
             {
-                "name": g.name,
-                "about": g.about,
+                "name": str(g.name),
+                "about": str(g.about),
                 "request": g.request,
                 "results": g.results,
                 "differs": g.differs,
@@ -526,11 +584,11 @@ def witness_suite(comparison: Comparison) -> str:
 
     rules_for = _rules_for(comparison)
     cases = []
-    for number, witness in enumerate(comparison.witnesses, 1):
+    for n, witness in enumerate(comparison.witnesses, 1):
         rules = sorted(rules_for.get(witness.key, ()))
         cases.append(
             {
-                "id": f"w{number:03d}-{witness.area.replace(' ', '-')}",
+                "id": f"w{n:03d}-{witness.area.replace(' ', '-')}",
                 "about": f"{witness.area}: where the rulesets compared rule differently "
                 f"({', '.join(rules or ['rules'])})",
                 "source": _claims(comparison.rulesets, rules),
@@ -545,18 +603,22 @@ def witness_suite(comparison: Comparison) -> str:
     )
 
 
-def write_report(comparison: Comparison, out: Path, formats: Iterable[str]) -> list[Path]:
-    """Write the chosen formats into ``out``; the paths written. All are staged before any
-    older file is replaced (:mod:`bolivia.output`): a failure leaves the older report whole."""
-    return write_formats(
-        out,
-        REPORT_NAME,
-        formats,
-        lambda: plots(comparison),
-        lambda names: render_markdown(comparison, names),
-        lambda svgs: render_html(comparison, svgs),
-        lambda: render_json(comparison),
-    )
+def write_report(
+    comparison: Comparison, out: Path, formats: Iterable[str], lang: str = "en"
+) -> list[Path]:
+    """Write the chosen formats into ``out``, the text in the language ``lang`` (the JSON's
+    words are English); the paths written. All are staged before any older file is replaced
+    (:mod:`bolivia.output`): a failure leaves the older report whole."""
+    with speaking(lang):
+        return write_formats(
+            out,
+            REPORT_NAME,
+            formats,
+            lambda: plots(comparison),
+            lambda names: render_markdown(comparison, names),
+            lambda svgs: render_html(comparison, svgs),
+            lambda: render_json(comparison),
+        )
 
 
 def write_formats(

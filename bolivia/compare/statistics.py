@@ -33,6 +33,8 @@ from fractions import Fraction
 from statistics import NormalDist
 from typing import Any, Literal
 
+from bolivia.language import decimal, gettext_
+
 __all__ = [
     "METHODS",
     "Corrected",
@@ -72,7 +74,12 @@ class Estimate:
     n: int
 
     def text(self, digits: int = 1) -> str:
-        return f"{self.value:,.{digits}f} [{self.low:,.{digits}f}, {self.high:,.{digits}f}]"
+        """``6,680.0 [5,542.1, 7,819.3]``, its numbers as the current language writes them."""
+        return gettext_("{value} [{low}, {high}]").format(
+            value=decimal(self.value, digits),
+            low=decimal(self.low, digits),
+            high=decimal(self.high, digits),
+        )
 
     def as_json(self) -> dict[str, Any]:
         return {

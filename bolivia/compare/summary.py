@@ -24,6 +24,7 @@ from typing import Any
 from bolivia.compare.comparison import Comparison, Effect, RuleRow
 from bolivia.compare.differences import SCORING_AREAS, area_of, with_value
 from bolivia.compare.paired import POINTS
+from bolivia.language import N_, Said, said
 from bolivia.rules.ruleset import Ruleset
 from bolivia.verify.oracle import Oracle
 
@@ -89,12 +90,13 @@ def play_gaps(comparison: Comparison) -> dict[tuple[str, str], float]:
     return out
 
 
-Position = tuple[str, Mapping[str, Any], Mapping[str, Any]]  # name, request, results by id
+# a position scored: its name (a gallery entry's, or what it is), request, results by id
+Position = tuple[Any, Mapping[str, Any], Mapping[str, Any]]
 
 
 def _scoring_gaps(
     oracle: Oracle, positions: Sequence[Position], path: str, a: Ruleset, b: Ruleset
-) -> dict[str, float]:
+) -> dict[Any, float]:
     """Per position, the largest change of a side's score when ``a`` takes ``b``'s value of
     the one rule ``path``."""
     variant = with_value(a, path, b)
@@ -128,7 +130,7 @@ def _witness_positions(comparison: Comparison, path: str) -> list[Position]:
     ]
 
 
-_UNMEASURED = "no points measured yet (section 3 shows the questions it decides)"
+_UNMEASURED = said(N_("no points measured yet (section 3 shows the questions it decides)"))
 
 
 @dataclass
@@ -138,11 +140,11 @@ class _Measuring:
     comparison: Comparison
     oracle: Oracle
     by_id: dict[str, Ruleset]
-    deciding: dict[str, list[str]]
+    deciding: dict[Said, list[str]]
 
     def gaps(
         self, positions: Sequence[Position], path: str, a: Column, b: Column
-    ) -> dict[str, float]:
+    ) -> dict[Any, float]:
         """Per position, the largest change of a side's score when ``a`` takes ``b``'s value."""
         return _scoring_gaps(self.oracle, positions, path, self.by_id[a.first], self.by_id[b.first])
 
@@ -157,8 +159,16 @@ class _Measuring:
                 if gap > best.points:
                     best = Effect(
                         gap,
-                        f"{gap:,.0f} points for a side in the scored position “{name}”, "
-                        f"{a.title} with {b.title}'s value of this rule alone",
+                        said(
+                            N_(
+                                "{points} points for a side in the scored position “{name}”, "
+                                "{a} with {b}'s value of this rule alone"
+                            ),
+                            points=round(gap),
+                            name=name,
+                            a=a.title,
+                            b=b.title,
+                        ),
                         best.scoring,
                         alone=True,
                     )
@@ -173,9 +183,16 @@ class _Measuring:
                 if gap > best.points:
                     best = Effect(
                         gap,
-                        f"{gap:,.0f} points for a side in the situation section 3 "
-                        f"shows for it, {a.title} with {b.title}'s value of this rule "
-                        "alone (no position of section 4 reaches it)",
+                        said(
+                            N_(
+                                "{points} points for a side in the situation section 3 shows "
+                                "for it, {a} with {b}'s value of this rule alone (no position "
+                                "of section 4 reaches it)"
+                            ),
+                            points=round(gap),
+                            a=a.title,
+                            b=b.title,
+                        ),
                         best.scoring,
                         alone=True,
                     )
@@ -188,7 +205,11 @@ def _in_play(best: Effect, gap: float, x: Column, y: Column) -> Effect:
     if not best.scoring and not best.alone and (gap > best.points or not best.basis_play):
         return Effect(
             gap,
-            f"measured in play only, with every other rule on which {x.title} and {y.title} differ",
+            said(
+                N_("measured in play only, with every other rule on which {a} and {b} differ"),
+                a=x.title,
+                b=y.title,
+            ),
             best.scoring,
             basis_play=True,
         )
@@ -197,7 +218,7 @@ def _in_play(best: Effect, gap: float, x: Column, y: Column) -> Effect:
 
 def measured_effects(
     comparison: Comparison, oracle: Oracle
-) -> tuple[dict[str, Effect], dict[str, list[str]]]:
+) -> tuple[dict[str, Effect], dict[Said, list[str]]]:
     """The effect of every differing rule, and per gallery position the rules that alone
     change its score.
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from bolivia.language import N_
 
-__all__ = ["CANASTA_KINDS", "CANASTA_WORDS", "NAMES", "PHRASES", "RANKS", "Phrase"]
+__all__ = ["CANASTA_KINDS", "CANASTA_WORDS", "NAMES", "PHRASES", "RANKS", "RANK_LETTERS", "Phrase"]
 
 
 @dataclass(frozen=True)
@@ -119,6 +119,7 @@ _CANASTA_KINDS = {
     "bolivia": N_("wild"),
 }
 CANASTA_WORDS = _CANASTA_KINDS  # a kind of canasta as a word: natural, mixed, escalera, wild
+RANK_LETTERS = _RANK_LETTERS  # a rank as the corner of a card shows it
 _TAKE_WAYS = {
     "natural_pair": N_("with two natural cards from the hand matching the top card"),
     "natural_and_wild": N_("with one matching natural card and a wild card from the hand"),

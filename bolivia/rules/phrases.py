@@ -162,6 +162,12 @@ COUNTED: dict[str, tuple[str, str]] = {
     "mixed canasta": NP_("{n} mixed canasta", "{n} mixed canastas"),
     "escalera": NP_("{n} escalera", "{n} escaleras"),
     "bolivia": NP_("{n} bolivia", "{n} bolivias"),
+    "deal": NP_("{n} deal", "{n} deals"),
+    "game": NP_("{n} game", "{n} games"),
+    "whole game": NP_("{n} whole game", "{n} whole games"),
+    "house rule": NP_("{n} house rule", "{n} house rules"),
+    "claim": NP_("{n} claim", "{n} claims"),
+    "rule": NP_("{n} rule", "{n} rules"),
 }
 
 
@@ -413,6 +419,14 @@ def sentence(path: str, value: Any) -> str:
 
 
 _PATHS = re.compile(r"\b[a-z_]+(?:\.[a-z_0-9]+)+\b")
+
+
+def reason_words(sources: Any, reason: str) -> str:
+    """A ruleset's written reason (why a value is assumed, a house's why) for readers, in the
+    current language: translated where the catalog holds it (the shipped rulesets' reasons),
+    its claim ids given as documents (``sources``: :class:`bolivia.rules.sources.Sources`) and
+    its key paths as the rules' labels."""
+    return str(in_words(sources.in_words(_(reason))))
 
 
 def in_words(text: str) -> str:

@@ -17,6 +17,8 @@ from typing import Any
 
 import yaml
 
+from bolivia.language import N_, ngettext, speaking
+from bolivia.language import gettext_ as _
 from bolivia.rules.loading import number_key, plain
 from bolivia.rules.model import Rules, is_section
 from bolivia.rules.provenance import Alternative, ValueProvenance
@@ -60,19 +62,30 @@ def _block(value: Any, indent: int) -> list[str]:
     return [f"{pad}- {_flow(v)}" for v in value]
 
 
+# the comment above a value, by what it says (the reason, a note, another reading)
+_SAYS = {
+    "assumed": N_("assumed: {reason}"),
+    "house": N_("house rule: {reason}"),
+    "note": N_("note: {note}"),
+    "alternative": N_("alternative: {value}{where}"),
+    "alternative note": N_("alternative: {value}{where} - {note}"),
+}
+
+
 def _comment_lines(prov: ValueProvenance, indent: int) -> list[str]:
+    """The comments above a value: why it is assumed or a house's, a note, the other readings
+    (their prose in the current language; key paths, values and claims as written)."""
     pad = " " * indent
-    if prov.status == "stated":
-        head = []
-    else:
-        label = "assumed" if prov.status == "assumed" else "house rule"
-        head = [f"{label}: {prov.reason}"]
+    head = []
+    if prov.status != "stated":
+        head.append(_(_SAYS[prov.status]).format(reason=_(prov.reason)))
     if prov.note:
-        head.append(f"note: {prov.note}")
+        head.append(_(_SAYS["note"]).format(note=_(prov.note)))
     for alt in prov.alternatives:
         where = f" ({', '.join(alt.claims)})" if alt.claims else ""
-        extra = f" - {alt.note}" if alt.note else ""
-        head.append(f"alternative: {alt.path} = {alt.value_key}{where}{extra}")
+        said = _(_SAYS["alternative note" if alt.note else "alternative"])
+        value = f"{alt.path} = {alt.value_key}"
+        head.append(said.format(value=value, where=where, note=_(alt.note)))
     out = []
     for paragraph in head:
         out.extend(
@@ -87,6 +100,9 @@ def _comment_lines(prov: ValueProvenance, indent: int) -> list[str]:
 
 
 def _trailer(prov: ValueProvenance) -> str:
+    """The comment after a value: its claims, or its standing; whose it is when inherited
+    (the words ``assumed``, ``house rule``, ``from`` and ``via`` stay English: this line is
+    read against the ruleset files, where the keys are English)."""
     if prov.status == "stated":
         text = ", ".join(prov.claims)
     else:
@@ -152,21 +168,52 @@ def _meta_lines(ruleset: Ruleset, *, standalone: bool) -> list[str]:
     return lines
 
 
-def show_yaml(ruleset: Ruleset) -> str:
-    """The resolved ruleset for a reader: every value with where it comes from."""
+def _counts_line(ruleset: Ruleset) -> str:
+    """How many values, stated, assumed, the house's own, and as the base has them."""
     counts = ruleset.counts()
+    values = {
+        "n": len(ruleset.provenance),
+        "stated": counts["stated"],
+        "assumed": counts["assumed"],
+        "house": counts["house"],
+        "inherited": counts["inherited"],
+        "base": ruleset.extends,
+    }
+    if counts["inherited"]:
+        said = ngettext(
+            "{n} values: {stated} stated by a source, {assumed} assumed, {house} house rule; "
+            "{inherited} as {base} has them.",
+            "{n} values: {stated} stated by a source, {assumed} assumed, {house} house rules; "
+            "{inherited} as {base} has them.",
+            counts["house"],
+        )
+    else:
+        said = ngettext(
+            "{n} values: {stated} stated by a source, {assumed} assumed, {house} house rule.",
+            "{n} values: {stated} stated by a source, {assumed} assumed, {house} house rules.",
+            counts["house"],
+        )
+    return said.format(**values)
+
+
+def show_yaml(ruleset: Ruleset, lang: str = "en") -> str:
+    """The resolved ruleset for a reader: every value with where it comes from. The comments'
+    prose is in the language ``lang``; keys, values, claims and the file's own text (name,
+    notes) are as written."""
+    with speaking(lang):
+        return _show_yaml(ruleset)
+
+
+def _show_yaml(ruleset: Ruleset) -> str:
+    chain = " -> ".join(ruleset.chain)
     head = [
-        f"# {yaml_comment(ruleset.name)} ({ruleset.id}), resolved: {' -> '.join(ruleset.chain)}",
-        f"# {len(ruleset.provenance)} values: {counts['stated']} stated by a source, "
-        f"{counts['assumed']} assumed, {counts['house']} house rule"
-        + ("" if counts["house"] == 1 else "s")
-        + (
-            f"; {counts['inherited']} as {ruleset.extends} has them."
-            if counts["inherited"]
-            else "."
+        "# "
+        + _("{name} ({id}), resolved: {chain}").format(
+            name=yaml_comment(_(ruleset.name)), id=ruleset.id, chain=chain
         ),
-        "# After each value: the claims it encodes, or 'assumed' (reason above it);",
-        "# '(from X via C)': inherited from ruleset X, on the word of claim C.",
+        "# " + _counts_line(ruleset),
+        "# " + _("After each value: the claims it encodes, or 'assumed' (reason above it);"),
+        "# " + _("'(from X via C)': inherited from ruleset X, on the word of claim C."),
     ]
     if ruleset.extends_provenance is not None:
         head.extend(

@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from bolivia.errors import Problem, RulesetError
+from bolivia.language import N_
 from bolivia.rules import coherence, edits
 from bolivia.rules.files import Layer, entry_for, location_of
 from bolivia.rules.loading import Location, validation_problems
@@ -39,8 +40,8 @@ from bolivia.rules.sources import Claim, Sources
 
 __all__ = ["NO_REASON", "build", "in_file_order"]
 
-NO_REASON = "(no reason given)"  # the reason of a house rule a file sets without provenance
-DEFAULT_REASON = "not set: the field's default, what leaving it out has always meant"
+NO_REASON = N_("(no reason given)")  # the reason of a house rule a file sets without provenance
+DEFAULT_REASON = N_("not set: the field's default, what leaving it out has always meant")
 
 
 def build(

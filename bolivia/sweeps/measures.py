@@ -24,6 +24,8 @@ from bolivia.compare.statistics import (
     paired_mean,
     proportion_ci,
 )
+from bolivia.language import N_, Said, join, said
+from bolivia.language import gettext_ as _
 from bolivia.sweeps.jobs import CANASTA_KINDS, GAME_FIELDS, HAND_FIELDS
 
 __all__ = ["Measure", "MeasuredVariant", "measure_all", "measures_for", "side_seats"]
@@ -31,47 +33,84 @@ __all__ = ["Measure", "MeasuredVariant", "measure_all", "measures_for", "side_se
 
 @dataclass(frozen=True)
 class Measure:
-    """One figure of the play: its name (JSON), its label, shown as a share or not."""
+    """One figure of the play: its name (JSON), its label in words (in the language it is
+    shown in), shown as a share or not."""
 
     name: str
-    label: str
+    words: Said
     share: bool = False
     digits: int = 2
+
+    @property
+    def label(self) -> str:
+        return str(self.words)
+
+
+class _Seats:
+    """``seats 1 and 3``: a side's seats, counted from 1 (seat 1 leads the first deal), put
+    into words when shown."""
+
+    def __init__(self, side: int, teams: int, players: int) -> None:
+        self.seats = [str(p + 1) for p in range(players) if p % teams == side]
+
+    def __str__(self) -> str:
+        if len(self.seats) == 1:
+            return _("seat {seat}").format(seat=self.seats[0])
+        return _("seats {seats}").format(seats=join(self.seats, "and"))
 
 
 def side_seats(side: int, teams: int, players: int) -> str:
     """``seats 1 and 3``: a side's seats, counted from 1 (seat 1 leads the first deal)."""
-    seats = [str(p + 1) for p in range(players) if p % teams == side]
-    return "seat " + seats[0] if len(seats) == 1 else "seats " + ", ".join(seats)
+    return str(_Seats(side, teams, players))
+
+
+# a measure's label: of a sweep of hands, of a sweep of games (figures per hand: each game's mean)
+_LABELS = {
+    "went_out": (N_("hands ended by going out"), N_("hands ended by going out")),
+    "turns": (N_("turns per hand"), N_("turns per hand (each game's mean)")),
+    "points": (
+        N_("points per hand, side {side} ({seats})"),
+        N_("points per hand (each game's mean), side {side} ({seats})"),
+    ),
+    "natural": (
+        N_("natural canastas per hand"),
+        N_("natural canastas per hand (each game's mean)"),
+    ),
+    "mixed": (N_("mixed canastas per hand"), N_("mixed canastas per hand (each game's mean)")),
+    "escalera": (
+        N_("escalera canastas per hand"),
+        N_("escalera canastas per hand (each game's mean)"),
+    ),
+    "bolivia": (
+        N_("bolivia canastas per hand"),
+        N_("bolivia canastas per hand (each game's mean)"),
+    ),
+    "wins": (N_("hands won by side {side} ({seats})"), N_("games won by side {side} ({seats})")),
+}
 
 
 def measures_for(games: bool, teams: int, players: int) -> list[Measure]:
     """The measures of a sweep of hands or of games, in the order the report gives them."""
-    per = "per hand" if not games else "per hand (each game's mean)"
+
+    def words(key: str, **values: object) -> Said:
+        return said(_LABELS[key][int(games)], **values)
+
+    sides = [(t, t + 1, _Seats(t, teams, players)) for t in range(teams)]
     out = [
-        Measure("went_out", "hands ended by going out", share=True),
-        Measure("turns", f"turns {per}", digits=1),
+        Measure("went_out", words("went_out"), share=True),
+        Measure("turns", words("turns"), digits=1),
         *[
-            Measure(
-                f"points_{t + 1}",
-                f"points {per}, side {t + 1} ({side_seats(t, teams, players)})",
-                digits=0,
-            )
-            for t in range(teams)
+            Measure(f"points_{t + 1}", words("points", side=side, seats=seats), digits=0)
+            for t, side, seats in sides
         ],
-        *[Measure(f"canastas_{kind}", f"{kind} canastas {per}") for kind in CANASTA_KINDS],
+        *[Measure(f"canastas_{kind}", words(kind)) for kind in CANASTA_KINDS],
         *[
-            Measure(
-                f"wins_{t + 1}",
-                f"{'games' if games else 'hands'} won by side {t + 1} "
-                f"({side_seats(t, teams, players)})",
-                share=True,
-            )
-            for t in range(teams)
+            Measure(f"wins_{t + 1}", words("wins", side=side, seats=seats), share=True)
+            for t, side, seats in sides
         ],
     ]
     if games:
-        out += [Measure("hands_per_game", "hands per game", digits=2)]
+        out += [Measure("hands_per_game", said(N_("hands per game")), digits=2)]
     return out
 
 
@@ -138,10 +177,10 @@ def _counts(raw: Sequence[Sequence[int]], games: bool) -> tuple[int, int, int, i
 def _adjust(out: Sequence[MeasuredVariant]) -> None:
     """Every difference's p-value, Holm-corrected as one family."""
     found = [(v, name, d) for v, mv in enumerate(out) for name, d in mv.differences.items() if d]
-    adjusted = holm([d.p_value() for _, _, d in found])
+    adjusted = holm([d.p_value() for _v, _name, d in found])
     for mv in out:
         mv.adjusted = dict.fromkeys(mv.differences)
-    for (v, name, _), p in zip(found, adjusted, strict=True):
+    for (v, name, _d), p in zip(found, adjusted, strict=True):
         out[v].adjusted[name] = p
 
 

@@ -16,7 +16,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from bolivia.compare.report import pyplot, svg_text
+from bolivia.compare.report import any_script, pyplot, svg_text
+from bolivia.language import gettext_ as _
+from bolivia.language import number, percent
 from bolivia.sweeps.words import BASE_MARK
 
 __all__ = ["FIGURE_SIZE", "plots"]
@@ -39,8 +41,10 @@ def _series(data: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     axes = data["axes"]
     series: dict[str, list[dict[str, Any]]] = {}
     for c in data["combinations"]:
-        rest = "; ".join(
-            f"{a['label']}: {w}" for a, w in zip(axes[1:], c["words"][1:], strict=True)
+        named = _("{rule}: {value}")
+        rest = _("; ").join(
+            named.format(rule=a["label"], value=w)
+            for a, w in zip(axes[1:], c["words"][1:], strict=True)
         )
         series.setdefault(rest, []).append(c)
     return series
@@ -72,9 +76,9 @@ def _scales(data: dict[str, Any]) -> dict[str, tuple[float, float]]:
 def _unit(axis: dict[str, Any]) -> str:
     """The unit the words give a numeric rule's values (``points``), or nothing."""
     units = Counter(
-        w[len(f"{v:,} ") :]
+        w[len(f"{number(v)} ") :]
         for v, w in zip(axis["resolved"], axis["words"], strict=True)
-        if isinstance(v, int | float) and v != 1 and w.startswith(f"{v:,} ")
+        if isinstance(v, int) and v != 1 and w.startswith(f"{number(v)} ")
     )
     return units.most_common(1)[0][0] if units else ""
 
@@ -85,10 +89,11 @@ def _x_axis(ax: Any, axis: dict[str, Any], positions: list[float]) -> None:
     name = axis["label"][:1].upper() + axis["label"][1:]
     if _numeric(values):
         unit = _unit(axis)
-        ax.set_xlabel(name + (f" ({unit})" if unit else ""), fontsize=_FONT)
+        shown = _("{rule} ({unit})").format(rule=name, unit=unit) if unit else name
+        ax.set_xlabel(shown, fontsize=_FONT)
         if len(values) > 12:
             return
-        labels = [f"{v:,}" for v in values]
+        labels = [number(v) if isinstance(v, int) else f"{v:,}" for v in values]
     else:
         ax.set_xlabel(name, fontsize=_FONT)
         width = max(10, min(22, 64 // len(values)))
@@ -148,7 +153,9 @@ def _figure(data: dict[str, Any], m: dict[str, Any], scale: tuple[float, float])
         ax.set_yticks([0, 20, 40, 60, 80, 100])
         ax.yaxis.set_major_formatter(lambda y, _: f"{y:.0f}%")
     else:
-        ax.yaxis.set_major_formatter(lambda y, _: f"{y:,.0f}" if scale[1] >= 10 else f"{y:g}")
+        ax.yaxis.set_major_formatter(
+            lambda y, _pos: number(round(y)) if scale[1] >= 10 else f"{y:g}"
+        )
     _x_axis(ax, axis, positions)
     _legend(fig, ax, series)
     return fig
@@ -163,7 +170,11 @@ def _legend(fig: Any, ax: Any, series: dict[str, list[dict[str, Any]]]) -> None:
             names.append(textwrap.fill(rest, 70))
     ring = ax.plot([], [], marker="o", markersize=11, fillstyle="none", color="k", ls="none")[0]
     handles.append(ring)
-    names.append(f"ringed, {BASE_MARK}; the bars are 95% intervals")
+    names.append(
+        _("ringed, {base}; the bars are {level} intervals").format(
+            base=_(BASE_MARK), level=percent(95)
+        )
+    )
     below = len(handles) > 1
     fig.legend(
         handles,
@@ -182,8 +193,9 @@ def plots(data: dict[str, Any]) -> dict[str, str]:
     plt = pyplot()
     scales = _scales(data)
     out = {}
-    for m in data["measures"]:
-        fig = _figure(data, m, scales[_kind(m["name"])])
-        out[m["name"]] = svg_text(fig)
-        plt.close(fig)
+    with any_script():
+        for m in data["measures"]:
+            fig = _figure(data, m, scales[_kind(m["name"])])
+            out[m["name"]] = svg_text(fig)
+            plt.close(fig)
     return out

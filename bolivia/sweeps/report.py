@@ -18,14 +18,18 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from markupsafe import Markup
 
+from bolivia.compare.play_text import bots_words as seat_bots
 from bolivia.compare.report import report_environment, write_formats
 from bolivia.compare.statistics import Difference, Estimate
+from bolivia.language import current, decimal, ngettext, speaking
+from bolivia.language import gettext_ as _
+from bolivia.rules.phrases import capital
 from bolivia.sweeps.grid import value_text
 from bolivia.sweeps.measures import Measure, MeasuredVariant
 from bolivia.sweeps.plots import plots
@@ -129,13 +133,15 @@ def sweep_data(
 def number(x: float, m: dict[str, Any], signed: bool = False) -> str:
     """A measure's number as the report writes it: a share in percent, one decimal."""
     scale, digits = (100.0, 1) if m["share"] else (1.0, m["digits"])
-    return f"{x * scale:{'+' if signed else ''},.{digits}f}"
+    return decimal(x * scale, digits, sign=signed)
 
 
 def value_cell(e: dict[str, Any], m: dict[str, Any]) -> str:
     """A value with its interval: ``25.0% [7.1, 59.1]``."""
-    unit = "%" if m["share"] else ""
-    return f"{number(e['value'], m)}{unit} [{number(e['low'], m)}, {number(e['high'], m)}]"
+    shown = _("{value}% [{low}, {high}]") if m["share"] else _("{value} [{low}, {high}]")
+    return shown.format(
+        value=number(e["value"], m), low=number(e["low"], m), high=number(e["high"], m)
+    )
 
 
 def difference_cell(d: dict[str, Any] | None, m: dict[str, Any]) -> str:
@@ -145,27 +151,31 @@ def difference_cell(d: dict[str, Any] | None, m: dict[str, Any]) -> str:
         return ""
     if d["low"] is None:
         return f"{number(d['value'], m, signed=True)}"
-    text = (
-        f"{number(d['value'], m, signed=True)} "
-        f"[{number(d['low'], m, signed=True)}, {number(d['high'], m, signed=True)}]"
+    text = _("{value} [{low}, {high}]").format(
+        value=number(d["value"], m, signed=True),
+        low=number(d["low"], m, signed=True),
+        high=number(d["high"], m, signed=True),
     )
     return text + (" *" if d["p_holm"] is not None and d["p_holm"] < SIGNIFICANT else "")
 
 
 def combination_label(c: dict[str, Any]) -> str:
     """A combination in words, the base marked: ``300 points (as the ruleset has it)``."""
-    return f"{c['label']} ({BASE_MARK})" if c["base"] else c["label"]
+    if c["base"]:
+        return _("{value} ({base})").format(value=c["label"], base=_(BASE_MARK))
+    return str(c["label"])
 
 
 def rows_header(data: dict[str, Any]) -> str:
     """The head of the column of combinations: the varied rule's name, or ``rules``."""
     axes = data["axes"]
-    return axes[0]["label"] if len(axes) == 1 else "rules"
+    return str(axes[0]["label"]) if len(axes) == 1 else _("rules")
 
 
 def difference_header(m: dict[str, Any]) -> str:
-    unit = ", in points of percentage" if m["share"] else ""
-    return f"difference from {AS_IT_IS}{unit}"
+    if m["share"]:
+        return _("difference from {base}, in points of percentage").format(base=_(AS_IT_IS))
+    return _("difference from {base}").format(base=_(AS_IT_IS))
 
 
 def tables(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -211,16 +221,28 @@ def _says(data: dict[str, Any], m: dict[str, Any]) -> str:
     """One sentence: the lowest and highest value, and how many combinations differ from the
     base beyond chance (Holm-corrected over the whole sweep)."""
     combos = data["combinations"]
-    unit = "%" if m["share"] else ""
-    name = m["label"][:1].upper() + m["label"][1:]
+    one = len(data["axes"]) == 1
+    name = capital(m["label"])
     low = min(combos, key=lambda c: c["measures"][m["name"]]["value"])
     high = max(combos, key=lambda c: c["measures"][m["name"]]["value"])
-    low_text = number(low["measures"][m["name"]]["value"], m) + unit
-    high_text = number(high["measures"][m["name"]]["value"], m) + unit
+    shown = _("{value}%") if m["share"] else "{value}"
+    low_text = shown.format(value=number(low["measures"][m["name"]]["value"], m))
+    high_text = shown.format(value=number(high["measures"][m["name"]]["value"], m))
     if low_text == high_text:
-        span = f"{name}: {low_text} under every {_noun(data)}"
+        every = (
+            _("{measure}: {value} under every value")
+            if one
+            else _("{measure}: {value} under every combination")
+        )
+        span = every.format(measure=name, value=low_text)
     else:
-        span = f"{name}: from {low_text} ({_named(low)}) to {high_text} ({_named(high)})"
+        span = _("{measure}: from {low} ({low_named}) to {high} ({high_named})").format(
+            measure=name,
+            low=low_text,
+            low_named=_named(low),
+            high=high_text,
+            high_named=_named(high),
+        )
     differ = [
         c
         for c in combos
@@ -228,29 +250,39 @@ def _says(data: dict[str, Any], m: dict[str, Any]) -> str:
         if d["p_holm"] < SIGNIFICANT
     ]
     if not differ:
-        return f"{span}; none differs from {AS_IT_IS} beyond chance."
-    verb = "differs" if len(differ) == 1 else "differ"
-    return (
-        f"{span}; {len(differ)} of the {len(combos) - 1} other {_noun(data)}s {verb} from "
-        f"{AS_IT_IS} beyond chance (*)."
+        return _("{span}; none differs from {base} beyond chance.").format(
+            span=span, base=_(AS_IT_IS)
+        )
+    others = len(combos) - 1
+    said = (
+        ngettext(
+            "{span}; {n} of the {others} other value differs from {base} beyond chance (*).",
+            "{span}; {n} of the {others} other values differ from {base} beyond chance (*).",
+            len(differ),
+        )
+        if one
+        else ngettext(
+            "{span}; {n} of the {others} other combinations differs from {base} beyond chance (*).",
+            "{span}; {n} of the {others} other combinations differ from {base} beyond chance (*).",
+            len(differ),
+        )
     )
+    return said.format(span=span, n=len(differ), others=others, base=_(AS_IT_IS))
 
 
 def _named(c: dict[str, Any]) -> str:
     """A combination inside brackets: ``2 canastas, as the ruleset has it``."""
-    return f"{c['label']}, {BASE_MARK}" if c["base"] else c["label"]
-
-
-def _noun(data: dict[str, Any]) -> str:
-    return "value" if len(data["axes"]) == 1 else "combination"
+    if c["base"]:
+        return _("{value}, {base}").format(value=c["label"], base=_(BASE_MARK))
+    return str(c["label"])
 
 
 def bots_words(data: dict[str, Any]) -> str:
     """The bots in words: ``greedy bots in every seat``, or seat by seat."""
     bots = data["bots"]
     if len(set(bots)) == 1:
-        return f"{bots[0]} bots in every seat"
-    return "bots seat by seat: " + ", ".join(bots)
+        return _("{bots} in every seat").format(bots=seat_bots(bots[0]))
+    return _("bots seat by seat: {bots}").format(bots=_(", ").join(bots))
 
 
 # --------------------------------------------------------------------------- files
@@ -277,8 +309,8 @@ def _context(data: dict[str, Any]) -> dict[str, Any]:
         "zip": zip,
         "rows_header": rows_header(data),
         "bots": bots_words(data),
-        "base_mark": BASE_MARK,
-        "as_it_is": AS_IT_IS,
+        "base_mark": _(BASE_MARK),
+        "as_it_is": _(AS_IT_IS),
         "problems": sum(
             c["not_ended_by_a_rule"] + c["conservation_failures"] + c["games_not_over"]
             for c in data["combinations"]
@@ -294,19 +326,30 @@ def render_markdown(data: dict[str, Any], plot_files: dict[str, str]) -> str:
 def render_html(data: dict[str, Any], svgs: dict[str, str]) -> str:
     env = report_environment(autoescape=True, package="bolivia.sweeps")
     return env.get_template("sweep.html.j2").render(
-        **_context(data), svgs={name: Markup(svg) for name, svg in svgs.items()}
+        **_context(data),
+        svgs={name: Markup(svg) for name, svg in svgs.items()},
+        lang=current().code,
     )
 
 
-def write_report(data: dict[str, Any], out: Path, formats: Iterable[str]) -> list[Path]:
+def write_report(
+    data_of: Callable[[], dict[str, Any]], out: Path, formats: Iterable[str], lang: str = "en"
+) -> tuple[dict[str, Any], list[Path]]:
     """Write the chosen formats (md, html, json) into ``out``, all staged before any older
-    file is replaced; the paths written."""
-    return write_formats(
-        out,
-        REPORT_NAME,
-        formats,
-        lambda: plots(data),
-        lambda names: render_markdown(data, names),
-        lambda svgs: render_html(data, svgs),
-        lambda: render_json(data),
-    )
+    file is replaced: the text in the language ``lang``, the JSON's words English (data for
+    programs). ``data_of`` gives the sweep's data in the current language. The English data
+    and the paths written."""
+    with speaking("en"):
+        data = data_of()
+    with speaking(lang):
+        shown = data if lang == "en" else data_of()
+        written = write_formats(
+            out,
+            REPORT_NAME,
+            formats,
+            lambda: plots(shown),
+            lambda names: render_markdown(shown, names),
+            lambda svgs: render_html(shown, svgs),
+            lambda: render_json(data),
+        )
+    return data, written

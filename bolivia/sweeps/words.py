@@ -24,13 +24,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bolivia.language import N_
+from bolivia.language import gettext_ as _
 from bolivia.rules.model import split_leaf
 from bolivia.rules.phrases import PHRASES, answer, label
 
 __all__ = ["AS_IT_IS", "BASE_MARK", "combination_words", "field_label", "value_words"]
 
-BASE_MARK = "as the ruleset has it"  # after the base's own value: "300 points (as ...)"
-AS_IT_IS = "the ruleset as it is"  # the base combination, as a noun
+#: after the base's own value: "300 points (as ...)" (a message: translated where shown)
+BASE_MARK = N_("as the ruleset has it")
+#: the base combination, as a noun (a message: translated where shown)
+AS_IT_IS = N_("the ruleset as it is")
 
 
 def _leaf(field: str) -> tuple[str, tuple[str, ...]]:
@@ -60,6 +64,8 @@ def combination_words(fields: Sequence[str], values: Sequence[Any], named: bool 
     ``named``), else each rule's name and value (``going-out bonus: 300 points; ...``)."""
     if len(fields) == 1 and not named:
         return value_words(fields[0], values[0])
-    return "; ".join(
-        f"{field_label(f)}: {value_words(f, v)}" for f, v in zip(fields, values, strict=True)
+    pair = _("{rule}: {value}")
+    return _("; ").join(
+        pair.format(rule=field_label(f), value=value_words(f, v))
+        for f, v in zip(fields, values, strict=True)
     )

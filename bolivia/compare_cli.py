@@ -1,0 +1,65 @@
+"""The pieces of ``bolivia compare`` around the comparison: which rulesets, which formats, and
+the progress line while it plays."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import click
+
+from bolivia.console import Progress
+from bolivia.rules.library import Library
+from bolivia.rules.ruleset import Ruleset
+
+__all__ = ["compare_formats", "compare_meter", "compared", "default_compared"]
+
+
+def default_compared(library: Library) -> list[Ruleset]:
+    """The rulesets ``bolivia compare`` compares when none is named: the shipped Bolivias,
+    not the house-rule examples (``house/``) nor the published variants (``variants/``)."""
+    return [
+        r
+        for r in (library.load(rid) for rid in library.ids())
+        if r.shipped
+        and r.family == "bolivia"
+        and not any(f"/{folder}/" in str(r.path) for folder in ("house", "variants"))
+    ]
+
+
+def compare_formats(formats: str) -> list[str]:
+    """The report's formats asked for: md, html, json."""
+    chosen = [part.strip() for part in formats.split(",") if part.strip()]
+    unknown = [f for f in chosen if f not in ("md", "html", "json")]
+    if unknown or not chosen:
+        raise click.UsageError(f"--format takes md, html, json (not {', '.join(unknown)})")
+    return chosen
+
+
+def compared(refs: tuple[str, ...], library: Library) -> list[Ruleset]:
+    """The rulesets to compare: those named (one: it and its base), or the shipped ones."""
+    rulesets = [library.load(ref) for ref in refs] if refs else default_compared(library)
+    if len(rulesets) == 1:
+        base = rulesets[0].base
+        if base is None:
+            raise click.UsageError(f"{rulesets[0].id} extends nothing: name a second ruleset")
+        rulesets.insert(0, base)
+    ids = [r.id for r in rulesets]
+    if len(set(ids)) != len(ids):
+        raise click.UsageError("a ruleset is named twice")
+    return rulesets
+
+
+def compare_meter(
+    rulesets: Sequence[Ruleset], hands: int, precision: float | None, games: int
+) -> Progress:
+    """The progress line of a comparison, after a line saying what it plays first."""
+    from bolivia.compare.findings import PRECISION_BOUNDS, planned_plays
+
+    first = PRECISION_BOUNDS[0] if precision is not None else hands
+    total = planned_plays(rulesets, first, games)
+    meter = Progress(total, "deals and games played")
+    meter.note(
+        f"comparing {len(rulesets)} rulesets: finding witnesses, then {total:,} deals and games"
+        + (" (then as many more deals as the precision needs)" if precision is not None else "")
+    )
+    return meter
