@@ -318,14 +318,18 @@ def context_play(comparison: Comparison) -> list[tuple[str, PlayStats]]:
 def render_markdown(comparison: Comparison, plot_files: dict[str, str]) -> str:
     env = report_environment(autoescape=False)
     data = context(comparison)
-    return env.get_template("report.md.j2").render(
-        **data,
-        play_tables=[
-            (bots_words(bot), _play_table(table)) for bot, table in data["play"]["tables"]
-        ],
-        games_table=_games_table(data["play"]["games"]) if data["play"]["games"] else "",
-        pair_tables=[_pairs_table(pair, data["play"]["bots"]) for pair in data["play"]["pairs"]],
-        plot_files=plot_files,
+    return current().spaced(
+        env.get_template("report.md.j2").render(
+            **data,
+            play_tables=[
+                (bots_words(bot), _play_table(table)) for bot, table in data["play"]["tables"]
+            ],
+            games_table=_games_table(data["play"]["games"]) if data["play"]["games"] else "",
+            pair_tables=[
+                _pairs_table(pair, data["play"]["bots"]) for pair in data["play"]["pairs"]
+            ],
+            plot_files=plot_files,
+        )
     )
 
 
@@ -356,12 +360,13 @@ def _html_tables(data: dict[str, Any]) -> dict[str, Any]:
 def render_html(comparison: Comparison, svgs: dict[str, str]) -> str:
     env = report_environment(autoescape=True)
     data = context(comparison)
-    return env.get_template("report.html.j2").render(
+    page = env.get_template("report.html.j2").render(
         **data,
         **_html_tables(data),
         lang=current().code,
         svgs={name: Markup(svg) for name, svg in svgs.items()},
     )
+    return current().spaced(page)
 
 
 def _estimate(e: Estimate) -> dict[str, Any]:

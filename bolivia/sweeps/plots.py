@@ -74,12 +74,14 @@ def _scales(data: dict[str, Any]) -> dict[str, tuple[float, float]]:
 
 
 def _unit(axis: dict[str, Any]) -> str:
-    """The unit the words give a numeric rule's values (``points``), or nothing."""
+    """The unit the words give a numeric rule's values (``points``; ``分`` where the language
+    sets no space after a number), or nothing."""
     units = Counter(
-        w[len(f"{number(v)} ") :]
+        w[len(number(v)) :].strip()
         for v, w in zip(axis["resolved"], axis["words"], strict=True)
-        if isinstance(v, int) and v != 1 and w.startswith(f"{number(v)} ")
+        if isinstance(v, int) and v != 1 and w.startswith(number(v))
     )
+    units.pop("", None)
     return units.most_common(1)[0][0] if units else ""
 
 
@@ -151,7 +153,7 @@ def _figure(data: dict[str, Any], m: dict[str, Any], scale: tuple[float, float])
     ax.set_axisbelow(True)
     if m["share"]:
         ax.set_yticks([0, 20, 40, 60, 80, 100])
-        ax.yaxis.set_major_formatter(lambda y, _: f"{y:.0f}%")
+        ax.yaxis.set_major_formatter(lambda y, _pos: percent(y))
     else:
         ax.yaxis.set_major_formatter(
             lambda y, _pos: number(round(y)) if scale[1] >= 10 else f"{y:g}"

@@ -320,16 +320,18 @@ def _context(data: dict[str, Any]) -> dict[str, Any]:
 
 def render_markdown(data: dict[str, Any], plot_files: dict[str, str]) -> str:
     env = report_environment(autoescape=False, package="bolivia.sweeps")
-    return env.get_template("sweep.md.j2").render(**_context(data), plot_files=plot_files)
+    text = env.get_template("sweep.md.j2").render(**_context(data), plot_files=plot_files)
+    return current().spaced(text)
 
 
 def render_html(data: dict[str, Any], svgs: dict[str, str]) -> str:
     env = report_environment(autoescape=True, package="bolivia.sweeps")
-    return env.get_template("sweep.html.j2").render(
+    page = env.get_template("sweep.html.j2").render(
         **_context(data),
         svgs={name: Markup(svg) for name, svg in svgs.items()},
         lang=current().code,
     )
+    return current().spaced(page)
 
 
 def write_report(
