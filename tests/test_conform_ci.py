@@ -88,7 +88,7 @@ def test_the_summary_counts_each_suite(
     assert last(done.stdout) == "105 passed, 5 failed, 2235 skipped"
     table = lines[lines.index(next(line for line in lines if line.startswith("suite "))) :]
     rows = {line.split()[0]: line.split()[1:] for line in table[1 : len(shipped_suites()) + 2]}
-    assert rows["cards"] == ["17", "5", "146", "0"]
+    assert rows["cards"] == ["16", "5", "147", "0"]  # hello-protocol: a protocol 3 case
     assert rows["scoring"] == ["0", "0", "216", "0"]
     assert rows["total"] == ["105", "5", "2235", "0"]
     assert set(rows) == {p.stem for p in shipped_suites()} | {"total"}
@@ -115,11 +115,15 @@ def test_every_skip_is_grouped_with_its_reason(
         "9 skipped: the engine answered unsupported: this engine does not meld going out yet" in out
     )
     assert (
-        "5 skipped: the engine does not answer these fields beyond protocol 2: info's "
-        "ask_partner, keep_cards, discard_required, going_out_bonus_when_exhausted, "
-        "stock_exhausted, take_top"
+        "4 skipped: the engine does not answer these fields (of a later protocol than its own, "
+        "or no protocol's): info's keep_cards, discard_required, stock_exhausted, "
+        "going_out_bonus_when_exhausted, take_top"
     ) in out
-    assert 1948 + 259 + 14 + 9 + 5 == 2235
+    assert (
+        "1 skipped: the engine speaks protocol 2; these are of a later one: hello (protocol 3)"
+        in out
+    )
+    assert 1948 + 259 + 14 + 9 + 4 + 1 == 2235
 
 
 def test_a_crash_is_shown_with_the_engines_last_lines_on_stderr(
@@ -146,7 +150,7 @@ def test_junit_validates_against_the_jenkins_schema(
     suites = {suite["@name"]: suite for suite in tree["testsuite"]}
     assert set(suites) == {p.stem for p in shipped_suites()}
     cards = suites["cards"]
-    assert (cards["@tests"], cards["@failures"], cards["@skipped"]) == ("168", "5", "146")
+    assert (cards["@tests"], cards["@failures"], cards["@skipped"]) == ("168", "5", "147")
     crash = next(c for c in cards["testcase"] if c["@name"] == "points-joker:bolivia-da")
     assert crash["@classname"] == "cards"
     assert crash["failure"][0]["@message"].startswith("the engine exited (status 1)")
@@ -186,14 +190,15 @@ def test_json_is_one_document_of_every_outcome() -> None:
     assert any("RuntimeError" in line for line in engine["stderr"])
     assert doc["suites"][0] == {
         "suite": "cards",
-        "counts": {"passed": 17, "failed": 5, "skipped": 146, "not-run": 0},
+        "counts": {"passed": 16, "failed": 5, "skipped": 147, "not-run": 0},
     }
     kinds = {(r["status"], r["reason"]): r["count"] for r in doc["reasons"]}
     assert kinds == {
         ("skipped", "ruleset"): 1948,
         ("skipped", "op"): 259,
         ("skipped", "players"): 14,
-        ("skipped", "fields"): 5,
+        ("skipped", "fields"): 4,
+        ("skipped", "protocol"): 1,
         ("skipped", "unsupported"): 9,
     }
     groups = doc["failures_by_rule_field"]  # every failure under the fields its case decides
@@ -222,7 +227,8 @@ def test_k_picks_cases_by_substring_or_glob() -> None:
     code, out, _ = here(
         "conform", "--engine", PARTIAL, "-k", "cards:points-*:bolivia-da", "-k", "hello-protocol"
     )
-    assert last(out) == "11 passed, 5 failed, 5 skipped"  # 15, and hello in six rulesets
+    # 15, and hello in six rulesets: five the engine does not claim, and a protocol 3 case
+    assert last(out) == "10 passed, 5 failed, 6 skipped"
 
 
 def test_a_pattern_that_matches_nothing_is_a_usage_error_naming_it() -> None:
@@ -647,7 +653,7 @@ def test_the_documents_are_shipped_and_found() -> None:
 
 def test_the_protocol_document_lists_every_field_the_suites_compare() -> None:
     text = PROTOCOL_DOC.read_text(encoding="utf-8")
-    assert f"Protocol {PROTOCOL} · document revision 6" in text
+    assert f"Protocol {PROTOCOL} · document revision 7" in text
     table = text.split("### Fields the suites compare", 1)[1]
     documented = {
         op: set(re.findall(r"`([a-z_]+)`", fields))

@@ -17,6 +17,7 @@ from bolivia.verify.oracle import (
     ERROR_CODES,
     MAX_LINE,
     OPERATIONS,
+    PROTOCOL,
     RESULT_FIELDS,
     UNSUPPORTED,
     Oracle,
@@ -48,7 +49,7 @@ def test_hello() -> None:
     assert answer["id"] == [1, "x"]
     assert answer["ok"] is True
     result = answer["result"]
-    assert result["protocol"] == 2
+    assert result["protocol"] == PROTOCOL
     assert {"canasta", "samba", "bolivia-fr", "bolivia-da", "bolivia-zh", "bolivia-ko"} <= set(
         result["rulesets"]
     )

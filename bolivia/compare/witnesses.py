@@ -25,7 +25,7 @@ from typing import Any
 from bolivia.cards import Card
 from bolivia.compare.differences import differing_leaves, with_value
 from bolivia.rules.ruleset import Ruleset
-from bolivia.verify.oracle import RESULT_FIELDS, Oracle
+from bolivia.verify.oracle import RESULT_FIELDS, TURN_RULES, Oracle
 
 __all__ = [
     "AREA_OPS",
@@ -144,12 +144,7 @@ _KEYS: dict[str, tuple[str, ...]] = {
         "hand_size",
         "draw",
         "target",
-        "ask_partner",
-        "keep_cards",
-        "discard_required",
-        "take_top",
-        "stock_exhausted",
-        "going_out_bonus_when_exhausted",
+        *TURN_RULES,
     ),
 }
 

@@ -28,7 +28,13 @@ from bolivia.errors import Problem, RulesetError
 from bolivia.rules.loading import load_yaml, plain, validation_problems
 from bolivia.text import terminal
 from bolivia.verify.engines import Engine, EngineFailure, InProcessEngine, ProcessEngine, shown
-from bolivia.verify.oracle import OPERATIONS, PROTOCOL, RESULT_FIELDS, UNSUPPORTED
+from bolivia.verify.oracle import (
+    FIELD_PROTOCOLS,
+    OP_PROTOCOLS,
+    OPERATIONS,
+    PROTOCOL,
+    UNSUPPORTED,
+)
 
 __all__ = [
     "Case",
@@ -66,8 +72,20 @@ class Case(_Record):
     about: str = Field(min_length=5, description="What the case checks, in words.")
     source: tuple[str, ...] = Field(default=(), description="The claims the case rests on.")
     op: str
+    protocol: int = Field(
+        default=0,
+        ge=0,
+        le=PROTOCOL,
+        description="The protocol the case is of, when above its op's (0: its op's); an "
+        "engine of an earlier protocol skips it.",
+    )
     input: dict[str, Any] = Field(default_factory=dict)
     expect: dict[str, dict[str, Any]] = Field(min_length=1)
+
+    @property
+    def needs(self) -> int:
+        """The protocol an engine speaks for this case to be asked of it."""
+        return max(self.protocol, OP_PROTOCOLS.get(self.op, 1))
 
     @field_validator("id")
     @classmethod
@@ -396,9 +414,10 @@ def skip_reason(
     or None. ``seats``: the number of players the case seats, if any (:func:`seats_of`)."""
     if ruleset not in engine.rulesets:
         return "ruleset", ruleset, f"the engine does not claim the ruleset {ruleset}"
-    if case.op in POSITION_OPS and engine.protocol < 2:
-        why = f"the engine speaks protocol {engine.protocol}; {case.op} is protocol 2"
-        return "protocol", case.op, why
+    if case.needs > engine.protocol:
+        what = case.op if case.needs == OP_PROTOCOLS.get(case.op, 1) else f"this {case.op} case"
+        why = f"the engine speaks protocol {engine.protocol}; {what} is protocol {case.needs}"
+        return "protocol", f"{case.op} (protocol {case.needs})", why
     listed = engine.ops is None or case.op in engine.ops or case.op == "hello"
     if not listed and case.op in OPERATIONS:
         return "op", case.op, f"the engine does not answer {case.op} (its hello does not list it)"
@@ -444,7 +463,7 @@ def run_case(
             return outcome("not-run", note=str(exc), reason="deadline", seconds=seconds)
         return failed(exc.actual, f"{exc} (restarted)" if exc.restarts else str(exc), exc.lost)
     seconds = time.monotonic() - started
-    status, note, skipped = _judged(case, expected, response, strays)
+    status, note, skipped = _judged(case, expected, response, strays, engine)
     if status == "failed":
         return failed(response, note)
     return outcome(status, response, note, seconds=seconds, **skipped)
@@ -460,16 +479,61 @@ def _unsupported(response: Mapping[str, Any]) -> str | None:
 
 
 def _unanswered(case: Case, expected: Any, response: Mapping[str, Any]) -> list[str]:
-    """The fields expected beyond the protocol that an answer's result does not hold."""
+    """The fields expected that no protocol defines and an answer's result does not hold."""
     result = response.get("result")
-    beyond = sorted(
-        set(expected) - RESULT_FIELDS.get(case.op, frozenset()) - {"error"} - MOVE_CHECKS
-    )
+    beyond = sorted(set(expected) - set(FIELD_PROTOCOLS.get(case.op, {})) - {"error"} - MOVE_CHECKS)
     return [key for key in beyond if isinstance(result, dict) and key not in result]
 
 
+def claimed(
+    op: str, expected: Mapping[str, Any], protocol: int, fields: Mapping[str, frozenset[str]]
+) -> tuple[dict[str, Any], list[str]]:
+    """What an engine speaking ``protocol`` answers of an expectation, and the fields left
+    out: a field of a later protocol is compared only when the engine's hello claims it
+    (``fields``, by op). A field inside each object of a list (``teams.penalties``) is left
+    out of every object."""
+    versions = FIELD_PROTOCOLS.get(op, {})
+    claims = fields.get(op, frozenset())
+
+    def answered(field: str) -> bool:
+        return versions.get(field, 1) <= protocol or field in claims
+
+    kept: dict[str, Any] = {}
+    left: list[str] = []
+    for key, value in expected.items():
+        if not answered(key):
+            left.append(key)
+            continue
+        inner = [f.split(".", 1)[1] for f in versions if f.startswith(f"{key}.")]
+        out = sorted(sub for sub in inner if not answered(f"{key}.{sub}"))
+        left += [f"{key}.{sub}" for sub in out if _holds(value, sub)]
+        kept[key] = _without(value, out)
+    return kept, left
+
+
+def _holds(value: Any, key: str) -> bool:
+    """Whether an object, or an object of a list, holds ``key``."""
+    items = value if isinstance(value, list) else [value]
+    return any(isinstance(item, dict) and key in item for item in items)
+
+
+def _without(value: Any, keys: Sequence[str]) -> Any:
+    """An object, or each object of a list, without ``keys``."""
+    if not keys:
+        return value
+    if isinstance(value, list):
+        return [_without(item, keys) for item in value]
+    if isinstance(value, dict):
+        return {k: v for k, v in value.items() if k not in keys}
+    return value
+
+
 def _judged(
-    case: Case, expected: Any, response: Mapping[str, Any], strays: str
+    case: Case,
+    expected: Any,
+    response: Mapping[str, Any],
+    strays: str,
+    engine: Engine | None = None,
 ) -> tuple[str, str, dict[str, str]]:
     """What an answer makes of a case: its status, a note, and why it was skipped."""
     if strays:  # a protocol fault of the engine, whatever it answered to this request
@@ -478,15 +542,24 @@ def _judged(
     if said is not None:
         why = f"the engine answered unsupported: {said}"
         return "skipped", why, {"reason": "unsupported", "subject": said}
+    left: list[str] = []
+    if engine is not None:
+        expected, left = claimed(case.op, expected, engine.protocol, engine.fields)
+        if left and not expected:
+            why = (
+                f"the engine speaks protocol {engine.protocol}; {', '.join(left)} of {case.op} "
+                f"{'is' if len(left) == 1 else 'are'} of a later protocol, and its hello does "
+                "not claim them"
+            )
+            return "skipped", why, {"reason": "fields", "subject": f"{case.op}: {', '.join(left)}"}
     missing = _unanswered(case, expected, response)
     if response.get("ok") is True and missing:
-        why = (
-            f"the engine does not answer {', '.join(missing)} of {case.op}, beyond protocol "
-            f"{PROTOCOL}"
-        )
+        why = f"the engine does not answer {', '.join(missing)} of {case.op}, beyond the protocol"
         return "skipped", why, {"reason": "fields", "subject": f"{case.op}: {', '.join(missing)}"}
     why = compare(expected, response)
-    return ("failed", why, {}) if why else ("passed", "", {})
+    if why:
+        return "failed", why, {}
+    return "passed", f"compared without {', '.join(left)} (a later protocol)" if left else "", {}
 
 
 Planned = tuple[Suite, Case, str, dict[str, Any]]  # a case, a ruleset, and the request

@@ -24,7 +24,8 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Container, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, Literal
 
 from bolivia.errors import BoliviaError
@@ -95,14 +96,16 @@ def shown(value: Any, limit: int = 200) -> str:
 
 class Engine:
     """Something that answers protocol requests. ``ops`` and ``players``: the operations and
-    the numbers of players its hello lists (None: it did not say, so all); ``stderr``: the last
-    lines it wrote on its standard error, when it has one."""
+    the numbers of players its hello lists (None: it did not say, so all); ``fields``: by op,
+    the fields of a later protocol than its own that its hello claims to answer; ``stderr``:
+    the last lines it wrote on its standard error, when it has one."""
 
     rulesets: set[str]
     protocol: int = PROTOCOL
     name: str = "?"
     ops: frozenset[str] | None = None
     players: frozenset[int] | None = None
+    fields: Mapping[str, frozenset[str]] = MappingProxyType({})
     stderr: Tail | None = None
 
     def ask(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -310,6 +313,7 @@ class ProcessEngine(Engine):
         self.rulesets = {str(r) for r in result["rulesets"]}
         self.ops = _listed(result, "ops", str, "operation names")
         self.players = _listed(result, "players", int, "numbers of players")
+        self.fields = _claimed_fields(result)
 
     def _start(self) -> subprocess.Popen[bytes]:
         if os.name != "posix":
@@ -471,6 +475,19 @@ def _listed(
     ):
         raise EngineFailure("answer", f"hello: {key!r} is a list of {what}, not {shown(value)}")
     return frozenset(value)
+
+
+def _claimed_fields(result: dict[str, Any]) -> Mapping[str, frozenset[str]]:
+    """hello's ``fields``: by op, the fields of a later protocol the engine answers."""
+    value = result.get("fields")
+    if value is None:
+        return MappingProxyType({})
+    if not isinstance(value, dict) or len(value) > 100:
+        raise EngineFailure("answer", f"hello: 'fields' is an object of ops, not {shown(value)}")
+    return {
+        str(op): _listed(value, op, str, f"field names of {terminal(str(op)[:40])}") or frozenset()
+        for op in value
+    }
 
 
 def _split(command: str) -> list[str]:

@@ -55,18 +55,21 @@ from bolivia.version import __version__
 
 __all__ = [
     "ERROR_CODES",
+    "FIELD_PROTOCOLS",
     "MAX_CARDS",
     "MAX_LINE",
     "OPERATIONS",
+    "OP_PROTOCOLS",
     "PROTOCOL",
     "RESULT_FIELDS",
+    "TURN_RULES",
     "UNSUPPORTED",
     "Oracle",
     "OracleError",
     "serve",
 ]
 
-PROTOCOL = 2
+PROTOCOL = 3
 MAX_CANDIDATES = 20_000  # candidate actions `moves` checks at most (else `too-costly`)
 # the error codes of the protocol; an engine answers ``unsupported`` to what it has not
 # written (this oracle never does)
@@ -142,6 +145,38 @@ RESULT_FIELDS: dict[str, frozenset[str]] = {
     ),
     "moves": frozenset({"moves", "count"}),
 }
+# the rules of the turn info answers, that no rule question shows
+TURN_RULES = (
+    "ask_partner",
+    "keep_cards",
+    "discard_required",
+    "take_top",
+    "stock_exhausted",
+    "going_out_bonus_when_exhausted",
+)
+# every field of every op's result with the protocol that made it part of the answer. A runner
+# compares a field with an engine of that protocol or later, or one whose hello claims it
+# (``fields``); ``teams.penalties`` is a field of each team of ``score``. Protocol 3 makes
+# required what protocol 2 answered but did not promise: a meld's bonus, a team's penalties,
+# the first meld's canasta, the turn rules of info, a refusal's code and rule in act.
+FIELD_PROTOCOLS: dict[str, dict[str, int]] = {
+    "hello": {"protocol": 1, "engine": 1, "rulesets": 1},
+    "info": {**dict.fromkeys(RESULT_FIELDS["info"], 1), **dict.fromkeys(("teams", *TURN_RULES), 3)},
+    "meld": {"legal": 1, "kind": 1, "canasta": 1, "reason": 1, "bonus": 3},
+    "extend": {"legal": 1, "kind": 1, "canasta": 1, "reason": 1, "bonus": 3},
+    "initial_minimum": {"minimum": 1, "canasta": 3},
+    "initial_meld": dict.fromkeys(RESULT_FIELDS["initial_meld"], 1),
+    "pickup": {"legal": 1, "reason": 1},
+    "take_top": {"legal": 1, "reason": 1},
+    "go_out": {"allowed": 1, "reason": 1},
+    "score": {"teams": 1, "teams.penalties": 3},
+    "game_over": {"over": 1, "winner": 1, "draw": 1},
+    "card_points": {"points": 1},
+    "act": {**dict.fromkeys(RESULT_FIELDS["act"], 2), "code": 3, "rule": 3},
+    "moves": {"moves": 2, "count": 2},
+}
+# the protocol that brought each op
+OP_PROTOCOLS = {op: min(fields.values()) for op, fields in FIELD_PROTOCOLS.items()}
 _TEAM_FIELDS: dict[str, tuple[str, bool]] = {
     "melds": ("melds", True),
     "red_threes": ("int", False),

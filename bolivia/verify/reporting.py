@@ -27,7 +27,6 @@ from typing import Any, Literal
 from bolivia.text import json_for_terminal, terminal
 from bolivia.verify.conformance import NOT_RUN, SKIPS, Case, Outcome, conforms, summary
 from bolivia.verify.engines import Engine
-from bolivia.verify.oracle import PROTOCOL
 from bolivia.version import __version__
 
 __all__ = [
@@ -160,9 +159,9 @@ def _skip_players(subjects: Sequence[str], engine: Engine | None) -> str:
 
 
 def _skip_protocol(subjects: Sequence[str], engine: Engine | None) -> str:
+    """Subjects are ``op (protocol N)``: the cases of a later protocol than the engine's."""
     spoken = engine.protocol if engine is not None else "?"
-    verb = "are" if len(subjects) > 1 else "is"
-    return f"the engine speaks protocol {spoken}; {_names(subjects)} {verb} protocol 2"
+    return f"the engine speaks protocol {spoken}; these are of a later one: {_names(subjects)}"
 
 
 def _skip_fields(subjects: Sequence[str], engine: Engine | None) -> str:
@@ -171,7 +170,10 @@ def _skip_fields(subjects: Sequence[str], engine: Engine | None) -> str:
         op, _, names = subject.partition(": ")
         fields.setdefault(op, {}).update(dict.fromkeys(names.split(", ")))
     listed = "; ".join(f"{terminal(op)}'s {_names(names)}" for op, names in fields.items())
-    return f"the engine does not answer these fields beyond protocol {PROTOCOL}: {listed}"
+    return (
+        f"the engine does not answer these fields (of a later protocol than its own, or no "
+        f"protocol's): {listed}"
+    )
 
 
 # a reason for skipping cases -> the sentence that says it, for its subjects
