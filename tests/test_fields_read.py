@@ -90,9 +90,9 @@ class Named:
 Witness = Asked | Played | Named
 
 _SEVEN_EIGHTS = ["8H", "8H", "8S", "8S", "8D", "8D", "8C"]
-_GO_OUT_WITH_EIGHTS = {"type": "go_out", "melds": [_SEVEN_EIGHTS], "extends": [], "discard": "5C"}
 
-# the fields no conformance case depends on, each with what shows that the engine reads it
+# the fields no conformance case depends on, each with what shows that the engine reads it (an
+# oracle request that shows a field is a case of the suite rule-fields instead)
 WITNESSES: tuple[Witness, ...] = (
     Played(
         "wild-upcard-covered",
@@ -102,16 +102,6 @@ WITNESSES: tuple[Witness, ...] = (
         "deal.upcard_covered_if",
         ["red_three"],
         seed=3,
-    ),
-    Asked(
-        "escalera-extended-going-out",
-        "Samba's seven-card sequence takes no eighth card; where a player going out may extend "
-        "it past max_size (Brazilian Canasta), it takes the jack.",
-        "samba",
-        "melds.sequence.extend_going_out",
-        True,
-        "extend",
-        {"meld": ["4H", "5H", "6H", "7H", "8H", "9H", "10H"], "add": ["JH"], "going_out": True},
     ),
     Named(
         "natural-canasta-named",
@@ -149,33 +139,6 @@ WITNESSES: tuple[Witness, ...] = (
         "meld",
         {"cards": ["2C", "2C", "2D", "2D", "2H", "2H", "JK"]},
     ),
-    Asked(
-        "black-three-blocks-the-pile",
-        "A black three on top blocks Canasta's pile. Without the block, the same pickup is "
-        "refused by another rule (no pair of naturals to take it with): the refusal's code and "
-        "rule change. Under every one-field variant of a shipped ruleset the legal answer stays "
-        "the same, as a black three makes no group and a wild card on top freezes the pile.",
-        "canasta",
-        "pile.blocked_by_top",
-        ["wild"],
-        "pickup",
-        {"pile": ["5H", "3S"], "hand": ["3C", "3C", "9D"], "team_melds": [["KH", "KS", "KD"]]},
-        compared=("code", "rule"),
-    ),
-    Asked(
-        "top-card-not-onto-an-escalera",
-        "bolivia-zh's top card alone may not extend a canasta. Without that rule the same "
-        "escalera is refused by its size (a sequence holds seven cards at most): the refusal's "
-        "code and rule change; the legal answer is the same while an escalera's canasta size "
-        "is its sequence's max_size.",
-        "bolivia-zh",
-        "pile.take_top.below_canasta",
-        False,
-        "take_top",
-        {"pile": ["9C", "JH"], "team_melds": [["4H", "5H", "6H", "7H", "8H", "9H", "10H"]]}
-        | {"onto": 0},
-        compared=("code", "rule"),
-    ),
     Played(
         "red-threes-replaced",
         "Seed 0 deals player 1 both of his side's red threes: Canasta replaces them from the "
@@ -184,69 +147,6 @@ WITNESSES: tuple[Witness, ...] = (
         "red_threes.replaced",
         False,
         seed=0,
-    ),
-    Asked(
-        "two-players-need-two-canastas",
-        "Canasta for two needs two canastas to go out: a player of two going out with one is "
-        "refused, and allowed once the exception for two players is gone.",
-        "canasta",
-        "going_out.requirement_by_players",
-        {},
-        "act",
-        {
-            "position": {
-                "players": 2,
-                "phase": "play",
-                "hands": [[*_SEVEN_EIGHTS, "5C"], ["4C"]],
-                "melds": [[["KH", "KS", "KD"]], []],
-            },
-            "action": _GO_OUT_WITH_EIGHTS,
-        },
-    ),
-    Asked(
-        "concealed-though-the-partner-melded",
-        "A player who has not melded goes out in one turn while the partner has: concealed under "
-        "Canasta (the player must not have melded), not where the side must not have.",
-        "canasta",
-        "going_out.concealed_when",
-        "side_not_melded",
-        "act",
-        {
-            "position": {
-                "phase": "play",
-                "hands": [[*_SEVEN_EIGHTS, "5C"], ["4C"], ["4D"], ["4H"]],
-                "melds": [[["KH", "KS", "KD"]], []],
-                "melded": [False, False, True, False],
-            },
-            "action": _GO_OUT_WITH_EIGHTS,
-        },
-    ),
-    Asked(
-        "one-card-left-to-draw-two",
-        "Samba draws two: with one card in the stock, the player takes it and plays on; where a "
-        "short draw ends the hand, it ends.",
-        "samba",
-        "stock.short_draw",
-        "end_hand",
-        "act",
-        {
-            "position": {
-                "hands": [["8H", "8S", "5C"], ["4C"], ["4D"], ["4H"]],
-                "pile": ["9C"],
-                "stock": 1,
-            },
-            "action": {"type": "draw"},
-        },
-    ),
-    Asked(
-        "a-target-the-table-chose",
-        "Canasta lets a table play to 2,500: a side at 2,500 has won. Where 2,500 is not among "
-        "the targets offered, a game to 2,500 is refused.",
-        "canasta",
-        "game.target_options",
-        [5000, 7500, 10000],
-        "game_over",
-        {"scores": [2500, 1000], "target": 2500},
     ),
 )
 
@@ -358,6 +258,26 @@ def test_every_field_is_read() -> None:
         "tests/test_fields_read.py, or remove the field (bolivia.rules.loading.REMOVED_FIELDS)"
     )
     assert len({witness.name for witness in WITNESSES}) == len(WITNESSES)
+
+
+# the fields no conformance case decides yet: a canasta's name (words, said only in a reason,
+# which a runner never compares), and two rules of the deal only a whole hand shows (the deal
+# is no operation of the protocol); each has its witness above
+UNDECIDED = {
+    "canastas.natural.name",
+    "canastas.mixed.name",
+    "canastas.escalera.name",
+    "canastas.bolivia.name",
+    "deal.upcard_covered_if",
+    "red_threes.replaced",
+}
+
+
+def test_every_field_but_these_is_decided_by_a_case() -> None:
+    """A field of the format no case decides is a rule an engine may read wrongly and still
+    conform: each is a case to write (the suite rule-fields holds those that had none)."""
+    assert set(LEAVES) - set(DEPENDED_ON) == UNDECIDED
+    assert {witness.field for witness in WITNESSES} >= UNDECIDED
 
 
 def test_a_table_plays_to_the_target_or_one_it_is_offered() -> None:
