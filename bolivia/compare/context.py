@@ -17,7 +17,7 @@ from bolivia.compare.situations import refusal_words, rulings, situation
 from bolivia.compare.summary import Column, columns, outlier, rank
 from bolivia.compare.witnesses import AREA_OPS, Finding
 from bolivia.engine.scoring import SCORE_PARTS
-from bolivia.language import N_, number, percent
+from bolivia.language import N_, current, number, percent
 from bolivia.language import gettext_ as _
 from bolivia.rules.phrases import answer, join_words, label, question, reason_words
 from bolivia.rules.resolution import NO_REASON
@@ -76,7 +76,7 @@ def shown_rows(comparison: Comparison) -> list[RuleRow]:
 def and_list(items: Sequence[str]) -> str:
     """``a``, ``a and b``, ``a, b and c``: names of documents, which hold no comma (in
     English: always commas, however long the names)."""
-    if len(items) > 1 and _("and") == "and":
+    if len(items) > 1 and current().code == "en":
         return ", ".join(items[:-1]) + " and " + items[-1]
     return join_words(list(items), "and")
 

@@ -29,9 +29,9 @@ from bolivia.compare.paired import (
 from bolivia.compare.playing import BOTS, GAME_BOT
 from bolivia.compare.statistics import no_change_bound
 from bolivia.compare.summary import Column
-from bolivia.language import N_, NP_, decimal, ngettext, number, percent, worded
+from bolivia.language import N_, decimal, ngettext, number, percent, worded
 from bolivia.language import gettext_ as _
-from bolivia.rules.phrases import join_words, label
+from bolivia.rules.phrases import count, join_words, label
 
 __all__ = [
     "bots_words",
@@ -56,11 +56,8 @@ def bots_words(bot: str) -> str:
     return worded(_BOTS, bot, N_("{key} bots"))
 
 
-# a figure's unit counted: "on all 100 deals", "too few deals", ...
-_UNITS = {
-    "deal": (NP_("{n} deal", "{n} deals"), N_("deals")),
-    "game": (NP_("{n} game", "{n} games"), N_("games")),
-}
+# a figure's unit, named in a sentence: "too few deals" (counted by the rules' phrases: "100 deals")
+_UNITS = {"deal": N_("deals"), "game": N_("games")}
 
 
 def _number(value: float, digits: int, share: bool, sign: bool = True) -> str:
@@ -75,7 +72,7 @@ def figure_parts(p: PairedFigure) -> tuple[str, str]:
     difference is shown, that none is and the smallest one the run detects ("" when shown)."""
     share = p.figure.kind == "share"
     digits = p.figure.digits
-    counted, units = _UNITS.get(p.unit, (NP_("{n} unit", "{n} units"), N_("units")))
+    units = _UNITS.get(p.unit, N_("units"))
     if p.difference.n == 0:
         return _("none of the {units} ended under both").format(units=_(units)), ""
     e = p.interval
@@ -87,7 +84,7 @@ def figure_parts(p: PairedFigure) -> tuple[str, str]:
     )
     if p.same:
         n = p.difference.n
-        all_of = ngettext(*counted, n).format(n=number(n))
+        all_of = count(n, p.unit)
         if share:
             return _("the same on all {units}: {interval}").format(units=all_of, interval=text), ""
         bound = 100 * no_change_bound(n, p.corrected.level if p.corrected else 0.95)
@@ -317,7 +314,7 @@ def _correction(comparison: Comparison, cols: Sequence[Column]) -> str:
 def _sizing(comparison: Comparison) -> str:
     s = comparison.play.sizing
     bots = join_words([bots_words(bot) for bot in BOTS], "and")
-    deals = ngettext("{n} deal", "{n} deals", s.deals).format(n=number(s.deals))
+    deals = count(s.deals, "deal")
     text = _(
         "{deals} per column under each kind of bot ({bots}, four of a kind at the table)"
     ).format(deals=deals, bots=bots)
@@ -337,7 +334,7 @@ def _sizing(comparison: Comparison) -> str:
                     n=number(s.wanted)
                 )
     return text + _("; {games} to the target per column under {bots}").format(
-        games=ngettext("{n} game", "{n} games", s.games).format(n=number(s.games)),
+        games=count(s.games, "game"),
         bots=bots_words(GAME_BOT),
     )
 

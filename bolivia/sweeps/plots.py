@@ -25,6 +25,9 @@ __all__ = ["FIGURE_SIZE", "plots"]
 
 FIGURE_SIZE = (4.2, 3.2)  # inches: every figure alike, readable scaled to a phone
 _FONT = 10
+# characters a legend line holds inside the figure's width (a longer line is cut by the frame:
+# seen in French, where the ring's line runs past the figure's edge)
+_LEGEND_WIDTH = 52
 _KINDS = ("points_", "canastas_", "wins_")  # measures of one kind share their scale
 
 
@@ -169,13 +172,12 @@ def _legend(fig: Any, ax: Any, series: dict[str, list[dict[str, Any]]]) -> None:
     for i, rest in enumerate(series):
         if rest:
             handles.append(ax.plot([], [], marker="o", markersize=4, color=f"C{i}")[0])
-            names.append(textwrap.fill(rest, 70))
+            names.append(textwrap.fill(rest, _LEGEND_WIDTH))
     ring = ax.plot([], [], marker="o", markersize=11, fillstyle="none", color="k", ls="none")[0]
     handles.append(ring)
+    ring_means = _("ringed, {base}; the bars are {level} intervals")
     names.append(
-        _("ringed, {base}; the bars are {level} intervals").format(
-            base=_(BASE_MARK), level=percent(95)
-        )
+        textwrap.fill(ring_means.format(base=_(BASE_MARK), level=percent(95)), _LEGEND_WIDTH)
     )
     below = len(handles) > 1
     fig.legend(
