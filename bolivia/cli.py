@@ -687,11 +687,11 @@ def rulebook_command(ruleset: str, fmt: str, out: Path | None, folders: Any, lan
 
 @cli.command("profile")
 @click.option("--engine", "command", required=True, help='The engine, e.g. "bolivia oracle".')
-@click.option("--as", "as_id", help="The ruleset id to ask it under (default: the closest).")
+@click.option("--as", "as_id", help="The ruleset id to ask it under (default: of fewest changes).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the ruleset.")
 @click.option("--force", is_flag=True, help="Replace the --out file if it exists.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
-@click.option("--max-questions", default=5000, type=click.IntRange(1, 1_000_000), help="A cap.")
+@click.option("--max-questions", default=20_000, type=click.IntRange(1, 1_000_000), help="A cap.")
 @click.option("--timeout", default=10.0, type=Seconds(0.1, 3600), help="Seconds an answer.")
 @_rulesets_option
 def profile_command(command: str, folders: tuple[Path, ...], **options: Any) -> None:

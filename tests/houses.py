@@ -7,7 +7,7 @@ size of wild melds when wild melds are not allowed, cannot be seen by any engine
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,16 +46,31 @@ def houses(battery: Battery, count: int, seed: int = 1) -> Iterator[House]:
     for i in range(count):
         size = 1 + i % 8
         first = [p for p in fields if area_of(p) == areas[i % len(areas)]]
-        for _ in range(200):
-            paths = [rng.choice(first)]
-            paths += rng.sample([p for p in fields if p != paths[0]], size - 1)
-            changes = {p: rng.choice(alternatives(base, p)) for p in paths}
-            try:
-                house = with_values(base, changes, base.id)
-            except RulesetError:
-                continue
-            if observable(house, base, changes, battery):
-                yield House({p: changes[p] for p in LEAVES if p in changes}, house)
-                break
-        else:  # pragma: no cover - the fields are many
-            raise AssertionError(f"no observable house ruleset of {size} changes")
+        yield first_observable(
+            battery, size, lambda f=first, n=size: _drawn(rng, base, f, fields, n), "house ruleset"
+        )
+
+
+def _drawn(rng: random.Random, base: Ruleset, first: list[str], fields: list[str], size: int):
+    paths = [rng.choice(first)]
+    paths += rng.sample([p for p in fields if p != paths[0]], size - 1)
+    return {p: rng.choice(alternatives(base, p)) for p in paths}
+
+
+def first_observable(
+    battery: Battery, size: int, draw: Callable[[], dict[str, Any] | None], what: str
+) -> House:
+    """The first of 400 drawings of changes that makes a valid house ruleset whose every change
+    is observable."""
+    base = battery.base
+    for _ in range(400):
+        changes = draw()
+        if changes is None:
+            continue
+        try:
+            house = with_values(base, changes, base.id)
+        except RulesetError:
+            continue
+        if observable(house, base, changes, battery):
+            return House({p: changes[p] for p in LEAVES if p in changes}, house)
+    raise AssertionError(f"no observable {what} of {size} changes")  # pragma: no cover

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bolivia.compare.witnesses import AREA_OPS, area_rules, compared_keys, requests_for
+from bolivia.profiles.questions import generated
 from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.variants import LEAVES, one_field_variants
 from bolivia.verify.conformance import Case, Suite, compare
@@ -48,6 +49,19 @@ __all__ = [
 ]
 
 WITNESSES = "witnesses"  # the suite name of the witness questions
+SURVEY = "survey"  # the suite name of the generated questions every engine is asked
+GENERATED = (WITNESSES, SURVEY)  # the suites of questions the profile made, not a suite's case
+# the areas whose generated situations every engine is asked: their answers are values the
+# profile reads (card points, red threes, the first meld's bands, the game's end, seatings)
+SURVEYED = (
+    "card points",
+    "scoring",
+    "initial meld",
+    "game end",
+    "turn rules",
+    "melds",
+    "extending",
+)
 MEMO = 200_000  # answers a predictor keeps before it starts again
 MEMO_RULESETS = 5_000  # rulesets it keeps registered
 
@@ -77,7 +91,7 @@ class Question:
 
     def shown(self) -> str:
         """The question for a person: its name, or for a witness the request itself."""
-        if self.suite != WITNESSES:
+        if self.suite not in GENERATED:
             return self.name
         return f"{self.op} {json.dumps(self.input, separators=(',', ':'), ensure_ascii=False)}"
 
@@ -207,11 +221,40 @@ _MORE: dict[str, list[tuple[str, dict[str, Any]]]] = {
 }
 
 
-def _situations(path: str) -> Iterator[tuple[str, dict[str, Any]]]:
+def _situations(path: str, ruleset: Ruleset) -> Iterator[tuple[str, dict[str, Any]]]:
     for area in AREA_OPS:
         if area_rules(area, [path]):
             yield from requests_for(area)
             yield from _MORE.get(area, [])
+            yield from generated(ruleset, area)
+
+
+def survey(
+    predictor: Predictor, base: Ruleset
+) -> tuple[list[Question], dict[str, tuple[str, ...]]]:
+    """The generated situations of the surveyed areas as questions (the keys compared: those
+    the base answers), with the fields each depends on: those its area reads."""
+    questions: list[Question] = []
+    fields: dict[str, tuple[str, ...]] = {}
+    seen: set[str] = set()
+    for area in SURVEYED:
+        reads = tuple(p for p in LEAVES if area_rules(area, [p]))
+        for op, data in generated(base, area):
+            key = json.dumps([op, data], sort_keys=True)
+            if key in seen:
+                continue
+            seen.add(key)
+            response = predictor.response(base, op, data)
+            if response.get("ok") is True:
+                result = response["result"]
+                template = {k: result[k] for k in compared_keys(op) if k in result}
+            else:
+                template = {"error": response.get("error", {}).get("code")}
+            name = f"s{len(questions) + 1}"
+            about = f"a situation of {area}"
+            questions.append(Question(SURVEY, name, op, data, template, about, base.id))
+            fields[f"{SURVEY}:{name}"] = reads
+    return questions, fields
 
 
 def _error_template(base: Mapping[str, Any], other: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -251,6 +294,9 @@ def build_battery(
         else:  # the case's own ruleset's, for a ruleset built on it
             fields[q.name] = known
     fields.update(_fields(predictor, base, unknown))
+    surveyed, by_area = survey(predictor, base)
+    questions += surveyed
+    fields.update(by_area)
     witnesses, told = find_witnesses(predictor, base, questions, fields, LEAVES)
     fields.update(_fields(predictor, base, witnesses))
     unobservable = tuple(p for p in LEAVES if p not in told)
@@ -299,7 +345,7 @@ def separating(
     differently, as a witness question numbered after ``numbered`` (its template:
     ``ruleset``'s answer)."""
     for path in paths:
-        for op, data in _situations(path):
+        for op, data in _situations(path, ruleset):
             template = _template(
                 op, predictor.response(ruleset, op, data), predictor.response(other, op, data)
             )
@@ -334,7 +380,7 @@ def find_witnesses(
         ):
             told.add(path)
             continue
-        for op, data in _situations(path):
+        for op, data in _situations(path, ruleset):
             mine = predictor.response(ruleset, op, data)
             if (
                 hidden is not None

@@ -1,10 +1,12 @@
 """Profiling an engine: its closest shipped ruleset, and the rule values it plays by.
 
 The engine is asked under a ruleset id it claims in ``hello``. Given ``as_id``, that is the
-one. Else, when it claims several the library knows, each is asked the suites' cases. The one
-whose answers its own ruleset explains best is the base.
+one. Else every id it claims that the library knows is profiled as the base in turn (the
+closest on the suites' cases first), and the base is the one that needs the fewest changes to
+explain the engine's answers (then leaves the fewest unexplained); others as close are said as
+a tie.
 
-Then the base's battery is asked (:mod:`bolivia.profiles.battery`). The search finds the
+For a base, its battery is asked (:mod:`bolivia.profiles.battery`). The search finds the
 changes that explain the answers (:mod:`bolivia.profiles.search`). Those changes may open
 fields the base hid. For example, a pile that may now be taken onto a meld makes the meld kinds
 it may go onto matter. The witnesses for such fields are asked too, and the search goes on from
@@ -39,10 +41,12 @@ from bolivia.profiles.battery import (
     separating,
     suite_questions,
 )
+from bolivia.profiles.domains import domain
+from bolivia.profiles.questions import bisections
 from bolivia.profiles.search import Found, explain
 from bolivia.rules.library import Library
 from bolivia.rules.ruleset import Ruleset
-from bolivia.rules.variants import LEAVES, with_values
+from bolivia.rules.variants import LEAVES, alternatives, same_value, with_values
 from bolivia.text import terminal
 from bolivia.verify.conformance import (
     Case,
@@ -67,8 +71,11 @@ __all__ = [
     "profile_id",
 ]
 
-MAX_QUESTIONS = 5000  # questions asked of an engine in one profile, unless told otherwise
-ROUNDS = 3  # times the battery is extended for the changes found
+MAX_QUESTIONS = 20_000  # questions asked of an engine in one profile, unless told otherwise
+ROUNDS = 4  # times the battery is extended for the changes found
+BISECTIONS = 14  # rounds of questions that narrow where the first meld's minimum changes
+MAX_RIVALS = 120  # other values of a changed field checked against the answers
+_PREDICTOR = Predictor()  # shared by every battery: its memory is bounded once, not per base
 _BATTERIES: dict[str, Battery] = {}  # by base and suites; a battery takes seconds to build
 
 
@@ -111,7 +118,10 @@ class Profile:
     unanswered: tuple[str, ...]  # why questions gave no evidence, as conform says it
     not_asked: int  # questions left out by the cap
     cap: int
-    screened: dict[str, tuple[int, int]] = field(default_factory=dict)  # id -> (wrong, answered)
+    # every claimed id profiled, when it claims several: id -> (changes, answers unexplained)
+    screened: dict[str, tuple[int, int]] = field(default_factory=dict)
+    ties: tuple[str, ...] = ()  # other claimed ids as close: as many changes, as much unexplained
+    farther: tuple[str, ...] = ()  # claimed ids whose search stopped past another's changes
     seconds: float = 0.0
     cut: bool = False  # the search stopped at its bound on oracle requests
     stopped: str = ""  # why the engine was no longer asked (it stopped answering, the deadline)
@@ -235,9 +245,9 @@ def _battery(base: Ruleset, suites: Sequence[Suite]) -> Battery:
     text = json.dumps([s.model_dump(mode="json") for s in suites], sort_keys=True)
     key = f"{base.id}:{base.digest}:{hashlib.sha256(text.encode()).hexdigest()}"
     if key not in _BATTERIES:
-        if len(_BATTERIES) >= 4:
+        if len(_BATTERIES) >= 16:
             _BATTERIES.clear()
-        _BATTERIES[key] = build_battery(base, suites)
+        _BATTERIES[key] = build_battery(base, suites, _PREDICTOR)
     return _BATTERIES[key].copy()
 
 
@@ -260,31 +270,28 @@ def _claimed(engine: Engine, library: Library, as_id: str | None) -> list[str]:
     return known
 
 
-def _closest(
+def _screen(
     asker: _Asker,
     library: Library,
     suites: Sequence[Suite],
     ids: Sequence[str],
     answers: dict[str, dict[str, dict[str, Any]]],
-) -> tuple[str, dict[str, tuple[int, int]]]:
-    """The claimed ruleset whose own rules explain the most of the engine's answers to the
-    suites' cases under its id (the first, of equals)."""
+) -> list[str]:
+    """The claimed rulesets, those whose own rules explain the most of the engine's answers to
+    the suites' cases under their id first (the order they are profiled in)."""
     predictor = Predictor()
-    screened: dict[str, tuple[int, int]] = {}
+    wrong: dict[str, float] = {}
     for rid in ids:
         ruleset = library.load(rid)
         questions = suite_questions(ruleset, suites)
-        probe = Battery(ruleset, questions, {}, predictor)
         mine = answers.setdefault(rid, {})
-        asker.ask(probe, questions, mine)
-        wrong = sum(
-            1
-            for q in questions
-            if q.name in mine and compare(predictor.expectation(ruleset, q), mine[q.name])
+        asker.ask(Battery(ruleset, questions, {}, predictor), questions, mine)
+        answered = [q for q in questions if q.name in mine]
+        missed = sum(
+            1 for q in answered if compare(predictor.expectation(ruleset, q), mine[q.name])
         )
-        screened[rid] = (wrong, sum(q.name in mine for q in questions))
-    best = min(ids, key=lambda rid: screened[rid][0] / max(1, screened[rid][1]))
-    return best, screened
+        wrong[rid] = missed / max(1, len(answered))
+    return sorted(ids, key=lambda rid: wrong[rid])
 
 
 # --------------------------------------------------------------------------- profiling
@@ -302,25 +309,84 @@ def _opened(battery: Battery, changes: Mapping[str, Any]) -> list[str]:
     ]
 
 
-def _deciding(battery: Battery, base: Ruleset, found: Found) -> list[Question]:
-    """For each change another field could stand in for, a situation in which the two answer
-    differently (added to the battery), so that the engine's answer decides between them."""
-    out: list[Question] = []
-    numbered = sum(q.suite == WITNESSES for q in battery.questions)
+def _rivals(
+    battery: Battery, base: Ruleset, found: Found, answers: Mapping[str, Any]
+) -> list[tuple[list[str], Ruleset]]:
+    """The rulesets that explain the answers as well as the one found: another field's change
+    in place of a change (its equivalents), or another value of a changed field."""
+    out: list[tuple[list[str], Ruleset]] = []
     for path, others in found.equivalents.items():
         rest = {p: v for p, v in found.changes.items() if p != path}
         for other, value in others:
             try:
-                instead = with_values(base, {**rest, other: value}, f"{base.id}+instead")
+                out.append(([path, other], with_values(base, {**rest, other: value}, "instead")))
             except RulesetError:
                 continue
-            question = separating(
-                battery.predictor, found.ruleset, instead, [path, other], numbered + len(out)
-            )
-            if question is not None and all(q.key != question.key for q in battery.questions):
-                out.append(question)
+    predictor = battery.predictor
+    for path, mine in found.changes.items():
+        shown = [q for q in battery.depending_on(path) if q.name in answers]
+        wrong = {q.name for q in shown if not predictor.explains(found.ruleset, q, answers[q.name])}
+        values = [*alternatives(found.ruleset, path), *domain(found.ruleset, path)]
+        for value in values[:MAX_RIVALS]:
+            if same_value(value, mine):
+                continue
+            try:
+                rival = with_values(base, {**found.changes, path: value}, "instead")
+            except RulesetError:
+                continue
+            if wrong == {
+                q.name for q in shown if not predictor.explains(rival, q, answers[q.name])
+            }:
+                out.append(([path], rival))
+    return out
+
+
+def _deciding(
+    battery: Battery, base: Ruleset, found: Found, answers: Mapping[str, Any]
+) -> list[Question]:
+    """For each ruleset that explains the answers as well as the one found, a situation in
+    which the two answer differently (added to the battery), so that the engine's answer
+    decides between them."""
+    out: list[Question] = []
+    numbered = sum(q.suite == WITNESSES for q in battery.questions)
+    known = {q.key for q in battery.questions}
+    for paths, rival in _rivals(battery, base, found, answers):
+        question = separating(battery.predictor, found.ruleset, rival, paths, numbered + len(out))
+        if question is not None and question.key not in known:
+            known.add(question.key)
+            out.append(question)
     include(battery, out)
     return out
+
+
+def _bisect(asker: _Asker, battery: Battery, answers: dict[str, dict[str, Any]]) -> None:
+    """The first meld's minimum asked between scores whose answers differ, until each change
+    of minimum is known to the point."""
+    for _ in range(BISECTIONS):
+        asked = [
+            (q.input, answers[q.name]["result"].get("minimum"))
+            for q in battery.questions
+            if q.op == "initial_minimum" and answers.get(q.name, {}).get("ok") is True
+        ]
+        known = {json.dumps(q.input, sort_keys=True) for q in battery.questions}
+        more: list[Question] = []
+        for op, data in bisections(asked):
+            if json.dumps(data, sort_keys=True) not in known:
+                response = battery.predictor.response(battery.base, op, data)
+                template = (
+                    {k: response["result"][k] for k in ("minimum", "canasta")}
+                    if response.get("ok") is True
+                    else {"error": response.get("error", {}).get("code")}
+                )
+                n = sum(q.suite == WITNESSES for q in battery.questions) + len(more) + 1
+                about = "a score between two whose first meld's minimums differ"
+                more.append(
+                    Question(WITNESSES, f"w{n}", op, data, template, about, battery.base.id)
+                )
+        if not more:
+            return
+        include(battery, more)
+        asker.ask(battery, more, answers)
 
 
 def _behaviours(
@@ -334,22 +400,36 @@ def _behaviours(
 
 
 def _rounds(
-    asker: _Asker, battery: Battery, base: Ruleset, answers: dict[str, dict[str, Any]]
+    asker: _Asker,
+    battery: Battery,
+    base: Ruleset,
+    answers: dict[str, dict[str, Any]],
+    most: int | None = None,
 ) -> Found:
     """The search, then rounds of what the changes hide or show, asked and searched again,
-    until nothing more is asked or the changes stay the same."""
-    found = explain(battery, answers)
-    for _ in range(ROUNDS):
+    until nothing more is asked or the changes stay the same (none once the search needs
+    more than ``most`` changes: a base already profiled needs no more)."""
+    _bisect(asker, battery, answers)
+    found = explain(battery, answers, most=most)
+    for _ in range(ROUNDS if not found.beyond else 0):
         opened = _opened(battery, found.changes)
         more = extended(battery, found.ruleset, opened) if found.changes and opened else []
-        more += _deciding(battery, base, found)
+        more += _deciding(battery, base, found, answers)
         if not more:
             break
         asker.ask(battery, more, answers)
-        before, found = found, explain(battery, answers, found.changes)
+        before, found = found, explain(battery, answers, found.changes, most)
+        if found.beyond:
+            break
         if found.changes == before.changes:
             break
     return found
+
+
+def _distance(found: Found) -> tuple[int, int]:
+    """How far a base is from the engine: the changes it needs, then the answers left
+    unexplained (a search stopped past another base's count: more than it had)."""
+    return len(found.changes) + found.beyond, len(found.unexplained)
 
 
 def _changes(base: Ruleset, found: Found) -> tuple[Change, ...]:
@@ -392,16 +472,22 @@ def profile_engine(
     asker = _Asker(engine, max_questions, deadline, give_up)
     ids = _claimed(engine, library, as_id)
     answers_by: dict[str, dict[str, dict[str, Any]]] = {}
-    screened: dict[str, tuple[int, int]] = {}
-    if len(ids) > 1:
-        chosen, screened = _closest(asker, library, suites, ids, answers_by)
-    else:
-        chosen = ids[0]
-    base = library.load(chosen)
-    battery = _battery(base, suites)
-    answers = answers_by.setdefault(chosen, {})
-    asker.ask(battery, battery.questions, answers)
-    found = _rounds(asker, battery, base, answers)
+    order = _screen(asker, library, suites, ids, answers_by) if len(ids) > 1 else ids
+    profiled: dict[str, tuple[Battery, Found]] = {}
+    most: int | None = None  # the fewest changes a base needed so far
+    for rid in order:  # each claimed ruleset as the base, the closest on the suites first
+        battery = _battery(library.load(rid), suites)
+        answers = answers_by.setdefault(rid, {})
+        asker.ask(battery, battery.questions, answers)
+        found = _rounds(asker, battery, battery.base, answers, most)
+        profiled[rid] = (battery, found)
+        if not found.beyond:
+            most = len(found.changes) if most is None else min(most, len(found.changes))
+    distance = {rid: _distance(found) for rid, (_, found) in profiled.items()}
+    chosen = min(order, key=lambda rid: distance[rid])
+    battery, found = profiled[chosen]
+    base, answers = battery.base, answers_by[chosen]
+    screened = {rid: distance[rid] for rid in order} if len(order) > 1 else {}
     ruleset = with_values(base, found.changes, profile_id(name))
     return Profile(
         engine=name,
@@ -418,6 +504,8 @@ def profile_engine(
         not_asked=asker.not_asked,
         cap=max_questions,
         screened=screened,
+        ties=tuple(r for r in order if r != chosen and distance[r] == distance[chosen]),
+        farther=tuple(r for r in order if profiled[r][1].beyond),
         seconds=time.monotonic() - start,
         cut=found.cut,
         stopped=asker.stopped,

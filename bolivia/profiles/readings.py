@@ -4,7 +4,8 @@ Some answers are a rule value, or close to one:
 
 - ``info`` gives the pack, the seatings and the target.
 - ``card_points`` of one card gives that card's worth.
-- ``score`` gives the going-out bonus, the red threes' worth and a team's canasta bonuses.
+- ``score`` gives the going-out bonus, the red threes' worth (each, all, or by their number),
+  a team's canasta bonuses, and the penalty for a meld left unfinished.
 - ``initial_minimum`` gives the minimum at a score.
 - ``meld`` or ``extend`` may answer a ``bonus`` unlike the kind's. That gives a canasta paid
   a bonus of its own (``canastas.special``). It is read as what its cards have in common
@@ -128,6 +129,10 @@ class _Tables:
         table = {k: v for k, v in sorted(self.by_players.items()) if v != main}
         if table != ruleset.value("game.target_by_players"):
             yield "game.target_by_players", table
+        if self.target is not None and self.target != ruleset.rules.game.target:
+            # or the usual number of players' own target, the others' kept
+            usual = {**ruleset.value("game.target_by_players"), str(self.usual): self.target}
+            yield "game.target_by_players", dict(sorted(usual.items(), key=lambda i: int(i[0])))
 
 
 def _info(ruleset: Ruleset, answered: Answered) -> Iterator[Reading]:
@@ -248,10 +253,11 @@ def _split(bands: Sequence[Mapping[str, Any]], seen: Mapping[int, int]) -> list[
     for band, end in zip(bands, ends, strict=True):
         inside = _inside(band["from"], end, seen)
         minimum = inside[0][1] if inside else band["minimum"]
-        built.append({"from": band["from"], "minimum": minimum})
+        canasta = list(band.get("canasta", []))
+        built.append({"from": band["from"], "minimum": minimum, "canasta": canasta})
         for s, m in inside[1:]:
             if m != built[-1]["minimum"]:
-                built.append({"from": s, "minimum": m})
+                built.append({"from": s, "minimum": m, "canasta": canasta})
     return built
 
 
@@ -307,13 +313,36 @@ def _going_out(team: Mapping[str, Any], score: Mapping[str, Any]) -> Iterator[Re
 def _red_threes(
     ruleset: Ruleset, team: Mapping[str, Any], score: Mapping[str, Any]
 ) -> Iterator[Reading]:
-    """The red threes' worth: all of them together, or each."""
+    """The red threes' worth: all of them together, or each, or this many of them."""
     reds, worth = _number(team.get("red_threes")), _number(score.get("red_threes"))
     if reds and worth is not None:
         if reds == 2 * ruleset.rules.pack.decks:
             yield "red_threes.all_value", abs(worth)
         elif abs(worth) % reds == 0:
             yield "red_threes.value", abs(worth) // reds
+        table = dict(ruleset.value("red_threes.value_by_count"))
+        table[str(reds)] = abs(worth)
+        yield "red_threes.value_by_count", dict(sorted(table.items(), key=lambda i: int(i[0])))
+
+
+_MELD_KINDS = {"group": "group", "sequence": "sequence", "wild": "wild"}
+
+
+def _penalties(
+    predictor: Predictor, ruleset: Ruleset, team: Mapping[str, Any], score: Mapping[str, Any]
+) -> Iterator[Reading]:
+    """A penalty for one unfinished meld: its kind, and each size bound it may be under."""
+    penalty, melds = _number(score.get("penalties")), team.get("melds")
+    if not penalty or not isinstance(melds, list) or len(melds) != 1:
+        return
+    answer = _result(predictor.response(ruleset, "meld", {"cards": melds[0], "going_out": True}))
+    kind = (answer or {}).get("kind")
+    if kind not in _MELD_KINDS or not isinstance(melds[0], list):
+        return
+    size = len(melds[0])
+    for fewer_than in (None, *range(size + 1, size + 5)):
+        entry = {"kinds": [kind], "fewer_than": fewer_than, "points": abs(penalty)}
+        yield "scoring.meld_penalties", [entry, *ruleset.value("scoring.meld_penalties")]
 
 
 def _scores(predictor: Predictor, ruleset: Ruleset, answered: Answered) -> Iterator[Reading]:
@@ -324,6 +353,7 @@ def _scores(predictor: Predictor, ruleset: Ruleset, answered: Answered) -> Itera
                 continue
             yield from _going_out(team, score)
             yield from _red_threes(ruleset, team, score)
+            yield from _penalties(predictor, ruleset, team, score)
             bonuses = _number(score.get("bonuses"))
             if bonuses is not None:
                 yield from _bonuses(predictor, ruleset, team.get("melds", []), bonuses)

@@ -84,9 +84,12 @@ def _alike(
 
 
 def _band(b: Any) -> str:
-    """A band of the first meld in words: its minimum, and from which score."""
+    """A band of the first meld in words: its minimum, from which score, and the canastas it
+    asks for."""
     start = "below the next" if b.get("from") is None else f"from {b['from']}"
-    return f"{b.get('minimum')} {start}"
+    canastas = b.get("canasta") or []
+    needs = f" and a {' and a '.join(canastas)} canasta" if canastas else ""
+    return f"{b.get('minimum')}{needs} {start}"
 
 
 def _has_from(bands: Sequence[Any], b: Any) -> bool:
@@ -100,7 +103,10 @@ def _replaced(fresh: Sequence[Any], old: Sequence[Any]) -> list[tuple[Any, Any]]
 
 
 def _bands(path: str, old: list[Any], new: list[Any]) -> list[str]:
-    """The first meld's bands changed: those gone, changed and added."""
+    """The first meld's bands changed: those gone, changed and added (a band written without
+    its canastas asks for none)."""
+    old = [{"canasta": [], **b} for b in old]
+    new = [{"canasta": [], **b} for b in new]
     fresh = [b for b in new if b not in old]
     parts = [
         f"{path} has no {b.get('minimum')} band"
@@ -172,10 +178,11 @@ def _headline(profile: Profile) -> str:
             f"answered no question{why}: nothing is known of what it implements of "
             f"{profile.asked_as}"
         )
-    if not changes:
-        exactly = (
-            "exactly" if profile.stopped else f"exactly, on the {profile.answered} answers it gave"
-        )
+    if not changes and profile.stopped:  # a part answered: nothing is known of the rest
+        line = f"differs from {profile.asked_as} in no rule value those answers show"
+        line += f", but in {rest}" if rest else ""
+    elif not changes:
+        exactly = f"exactly, on the {profile.answered} answers it gave"
         line = f"implements {profile.asked_as} {f'except {rest}' if rest else exactly}"
     else:
         line = f"implements {profile.asked_as} except: {'; '.join(changes)}"
@@ -220,11 +227,22 @@ def profile_text(profile: Profile) -> list[str]:
             f"  the cap of {profile.cap} questions was reached: {profile.not_asked} questions "
             "were not asked (give --max-questions N for more)"
         )
+    if profile.ties:
+        lines.append(
+            f"  as close as {profile.asked_as} (a tie: as many changes, as much unexplained): "
+            + ", ".join(profile.ties)
+        )
     if profile.screened:
         near = ", ".join(
-            f"{rid} {wrong}/{answered}" for rid, (wrong, answered) in profile.screened.items()
+            (
+                f"{rid} more than {plural(changes - 1, 'change')}"
+                if rid in profile.farther
+                else f"{rid} {plural(changes, 'change')}"
+                + (f" and {unexplained} answers unexplained" if unexplained else "")
+            )
+            for rid, (changes, unexplained) in profile.screened.items()
         )
-        lines.append(f"  closest of the rulesets it claims (answers not explained): {near}")
+        lines.append(f"  each ruleset it claims as the base: {near}")
     lines.append(
         f"  {profile.asked} questions asked, {profile.answered} answered, in "
         f"{profile.seconds:.1f} s; {len(profile.unobservable)} fields no question shows"
@@ -269,9 +287,11 @@ def profile_json(profile: Profile, written: str | None = None) -> dict[str, Any]
         "undetermined": list(profile.undetermined),
         "unobservable": list(profile.unobservable),
         "unanswered": list(profile.unanswered),
-        "closest": {
-            rid: {"unexplained": w, "answered": a} for rid, (w, a) in profile.screened.items()
+        "claimed": {
+            rid: {"changes": c, "unexplained": u, "more": rid in profile.farther}
+            for rid, (c, u) in profile.screened.items()
         },
+        "ties": list(profile.ties),
         "counts": {
             "asked": profile.asked,
             "answered": profile.answered,

@@ -26,6 +26,7 @@ from typing import Any
 
 from bolivia.errors import RulesetError
 from bolivia.profiles.battery import Battery, Question
+from bolivia.profiles.domains import domain, number_parts, solved
 from bolivia.profiles.readings import readings
 from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.variants import LEAVES, alternatives, same_value, with_values
@@ -33,6 +34,7 @@ from bolivia.rules.variants import LEAVES, alternatives, same_value, with_values
 __all__ = ["MAX_REQUESTS", "Found", "explain"]
 
 TOP = 12  # candidates checked against every answer in one step
+SOLVED_FROM = 24  # disagreements numbers are solved from, in one step
 MAX_STEPS = 60
 MAX_REQUESTS = 400_000  # oracle requests one search may make; then it stops where it is
 MAX_PAIRS = 4000  # rulesets of two changes tried for the disagreements no single change explains
@@ -51,6 +53,7 @@ class Found:
     # key path -> other (path, value) that, in its place, explain the answers as well
     equivalents: dict[str, list[tuple[str, Any]]]
     cut: bool = False  # the search stopped at its bound on oracle requests
+    beyond: bool = False  # it stopped past the most changes it was allowed (another base is nearer)
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,7 @@ class _Search:
         ]
         self._built: dict[str, Ruleset | None] = {}
         self.end = self.predictor.requests + MAX_REQUESTS
+        self.beyond = False  # stopped past the changes another base needs
 
     @property
     def cut(self) -> bool:
@@ -106,11 +110,32 @@ class _Search:
             out[path] = value
         return {p: out[p] for p in LEAVES if p in out}
 
-    def candidates(self, ruleset: Ruleset, paths: Sequence[str]) -> list[tuple[str, Any]]:
+    def solved(
+        self, ruleset: Ruleset, paths: Sequence[str], left: Answered
+    ) -> list[tuple[str, Any]]:
+        """Values of the fields with a number solved from a disagreement's answer."""
+        out = []
+        numeric = [p for p in paths if any(True for _ in number_parts(ruleset.value(p)))]
+        for question, answer in left[:SOLVED_FROM]:
+            shows = self.battery.fields.get(question.name, ())
+            for path in numeric:
+                if path in shows:
+                    predict = lambda r, q=question: self.predictor.expectation(r, q)  # noqa: E731
+                    out += [(path, v) for v in solved(predict, ruleset, path, answer)]
+        return out
+
+    def candidates(
+        self, ruleset: Ruleset, paths: Sequence[str], left: Answered | None = None
+    ) -> list[tuple[str, Any]]:
         read = readings(self.predictor, ruleset, self.asked)
+        read += self.solved(ruleset, paths, left or [])
         out = []
         for path in paths:
-            values = [*alternatives(ruleset, path), *(v for p, v in read if p == path)]
+            values = [
+                *alternatives(ruleset, path),
+                *(v for p, v in read if p == path),
+                *domain(ruleset, path),
+            ]
             seen: list[Any] = []
             for value in values:
                 if not same_value(value, ruleset.value(path)) and not any(
@@ -124,7 +149,8 @@ class _Search:
         """The best single change among ``paths`` (judged on the disagreements that depend on
         the field, or on all of them when ``every``)."""
         scored = []
-        for path, value in self.candidates(current.ruleset, paths):
+        wrong = {q.name for q, _ in current.left}
+        for path, value in self.candidates(current.ruleset, paths, current.left):
             if self.cut:
                 break
             changes = self.changed(current.changes, path, value)
@@ -137,10 +163,17 @@ class _Search:
                 if every or path in self.battery.fields.get(q.name, ())
             ]
             fixed = len(among) - len(self.unexplained(made, among))
-            if fixed:
-                scored.append((fixed, changes, made))
+            if fixed:  # less what it breaks of the answers that depend on the field
+                kept = [
+                    (q, a)
+                    for q, a in self.asked
+                    if q.name not in wrong and path in self.battery.fields.get(q.name, ())
+                ]
+                net = fixed - len(self.unexplained(made, kept))
+                if net > 0:
+                    scored.append((net, fixed, changes, made))
         scored.sort(key=lambda item: -item[0])
-        return self._best(current, [(c, m, n) for n, c, m in scored[:TOP]])
+        return self._best(current, [(c, m, n) for _, n, c, m in scored[:TOP]])
 
     def _best(
         self, current: _Step, tried: Sequence[tuple[dict[str, Any], Ruleset, int]]
@@ -180,11 +213,16 @@ class _Search:
                     tried.append((changes, made, len(current.left)))
         return self._best(current, tried[: TOP * 4])
 
-    def run(self, start: Mapping[str, Any]) -> _Step:
+    def run(self, start: Mapping[str, Any], most: int | None = None) -> _Step:
+        """The greedy steps from ``start``; past ``most`` changes the search stops (another
+        base needs no more) and :attr:`beyond` is set."""
         made = self.build(start) or self.base
         current = _Step(dict(start) if made is not self.base else {}, made, [])
         current = _Step(current.changes, made, self.unexplained(made))
         for _ in range(MAX_STEPS):
+            if most is not None and len(current.changes) > most:
+                self.beyond = True
+                return current
             if not current.left or self.cut:
                 break
             near = [
@@ -200,7 +238,7 @@ class _Search:
             if found is None:
                 break
             current = found
-        return self.prune(current)
+        return self.merge(self.prune(current))
 
     def equivalents(
         self, best: _Step, explains: Mapping[str, Sequence[Question]]
@@ -242,6 +280,34 @@ class _Search:
             if p not in changed and any(p in self.battery.fields.get(q.name, ()) for q in questions)
         ]
 
+    def merge(self, current: _Step) -> _Step:
+        """Two changes replaced by one that explains as much, while one does: a field the
+        greedy steps reached by way of two others (a group's least size and its wild cards,
+        where the engine's rule is its least count of naturals)."""
+        merged = True
+        while merged and len(current.changes) >= 2 and not self.cut:
+            merged = False
+            for p1, p2 in itertools.combinations(list(current.changes), 2):
+                rest = {p: v for p, v in current.changes.items() if p not in (p1, p2)}
+                without = self.build(rest)
+                if without is None:
+                    continue
+                wrong = {q.name for q, _ in current.left}
+                evidence = [(q, a) for q, a in self.unexplained(without) if q.name not in wrong]
+                shown = self.shown_by([q for q, _ in evidence], rest)
+                for path, value in self.candidates(without, shown):
+                    made = self.build(self.changed(rest, path, value))
+                    if made is None or self.unexplained(made, evidence[:8]):
+                        continue  # the first answers the two explained, not explained
+                    left = self.unexplained(made)
+                    if len(left) <= len(current.left):
+                        current = _Step(self.changed(rest, path, value), made, left)
+                        merged = True
+                        break
+                if merged:
+                    break
+        return current
+
     def prune(self, current: _Step) -> _Step:
         """Each change taken back in turn, and left out when nothing is lost without it."""
         for path in list(current.changes):
@@ -259,11 +325,16 @@ def explain(
     battery: Battery,
     answers: Mapping[str, Mapping[str, Any]],
     start: Mapping[str, Any] | None = None,
+    most: int | None = None,
 ) -> Found:
     """The fewest changes of the base that explain the most of ``answers`` (question name ->
-    the engine's response; questions without an answer are no evidence)."""
+    the engine's response; questions without an answer are no evidence). Given ``most``, a
+    search that needs more changes stops there: :attr:`Found.beyond`."""
     search = _Search(battery, answers)
-    best = search.run(start or {})
+    best = search.run(start or {}, most)
+    if search.beyond:
+        unexplained = [q for q, _ in best.left]
+        return Found(best.ruleset, best.changes, unexplained, {}, {}, search.cut, beyond=True)
     left = {q.name for q, _ in best.left}
     explains: dict[str, list[Question]] = {}
     for path in best.changes:

@@ -69,9 +69,11 @@ from bolivia.rules.ruleset import Ruleset
 __all__ = [
     "LEAVES",
     "alternatives",
+    "bounds",
     "one_field_variants",
     "same_value",
     "set_part",
+    "unwrap",
     "variant",
     "with_values",
 ]
@@ -96,7 +98,7 @@ def _unique(values: Iterable[Any], current: Any) -> tuple[Any, ...]:
 # --------------------------------------------------------------------------- field types
 
 
-def _unwrap(annotation: Any, known: Iterable[Any] = ()) -> tuple[Any, list[Any], bool]:
+def unwrap(annotation: Any, known: Iterable[Any] = ()) -> tuple[Any, list[Any], bool]:
     """(the type, its constraints, whether null is allowed) of an annotation; ``known``: the
     constraints a record's field holds apart from its annotation."""
     metadata: list[Any] = list(known)
@@ -116,7 +118,7 @@ def _unwrap(annotation: Any, known: Iterable[Any] = ()) -> tuple[Any, list[Any],
             return annotation, metadata, nullable
 
 
-def _bounds(metadata: Sequence[Any]) -> tuple[int, int]:
+def bounds(metadata: Sequence[Any]) -> tuple[int, int]:
     low, high = -(10**9), 10**9
     for item in metadata:
         low = getattr(item, "ge", low)
@@ -139,7 +141,7 @@ def _numbers(value: int | None, low: int, high: int, nullable: bool) -> list[Any
 
 
 def _literals(annotation: Any) -> tuple[Any, ...] | None:
-    inner, _, _ = _unwrap(annotation)
+    inner, _, _ = unwrap(annotation)
     return typing.get_args(inner) if typing.get_origin(inner) is typing.Literal else None
 
 
@@ -153,11 +155,11 @@ def _is_record(annotation: Any) -> bool:
 
 def _of_type(annotation: Any, value: Any, known: Iterable[Any] = (), depth: int = 0) -> list[Any]:
     """Other values of a type, for a value of it (JSON)."""
-    inner, metadata, nullable = _unwrap(annotation, known)
+    inner, metadata, nullable = unwrap(annotation, known)
     if inner is bool:
         return [not value]
     if inner is int:
-        low, high = _bounds(metadata)
+        low, high = bounds(metadata)
         return _numbers(value, low, high, nullable)
     if _is_record(inner):
         if value is None:  # a record that may be absent: a plain one
@@ -212,14 +214,14 @@ def _plain(record: type[BaseModel]) -> dict[str, Any]:
 
 def _plain_value(info: FieldInfo) -> Any:
     """A field's plain value: its first choice, false, 60 points or the least count, no entries."""
-    inner, metadata, _ = _unwrap(info.annotation, info.metadata)
+    inner, metadata, _ = unwrap(info.annotation, info.metadata)
     literal = _literals(info.annotation)
     if literal is not None:
         return literal[0]
     if inner is bool:
         return False
     if inner is int:
-        low, high = _bounds(metadata)
+        low, high = bounds(metadata)
         return min(max(60, low), high) if high > MAX_CARDS else low
     if typing.get_origin(inner) is dict:
         return {}
@@ -287,13 +289,13 @@ def _list_edits(item: Any, value: Sequence[Any]) -> list[Any]:
 def _table_edits(key_type: Any, item_type: Any, value: Mapping[str, Any], depth: int) -> list[Any]:
     """Other values of a table: the seatings, counts or card points by kind, or by players."""
     table = dict(value)
-    inner, metadata, _ = _unwrap(item_type)
+    inner, metadata, _ = unwrap(item_type)
     if inner is Seating:
         return _seating_edits(table)
     keys = _literals(key_type)
     if keys is None:
         return _by_players_edits(table, item_type, depth)
-    if _bounds(metadata)[1] <= MAX_CARDS:
+    if bounds(metadata)[1] <= MAX_CARDS:
         return _count_edits(table, keys)
     return _worth_edits(table)
 
@@ -336,9 +338,9 @@ def _by_players_edits(table: dict[str, Any], item_type: Any, depth: int) -> list
 
 def _default_edits(item_type: Any) -> list[Any]:
     """Values for a new entry of a table (its own alternatives of a plain value)."""
-    inner, metadata, _ = _unwrap(item_type)
+    inner, metadata, _ = unwrap(item_type)
     if inner is int:
-        low, high = _bounds(metadata)
+        low, high = bounds(metadata)
         return _numbers(min(max(10_000, low), high), low, high, False)[:1]
     if _is_record(inner):
         return [_plain(inner)]

@@ -172,7 +172,7 @@ FIELD_PROTOCOLS: dict[str, dict[str, int]] = {
     "score": {"teams": 1, "teams.penalties": 3},
     "game_over": {"over": 1, "winner": 1, "draw": 1},
     "card_points": {"points": 1},
-    "act": {**dict.fromkeys(RESULT_FIELDS["act"], 2), "code": 3, "rule": 3},
+    "act": {**dict.fromkeys(RESULT_FIELDS["act"], 2), "code": 3, "rule": 3, "to_act": 3},
     "moves": {"moves": 2, "count": 2},
 }
 # the protocol that brought each op
@@ -682,6 +682,7 @@ class Oracle:
             out["concealed"] = hand.went_out is not None and hand.concealed
         else:
             out["turn"] = hand.current if hand.phase != "answer" else hand.asker
+            out["to_act"] = hand.current  # the partner, while a question to them waits
             out["phase"] = hand.answer_phase if hand.phase == "answer" else hand.phase
             out["going_out"] = hand.committed or hand.asked is True
         return out
