@@ -11,19 +11,17 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+BENCHMARK = ROOT / "benchmarks" / "mutation_check.py"
+if not BENCHMARK.is_file() or not (ROOT / "bolivia" / "engine" / "limits.py").is_file():
+    pytest.skip("needs the checkout: its benchmarks and source", allow_module_level=True)
+
 # loaded from its file: the checkout is not put on the import path (the tests check the
 # installed package; the slips are written into a copy of the checkout's source)
-_spec = importlib.util.spec_from_file_location(
-    "mutation_check", ROOT / "benchmarks" / "mutation_check.py"
-)
+_spec = importlib.util.spec_from_file_location("mutation_check", BENCHMARK)
 assert _spec is not None and _spec.loader is not None
 mutation = sys.modules["mutation_check"] = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(mutation)
 SLIPS, check_readings, check_slips = mutation.SLIPS, mutation.check_readings, mutation.check_slips
-
-pytestmark = pytest.mark.skipif(
-    not (ROOT / "bolivia" / "engine" / "limits.py").is_file(), reason="needs the source tree"
-)
 
 
 def test_the_four_slips_that_survived_are_caught() -> None:

@@ -147,9 +147,10 @@ def test_an_engine_that_implements_the_base_exactly() -> None:
     profile = profiled(serving(DA))
     assert not profile.changes and not profile.behaviours and not profile.undetermined
     assert profile.answered > 1000  # the suites, the witnesses and the survey
-    assert f"implements bolivia-da exactly, on the {profile.answered} answers" in profile_text(
-        profile
-    )[0]
+    assert (
+        f"implements bolivia-da exactly, on the {profile.answered} answers"
+        in profile_text(profile)[0]
+    )
 
 
 class Dead(InProcessEngine):
