@@ -334,7 +334,7 @@ def conform_command(
         run,
         fmt,
         "quiet" if quiet else "verbose" if verbose else "normal",
-        runner.rule_fields(library),
+        runner.rule_fields(library, only),
     )
     echo(out)
     for line in [*run.failure, *warnings]:  # the failure's lines are escaped already

@@ -677,3 +677,16 @@ def test_the_protocol_document_lists_every_field_the_suites_compare() -> None:
 
 def test_the_in_process_engine_names_itself() -> None:
     assert InProcessEngine().name.startswith("bolivia ")
+
+
+def test_a_ruleset_files_failures_quote_the_files_values_not_its_bases(tmp_path: Path) -> None:
+    house = tmp_path / "our-house.yaml"
+    house.write_text(
+        "id: our-house\nname: Our house\nextends: bolivia-da\ngoing_out:\n  bonus: 100\n"
+        "provenance:\n  going_out.bonus: {house: agreed at the meeting}\n",
+        encoding="utf-8",
+    )
+    code, out, _ = here("conform", "--ruleset", str(house))  # the built-in engine plays 200
+    assert code == 1
+    line = next(x for x in out.splitlines() if x.strip().startswith("going_out.bonus:"))
+    assert "the rules say 100 (bolivia-da)" in line and "200" not in line

@@ -23,6 +23,7 @@ from pathlib import Path
 from bolivia.errors import BoliviaError, Problem, RulesetError
 from bolivia.output import write_files
 from bolivia.rules.library import Library
+from bolivia.rules.ruleset import Ruleset
 from bolivia.text import terminal
 from bolivia.verify.conformance import (
     Outcome,
@@ -132,13 +133,22 @@ def _check_patterns(patterns: Sequence[str], names: Sequence[str]) -> None:
         )
 
 
-def rule_fields(library: Library) -> FieldsOf:
+def rule_fields(library: Library, refs: Sequence[str] = ()) -> FieldsOf:
     """The rule fields an outcome's case depends on (:mod:`bolivia.verify.dependencies`),
-    each with the ruleset's value as JSON."""
+    each with the ruleset's value as JSON: the value of the file the run was given where a
+    ruleset file (``refs``) was asked under its base's id, not the base's."""
+    files: dict[str, Ruleset] = {}
+    for ref in refs:
+        if ref not in library and Path(ref).is_file():
+            try:
+                found = library.load(Path(ref))
+            except BoliviaError:
+                continue
+            files[found.extends or found.id] = found
 
     def fields(outcome: Outcome) -> list[tuple[str, str]]:
         try:
-            ruleset = library.load(outcome.ruleset)
+            ruleset = files.get(outcome.ruleset) or library.load(outcome.ruleset)
         except BoliviaError:
             return []
         return [
