@@ -269,7 +269,6 @@ UNDECIDED = {
     "canastas.escalera.name",
     "canastas.bolivia.name",
     "deal.upcard_covered_if",
-    "red_threes.replaced",
 }
 
 

@@ -101,10 +101,16 @@ def test_generated_house_rulesets_are_recovered_field_for_field(battery: Battery
     for house in chosen:
         profile = profiled(serving(house.ruleset))
         found = {c.path: c.value for c in profile.changes}
-        assert set(found) == set(house.changes), (house.changes, found)
+        # a field found in place of the house's is one the answers do not tell from it: the
+        # profile says so (a special canasta for every natural canasta paying 5,000 is a
+        # natural canasta's bonus of 5,000), and names the house's among its equivalents
+        missed, instead = set(house.changes) - set(found), set(found) - set(house.changes)
+        said = {p for c in profile.changes if c.path in instead for p, _ in c.equivalents}
+        assert len(missed) == len(instead) and missed <= said, (house.changes, found)
         assert not profile.behaviours
         for path, value in found.items():
-            assert same_value(value, house.changes[path]) or path.startswith("melds.sequence")
+            if path in house.changes:
+                assert same_value(value, house.changes[path]) or path.startswith("melds.sequence")
 
 
 @pytest.mark.parametrize(("base_id", "picked"), [("bolivia-fr", (1, 3)), ("samba", (3,))])

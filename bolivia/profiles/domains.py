@@ -82,6 +82,13 @@ def _shaped(ruleset: Ruleset, path: str) -> list[Any] | None:
         return [None, *caps]
     if path == "going_out.requirement":
         return list(_requirements())
+    if path == "going_out.requirement_by_players":  # one seating's own requirement, any
+        table = dict(ruleset.value(path))
+        return [
+            {**table, str(n): requirement}
+            for n in sorted(ruleset.value("players.seats"), key=int)
+            for requirement in _requirements()
+        ]
     if path == "red_threes.plus_when":
         out: list[Any] = [
             {"condition": c} for c in ("side_melded", "going_out_requirement", "always")

@@ -41,7 +41,7 @@ FIELDS: dict[str, tuple[str, bool]] = {
     "melds": ("a list, one per side, of card lists (its melds)", False),
     "red_threes": ("a list of whole numbers, one per side", False),
     "pile": ("a card list, bottom first", False),
-    "stock": ("a whole number", False),
+    "stock": ("a whole number, or a card list, top first", False),
     "scores": ("a list of whole numbers, one per side", False),
     "melded": ("a list of true or false, one per player", False),
     "asked": ('null, "pending", "yes" or "no"', False),
@@ -111,7 +111,16 @@ def hand_at(ruleset: Ruleset, data: Any) -> Hand:
         )
     pack = _Pack(ruleset)
     rest = pack.rest(hands, melds, pile, sum(red))
-    stock = _int(data, "stock", len(rest))
+    named = data.get("stock")
+    if isinstance(named, list):  # the stock's cards, top first (a red three among them)
+        cards = _cards(named, "position.stock")
+        pack.take(cards, "position.stock")
+        top_last = [card.index for card in reversed(cards)]
+        for index in top_last:
+            rest.remove(index)
+        stock, rest = len(top_last), [*top_last[::-1], *rest]
+    else:
+        stock = _int(data, "stock", len(rest))
     if stock > len(rest):
         raise BadRequest(
             f"position.stock is {stock}, but only {len(rest)} cards of the pack are not placed"
@@ -119,7 +128,7 @@ def hand_at(ruleset: Ruleset, data: Any) -> Hand:
     hand = Hand(ruleset, players, pack.deck, turn, scores, deal=False)
     _place(ruleset, hand, hands, melds, pile)
     hand.red_threes = red
-    # the stock's top is its last card: the lowest cards of the rest, the top one last
+    # the stock's top is its last card: those named, else the lowest cards of the rest
     hand.stock = rest[:stock][::-1]
     hand.set_aside = rest[stock:]
     _set_turn(hand, data, teams, turn, phase, melded)
@@ -230,7 +239,7 @@ class _Pack:
         """
         pool = self.pool
         for card in cards:
-            if card.is_red_three and where != "position.pile":  # an upcard may be one
+            if card.is_red_three and where not in ("position.pile", "position.stock"):
                 raise BadRequest(
                     f"{where} holds {card!r}: red threes are laid out at once (count them in "
                     "position.red_threes)"
