@@ -122,8 +122,7 @@ def test_every_skip_is_grouped_with_its_reason(
     ) in out
     assert (
         "2 skipped: the engine speaks protocol 2; these are of a later one: hello (protocol 3), "
-        "act (protocol 3)"
-        in out
+        "act (protocol 3)" in out
     )
     assert 2018 + 273 + 18 + 10 + 4 + 2 == 2325
 
