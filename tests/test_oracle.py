@@ -186,6 +186,8 @@ def test_results_have_the_spec_fields() -> None:
             assert set(answer["result"]) > keys
         elif op == "initial_minimum":  # and the canasta a band asks for
             assert set(answer["result"]) == keys | {"canasta"}
+        elif op in ("meld", "extend"):  # and what the ruleset calls the canasta (protocol 3)
+            assert set(answer["result"]) == keys | {"name"}
         elif op == "act":  # a legal draw while the hand goes on: all but concealed, and who
             assert set(answer["result"]) == (keys - {"concealed"}) | {"to_act"}  # acts next
         elif answer["result"].get("legal", answer["result"].get("allowed")) is False:

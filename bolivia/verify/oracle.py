@@ -162,8 +162,8 @@ TURN_RULES = (
 FIELD_PROTOCOLS: dict[str, dict[str, int]] = {
     "hello": {"protocol": 1, "engine": 1, "rulesets": 1},
     "info": {**dict.fromkeys(RESULT_FIELDS["info"], 1), **dict.fromkeys(("teams", *TURN_RULES), 3)},
-    "meld": {"legal": 1, "kind": 1, "canasta": 1, "reason": 1, "bonus": 3},
-    "extend": {"legal": 1, "kind": 1, "canasta": 1, "reason": 1, "bonus": 3},
+    "meld": {"legal": 1, "kind": 1, "canasta": 1, "reason": 1, "bonus": 3, "name": 3},
+    "extend": {"legal": 1, "kind": 1, "canasta": 1, "reason": 1, "bonus": 3, "name": 3},
     "initial_minimum": {"minimum": 1, "canasta": 3},
     "initial_meld": dict.fromkeys(RESULT_FIELDS["initial_meld"], 1),
     "pickup": {"legal": 1, "reason": 1},
@@ -330,12 +330,20 @@ def _meld_result(ruleset: Ruleset, meld: Meld) -> dict[str, Any]:
             "kind": meld.kind,
             "canasta": None,
             "bonus": None,
+            "name": None,
             "reason": describe(meld),
         }
     bonus = canasta_bonus(ruleset, canasta, meld.cards, meld.wilds)
     name = canasta_name(ruleset, canasta, meld.cards, meld.wilds)
     text = f"{describe(meld)}, {a_or_an(canasta)} canasta ({name}, a bonus of {bonus:,})"
-    return {"legal": True, "kind": meld.kind, "canasta": canasta, "bonus": bonus, "reason": text}
+    return {
+        "legal": True,
+        "kind": meld.kind,
+        "canasta": canasta,
+        "bonus": bonus,
+        "name": name,  # what the ruleset calls it (a special canasta's own name)
+        "reason": text,
+    }
 
 
 def _refused(exc: Illegal, key: str = "legal", **extra: Any) -> dict[str, Any]:
@@ -533,7 +541,7 @@ class Oracle:
         try:
             meld = verify_meld(ruleset, f["cards"], going_out=f.get("going_out", False))
         except Illegal as exc:
-            return _refused(exc, kind=None, canasta=None, bonus=None)
+            return _refused(exc, kind=None, canasta=None, bonus=None, name=None)
         return _meld_result(ruleset, meld)
 
     def _extend(self, ruleset: Ruleset, f: dict[str, Any]) -> dict[str, Any]:
@@ -555,7 +563,7 @@ class Oracle:
         try:
             meld = verify_extend(ruleset, base, f["add"], going_out=going_out)
         except Illegal as exc:
-            return _refused(exc, kind=None, canasta=None, bonus=None)
+            return _refused(exc, kind=None, canasta=None, bonus=None, name=None)
         return _meld_result(ruleset, meld)
 
     def _initial_minimum(self, ruleset: Ruleset, f: dict[str, Any]) -> dict[str, Any]:
