@@ -39,6 +39,7 @@ __all__ = [
     "Battery",
     "Predictor",
     "Question",
+    "answered",
     "build_battery",
     "extended",
     "find_witnesses",
@@ -229,6 +230,14 @@ def _situations(path: str, ruleset: Ruleset) -> Iterator[tuple[str, dict[str, An
             yield from generated(ruleset, area)
 
 
+def answered(op: str, response: Mapping[str, Any]) -> dict[str, Any]:
+    """A question's template from a ruleset's answer: the keys the op compares, or the error."""
+    if response.get("ok") is True:
+        result = response["result"]
+        return {k: result[k] for k in compared_keys(op) if k in result}
+    return {"error": response.get("error", {}).get("code")}
+
+
 def survey(
     predictor: Predictor, base: Ruleset
 ) -> tuple[list[Question], dict[str, tuple[str, ...]]]:
@@ -244,12 +253,7 @@ def survey(
             if key in seen:
                 continue
             seen.add(key)
-            response = predictor.response(base, op, data)
-            if response.get("ok") is True:
-                result = response["result"]
-                template = {k: result[k] for k in compared_keys(op) if k in result}
-            else:
-                template = {"error": response.get("error", {}).get("code")}
+            template = answered(op, predictor.response(base, op, data))
             name = f"s{len(questions) + 1}"
             about = f"a situation of {area}"
             questions.append(Question(SURVEY, name, op, data, template, about, base.id))

@@ -35,6 +35,7 @@ from bolivia.profiles.battery import (
     Battery,
     Predictor,
     Question,
+    answered,
     build_battery,
     extended,
     include,
@@ -372,12 +373,7 @@ def _bisect(asker: _Asker, battery: Battery, answers: dict[str, dict[str, Any]])
         more: list[Question] = []
         for op, data in bisections(asked):
             if json.dumps(data, sort_keys=True) not in known:
-                response = battery.predictor.response(battery.base, op, data)
-                template = (
-                    {k: response["result"][k] for k in ("minimum", "canasta")}
-                    if response.get("ok") is True
-                    else {"error": response.get("error", {}).get("code")}
-                )
+                template = answered(op, battery.predictor.response(battery.base, op, data))
                 n = sum(q.suite == WITNESSES for q in battery.questions) + len(more) + 1
                 about = "a score between two whose first meld's minimums differ"
                 more.append(
