@@ -277,3 +277,23 @@ def test_refusals_carry_a_code_and_the_rule() -> None:
     assert result["code"] == "group-too-many-wilds"
     assert result["rule"] == "melds.group.max_wild"
     assert "(bolivia-da, from da:groups-wild-limit" in result["reason"]
+
+
+@pytest.mark.parametrize(
+    ("stock", "code", "words"),
+    [
+        ("x", "bad-request", "position.stock is a whole number, or a list of cards, top first"),
+        (["ZZ"], "bad-card", "in position.stock: card 'ZZ' is not a card"),
+        (["3H"] * 9, "too-many-copies", "names 3H more often than the pack"),
+    ],
+)
+def test_a_stock_given_as_cards_is_checked_like_every_card(
+    stock: object, code: str, words: str
+) -> None:
+    position = {"hands": [["8C"], [], [], []], "stock": stock}
+    answer = ask(
+        json.dumps(
+            {"op": "act", "ruleset": "bolivia-da", "position": position, "action": {"type": "draw"}}
+        )
+    )
+    assert answer["error"]["code"] == code and words in answer["error"]["message"]

@@ -119,6 +119,8 @@ def hand_at(ruleset: Ruleset, data: Any) -> Hand:
         for index in top_last:
             rest.remove(index)
         stock, rest = len(top_last), [*top_last[::-1], *rest]
+    elif named is not None and (not isinstance(named, int) or isinstance(named, bool)):
+        raise BadRequest("position.stock is a whole number, or a list of cards, top first")
     else:
         stock = _int(data, "stock", len(rest))
     if stock > len(rest):
