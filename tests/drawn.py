@@ -2,7 +2,8 @@
 profile's search proposes (:func:`bolivia.rules.variants.alternatives`) nor from the values its
 readings take: a bonus is any multiple of ten up to a few times the base's, a size any count
 near it, a list any subset, a table any entry added, dropped or changed, a special canasta any
-rank, size or wild-card count with any bonus.
+rank, size or wild-card count with any bonus. Every fourth house also renames a canasta (from
+a stream of its own, so that the others are drawn as before).
 
 A drawn house is kept when it validates and every change is observable (taking it back, the
 others in place, changes some answer the built-in oracle gives, to the battery or to a
@@ -245,6 +246,7 @@ def _literals(path: str) -> list[Any]:
 
 
 DRAWN = [p for p in LEAVES if not p.endswith(".name")]
+NAMES = ["clean one", "dirty one", "pure", "ladder", "wild bunch", "house canasta"]
 
 
 def drawn_houses(battery: Battery, count: int, seed: int = 1) -> Iterator[House]:
@@ -252,16 +254,25 @@ def drawn_houses(battery: Battery, count: int, seed: int = 1) -> Iterator[House]
     drawn at random among every field, each value drawn from the field's range."""
     base = battery.base
     rng = random.Random(f"{seed}:{base.id}")
+    names = random.Random(f"{seed}:{base.id}:names")
     for i in range(count):
         size = 1 + i % 4
+        renames = names if size == 4 else None
         yield first_observable(
-            battery, size, lambda size=size: _drawn(rng, base, size), "drawn house ruleset"
+            battery,
+            size,
+            lambda size=size, renames=renames: _drawn(rng, base, size, renames),
+            "drawn house ruleset",
         )
 
 
-def _drawn(rng: random.Random, base: Ruleset, size: int) -> dict[str, Any] | None:
+def _drawn(
+    rng: random.Random, base: Ruleset, size: int, renames: random.Random | None = None
+) -> dict[str, Any] | None:
     paths = rng.sample(DRAWN, size)
     changes = {p: draw_value(rng, base, p, _literals(p)) for p in paths}
+    if renames is not None:
+        changes[f"canastas.{renames.choice(KINDS)}.name"] = renames.choice(NAMES)
     if any(same_value(v, base.value(p)) for p, v in changes.items()):
         return None
     return changes
@@ -280,7 +291,7 @@ def shows(battery, house, path, value) -> bool:
 def judged(battery, house, profile) -> Counter:
     """recovered / wrong / missed / false for one profile of one house."""
     base, got, out = battery.base, profile.ruleset, Counter()
-    for path in DRAWN:
+    for path in LEAVES:
         theirs, mine = house.ruleset.value(path), got.value(path)
         same = same_value(mine, theirs) or not shows(battery, house, path, mine)
         if path in house.changes:

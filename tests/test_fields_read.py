@@ -260,27 +260,10 @@ def test_every_field_is_read() -> None:
     assert len({witness.name for witness in WITNESSES}) == len(WITNESSES)
 
 
-# the fields no conformance case decides yet: a canasta's name (words, said only in a reason,
-# which a runner never compares), and two rules of the deal only a whole hand shows (the deal
-# is no operation of the protocol); each has its witness above
-UNDECIDED = {
-    # the names: cases compare them (rule-fields, a-natural-canastas-name and the next three:
-    # an engine that names a canasta wrongly fails them), but text has no one-field variant
-    # for the dependencies to be derived from, so none is recorded as deciding them
-    "canastas.natural.name",
-    "canastas.mixed.name",
-    "canastas.escalera.name",
-    "canastas.bolivia.name",
-    # no op deals a hand
-    "deal.upcard_covered_if",
-}
-
-
-def test_every_field_but_these_is_decided_by_a_case() -> None:
+def test_every_field_is_decided_by_a_case() -> None:
     """A field of the format no case decides is a rule an engine may read wrongly and still
     conform: each is a case to write (the suite rule-fields holds those that had none)."""
-    assert set(LEAVES) - set(DEPENDED_ON) == UNDECIDED
-    assert {witness.field for witness in WITNESSES} >= UNDECIDED
+    assert sorted(set(LEAVES) - set(DEPENDED_ON)) == []
 
 
 def test_a_table_plays_to_the_target_or_one_it_is_offered() -> None:

@@ -166,6 +166,7 @@ def test_results_have_the_spec_fields() -> None:
         "score": ({"teams": [{"melds": []}, {"melds": []}]}, {"teams"}),
         "game_over": ({"scores": [0, 0]}, {"over", "winner", "draw"}),
         "card_points": ({"cards": ["JK"]}, {"points"}),
+        "upcard": ({"stock": ["8H"]}, {"pile"}),
         "act": (
             {"position": {"hands": [["8H"], [], [], []]}, "action": {"type": "draw"}},
             {"legal", "reason", "over", "ended_by", "hand_size", "red_threes", "melds"}

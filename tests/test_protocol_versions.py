@@ -106,10 +106,12 @@ def test_claimed_leaves_out_what_an_engine_does_not_claim() -> None:
 
 def test_every_field_has_its_protocol() -> None:
     """Protocol 2's promised fields came with protocols 1 and 2; what it answered without a
-    promise is of protocol 3; every op's first fields came with the op."""
+    promise is of protocol 3; every op's first fields came with the op (upcard's with
+    protocol 3)."""
     for op, fields in RESULT_FIELDS.items():
         versions = FIELD_PROTOCOLS[op]
         assert set(fields) <= set(versions), op
-        assert {versions[f] for f in fields if f != "bonus"} <= {1, 2}, op
+        assert {versions[f] for f in fields if f != "bonus"} <= {1, 2, OP_PROTOCOLS[op]}, op
+    assert OP_PROTOCOLS["upcard"] == 3
     assert FIELD_PROTOCOLS["meld"]["bonus"] == FIELD_PROTOCOLS["score"]["teams.penalties"] == 3
     assert OP_PROTOCOLS["act"] == OP_PROTOCOLS["moves"] == 2

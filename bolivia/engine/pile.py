@@ -31,9 +31,12 @@ __all__ = [
     "card_class",
     "frozen_by",
     "frozen_when",
+    "turn_up",
     "verify_pickup",
     "verify_take_top",
 ]
+
+_CARDS: Final = Card.all()
 
 
 @dataclass(frozen=True)
@@ -86,6 +89,17 @@ def card_class(ruleset: Ruleset, card: Card) -> str | None:
     if card.is_black_three:
         return "black_three"
     return None
+
+
+def turn_up(ruleset: Ruleset, stock: list[int]) -> list[int]:
+    """Start the pile from the stock (card indices, its top card last), taking the cards off
+    it: the upcard, and while the card last turned up is of a class ``deal.upcard_covered_if``
+    names, the next one on it (until the stock runs out). The pile, bottom first."""
+    covered = ruleset.rules.deal.upcard_covered_if
+    pile = [stock.pop()]
+    while stock and card_class(ruleset, _CARDS[pile[-1]]) in covered:
+        pile.append(stock.pop())
+    return pile
 
 
 def frozen_by(ruleset: Ruleset, pile: Sequence[Card], *, team_has_melded: bool) -> list[str]:

@@ -155,6 +155,17 @@ def _numbers_of(value: Any) -> dict[str, int]:
     return {"/".join(keys): number for keys, number in number_parts(value)}
 
 
+def _names_read(mine: Any, answer: Mapping[str, Any], name: str) -> Iterator[str]:
+    """The texts the engine answered where the ruleset's expectation gives ``name``."""
+    result = answer.get("result") if answer.get("ok") is True else None
+    if not isinstance(mine, Mapping) or not isinstance(result, Mapping):
+        return
+    for key, value in mine.items():
+        theirs = result.get(key)
+        if value == name and isinstance(theirs, str) and theirs != name and 0 < len(theirs) <= 40:
+            yield theirs
+
+
 def solved(
     predict: typing.Callable[[Ruleset], Mapping[str, Any]],
     ruleset: Ruleset,
@@ -164,6 +175,9 @@ def solved(
     """Values of the field, each with one of its numbers solved, under which the ruleset's
     answer (``predict``: the expectation it gives) has a number the engine answered."""
     current = ruleset.value(path)
+    if isinstance(current, str):  # a name: the engine's, where the ruleset's own is answered
+        yield from _names_read(predict(ruleset), answer, current)
+        return
     theirs = _numbers_of(answer.get("result") if answer.get("ok") is True else None)
     if not theirs:
         return

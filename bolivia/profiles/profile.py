@@ -424,8 +424,8 @@ def _rounds(
 
 def _distance(found: Found) -> tuple[int, int]:
     """How far a base is from the engine: the changes it needs, then the answers left
-    unexplained (a search stopped past another base's count: more than it had)."""
-    return len(found.changes) + found.beyond, len(found.unexplained)
+    unexplained (a search stopped past another base's count: the fewest it would need)."""
+    return found.least if found.beyond else len(found.changes), len(found.unexplained)
 
 
 def _changes(base: Ruleset, found: Found) -> tuple[Change, ...]:

@@ -235,7 +235,7 @@ def profile_text(profile: Profile) -> list[str]:
     if profile.screened:
         near = ", ".join(
             (
-                f"{rid} more than {plural(changes - 1, 'change')}"
+                f"{rid} at least {plural(changes, 'change')}"
                 if rid in profile.farther
                 else f"{rid} {plural(changes, 'change')}"
                 + (f" and {unexplained} answers unexplained" if unexplained else "")

@@ -54,6 +54,7 @@ class Found:
     equivalents: dict[str, list[tuple[str, Any]]]
     cut: bool = False  # the search stopped at its bound on oracle requests
     beyond: bool = False  # it stopped past the most changes it was allowed (another base is nearer)
+    least: int = 0  # then: the fewest changes it would need, at least (more than it was allowed)
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,7 @@ class _Search:
         self._built: dict[str, Ruleset | None] = {}
         self.end = self.predictor.requests + MAX_REQUESTS
         self.beyond = False  # stopped past the changes another base needs
+        self.least = 0  # then the fewest changes the base would need
 
     @property
     def cut(self) -> bool:
@@ -113,9 +115,15 @@ class _Search:
     def solved(
         self, ruleset: Ruleset, paths: Sequence[str], left: Answered
     ) -> list[tuple[str, Any]]:
-        """Values of the fields with a number solved from a disagreement's answer."""
+        """Values of the fields with a number solved, or a name read, from a disagreement's
+        answer."""
         out = []
-        numeric = [p for p in paths if any(True for _ in number_parts(ruleset.value(p)))]
+        numeric = [  # numbers, and names (read as they are answered)
+            p
+            for p in paths
+            if isinstance(ruleset.value(p), str)
+            or any(True for _ in number_parts(ruleset.value(p)))
+        ]
         for question, answer in left[:SOLVED_FROM]:
             shows = self.battery.fields.get(question.name, ())
             for path in numeric:
@@ -220,8 +228,9 @@ class _Search:
         current = _Step(dict(start) if made is not self.base else {}, made, [])
         current = _Step(current.changes, made, self.unexplained(made))
         for _ in range(MAX_STEPS):
-            if most is not None and len(current.changes) > most:
-                self.beyond = True
+            least = len(current.changes) + self.fewest_more(current) if most is not None else 0
+            if most is not None and least > most:
+                self.beyond, self.least = True, least
                 return current
             if not current.left or self.cut:
                 break
@@ -239,6 +248,19 @@ class _Search:
                 break
             current = found
         return self.merge(self.prune(current))
+
+    def fewest_more(self, current: _Step) -> int:
+        """A bound under the changes the disagreements left still need, by the fields each
+        depends on: disagreements no two of which one new change could fix each need one of
+        their own (those a field already changed may fix, by another value, are not counted)."""
+        taken = set(current.changes)
+        count = 0
+        shown = (set(self.battery.fields.get(q.name, ())) for q, _ in current.left)
+        for fields in sorted(shown, key=len):
+            if fields and not fields & taken:
+                taken |= fields
+                count += 1
+        return count
 
     def equivalents(
         self, best: _Step, explains: Mapping[str, Sequence[Question]]
@@ -334,7 +356,9 @@ def explain(
     best = search.run(start or {}, most)
     if search.beyond:
         unexplained = [q for q, _ in best.left]
-        return Found(best.ruleset, best.changes, unexplained, {}, {}, search.cut, beyond=True)
+        return Found(
+            best.ruleset, best.changes, unexplained, {}, {}, search.cut, True, search.least
+        )
     left = {q.name for q, _ in best.left}
     explains: dict[str, list[Question]] = {}
     for path in best.changes:

@@ -158,6 +158,8 @@ def _of_type(annotation: Any, value: Any, known: Iterable[Any] = (), depth: int 
     inner, metadata, nullable = unwrap(annotation, known)
     if inner is bool:
         return [not value]
+    if inner is str:  # a name: another one, so that a case comparing names decides it
+        return [_renamed(value)]
     if inner is int:
         low, high = bounds(metadata)
         return _numbers(value, low, high, nullable)
@@ -165,8 +167,13 @@ def _of_type(annotation: Any, value: Any, known: Iterable[Any] = (), depth: int 
         if value is None:  # a record that may be absent: a plain one
             return [_plain(inner)]
         return [*_record_edits(inner, value, depth), *([None] if nullable else [])]
-    edits = _BY_ORIGIN.get(typing.get_origin(inner))  # text (a name) has none
+    edits = _BY_ORIGIN.get(typing.get_origin(inner))
     return edits(inner, value, depth) if edits is not None else []
+
+
+def _renamed(name: str) -> str:
+    """Another name for what a ruleset names (within the 40 characters a name may take)."""
+    return f"{name[:30]} (renamed)"
 
 
 def _other_literals(literal: Any, value: Any, depth: int) -> list[Any]:

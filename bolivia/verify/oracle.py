@@ -32,7 +32,7 @@ from bolivia.engine.melds import (
     verify_extend,
     verify_meld,
 )
-from bolivia.engine.pile import verify_pickup, verify_take_top
+from bolivia.engine.pile import turn_up, verify_pickup, verify_take_top
 from bolivia.engine.scoring import TeamHand, card_points, score_hand
 from bolivia.errors import BadRequest, CardError, Illegal, Problem, RulesetError
 from bolivia.play.table.actions import parse_action
@@ -88,6 +88,7 @@ UNSUPPORTED = "unsupported"
 MAX_CARDS = 1000
 MAX_INT = 10**9
 _RED_THREES = (Card.parse("3H"), Card.parse("3D"))
+_CARD = Card.all()
 
 
 # field kinds: cards, melds, int, bool, ints, teams
@@ -116,6 +117,7 @@ OPERATIONS: dict[str, dict[str, tuple[str, bool]]] = {
         "target": ("int", False),
     },
     "card_points": {"cards": ("cards", True), "in_hand": ("bool", False)},
+    "upcard": {"stock": ("cards", True)},
     "act": {"position": ("object", True), "action": ("object", True)},
     "moves": {"position": ("object", True)},
 }
@@ -137,6 +139,7 @@ RESULT_FIELDS: dict[str, frozenset[str]] = {
     "score": frozenset({"teams"}),
     "game_over": frozenset({"over", "winner", "draw"}),
     "card_points": frozenset({"points"}),
+    "upcard": frozenset({"pile"}),
     # act: the last seven only when the action is legal, the three after them only while the
     # hand goes on, concealed only once it is over
     "act": frozenset(
@@ -172,6 +175,7 @@ FIELD_PROTOCOLS: dict[str, dict[str, int]] = {
     "score": {"teams": 1, "teams.penalties": 3},
     "game_over": {"over": 1, "winner": 1, "draw": 1},
     "card_points": {"points": 1},
+    "upcard": {"pile": 3},
     "act": {**dict.fromkeys(RESULT_FIELDS["act"], 2), "code": 3, "rule": 3, "to_act": 3},
     "moves": {"moves": 2, "count": 2},
 }
@@ -193,6 +197,7 @@ _PHYSICAL = {
     "take_top": ("pile", "team_melds"),
     "go_out": ("team_melds",),
     "card_points": ("cards",),
+    "upcard": ("stock",),
 }
 
 
@@ -414,6 +419,7 @@ class Oracle:
             "score": self._score,
             "game_over": self._game_over,
             "card_points": self._card_points,
+            "upcard": self._upcard,
             "act": self._act,
             "moves": self._moves,
         }
@@ -660,6 +666,12 @@ class Oracle:
 
     def _card_points(self, ruleset: Ruleset, f: dict[str, Any]) -> dict[str, Any]:
         return {"points": card_points(ruleset, f["cards"], in_hand=f.get("in_hand", False))}
+
+    def _upcard(self, ruleset: Ruleset, f: dict[str, Any]) -> dict[str, Any]:
+        if not f["stock"]:
+            raise OracleError("bad-request", "'stock' names no card")
+        pile = turn_up(ruleset, [card.index for card in reversed(f["stock"])])
+        return {"pile": [str(_CARD[index]) for index in pile]}
 
     # ---- positions (protocol 2)
 

@@ -30,7 +30,7 @@ from bolivia.engine.going_out import requirement_for, verify_go_out
 from bolivia.engine.initial_meld import canasta_needed, minimum
 from bolivia.engine.limits import Limits, limits
 from bolivia.engine.melds import Meld
-from bolivia.engine.pile import card_class
+from bolivia.engine.pile import card_class, turn_up
 from bolivia.engine.scoring import TeamHand, TeamScore, score_hand
 from bolivia.errors import BadRequest, Illegal
 from bolivia.play.table.actions import Action, GoOut
@@ -273,10 +273,8 @@ class HandState:
             for offset in range(self.players):
                 player = (self.first + offset) % self.players
                 self._to_hand(player, self.stock.pop())
-        covered = set(self.rules.deal.upcard_covered_if)
-        self._pile_push(self.stock.pop())
-        while self.stock and card_class(self.ruleset, CARDS[self.pile[-1]]) in covered:
-            self._pile_push(self.stock.pop())
+        for index in turn_up(self.ruleset, self.stock):
+            self._pile_push(index)
         for offset in range(self.players):
             self._lay_red_threes((self.first + offset) % self.players, replace=True)
 
