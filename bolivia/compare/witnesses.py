@@ -135,6 +135,7 @@ _KEYS: dict[str, tuple[str, ...]] = {
     "score": ("teams",),
     "game_over": ("over", "winner", "draw"),
     "card_points": ("points",),
+    "act": ("legal", "ended_by"),  # a profile's positions (no area of the comparison asks it)
     "info": (
         "players",
         "partnerships",

@@ -62,6 +62,8 @@ SURVEYED = (
     "turn rules",
     "melds",
     "extending",
+    "pickup",
+    "going out",
 )
 MEMO = 200_000  # answers a predictor keeps before it starts again
 MEMO_RULESETS = 5_000  # rulesets it keeps registered

@@ -6,6 +6,10 @@ enumeration (:mod:`bolivia.compare.witnesses`), for the pack of the ruleset aske
   wild cards up to the pack's; wild-card melds and black-three melds of every size.
 - Extending: a wild card onto a canasta in every way the rules tell apart: onto a natural, a
   mixed and a wild canasta, a joker or a two, one or two at a time, in going out or not.
+- The pile: taken by a side that has melded, frozen by a wild card and not, every way: onto a
+  group, a canasta and a sequence, with a pair from the hand, with a natural and a wild card.
+- Going out: a side holding none to four natural canastas, with an escalera and without; and
+  the same at every seating the ruleset allows, as a player discarding the last card.
 - Card points: every card one at a time, in hand and laid out.
 - Scoring: every number of red threes the pack holds, beside no canasta, one and two; each
   meld kind left unfinished at every size.
@@ -82,6 +86,46 @@ def _extends() -> Iterator[Request]:
         yield "extend", {"meld": _run(2, length), "add": ["JK"]}
 
 
+def _pickups() -> Iterator[Request]:
+    melded = [_group("9", 3, 0)]
+    hand = ["KD", "QD", "JD"]
+    for under in (["4D"], ["4D", "2D"]):  # not frozen; frozen by a wild card
+        pile = [*under, "8C"]
+        for meld in (_group("8", 3, 0), _group("8", 7, 0), _run(3, 3, "C")):
+            yield "pickup", {"pile": pile, "hand": hand, "team_melds": [meld], "onto": 0}
+        for held in (["8H", "8S"], ["8H", "2C"]):
+            yield (
+                "pickup",
+                {
+                    "pile": pile,
+                    "hand": [*held, *hand],
+                    "team_melds": melded,
+                    "with": held,
+                },
+            )
+
+
+def _going_out(seats: tuple[tuple[int, int], ...]) -> Iterator[Request]:
+    naturals = [_group(rank, 7, 0) for rank in ("K", "Q", "J", "A")]
+    layouts = [
+        melds
+        for count in range(len(naturals) + 1)
+        for melds in (naturals[:count], [*naturals[:count], _run(2, 7, "S")])
+    ]
+    for melds in layouts:
+        yield "go_out", {"team_melds": melds}
+    for players, sides in seats:  # the requirement of each seating: the last card discarded
+        for melds in layouts:
+            position = {
+                "players": players,
+                "phase": "play",
+                "hands": [["5H"], *([f"{r}C", f"{r}D"] for r in RANKS[4 : 3 + players])],
+                "melds": [melds, *[[]] * (sides - 1)],
+                "stock": 20,
+            }
+            yield "act", {"position": position, "action": {"type": "discard", "card": "5H"}}
+
+
 def _card_points() -> Iterator[Request]:
     cards = ["JK", *(f"{rank}S" for rank in RANKS), "3H", "3D"]
     for card in cards:
@@ -107,10 +151,14 @@ def _game_ends() -> Iterator[Request]:
 
 
 @functools.cache
-def _generated(decks: int, jokers: int) -> dict[str, tuple[Request, ...]]:
+def _generated(
+    decks: int, jokers: int, seats: tuple[tuple[int, int], ...]
+) -> dict[str, tuple[Request, ...]]:
     return {
         "melds": tuple(_melds(decks, jokers)),
         "extending": tuple(_extends()),
+        "pickup": tuple(_pickups()),
+        "going out": tuple(_going_out(seats)),
         "card points": tuple(_card_points()),
         "scoring": tuple(_scores(decks)),
         "game end": tuple(_game_ends()),
@@ -120,9 +168,10 @@ def _generated(decks: int, jokers: int) -> dict[str, tuple[Request, ...]]:
 
 
 def generated(ruleset: Ruleset, area: str) -> tuple[Request, ...]:
-    """The situations generated for an area, for the ruleset's pack."""
+    """The situations generated for an area, for the ruleset's pack and seatings."""
     pack = ruleset.rules.pack
-    return _generated(pack.decks, pack.jokers).get(area, ())
+    seats = tuple(sorted((n, seat.teams) for n, seat in ruleset.rules.players.seats.items()))
+    return _generated(pack.decks, pack.jokers, seats).get(area, ())
 
 
 def bisections(asked: Sequence[tuple[Mapping[str, Any], Any]]) -> list[Request]:

@@ -24,6 +24,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bolivia.compare.witnesses import AREA_OPS, area_rules
 from bolivia.errors import RulesetError
 from bolivia.profiles.battery import Battery, Question
 from bolivia.profiles.domains import domain, number_parts, solved
@@ -70,6 +71,11 @@ class _Step:
     def rank(self, before: Mapping[str, Any]) -> tuple[int, int]:
         """More answers explained first, then fewer fields changed."""
         return (-len(self.left), -self.adds(before))
+
+
+def _area_fields(op: str) -> list[str]:
+    """The fields the rule area of an op reads (a pickup's: the pile's rules, ...)."""
+    return [p for area, ops in AREA_OPS.items() if op in ops for p in area_rules(area, LEAVES)]
 
 
 class _Search:
@@ -208,6 +214,8 @@ class _Search:
         budget = MAX_PAIRS
         for question, answer in current.left[:3]:
             paths = [p for p in LEAVES if p in self.battery.fields.get(question.name, ())]
+            if len(paths) < 2:  # no field alone changes its answer: two of its area's may
+                paths = [p for p in _area_fields(question.op) if p not in current.changes]
             options = self.candidates(current.ruleset, paths)
             for (p1, v1), (p2, v2) in itertools.combinations(options, 2):
                 if budget <= 0 or self.cut:
