@@ -114,6 +114,31 @@ def test_the_concealed_bonus_is_said_right(rid: str) -> None:
     assert ("instead" in said.group()) is not same, said.group()
 
 
+@pytest.mark.parametrize("lang", ["en", "fr", "da", "zh", "ko"])
+def test_red_threes_valued_by_a_table_of_every_count_do_not_also_score_all_value(
+    lang: str,
+) -> None:
+    """A table by count that lists all the pack's red threes gives them their value: the
+    rulebook does not also print the value of all of them (1,000 in bolivia-da) beside it, and
+    says in its details that the rule does not apply; a table without that count does."""
+    from bolivia.authoring.rulebook import render_rulebook
+    from bolivia.rules.variants import with_values
+
+    da = LIBRARY.load("bolivia-da")
+    for table, says_all in (({"1": 150, "6": 2470}, False), ({"5": 2470}, True)):
+        ruleset = with_values(da, {"red_threes.value_by_count": table}, "house")
+        text = render_rulebook(ruleset, lang=lang)
+        lines = people_markdown(text).splitlines()
+        (line,) = [x for x in lines if re.search(_NUMBER % (2, 470), x) and x[0] not in ">-"]
+        assert (re.search(_NUMBER % (1, 0), line) is not None) is says_all, line
+        moot = "does not apply: the table of red threes by count"
+        assert (moot in text) is not says_all
+
+
+# 2,470 / 1,000 as each language writes them (2.470 escaped in Markdown as 2\.470)
+_NUMBER = r"(?<!\d)%d\\?[,.\u202f\u00a0 ]?%03d(?!\d)"
+
+
 def test_the_seatings_that_change_are_said_briefly() -> None:
     """bolivia-da deals 15 cards to six players, Samba 13: one short sentence, not every
     seating twice."""

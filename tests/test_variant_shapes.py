@@ -22,13 +22,13 @@ from bolivia.compare_cli import default_compared
 from bolivia.engine.initial_meld import meld_value
 from bolivia.engine.melds import canasta_bonus, canasta_name, canasta_of, verify_meld
 from bolivia.engine.scoring import TeamHand, score_team
+from bolivia.errors import RulesetError
 from bolivia.play.batch.seeds import derive_seed
 from bolivia.play.batch.simulate import play_hand
 from bolivia.play.bots.registry import make_bot
-from bolivia.rules.coherence import special_canasta_impossible
 from bolivia.rules.library import shipped_library
 from bolivia.rules.ruleset import Ruleset
-from bolivia.rules.variants import alternatives, with_values
+from bolivia.rules.variants import alternatives, variant, with_values
 from bolivia.verify.oracle import Oracle
 
 from .test_moves import _check_perft, _check_ways_out
@@ -69,12 +69,9 @@ def test_the_first_special_canasta_matched_pays_else_the_kind() -> None:
     anyw = {"name": "any", "kind": "bolivia", "bonus": 100}
     seven_twos = ["2C", "2C", "2D", "2D", "2H", "2H", "2S"]
     first = with_values(da, {"canastas.special": [twos, anyw]}, "first")
-    second = with_values(da, {"canastas.special": [anyw, twos]}, "second")
     assert _canasta(first, seven_twos)[1:] == (4000, "twos")
-    assert _canasta(second, seven_twos)[1:] == (100, "any")
-    shadowed = [f for f in lint(second) if "canastas.special.1" in f.keys]
-    assert shadowed and "entry 1 (any) first" in shadowed[0].message
-    assert not [f for f in lint(first) if "canastas.special.1" in f.keys]
+    with pytest.raises(RulesetError, match=r"canastas.special.1: .*entry 1 \(any\) first"):
+        with_values(da, {"canastas.special": [anyw, twos]}, "second")  # twos: never paid
 
 
 def test_scoring_and_the_first_meld_read_the_special_bonus() -> None:
@@ -137,10 +134,21 @@ def test_a_special_name_is_escaped_in_the_rulebook() -> None:
         ({"name": "x", "kind": "escalera", "min_size": 13, "bonus": 1}, "at most 7 cards"),
     ],
 )
-def test_lint_names_a_special_canasta_no_meld_can_be(entry: dict[str, object], words: str) -> None:
-    house = with_values(LIBRARY.load("bolivia-da"), {"canastas.special": [entry]}, "odd")
-    (finding,) = [f for f in lint(house) if f.keys == ("canastas.special.0",)]
-    assert finding.level == "warning" and words in finding.message, finding.message
+def test_a_special_canasta_no_meld_can_be_is_refused(entry: dict[str, object], words: str) -> None:
+    with pytest.raises(RulesetError) as raised:
+        with_values(LIBRARY.load("bolivia-da"), {"canastas.special": [entry]}, "odd")
+    (problem,) = raised.value.problems
+    assert problem.path == "canastas.special.0" and words in problem.message, problem
+
+
+def test_a_special_canasta_an_earlier_one_always_catches_is_refused() -> None:
+    aces = {"name": "aces", "kind": "natural", "rank": "A", "bonus": 900}
+    with pytest.raises(RulesetError, match=r"every canasta it matches matches entry 1 \(any\)"):
+        with_values(
+            LIBRARY.load("bolivia-da"),
+            {"canastas.special": [{"name": "any", "kind": "natural", "bonus": 800}, aces]},
+            "odd",
+        )
 
 
 @pytest.mark.parametrize(
@@ -149,12 +157,13 @@ def test_lint_names_a_special_canasta_no_meld_can_be(entry: dict[str, object], w
 def test_every_special_canasta_added_has_a_scoring_witness(position: int) -> None:
     da = LIBRARY.load("bolivia-da")
     value = alternatives(da, "canastas.special")[position]
-    house = with_values(da, {"canastas.special": value}, f"special-{position}")
-    if special_canasta_impossible(house.rules, len(value) - 1) is not None:
+    if variant(da, "canastas.special", value) is None:
         # no meld can be it (here: a sequence with a wild card, which the Danish rules bar):
-        # no witness, and the linter says so
-        assert [f for f in lint(house) if f.keys == (f"canastas.special.{len(value) - 1}",)]
+        # the ruleset is refused, saying so
+        with pytest.raises(RulesetError, match="is never paid"):
+            with_values(da, {"canastas.special": value}, "refused")
         return
+    house = with_values(da, {"canastas.special": value}, f"special-{position}")
     oracle = Oracle()
     oracle.register(house)
     found, findings = find_witnesses([da, house], oracle, areas=["scoring"], search=False)

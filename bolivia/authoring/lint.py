@@ -31,8 +31,6 @@ from bolivia.engine.initial_meld import minimum
 from bolivia.engine.melds import group_fault
 from bolivia.rules.coherence import (
     achievable_canastas,
-    covers,
-    special_canasta_impossible,
     wild_cards_in_pack,
 )
 from bolivia.rules.library import shipped_library
@@ -97,26 +95,6 @@ def _unreachable_limits(ruleset: Ruleset) -> Iterator[Finding]:
                 "warning",
                 (f"canastas.{kind}.bonus",),
                 f"{a_or_an(kind)} canasta earns {bonus}, but none can be made: {why}",
-            )
-
-
-def _special_canastas(ruleset: Ruleset) -> Iterator[Finding]:
-    """Special canastas no meld can be, and those an earlier entry always catches first."""
-    specials = ruleset.rules.canastas.special
-    for i, entry in enumerate(specials):
-        why = special_canasta_impossible(ruleset.rules, i)
-        shadow = next((j for j in range(i) if covers(specials[j], entry)), None)
-        if why is None and shadow is not None:
-            why = (
-                f"every canasta it matches matches entry {shadow + 1} "
-                f"({specials[shadow].name}) first"
-            )
-        if why is not None:
-            yield Finding(
-                "warning",
-                (f"canastas.special.{i}",),
-                f"the special canasta {entry.name!r} (entry {i + 1}) pays {entry.bonus}, "
-                f"but no canasta is ever paid as it: {why}",
             )
 
 
@@ -429,7 +407,6 @@ def lint(ruleset: Ruleset, sources: Sources | None = None) -> list[Finding]:
         *_going_out(ruleset),
         *_game_end(ruleset),
         *_unreachable_limits(ruleset),
-        *_special_canastas(ruleset),
         *_bands(ruleset),
         *_keep(ruleset),
         *_blocked(ruleset),

@@ -532,6 +532,27 @@ def _card_point_problems(rules: Rules) -> Iterator[Contradiction]:
 
 
 # Each part of the rules checked, in the order its problems are told.
+def _special_problems(rules: Rules) -> Iterator[Contradiction]:
+    """Special canastas no canasta is ever paid as: none can be made, or an earlier entry
+    matches every canasta it matches."""
+    specials = rules.canastas.special
+    for i, entry in enumerate(specials):
+        why = special_canasta_impossible(rules, i)
+        related = _KIND_FIELDS[entry.kind] if why is not None else ()
+        shadow = next((j for j in range(i) if covers(specials[j], entry)), None)
+        if why is None and shadow is not None:
+            why = (
+                f"every canasta it matches matches entry {shadow + 1} "
+                f"({specials[shadow].name}) first"
+            )
+        if why is not None:
+            yield _bad(
+                f"canastas.special.{i}",
+                f"the special canasta {entry.name!r} (entry {i + 1}) is never paid: {why}",
+                *related,
+            )
+
+
 _CHECKS: tuple[Callable[[Rules], Iterator[Contradiction]], ...] = (
     _pack_problems,
     _seating_problems,
@@ -543,6 +564,7 @@ _CHECKS: tuple[Callable[[Rules], Iterator[Contradiction]], ...] = (
     _pile_problems,
     _going_out_problems,
     _card_point_problems,
+    _special_problems,
 )
 
 
