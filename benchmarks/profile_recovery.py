@@ -14,9 +14,11 @@ profiled twice:
 
 Each changed field is *recovered* (the profile's ruleset has the house's value, or one no answer
 tells from it: the house with that value answers every question and situation alike), *wrong*
-(it has another) or *missed* (it has the base's). A *false* field is one the profile's ruleset
-has unlike the house where an answer would show it. Prints one line per house and the totals;
-exit status 1 when anything was wrong, missed or false.
+(it has another) or *missed* (it has the base's); *equivalent* where the profile changed another
+field in its place and names the house's value among the changes that explain the answers as
+well (no question tells the two rulesets apart: nothing could choose). A *false* field is one
+the profile's ruleset has unlike the house where an answer would show it. Prints one line per
+house and the totals; exit status 1 when anything was wrong, missed or false.
 """
 
 from __future__ import annotations
@@ -77,7 +79,8 @@ def main() -> int:
                 totals[way] += counts
                 line.append(
                     f"  {way}: base {profile.asked_as}; recovered {counts['recovered']}, "
-                    f"wrong {counts['wrong']}, missed {counts['missed']}, false {counts['false']}"
+                    f"equivalent {counts['equivalent']}, wrong {counts['wrong']}, "
+                    f"missed {counts['missed']}, false {counts['false']}"
                     f"; asked {profile.asked}, {time.monotonic() - begun:.1f} s"
                 )
                 bad = counts["wrong"] + counts["missed"] + counts["false"]
@@ -89,10 +92,11 @@ def main() -> int:
     for way, counts in totals.items():
         if way == "without" and args.no_without:
             continue
-        changed = counts["recovered"] + counts["wrong"] + counts["missed"]
+        changed = sum(counts[k] for k in ("recovered", "equivalent", "wrong", "missed"))
         print(
             f"{way}: {counts['recovered']}/{changed} changed fields recovered, "
-            f"{counts['wrong']} wrong, {counts['missed']} missed, {counts['false']} false "
+            f"{counts['equivalent']} named as an equivalent, {counts['wrong']} wrong, "
+            f"{counts['missed']} missed, {counts['false']} false "
             f"({seconds[way]:.0f} s profiling)"
         )
     print(f"{time.monotonic() - started:.0f} s in all")

@@ -289,14 +289,20 @@ def shows(battery, house, path, value) -> bool:
 
 
 def judged(battery, house, profile) -> Counter:
-    """recovered / wrong / missed / false for one profile of one house."""
+    """recovered / equivalent / wrong / missed / false for one profile of one house.
+
+    *equivalent*: the profile has another field's change in its place, and names the house's
+    value among the changes that explain the answers as well (no answer tells which)."""
     base, got, out = battery.base, profile.ruleset, Counter()
+    named = [(path, value) for change in profile.changes for path, value in change.equivalents]
     for path in LEAVES:
         theirs, mine = house.ruleset.value(path), got.value(path)
         same = same_value(mine, theirs) or not shows(battery, house, path, mine)
         if path in house.changes:
             if same:
                 out["recovered"] += 1
+            elif any(p == path and same_value(v, theirs) for p, v in named):
+                out["equivalent"] += 1
             elif same_value(mine, base.value(path)):
                 out["missed"] += 1
             else:

@@ -7,7 +7,8 @@ enumeration (:mod:`bolivia.compare.witnesses`), for the pack of the ruleset aske
 - Extending: a wild card onto a canasta in every way the rules tell apart: onto a natural, a
   mixed and a wild canasta, a joker or a two, one or two at a time, in going out or not.
 - The pile: taken by a side that has melded, frozen by a wild card and not, every way: onto a
-  group, a canasta and a sequence, with a pair from the hand, with a natural and a wild card.
+  group, a canasta and a sequence, with naturals from the hand, with naturals and a wild card;
+  each with melds of three cards and of five (the least size of some rulesets).
 - Going out: a side holding none to four natural canastas, with an escalera and without; and
   the same at every seating the ruleset allows, as a player discarding the last card.
 - Card points: every card one at a time, in hand and laid out.
@@ -87,22 +88,23 @@ def _extends() -> Iterator[Request]:
 
 
 def _pickups() -> Iterator[Request]:
-    melded = [_group("9", 3, 0)]
     hand = ["KD", "QD", "JD"]
     for under in (["4D"], ["4D", "2D"]):  # not frozen; frozen by a wild card
         pile = [*under, "8C"]
-        for meld in (_group("8", 3, 0), _group("8", 7, 0), _run(3, 3, "C")):
-            yield "pickup", {"pile": pile, "hand": hand, "team_melds": [meld], "onto": 0}
-        for held in (["8H", "8S"], ["8H", "2C"]):
-            yield (
-                "pickup",
-                {
-                    "pile": pile,
-                    "hand": [*held, *hand],
-                    "team_melds": melded,
-                    "with": held,
-                },
-            )
+        for size in (3, 5):  # melds of the least size of most rulesets, and of some others
+            for meld in (_group("8", size, 0), _group("8", 7, 0), _run(7, size, "C")):
+                yield "pickup", {"pile": pile, "hand": hand, "team_melds": [meld], "onto": 0}
+            naturals = ["8H", "8S", "8D", "8H"][: size - 1]
+            for held in (naturals, [*naturals[:-1], "2C"]):
+                yield (
+                    "pickup",
+                    {
+                        "pile": pile,
+                        "hand": [*held, *hand],
+                        "team_melds": [_group("9", size, 0)],
+                        "with": held,
+                    },
+                )
 
 
 def _going_out(seats: tuple[tuple[int, int], ...]) -> Iterator[Request]:
