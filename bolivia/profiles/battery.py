@@ -63,6 +63,7 @@ SURVEYED = (
     "melds",
     "extending",
     "pickup",
+    "taking the top card",
     "going out",
 )
 MEMO = 200_000  # answers a predictor keeps before it starts again

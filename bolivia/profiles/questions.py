@@ -9,6 +9,8 @@ enumeration (:mod:`bolivia.compare.witnesses`), for the pack of the ruleset aske
 - The pile: taken by a side that has melded, frozen by a wild card and not, every way: onto a
   group, a canasta and a sequence, with naturals from the hand, with naturals and a wild card;
   each with melds of three cards and of five (the least size of some rulesets).
+- The top card taken alone: onto a group of three, of five and a canasta, onto a sequence of
+  three and of five.
 - Going out: a side holding none to four natural canastas, with an escalera and without; and
   the same at every seating the ruleset allows, as a player discarding the last card.
 - Card points: every card one at a time, in hand and laid out.
@@ -107,6 +109,12 @@ def _pickups() -> Iterator[Request]:
                 )
 
 
+def _top_cards() -> Iterator[Request]:
+    pile = ["4D", "8C"]
+    for meld in (*(_group("8", n, 0) for n in (3, 5, 7)), *(_run(7, n, "C") for n in (3, 5))):
+        yield "take_top", {"pile": pile, "team_melds": [meld], "onto": 0}
+
+
 def _going_out(seats: tuple[tuple[int, int], ...]) -> Iterator[Request]:
     naturals = [_group(rank, 7, 0) for rank in ("K", "Q", "J", "A")]
     layouts = [
@@ -161,6 +169,7 @@ def _generated(
         "extending": tuple(_extends()),
         "pickup": tuple(_pickups()),
         "going out": tuple(_going_out(seats)),
+        "taking the top card": tuple(_top_cards()),
         "card points": tuple(_card_points()),
         "scoring": tuple(_scores(decks)),
         "game end": tuple(_game_ends()),
