@@ -187,10 +187,10 @@ class _Search:
                 if net > 0:
                     scored.append((net, fixed, changes, made))
         scored.sort(key=lambda item: (-item[0], -item[1]))
-        kept = scored[:TOP]
-        if len(scored) > TOP:  # those as good as the last kept too: a tie is not cut by order
-            kept += [item for item in scored[TOP : TOP * 4] if item[0] == scored[TOP - 1][0]]
-        return self._best(current, [(c, m, n) for _, n, c, m in kept])
+        chosen = scored[:TOP]
+        if len(scored) > TOP:  # those as good as the last chosen too: a tie is not cut by order
+            chosen += [item for item in scored[TOP : TOP * 4] if item[0] == scored[TOP - 1][0]]
+        return self._best(current, [(c, m, n) for _, n, c, m in chosen])
 
     def _best(
         self, current: _Step, tried: Sequence[tuple[dict[str, Any], Ruleset, int]]
