@@ -97,10 +97,11 @@ def test_fourteen_cards_ace_to_ace_only_with_two_aces(tmp_path: Path) -> None:
 
 def test_lint_warns_of_ace_to_ace_under_a_size_limit(tmp_path: Path) -> None:
     path = tmp_path / "short.yaml"
-    path.write_text(
-        "id: short\nextends: brazilian-canastra\nmelds:\n  sequence:\n    max_size: 13\n",
-        encoding="utf-8",
-    )
+    text = "id: short\nextends: brazilian-canastra\nmelds:\n  sequence:\n    max_size: 13\n"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(RulesetError, match="'canastra de ás' .entry 1. is never paid"):
+        Library([tmp_path]).load(str(path))  # the fourteen-card canastra left no room
+    path.write_text(text + "canastas:\n  special: []\n", encoding="utf-8")
     found = [f for f in lint(Library([tmp_path]).load(str(path))) if f.level == "warning"]
     assert any("melds.sequence.two_aces" in f.keys for f in found), found
 
@@ -244,7 +245,7 @@ def test_compare_finds_what_tells_an_ace_at_either_end_from_ace_high(tmp_path: P
     path = tmp_path / "ace-high.yaml"
     path.write_text(
         "id: ace-high\nextends: brazilian-canastra\nmelds:\n  sequence:\n"
-        "    lowest: '4'\n    two_aces: false\n",
+        "    lowest: '4'\n    two_aces: false\ncanastas:\n  special: []\n",
         encoding="utf-8",
     )
     high = Library([tmp_path]).load(str(path))
