@@ -99,7 +99,7 @@ def test_lint_warns_of_ace_to_ace_under_a_size_limit(tmp_path: Path) -> None:
     path = tmp_path / "short.yaml"
     text = "id: short\nextends: brazilian-canastra\nmelds:\n  sequence:\n    max_size: 13\n"
     path.write_text(text, encoding="utf-8")
-    with pytest.raises(RulesetError, match="'canastra de ás' .entry 1. is never paid"):
+    with pytest.raises(RulesetError, match=r"'canastra de ás' \(entry 1\) is never paid"):
         Library([tmp_path]).load(str(path))  # the fourteen-card canastra left no room
     path.write_text(text + "canastas:\n  special: []\n", encoding="utf-8")
     found = [f for f in lint(Library([tmp_path]).load(str(path))) if f.level == "warning"]
