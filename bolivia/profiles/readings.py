@@ -390,8 +390,9 @@ def _bonuses(predictor: Predictor, ruleset: Ruleset, melds: Any, total: int) -> 
 
 def _special_cards(
     predictor: Predictor, ruleset: Ruleset, question: Question, answer: Mapping[str, Any]
-) -> tuple[str, list[str], int] | None:
-    """A canasta paid a bonus the ruleset does not pay it: its kind, cards and bonus."""
+) -> tuple[str, list[str], int, str | None] | None:
+    """A canasta paid a bonus the ruleset does not pay it: its kind, cards, bonus, and the
+    name the engine gave it where it answered one unlike the ruleset's (protocol 3)."""
     result = _result(answer)
     if question.op not in ("meld", "extend") or result is None:
         return None
@@ -402,7 +403,10 @@ def _special_cards(
     if ours.get("canasta") != kind or ours.get("bonus") == bonus:
         return None
     cards = _canasta_cards(question)
-    return None if cards is None else (str(kind), cards, bonus)
+    name = result.get("name")
+    if not isinstance(name, str) or not 0 < len(name) <= 40 or name == ours.get("name"):
+        name = None
+    return None if cards is None else (str(kind), cards, bonus, name)
 
 
 def _canasta_cards(question: Question) -> list[str] | None:
@@ -416,8 +420,9 @@ def _canasta_cards(question: Question) -> list[str] | None:
 
 
 def _specials(predictor: Predictor, ruleset: Ruleset, answered: Answered) -> Iterator[Reading]:
-    """A special canasta before the ruleset's own, for each canasta whose answered bonus is
-    not the one the ruleset pays: one reading for each way of naming what sets it apart."""
+    """A special canasta before the ruleset's own (and after them), for each canasta whose
+    answered bonus is not the one the ruleset pays: one reading for each way of naming what
+    sets it apart."""
     special = list(ruleset.value("canastas.special"))
     wild_ranks = {str(rank) for rank in ruleset.rules.pack.wild_ranks}
     seen: set[str] = set()
@@ -425,30 +430,40 @@ def _specials(predictor: Predictor, ruleset: Ruleset, answered: Answered) -> Ite
         found = _special_cards(predictor, ruleset, question, answer)
         if found is None:
             continue
-        kind, cards, bonus = found
-        for entry in _special_entries(kind, cards, wild_ranks, bonus):
+        kind, cards, bonus, name = found
+        for entry in _special_entries(kind, cards, wild_ranks, bonus, name):
             key = repr(sorted(entry.items()))
             if key not in seen:
                 seen.add(key)
                 yield "canastas.special", [entry, *special]
+                if special:  # after them: where it would leave one of them unpaid
+                    yield "canastas.special", [*special, entry]
 
 
 def _special_entries(
-    kind: str, cards: Sequence[str], wild_ranks: set[str], bonus: int
+    kind: str, cards: Sequence[str], wild_ranks: set[str], bonus: int, name: str | None = None
 ) -> Iterator[dict[str, Any]]:
-    """The special canastas a canasta of these cards could be: of its rank (a group), of its
-    size or more, of its wild cards exactly, of its jokers exactly."""
+    """The special canastas a canasta of these cards could be: every canasta of its kind, or
+    of its rank (a group), of its size or more, of its wild cards exactly, of its jokers
+    exactly. Each is called what the engine called it, else by what sets it apart."""
     jokers = sum(card == "JK" for card in cards)
     wilds = sum(card == "JK" or card[:-1] in wild_ranks for card in cards)
     naturals = [card[:-1] for card in cards if card != "JK" and card[:-1] not in wild_ranks]
     base = {"kind": kind, "bonus": bonus}
+    if name is not None:
+        yield {"name": name, **base}
     if kind in ("natural", "mixed") and naturals:
         rank = naturals[0]
-        yield {"name": f"canasta of {rank}s", **base, "rank": rank}
-    yield {"name": f"{len(cards)}-card {kind} canasta", **base, "min_size": len(cards)}
-    yield {"name": f"{kind} canasta of {wilds} wild", **base, "min_wild": wilds, "max_wild": wilds}
+        yield {"name": name or f"canasta of {rank}s", **base, "rank": rank}
+    yield {"name": name or f"{len(cards)}-card {kind} canasta", **base, "min_size": len(cards)}
     yield {
-        "name": f"{kind} canasta of {jokers} jokers",
+        "name": name or f"{kind} canasta of {wilds} wild",
+        **base,
+        "min_wild": wilds,
+        "max_wild": wilds,
+    }
+    yield {
+        "name": name or f"{kind} canasta of {jokers} jokers",
         **base,
         "min_jokers": jokers,
         "max_jokers": jokers,

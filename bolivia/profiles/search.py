@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +41,13 @@ MAX_REQUESTS = 400_000  # oracle requests one search may make; then it stops whe
 MAX_PAIRS = 4000  # rulesets of two changes tried for the disagreements no single change explains
 
 Answered = list[tuple[Question, Mapping[str, Any]]]
+
+#: fields a table by players overrides at its seatings: a change of one may be, at the seating
+#: the questions ask, the table's entry instead (the only seating a ruleset of one has)
+BY_PLAYERS = {
+    "going_out.requirement": "going_out.requirement_by_players",
+    "game.target": "game.target_by_players",
+}
 
 
 @dataclass(frozen=True)
@@ -254,11 +261,28 @@ class _Search:
                 self.step(current, near, every=False)
                 or self.step(current, LEAVES, every=True)
                 or self.pairs(current)
+                or self.settled(current)
             )
             if found is None:
                 break
             current = found
         return self.merge(self.prune(current))
+
+    def settled(self, current: _Step) -> _Step | None:
+        """Where no step helps: the changes pruned and merged, or one of them replaced by
+        another field's change that explains more in all (a step may have taken a field that
+        explained the most then, and another explains more now). Returned only when it changed
+        the changes and more may be explained: the steps go on from it."""
+        if not current.left:
+            return None
+        merged = self.merge(self.prune(current))
+        if merged.changes != current.changes:
+            return merged if merged.left else None
+        for path in list(current.changes):
+            for _, _, step, left in self.in_place(current, path, self.evidence(current, path)):
+                if len(left) < len(current.left):
+                    return step
+        return None
 
     def fewest_more(self, current: _Step) -> int:
         """A bound under the changes the disagreements left still need, by the fields each
@@ -290,28 +314,44 @@ class _Search:
     ) -> list[tuple[str, Any]]:
         """The changes of other fields that explain a change's evidence as well without it,
         and no fewer answers in all."""
+        return [
+            (other, value)
+            for other, value, _, left in self.in_place(best, path, evidence)
+            if len(left) <= len(best.left)
+        ]
+
+    def in_place(
+        self, best: _Step, path: str, evidence: Sequence[Question]
+    ) -> Iterator[tuple[str, Any, _Step, Answered]]:
+        """Each change of another field that, in place of ``path``'s, explains its evidence:
+        with the step it makes and the answers that step leaves unexplained."""
         names = {q.name for q in evidence}
         among = [(q, a) for q, a in self.asked if q.name in names]
         rest = {p: v for p, v in best.changes.items() if p != path}
         without = self.build(rest)
         if not among or without is None:
-            return []
-        found = []
+            return
         for other, value in self.candidates(without, self.shown_by(evidence, best.changes)):
-            made = self.build(self.changed(rest, other, value))
+            changes = self.changed(rest, other, value)
+            made = self.build(changes)
             if made is None or self.unexplained(made, among):
                 continue
-            if len(self.unexplained(made)) <= len(best.left):
-                found.append((other, value))
-        return found
+            left = self.unexplained(made)
+            yield other, value, _Step(changes, made, left), left
+
+    def evidence(self, best: _Step, path: str) -> list[Question]:
+        """The answers only ``path``'s change explains (lost without it)."""
+        left = {q.name for q, _ in best.left}
+        without = self.build({p: v for p, v in best.changes.items() if p != path})
+        lost = self.unexplained(without) if without is not None else self.asked
+        return [q for q, _ in lost if q.name not in left]
 
     def shown_by(self, questions: Sequence[Question], changed: Collection[str] = ()) -> list[str]:
-        """The fields, but those ``changed``, that any of these questions shows."""
-        return [
-            p
-            for p in LEAVES
-            if p not in changed and any(p in self.battery.fields.get(q.name, ()) for q in questions)
-        ]
+        """The fields, but those ``changed``, that any of these questions shows, and the table
+        by players of each (its entry for the seating asked may say the same)."""
+        shown = {p for q in questions for p in self.battery.fields.get(q.name, ())}
+        shown |= {BY_PLAYERS[p] for p in shown if p in BY_PLAYERS}
+        return [p for p in LEAVES if p not in changed and p in shown]
 
     def merge(self, current: _Step) -> _Step:
         """Two changes replaced by one that explains as much, while one does: a field the
@@ -370,12 +410,7 @@ def explain(
         return Found(
             best.ruleset, best.changes, unexplained, {}, {}, search.cut, True, search.least
         )
-    left = {q.name for q, _ in best.left}
-    explains: dict[str, list[Question]] = {}
-    for path in best.changes:
-        without = search.build({p: v for p, v in best.changes.items() if p != path})
-        lost = search.unexplained(without) if without is not None else search.asked
-        explains[path] = [q for q, _ in lost if q.name not in left]
+    explains = {path: search.evidence(best, path) for path in best.changes}
     cut = search.cut
     equivalents = {} if cut else search.equivalents(best, explains)
     unexplained = [q for q, _ in best.left]
