@@ -71,6 +71,8 @@ class Limits:
         # the most cards of a sequence extended by a player going out (None: no limit)
         self.sequence_max_going_out: int | None = _max_going_out(sequence)
         self.sequence_max_wild: int = sequence.max_wild
+        # the fewest cards of a sequence that holds a wild card (0: no more than any sequence)
+        self.sequence_wild_from: int = sequence.wild_from_size or 0
         self.two_aces: bool = sequence.two_aces
         # the span of a sequence in positions (see cards.POSITION_RANK), the most positions one
         # fills, and for each rank index the positions in the span a natural of it may take

@@ -51,7 +51,10 @@ def sequence_fault(
     # the wild cards fill the gaps of one placement: its span less the naturals in it
     if not any(places[-1] - places[0] + 1 - len(places) <= wilds for places in found):
         return _gap_fault(found, wilds)
-    return _length_fault(lim, len(ranks) + wilds, new, going_out)
+    fault = _length_fault(lim, len(ranks) + wilds, new, going_out)
+    if fault is None and wilds and len(ranks) + wilds < lim.sequence_wild_from:
+        return "sequence-wild-too-short"
+    return fault
 
 
 def _gap_fault(found: list[list[int]], wilds: int) -> str:
@@ -205,6 +208,13 @@ SEQUENCE_REFUSALS: Final[Refusals] = {
             f"a sequence may hold at most "
             f"{plural(r.rules.melds.sequence.max_wild, 'wild card')}, "
             f"not {w}"
+        ),
+    ),
+    "sequence-wild-too-short": (
+        "melds.sequence.wild_from_size",
+        lambda r, n, w: (
+            f"a sequence may hold a wild card only once it has "
+            f"{plural(r.rules.melds.sequence.wild_from_size or 0, 'card')}, not {n + w}"
         ),
     ),
     "sequence-gap": (

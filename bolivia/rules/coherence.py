@@ -410,6 +410,15 @@ def _sequence_problems(rules: Rules) -> Iterator[Contradiction]:
         yield _bad(
             "melds.sequence.max_size", f"smaller than melds.sequence.min_size ({seq.min_size})"
         )
+    longest = _sequence_span(rules) + seq.max_wild
+    if seq.max_size is not None:
+        longest = min(longest, seq.max_size)
+    if seq.max_wild and seq.wild_from_size is not None and seq.wild_from_size > longest:
+        yield _bad(
+            "melds.sequence.wild_from_size",
+            f"{seq.wild_from_size} cards is more than a sequence may hold ({longest}): no "
+            "sequence could hold a wild card (melds.sequence.max_wild: 0 says that)",
+        )
 
 
 def _wild_meld_problems(rules: Rules) -> Iterator[Contradiction]:

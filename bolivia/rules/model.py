@@ -284,6 +284,12 @@ class SequenceMelds(Record):
         "ace may stand at either end)."
     )
     max_wild: CardCount = Field(description="Most wild cards in a sequence.")
+    # issue 42: "one wild card, in a seven-card canasta only"
+    wild_from_size: MeldSize | None = Field(
+        default=None,
+        description="Fewest cards a sequence holding a wild card may have (null: any size it "
+        "may have; 7 with max_wild 1: one wild card, in a seven-card sequence or longer only).",
+    )
     # issue 17 (Brazilian Canasta): an escalera extended in going out
     extend_going_out: bool = Field(
         default=False,

@@ -301,6 +301,12 @@ PHRASES: dict[str, Phrase] = {
         {"0": N_("no wild card")},
         N_("at most {n:wild card}"),
     ),
+    "melds.sequence.wild_from_size": Phrase(
+        N_("sequences holding a wild card"),
+        N_("How many cards must a sequence have to hold a wild card?"),
+        {"none": N_("any number")},
+        N_("{n:card} or more"),
+    ),
     "melds.sequence.extend_going_out": Phrase(
         N_("sequences extended in going out"),
         N_(

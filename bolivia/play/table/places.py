@@ -313,6 +313,8 @@ class Places:
         available = sum(self.counts[i] for i in self.wilds)
         for w in range(min(available, lim.sequence_max_wild) + 1):
             k = max(1, lim.sequence_min_size - 1 - w)  # naturals beside the card
+            if w:  # as many as a sequence holding a wild card needs
+                k = max(k, lim.sequence_wild_from - 1 - w)
             fills: list[list[int]] | None = None  # read at the first natural choice
             for others in start_naturals(self.lim, self.counts, index, k, w):
                 if fills is None:
