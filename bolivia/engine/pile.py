@@ -94,7 +94,10 @@ def card_class(ruleset: Ruleset, card: Card) -> str | None:
 def turn_up(ruleset: Ruleset, stock: list[int]) -> list[int]:
     """Start the pile from the stock (card indices, its top card last), taking the cards off
     it: the upcard, and while the card last turned up is of a class ``deal.upcard_covered_if``
-    names, the next one on it (until the stock runs out). The pile, bottom first."""
+    names, the next one on it (until the stock runs out). The pile, bottom first: empty where
+    ``deal.upcard`` is false."""
+    if not ruleset.rules.deal.upcard:
+        return []
     covered = ruleset.rules.deal.upcard_covered_if
     pile = [stock.pop()]
     while stock and card_class(ruleset, _CARDS[pile[-1]]) in covered:

@@ -230,6 +230,12 @@ class Players(Record):
 
 
 class Deal(Record):
+    # issue 42 (Modern American Canasta): no card turned up; the first discard starts the pile
+    upcard: bool = Field(
+        default=True,
+        description="Whether a card of the stock is turned up after the deal to start the pile "
+        "(false: the pile starts empty, with the first player's discard).",
+    )
     upcard_covered_if: tuple[CardClass, ...] = Field(
         description="Cards that, turned up to start the pile, are covered by another card "
         "turned up on them (they stay in the pile)."

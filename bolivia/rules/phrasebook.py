@@ -230,6 +230,11 @@ PHRASES: dict[str, Phrase] = {
         N_("players, sides and cards"),
         N_("How many may play, in how many sides, with how many cards dealt and drawn?"),
     ),
+    "deal.upcard": Phrase(
+        N_("the upcard"),
+        N_("Is a card turned up after the deal to start the discard pile?"),
+        _YES_NO,
+    ),
     "deal.upcard_covered_if": Phrase(
         N_("first upcard covered"),
         N_("Which card turned up to start the pile is covered by another?"),
