@@ -295,6 +295,7 @@ def judged(battery, house, profile) -> Counter:
     value among the changes that explain the answers as well (no answer tells which)."""
     base, got, out = battery.base, profile.ruleset, Counter()
     named = [(path, value) for change in profile.changes for path, value in change.equivalents]
+    named += [pair for change in profile.changes for group in change.together for pair in group]
     for path in LEAVES:
         theirs, mine = house.ruleset.value(path), got.value(path)
         same = same_value(mine, theirs) or not shows(battery, house, path, mine)

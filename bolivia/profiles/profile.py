@@ -94,6 +94,8 @@ class Change:
     questions: tuple[Question, ...]  # the answers only this value explains
     # other fields' values that, in its place, explain the answers as well
     equivalents: tuple[tuple[str, Any], ...] = ()
+    # changes of several fields that, together in its place, explain the answers as well
+    together: tuple[tuple[tuple[str, Any], ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -316,13 +318,20 @@ def _rivals(
     """The rulesets that explain the answers as well as the one found: another field's change
     in place of a change (its equivalents), or another value of a changed field."""
     out: list[tuple[list[str], Ruleset]] = []
-    for path, others in found.equivalents.items():
+    groups: dict[str, list[tuple[tuple[str, Any], ...]]] = {
+        path: [((other, value),) for other, value in others]
+        for path, others in found.equivalents.items()
+    }
+    for path, sets in found.together.items():
+        groups.setdefault(path, []).extend(sets)
+    for path, sets in groups.items():
         rest = {p: v for p, v in found.changes.items() if p != path}
-        for other, value in others:
+        for changes in sets:
             try:
-                out.append(([path, other], with_values(base, {**rest, other: value}, "instead")))
+                rival = with_values(base, {**rest, **dict(changes)}, "instead")
             except RulesetError:
                 continue
+            out.append(([path, *(other for other, _ in changes)], rival))
     predictor = battery.predictor
     for path, mine in found.changes.items():
         shown = [q for q in battery.depending_on(path) if q.name in answers]
@@ -437,6 +446,7 @@ def _changes(base: Ruleset, found: Found) -> tuple[Change, ...]:
             base.value(path),
             tuple(found.explains.get(path, ())),
             tuple(found.equivalents.get(path, ())),
+            tuple(found.together.get(path, ())),
         )
         for path, value in found.changes.items()
     )

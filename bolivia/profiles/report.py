@@ -198,7 +198,7 @@ def _change_lines(profile: Profile, change: Change) -> list[str]:
     lines = [f"  {describe_change(change.path, change.base_value, change.value)}"]
     if change.questions:
         lines.append(f"    cases: {_names(change.questions)}")
-    if change.equivalents:
+    if change.equivalents or change.together:
         lines.append(f"    or, as well (no answer tells which): {_equivalents(profile, change)}")
     return lines
 
@@ -251,8 +251,12 @@ def profile_text(profile: Profile) -> list[str]:
 
 
 def _equivalents(profile: Profile, change: Change) -> str:
+    """What explains the answers as well in the change's place: each field alone, or several
+    together ("A and B")."""
+    sets = [((path, value),) for path, value in change.equivalents] + list(change.together)
     return "; ".join(
-        describe_change(path, profile.base.value(path), value) for path, value in change.equivalents
+        " and ".join(describe_change(p, profile.base.value(p), v) for p, v in changes)
+        for changes in sets
     )
 
 
@@ -277,6 +281,7 @@ def profile_json(profile: Profile, written: str | None = None) -> dict[str, Any]
                 "text": describe_change(c.path, c.base_value, c.value),
                 "cases": [_question_json(q) for q in c.questions],
                 "equivalents": [{"field": p, "value": v} for p, v in c.equivalents],
+                "together": [[{"field": p, "value": v} for p, v in t] for t in c.together],
             }
             for c in profile.changes
         ],
@@ -315,7 +320,7 @@ def profile_yaml(profile: Profile) -> str:
         seen = f"observed in {profile.engine}"
         cases = _names(change.questions, 10)
         entry = {"house": f"{seen}: cases {cases}" if cases else seen}
-        if change.equivalents:
+        if change.equivalents or change.together:
             entry["note"] = f"the answers are explained as well by {_equivalents(profile, change)}"
         provenance[change.path] = entry
     document: dict[str, Any] = {

@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Collection, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from bolivia.compare.witnesses import AREA_OPS, area_rules
@@ -63,6 +63,8 @@ class Found:
     cut: bool = False  # the search stopped at its bound on oracle requests
     beyond: bool = False  # it stopped past the most changes it was allowed (another base is nearer)
     least: int = 0  # then: the fewest changes it would need, at least (more than it was allowed)
+    # key path -> changes of several fields that, together in its place, explain them as well
+    together: dict[str, list[tuple[tuple[str, Any], ...]]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -346,6 +348,35 @@ class _Search:
         lost = self.unexplained(without) if without is not None else self.asked
         return [q for q, _ in lost if q.name not in left]
 
+    def kinds_instead(self, best: _Step) -> dict[str, list[tuple[tuple[str, Any], ...]]]:
+        """For a change that adds special canastas every canasta of their kind matches (no
+        condition), the kind's own name and bonus in its place, where they explain as much:
+        the same canastas paid the same, no answer tells the two apart."""
+        path = "canastas.special"
+        if path not in best.changes:
+            return {}
+        mine = list(best.changes[path])
+        plain = [e for e in mine if not _conditions(e) and not _conditions_in(self.base, e)]
+        if not plain:
+            return {}
+        rest = {p: v for p, v in best.changes.items() if p != path}
+        instead: list[tuple[str, Any]] = []
+        for entry in plain:
+            instead += [
+                (f"canastas.{entry['kind']}.name", entry["name"]),
+                (f"canastas.{entry['kind']}.bonus", entry["bonus"]),
+            ]
+        left = [e for e in mine if e not in plain]
+        if not same_value(left, self.base.value(path)):
+            instead.append((path, left))
+        changes = dict(rest)
+        for other, value in instead:
+            changes = self.changed(changes, other, value)
+        made = self.build(changes)
+        if made is None or len(self.unexplained(made)) > len(best.left):
+            return {}
+        return {path: [tuple(instead)]}
+
     def shown_by(self, questions: Sequence[Question], changed: Collection[str] = ()) -> list[str]:
         """The fields, but those ``changed``, that any of these questions shows, and the table
         by players of each (its entry for the seating asked may say the same)."""
@@ -413,5 +444,23 @@ def explain(
     explains = {path: search.evidence(best, path) for path in best.changes}
     cut = search.cut
     equivalents = {} if cut else search.equivalents(best, explains)
+    together = {} if cut else search.kinds_instead(best)
     unexplained = [q for q, _ in best.left]
-    return Found(best.ruleset, best.changes, unexplained, explains, equivalents, cut)
+    return Found(
+        best.ruleset, best.changes, unexplained, explains, equivalents, cut, together=together
+    )
+
+
+def _conditions(entry: Mapping[str, Any]) -> bool:
+    """Whether a special canasta's entry sets a condition (a rank, a size, wild cards or
+    jokers) beyond its kind."""
+    return any(
+        entry.get(key) not in (None, 0)
+        for key in ("rank", "min_size", "min_wild", "max_wild", "min_jokers", "max_jokers")
+    ) or (entry.get("max_wild") == 0 and entry.get("kind") != "natural")
+
+
+def _conditions_in(base: Ruleset, entry: Mapping[str, Any]) -> bool:
+    """Whether the base's own special canastas of the entry's kind would still take some of
+    its canastas first (then the entry is not the kind's whole)."""
+    return any(e["kind"] == entry["kind"] for e in base.value("canastas.special"))
