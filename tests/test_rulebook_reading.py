@@ -135,6 +135,26 @@ def test_red_threes_valued_by_a_table_of_every_count_do_not_also_score_all_value
         assert (moot in text) is not says_all
 
 
+@pytest.mark.parametrize("lang", ["en", "fr", "da", "zh", "ko"])
+def test_red_threes_valued_by_a_table_of_every_count_have_no_value_each(lang: str) -> None:
+    """A table that gives every count from one to all the pack's red threes leaves nothing to
+    the value each (100 in bolivia-da): the rulebook gives the table alone, the value each moot
+    in its details; a table of some counts keeps it."""
+    from bolivia.authoring.rulebook import render_rulebook
+    from bolivia.rules.variants import with_values
+
+    da = LIBRARY.load("bolivia-da")
+    every = {str(n): 170 * n for n in range(1, 7)}
+    for table, says_each in ((every, False), ({"1": 170, "2": 1020}, True)):
+        ruleset = with_values(da, {"red_threes.value_by_count": table}, "h")
+        text = render_rulebook(ruleset, lang=lang)
+        lines = people_markdown(text).splitlines()
+        (line,) = [x for x in lines if re.search(_NUMBER % (1, 20), x) and x[0] not in ">-"]
+        assert (re.search(r"(?<![\d,.\u202f\u00a0])100(?!\d)", line) is not None) is says_each
+        moot = "does not apply: the table of red threes by count gives every count"
+        assert (moot in text) is not says_each
+
+
 # 2,470 / 1,000 as each language writes them (2.470 escaped in Markdown as 2\.470)
 _NUMBER = r"(?<!\d)%d\\?[,.\u202f\u00a0 ]?%03d(?!\d)"
 
@@ -267,3 +287,15 @@ def test_the_html_fits_a_phone_and_a_desktop(tmp_path: Path) -> None:
     with chromium() as browser:
         assert too_wide(browser, scrolling, 400)  # the check sees a table that scrolls
         assert pages_too_wide(browser, files) == {}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "da", "zh", "ko"])
+def test_the_html_rulebooks_headings_have_ids_of_their_own(lang: str) -> None:
+    """Every heading's id is its own, in every script (Chinese and Korean headings once all
+    got "_1")."""
+    from bolivia.authoring.rulebook import render_rulebook
+
+    page = render_rulebook(LIBRARY.load("bolivia-ko"), "html", lang=lang)
+    ids = re.findall(r'<h[1-6] id="([^"]*)"', page)
+    assert len(ids) > 10 and len(ids) == len(set(ids)), ids
+    assert not any(re.fullmatch(r"_\d+", i) for i in ids), ids

@@ -28,6 +28,7 @@ from typing import Any
 
 import jinja2
 import markdown as markdown_lib
+from markdown.extensions.toc import TocExtension, slugify_unicode
 from markupsafe import Markup
 
 from bolivia.authoring.details import (
@@ -433,7 +434,10 @@ _CELL = re.compile(r"<t[hd]>(.*?)</t[hd]>", re.S)
 
 def _html(markdown: str, cards: Any) -> Markup:
     """A part of the book as HTML, its tables as tables that reflow into cards on a phone."""
-    body = str(safe_html(markdown_lib.markdown(markdown, extensions=["tables", "toc"])))
+    # headings' ids from their own letters, in every script (the default keeps ASCII only:
+    # every Chinese or Korean heading would be "_1")
+    toc = TocExtension(slugify=slugify_unicode)
+    body = str(safe_html(markdown_lib.markdown(markdown, extensions=["tables", toc])))
 
     def reflowed(table: re.Match[str]) -> str:
         head, _, rows = table.group(1).partition("</thead>")
