@@ -416,3 +416,15 @@ def test_a_kind_renamed_and_paid_otherwise_is_read_with_its_equal_special_canast
     if any(c.path == "canastas.special" for c in profile.changes):  # the one-change reading
         assert "or, as well (no answer tells which): canastas.natural.name clean one" in text
         assert " and canastas.natural.bonus 650 (not 500)" in text, text
+
+
+def test_a_pair_that_starts_a_new_group_is_told_from_two_groups_of_a_rank() -> None:
+    # in a pickup, a pair starting a new group beside the side's group of that rank is what
+    # two groups of a rank allow too; a group laid from the hand tells them apart
+    fr = LIBRARY.load("bolivia-fr")
+    house = with_values(fr, {"pile.pair_starts_new_meld": True}, "house")
+    profile = profile_engine(
+        serving(house, "bolivia-fr"), LIBRARY, SUITES, name="house", as_id="bolivia-fr"
+    )
+    assert {c.path: c.value for c in profile.changes} == {"pile.pair_starts_new_meld": True}
+    assert not any(c.equivalents for c in profile.changes)

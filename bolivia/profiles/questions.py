@@ -9,6 +9,8 @@ enumeration (:mod:`bolivia.compare.witnesses`), for the pack of the ruleset aske
 - The pile: taken by a side that has melded, frozen by a wild card and not, every way: onto a
   group, a canasta and a sequence, with naturals from the hand, with naturals and a wild card;
   each with melds of three cards and of five (the least size of some rulesets).
+- A second group of a rank: laid from the hand beside the side's group of three, or canasta,
+  of that rank (the rule the pickups' pair starting a new group may hide).
 - The top card taken alone: onto a group of three, of five and a canasta, onto a sequence of
   three and of five.
 - Going out: a side holding none to four natural canastas, with an escalera and without; and
@@ -109,6 +111,24 @@ def _pickups() -> Iterator[Request]:
                 )
 
 
+def _second_groups() -> Iterator[Request]:
+    """A group laid from the hand beside the side's group of the same rank (of three cards,
+    and a canasta): a second group of a rank, which the pickups alone do not tell from a pair
+    that starts a new group with the pile's top card."""
+    for meld in (_group("9", 3, 0), _group("9", 7, 0)):
+        position = {
+            "phase": "play",
+            "hands": [["9C", "9C", "9H", "5D", "6S"], ["5S"], ["6D"], ["7S"]],
+            "melds": [[meld], []],
+            "pile": ["5C", "8H"],
+            "stock": 40,
+        }
+        yield (
+            "act",
+            {"position": position, "action": {"type": "lay", "melds": [["9C", "9C", "9H"]]}},
+        )
+
+
 def _top_cards() -> Iterator[Request]:
     pile = ["4D", "8C"]
     for meld in (*(_group("8", n, 0) for n in (3, 5, 7)), *(_run(7, n, "C") for n in (3, 5))):
@@ -167,7 +187,7 @@ def _generated(
     return {
         "melds": tuple(_melds(decks, jokers)),
         "extending": tuple(_extends()),
-        "pickup": tuple(_pickups()),
+        "pickup": (*_pickups(), *_second_groups()),
         "going out": tuple(_going_out(seats)),
         "taking the top card": tuple(_top_cards()),
         "card points": tuple(_card_points()),
