@@ -24,7 +24,7 @@ import hashlib
 import json
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -315,27 +315,40 @@ def _opened(battery: Battery, changes: Mapping[str, Any]) -> list[str]:
 def _rivals(
     battery: Battery, base: Ruleset, found: Found, answers: Mapping[str, Any]
 ) -> list[tuple[list[str], Ruleset]]:
-    """The rulesets that explain the answers as well as the one found: another field's change
-    in place of a change (its equivalents), or another value of a changed field."""
-    out: list[tuple[list[str], Ruleset]] = []
-    groups: dict[str, list[tuple[tuple[str, Any], ...]]] = {
-        path: [((other, value),) for other, value in others]
-        for path, others in found.equivalents.items()
-    }
-    for path, sets in found.together.items():
-        groups.setdefault(path, []).extend(sets)
-    for path, sets in groups.items():
+    """The rulesets that explain the answers as well as the one found: other fields' changes
+    in place of a change (its equivalents, alone or together), or another value of a changed
+    field."""
+    return [*_instead_of_changes(base, found), *_other_values(battery, base, found, answers)]
+
+
+def _instead_of_changes(base: Ruleset, found: Found) -> Iterator[tuple[list[str], Ruleset]]:
+    """Each change's equivalents, alone and together, in its place."""
+    for path in found.changes:
+        sets: list[tuple[tuple[str, Any], ...]] = [
+            ((other, value),) for other, value in found.equivalents.get(path, ())
+        ]
+        sets += found.together.get(path, [])
         rest = {p: v for p, v in found.changes.items() if p != path}
         for changes in sets:
             try:
                 rival = with_values(base, {**rest, **dict(changes)}, "instead")
             except RulesetError:
                 continue
-            out.append(([path, *(other for other, _ in changes)], rival))
+            yield [path, *(other for other, _ in changes)], rival
+
+
+def _other_values(
+    battery: Battery, base: Ruleset, found: Found, answers: Mapping[str, Any]
+) -> Iterator[tuple[list[str], Ruleset]]:
+    """Another value of a changed field that leaves the same answers unexplained."""
     predictor = battery.predictor
     for path, mine in found.changes.items():
         shown = [q for q in battery.depending_on(path) if q.name in answers]
-        wrong = {q.name for q in shown if not predictor.explains(found.ruleset, q, answers[q.name])}
+
+        def wrong(ruleset: Ruleset, shown: list[Question] = shown) -> set[str]:
+            return {q.name for q in shown if not predictor.explains(ruleset, q, answers[q.name])}
+
+        before = wrong(found.ruleset)
         values = [*alternatives(found.ruleset, path), *domain(found.ruleset, path)]
         for value in values[:MAX_RIVALS]:
             if same_value(value, mine):
@@ -344,11 +357,8 @@ def _rivals(
                 rival = with_values(base, {**found.changes, path: value}, "instead")
             except RulesetError:
                 continue
-            if wrong == {
-                q.name for q in shown if not predictor.explains(rival, q, answers[q.name])
-            }:
-                out.append(([path], rival))
-    return out
+            if wrong(rival) == before:
+                yield [path], rival
 
 
 def _deciding(
