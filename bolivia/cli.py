@@ -692,6 +692,12 @@ def rulebook_command(ruleset: str, fmt: str, out: Path | None, folders: Any, lan
 @click.option("--force", is_flag=True, help="Replace the --out file if it exists.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 @click.option("--max-questions", default=20_000, type=click.IntRange(1, 1_000_000), help="A cap.")
+@click.option(
+    "--max-requests",
+    default=400_000,
+    type=click.IntRange(1, 100_000_000),
+    help="A cap on the search's requests to the rules oracle.",
+)
 @click.option("--timeout", default=10.0, type=Seconds(0.1, 3600), help="Seconds an answer.")
 @_rulesets_option
 def profile_command(command: str, folders: tuple[Path, ...], **options: Any) -> None:

@@ -9,8 +9,12 @@ nothing a terminal acts on and no line of the engine's making; its ruleset valid
 written; the headline of an engine that stopped answering says so, and ``bolivia profile``
 exits 1 for it.
 
-A hundred engines by default (each profile takes a second or two), two thousand under
-``HYPOTHESIS_PROFILE=thorough`` (the README's command for the fuzz harnesses).
+A quarter of the profile's examples (25 by default), two thousand under
+``HYPOTHESIS_PROFILE=thorough`` (the README's command for the fuzz harnesses). An engine whose
+answers follow no rule (the previous question's, from the first on) makes the search try every
+value of every field until its bound on oracle requests: here the bound is lower than the
+command's (:data:`SEARCH_CAP`), so such engines take seconds, not minutes, and the search's
+stop at its bound is met and said more often.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from tests.test_fuzz_runner import ACTIVE, hostile_text, values
 from tests.test_profiles import DA, LIBRARY, profiled, serving
 
 KINDS = ("timeout", "exit", "overflow", "answer")
+SEARCH_CAP = 40_000  # oracle requests a search may make here (the command's: 400,000)
 # what the engine does with one question
 behaviours = st.one_of(
     st.just(("truth",)),
@@ -128,7 +133,7 @@ def _plain(line: str) -> bool:
 @given(plan=plans())
 def test_any_engine_is_profiled_or_refused_in_words(plan: dict[str, Any], tmp_path: Path) -> None:
     engine = _Hostile(plan)
-    profile = profiled(engine)
+    profile = profiled(engine, max_requests=SEARCH_CAP)
     assert profile_status(profile) == (0 if profile.answered and not profile.stopped else 1)
     text = profile_text(profile)
     printed = terminal("\n".join(text), lines=True)  # as the command prints it
@@ -140,6 +145,10 @@ def test_any_engine_is_profiled_or_refused_in_words(plan: dict[str, Any], tmp_pa
         assert "answered no question" in text[0] and profile.stopped in text[0], text[0]
     elif profile.stopped:  # what it implements is said of the answers it gave, and why it stopped
         assert f"stopped answering after {plural(profile.answered, 'answer')} (" in text[0]
+    # a search stopped at its bound says so, with the bound it was given
+    said = f"the search stopped at its bound of {SEARCH_CAP} oracle requests"
+    assert profile.cut == any(said in line for line in text), text
+    assert json.loads(shown)["search_cap"] == SEARCH_CAP
     # the profile is a ruleset: written, it validates (write_ruleset checks it)
     out = tmp_path / "profile.yaml"
     write_ruleset(profile_yaml(profile), out, LIBRARY, force=True)

@@ -9,6 +9,7 @@ from bolivia.authoring.house import write_ruleset
 from bolivia.errors import Problem, RulesetError
 from bolivia.profiles.profile import MAX_QUESTIONS, Profile, profile_engine
 from bolivia.profiles.report import profile_json, profile_text, profile_yaml
+from bolivia.profiles.search import MAX_REQUESTS
 from bolivia.rules.library import Library
 from bolivia.text import json_for_terminal
 from bolivia.verify.conformance import Engine, ProcessEngine, load_suite, shipped_suites
@@ -26,6 +27,7 @@ def run_profile(
     out: Path | None = None,
     force: bool = False,
     max_questions: int = MAX_QUESTIONS,
+    max_requests: int = MAX_REQUESTS,
     timeout: float = 10.0,
     deadline: float | None = None,
 ) -> tuple[Profile, str | None]:
@@ -47,6 +49,7 @@ def run_profile(
             name=name,
             as_id=as_id,
             max_questions=max_questions,
+            max_requests=max_requests,
             deadline=deadline,
         )
     finally:
@@ -67,6 +70,7 @@ def profile_output(
     out: Path | None = None,
     force: bool = False,
     max_questions: int = MAX_QUESTIONS,
+    max_requests: int = MAX_REQUESTS,
     timeout: float = 10.0,
 ) -> tuple[str, int]:
     """``bolivia profile``: the text (or JSON) to print and the exit status.
@@ -80,6 +84,7 @@ def profile_output(
         out=out,
         force=force,
         max_questions=max_questions,
+        max_requests=max_requests,
         timeout=timeout,
         deadline=DEADLINE,
     )

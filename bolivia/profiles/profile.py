@@ -44,7 +44,7 @@ from bolivia.profiles.battery import (
 )
 from bolivia.profiles.domains import domain
 from bolivia.profiles.questions import bisections
-from bolivia.profiles.search import Found, explain
+from bolivia.profiles.search import MAX_REQUESTS, Found, explain
 from bolivia.rules.library import Library
 from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.variants import LEAVES, alternatives, same_value, with_values
@@ -127,6 +127,7 @@ class Profile:
     farther: tuple[str, ...] = ()  # claimed ids whose search stopped past another's changes
     seconds: float = 0.0
     cut: bool = False  # the search stopped at its bound on oracle requests
+    search_cap: int = MAX_REQUESTS  # that bound
     stopped: str = ""  # why the engine was no longer asked (it stopped answering, the deadline)
 
 
@@ -420,12 +421,13 @@ def _rounds(
     base: Ruleset,
     answers: dict[str, dict[str, Any]],
     most: int | None = None,
+    max_requests: int = MAX_REQUESTS,
 ) -> Found:
     """The search, then rounds of what the changes hide or show, asked and searched again,
     until nothing more is asked or the changes stay the same (none once the search needs
     more than ``most`` changes: a base already profiled needs no more)."""
     _bisect(asker, battery, answers)
-    found = explain(battery, answers, most=most)
+    found = explain(battery, answers, most=most, max_requests=max_requests)
     for _ in range(ROUNDS if not found.beyond else 0):
         opened = _opened(battery, found.changes)
         more = extended(battery, found.ruleset, opened) if found.changes and opened else []
@@ -433,7 +435,7 @@ def _rounds(
         if not more:
             break
         asker.ask(battery, more, answers)
-        before, found = found, explain(battery, answers, found.changes, most)
+        before, found = found, explain(battery, answers, found.changes, most, max_requests)
         if found.beyond:
             break
         if found.changes == before.changes:
@@ -482,6 +484,7 @@ def profile_engine(
     max_questions: int = MAX_QUESTIONS,
     deadline: float | None = None,
     give_up: int | None = 3,
+    max_requests: int = MAX_REQUESTS,
 ) -> Profile:
     """Ask the engine, search, and say what it implements."""
     start = time.monotonic()
@@ -495,7 +498,7 @@ def profile_engine(
         battery = _battery(library.load(rid), suites)
         answers = answers_by.setdefault(rid, {})
         asker.ask(battery, battery.questions, answers)
-        found = _rounds(asker, battery, battery.base, answers, most)
+        found = _rounds(asker, battery, battery.base, answers, most, max_requests)
         profiled[rid] = (battery, found)
         if not found.beyond:
             most = len(found.changes) if most is None else min(most, len(found.changes))
@@ -524,5 +527,6 @@ def profile_engine(
         farther=tuple(r for r in order if profiled[r][1].beyond),
         seconds=time.monotonic() - start,
         cut=found.cut,
+        search_cap=max_requests,
         stopped=asker.stopped,
     )

@@ -21,7 +21,6 @@ from bolivia.authoring.house import nest_paths
 from bolivia.engine.meld import plural
 from bolivia.profiles.battery import Question
 from bolivia.profiles.profile import Change, Profile
-from bolivia.profiles.search import MAX_REQUESTS
 from bolivia.text import yaml_comment, yaml_text
 
 __all__ = ["SHOWN_CASES", "describe_change", "profile_json", "profile_text", "profile_yaml"]
@@ -219,8 +218,9 @@ def profile_text(profile: Profile) -> list[str]:
     lines.extend(f"  {line}" for line in profile.unanswered)
     if profile.cut:
         lines.append(
-            f"  the search stopped at its bound of {MAX_REQUESTS} oracle requests: the changes "
-            "explain what they explain, but may not be the fewest"
+            f"  the search stopped at its bound of {profile.search_cap} oracle requests: the "
+            "changes explain what they explain, but may not be the fewest (give --max-requests "
+            "N for more)"
         )
     if profile.not_asked:
         lines.append(
@@ -304,6 +304,7 @@ def profile_json(profile: Profile, written: str | None = None) -> dict[str, Any]
             "cap": profile.cap,
         },
         "search_cut": profile.cut,
+        "search_cap": profile.search_cap,
         "stopped": profile.stopped or None,
         "seconds": round(profile.seconds, 3),
         "ruleset": profile_yaml(profile),

@@ -88,7 +88,12 @@ def _area_fields(op: str) -> list[str]:
 
 
 class _Search:
-    def __init__(self, battery: Battery, answers: Mapping[str, Mapping[str, Any]]) -> None:
+    def __init__(
+        self,
+        battery: Battery,
+        answers: Mapping[str, Mapping[str, Any]],
+        max_requests: int = MAX_REQUESTS,
+    ) -> None:
         self.battery = battery
         self.predictor = battery.predictor
         self.base = battery.base
@@ -96,7 +101,7 @@ class _Search:
             (q, answers[q.name]) for q in battery.questions if q.name in answers
         ]
         self._built: dict[str, Ruleset | None] = {}
-        self.end = self.predictor.requests + MAX_REQUESTS
+        self.end = self.predictor.requests + max_requests
         self.beyond = False  # stopped past the changes another base needs
         self.least = 0  # then the fewest changes the base would need
 
@@ -430,11 +435,13 @@ def explain(
     answers: Mapping[str, Mapping[str, Any]],
     start: Mapping[str, Any] | None = None,
     most: int | None = None,
+    max_requests: int = MAX_REQUESTS,
 ) -> Found:
     """The fewest changes of the base that explain the most of ``answers`` (question name ->
     the engine's response; questions without an answer are no evidence). Given ``most``, a
-    search that needs more changes stops there: :attr:`Found.beyond`."""
-    search = _Search(battery, answers)
+    search that needs more changes stops there: :attr:`Found.beyond`. Past ``max_requests``
+    oracle requests it stops where it is: :attr:`Found.cut`."""
+    search = _Search(battery, answers, max_requests)
     best = search.run(start or {}, most)
     if search.beyond:
         unexplained = [q for q, _ in best.left]
