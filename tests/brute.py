@@ -33,6 +33,7 @@ from bolivia.play.table.actions import (
 )
 from bolivia.play.table.hand import Hand
 from bolivia.play.table.moves import canonical_melds
+from bolivia.play.table.ways_out import DiscardCheck
 from bolivia.rules.ruleset import Ruleset
 
 CARDS = Card.all()
@@ -74,8 +75,10 @@ def way_out_exists(
     *,
     players: int,
     first_minimum: int | None,
+    discard_ok: DiscardCheck | None = None,
 ) -> bool:
-    """Whether the hand ``cards`` can go out onto ``table``: tried every way."""
+    """Whether the hand ``cards`` can go out onto ``table``: tried every way (``discard_ok``:
+    whether a card may be the discard that goes out, as the search is told)."""
     rules = ruleset.rules
     for joined in _joins(ruleset, list(table)):
         for part in _partitions(list(range(len(cards)))):
@@ -118,7 +121,11 @@ def way_out_exists(
                     not new or counted_points(ruleset, new) < first_minimum
                 ):
                     continue
-                if meets_requirement(ruleset, [*after, *new], players):
+                discards = [cards[b[0]] for b, t in zip(part, labels, strict=True) if t == -2]
+                final = [*after, *new]
+                if discard_ok is not None and discards and not discard_ok(discards[0], final):
+                    continue
+                if meets_requirement(ruleset, final, players):
                     return True
     return False
 

@@ -19,6 +19,17 @@ from bolivia.rules.ruleset import Ruleset
 from bolivia.verify.oracle import Oracle, serve
 
 
+def ask_house(ruleset: Ruleset, op: str, **fields: Any) -> dict[str, Any]:
+    """The built-in oracle's result for one request about an in-memory ruleset (a house of a
+    test); a refused request fails the test."""
+    oracle = Oracle()
+    oracle.register(ruleset)
+    answer = oracle.handle({"id": 1, "op": op, "ruleset": ruleset.id, **fields})
+    assert answer["ok"], answer
+    result: dict[str, Any] = answer["result"]
+    return result
+
+
 class Serving(Oracle):
     """The oracle claiming, in its hello, only the id it serves."""
 

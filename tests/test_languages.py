@@ -120,7 +120,7 @@ def test_placeholders_and_claim_ids_are_kept(code: str) -> None:
 # a message of three words or more that reads as its English is English left on the page
 # (a word or two may be the language's own: "bonus", "minimum", "points" in French), except
 # names: the Portuguese canastas', the games'
-_NAMES = re.compile(r"^(?:canastra.*|Bolivia.*|Joker Canasta)$")
+_NAMES = re.compile(r"^(?:canastra.*|Bolivia.*|Joker Canasta|Pennies from Heaven)$")
 
 
 def _left_in_english(message_id: Any, string: Any) -> bool:
@@ -218,7 +218,8 @@ def people_layer(rid: str, code: str) -> str:
 @pytest.mark.parametrize("code", SHIPPED)
 @pytest.mark.parametrize("rid", IDS)
 def test_the_rulebook_has_no_english_sentence(rid: str, code: str) -> None:
-    for text in (people_layer(rid, code), people_html(rulebook(rid, code, "html"))):
+    for page in (people_layer(rid, code), people_html(rulebook(rid, code, "html"))):
+        text = page.replace("Pennies from Heaven", "")  # a game's name, as clubs say it
         english = sorted({m.group() for m in _ENGLISH.finditer(text)})
         lines = [line for line in text.splitlines() if _ENGLISH.search(line)]
         assert english == [], lines[:5]

@@ -97,6 +97,15 @@ def test_the_generator_lists_exactly_the_legal_actions_under_house_rules(
     _check_perft(ruleset, seed, steps)
 
 
+def check_moves_and_ways_out(ruleset: Ruleset, deals: int = 12) -> None:
+    """The moves listed and the ways out found, each held to brute force, at a random moment of
+    each of ``deals`` seeded hands (what a test of a new rule field asks of the bots' side)."""
+    for seed in range(deals):
+        rng = random.Random(seed)
+        _check_perft(ruleset, seed, rng.randint(0, 200))
+        _check_ways_out(ruleset, seed, rng.randint(0, 300), rng.randint(1, 5))
+
+
 def _check_ways_out(ruleset: Ruleset, seed: int, steps: int, size: int) -> None:
     position = _played(ruleset, seed, steps)
     position["phase"] = "play"  # the cards after the draw, as they are
@@ -106,10 +115,13 @@ def _check_ways_out(ruleset: Ruleset, seed: int, steps: int, size: int) -> None:
     team = small.melds[small.team]
     counts = small.hands[small.current]
     minimum = small.first_minimum_for(team)
-    found = can_go_out(ruleset, team, counts, players=small.players, first_minimum=minimum)
+    check = small.discard_check()
+    found = can_go_out(
+        ruleset, team, counts, players=small.players, first_minimum=minimum, discard_ok=check
+    )
     cards = small.hand_cards()
     assert found == brute.way_out_exists(
-        ruleset, team, cards, players=small.players, first_minimum=minimum
+        ruleset, team, cards, players=small.players, first_minimum=minimum, discard_ok=check
     ), (cards, [m.cards for m in team])
     for line in small.moves.go_out_lines(3):
         small.verify_way_out(line, asking=False)  # every way found is legal

@@ -8,7 +8,6 @@ read it.
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,8 @@ from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.variants import with_values
 from bolivia.verify.oracle import Oracle
 
-from .test_moves import _check_perft, _check_ways_out
+from .serve_as import ask_house
+from .test_moves import check_moves_and_ways_out
 
 LIBRARY = shipped_library()
 SEVEN = {"melds.sequence.max_wild": 1, "melds.sequence.wild_from_size": 7}
@@ -32,12 +32,7 @@ def _house(base: str = "black-samba", **changes: Any) -> Ruleset:
 
 
 def _ask(op: str, **fields: Any) -> dict[str, Any]:
-    oracle = Oracle(LIBRARY)
-    oracle.register(_house())
-    answer = oracle.handle({"id": 1, "op": op, "ruleset": "seven-only", **fields})
-    assert answer["ok"], answer
-    result: dict[str, Any] = answer["result"]
-    return result
+    return ask_house(_house(), op, **fields)
 
 
 @pytest.mark.parametrize(
@@ -99,10 +94,7 @@ def test_the_rulebook_leaves_it_moot_where_sequences_take_no_wild_card() -> None
 @pytest.mark.parametrize("size", [5, 7])
 def test_the_bots_moves_and_ways_out_follow_it(base: str, size: int) -> None:
     ruleset = _house(base, **{"melds.sequence.wild_from_size": size})
-    for seed in range(12):
-        rng = random.Random(seed)
-        _check_perft(ruleset, seed, rng.randint(0, 200))
-        _check_ways_out(ruleset, seed, rng.randint(0, 300), rng.randint(1, 5))
+    check_moves_and_ways_out(ruleset)
 
 
 def test_a_house_file_sets_it(tmp_path: Path) -> None:

@@ -17,7 +17,8 @@ and the ground floor.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Collection, Sequence
 
 from bolivia.cards import Card
 from bolivia.engine.limits import limits
@@ -27,6 +28,7 @@ from bolivia.rules.ruleset import Ruleset
 
 __all__ = [
     "canasta_bonus",
+    "canasta_counts",
     "canasta_kind",
     "canasta_name",
     "canasta_of",
@@ -89,6 +91,40 @@ def canasta_name(ruleset: Ruleset, kind: str, cards: Sequence[Card], wilds: int)
     found = special_index(ruleset, kind, size, wilds, jokers, rank)
     canastas = ruleset.rules.canastas
     return canastas.special[found].name if found >= 0 else str(getattr(canastas, kind).name)
+
+
+def canasta_counts(ruleset: Ruleset, melds: Sequence[Meld], names: Collection[str]) -> Counter[str]:
+    """How many canastas the melds hold, by kind; a canasta that matches a special canasta
+    named in ``names`` is counted under the first such name (in ``canastas.special``'s order)
+    instead of its kind (what a requirement naming special canastas counts).
+
+    >>> from bolivia.rules.library import shipped_library
+    >>> from bolivia.rules.variants import with_values
+    >>> from bolivia.cards import parse_cards
+    >>> from bolivia.engine.melds import verify_meld
+    >>> sevens = {"name": "canasta of sevens", "kind": "natural", "rank": "7", "bonus": 1500}
+    >>> rules = with_values(shipped_library().load("canasta"), {"canastas.special": [sevens]}, "x")
+    >>> melds = [verify_meld(rules, parse_cards([c] * 7)) for c in ("7S", "AS", "KH")]
+    >>> sorted(canasta_counts(rules, melds, ["canasta of sevens"]).items())
+    [('canasta of sevens', 1), ('natural', 2)]
+    """
+    lim = limits(ruleset)
+    named = [
+        (entry, lim.special[i])
+        for i, entry in enumerate(ruleset.rules.canastas.special)
+        if entry.name in names
+    ]
+    out: Counter[str] = Counter()
+    for meld in melds:
+        kind = canasta_of(ruleset, meld)
+        if kind is None:
+            continue
+        size, jokers, rank = _composition(ruleset, meld.cards)
+        found = next(
+            (e.name for e, t in named if _matches(t, kind, size, meld.wilds, jokers, rank)), kind
+        )
+        out[found] += 1
+    return out
 
 
 def _composition(ruleset: Ruleset, cards: Sequence[Card]) -> tuple[int, int, int]:

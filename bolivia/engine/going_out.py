@@ -9,9 +9,9 @@ Decided by ``going_out`` of the ruleset.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from bolivia.engine.canastas import canasta_of
+from bolivia.engine.canastas import canasta_counts, canasta_of
 from bolivia.engine.limits import KIND_INDEX, KINDS, limits
 from bolivia.engine.meld import Meld
 from bolivia.errors import Illegal
@@ -20,6 +20,7 @@ from bolivia.rules.ruleset import Ruleset
 
 __all__ = [
     "canastas",
+    "meets_canastas",
     "meets_requirement",
     "requirement_for",
     "requirement_text",
@@ -62,6 +63,9 @@ def meets_requirement(ruleset: Ruleset, melds: Sequence[Meld], players: int | No
     same requirement, read from the ruleset's limits (the search for a way out asks at every
     leaf)."""
     lim = limits(ruleset)
+    if lim.names_specials:  # counted by name: rare, and never on the bots' hot path alone
+        req = requirement_for(ruleset, players)
+        return meets_canastas(ruleset, melds, req.count, req.including)
     count, including = lim.requirement(
         players if players is not None else ruleset.rules.players.usual
     )
@@ -69,11 +73,20 @@ def meets_requirement(ruleset: Ruleset, melds: Sequence[Meld], players: int | No
     return sum(have) >= count and all(have[k] >= needed for k, needed in including)
 
 
+def meets_canastas(
+    ruleset: Ruleset, melds: Sequence[Meld], count: int, including: Mapping[str, int]
+) -> bool:
+    """Whether the melds hold ``count`` canastas, ``including`` these of kinds or special
+    canastas by name (as :func:`~bolivia.engine.canastas.canasta_counts` counts them)."""
+    have = canasta_counts(ruleset, melds, including)
+    return sum(have.values()) >= count and all(have[k] >= n for k, n in including.items())
+
+
 def verify_go_out(ruleset: Ruleset, melds: Sequence[Meld], players: int | None = None) -> None:
     """Nothing when the side's melds allow going out; else :class:`Illegal` saying what is
     missing."""
     req = requirement_for(ruleset, players)
-    have = canastas(ruleset, melds)
+    have = canasta_counts(ruleset, melds, req.including)
     total = sum(have.values())
     path = "going_out.requirement"
     if players is not None and players in ruleset.rules.going_out.requirement_by_players:

@@ -53,6 +53,10 @@ class Limits:
         self.escalera_size: int = canastas.escalera.size
         self.bolivia_size: int = canastas.bolivia.size
         self.group_canasta: int = min(self.natural_size, self.mixed_size)
+        # whether a group may grow to a natural (a mixed) canasta at all: a cap on a group's
+        # size below the canasta's keeps groups from ever being one
+        self.natural_reachable: bool = _within(rules.melds.group.max_size, canastas.natural.size)
+        self.mixed_reachable: bool = _within(rules.melds.group.max_size, canastas.mixed.size)
         self.kind_size: dict[str, int] = _by_kind(canastas, "size")
         self.kind_bonus: dict[str, int] = _by_kind(canastas, "bonus")
         self.special: tuple[tuple[str, int, int, int, int, int, int, int], ...] = _special(
@@ -143,8 +147,16 @@ class Limits:
         self.pair_starts_new_meld: bool = pile.pair_starts_new_meld
         self.replaced_from_pile: bool = rules.red_threes.replaced_from_pile
         going_out = rules.going_out
-        self._requirement = _counts(going_out.requirement)
-        self._by_players = _counts_by_players(going_out.requirement_by_players)
+        specials = canastas.special
+        self._requirement = _counts(going_out.requirement, specials)
+        self._by_players = _counts_by_players(going_out.requirement_by_players, specials)
+        # whether a requirement names special canastas: then it is met as going_out counts
+        # (the counts above stand for them by their kind, a bound)
+        self.names_specials: bool = any(
+            name not in KIND_INDEX
+            for req in (going_out.requirement, *going_out.requirement_by_players.values())
+            for name in req.including
+        )
         self._escaleras = _asks_escaleras(self._requirement)
         self._escaleras_by_players = _escaleras_by_players(self._by_players)
 
@@ -161,7 +173,8 @@ class Limits:
 
     def requirement(self, players: int) -> tuple[int, tuple[tuple[int, int], ...]]:
         """What going out needs with this many players: the canastas, and how many of each
-        kind (by index into :data:`KINDS`) must be among them."""
+        kind (by index into :data:`KINDS`) must be among them (a special canasta named counted
+        as one of its kind: then the requirement is met as :attr:`names_specials` says)."""
         return self._by_players.get(players, self._requirement)
 
     def asks_escaleras(self, players: int) -> bool:
@@ -175,6 +188,11 @@ class Limits:
 def _pack_indices(ruleset: Ruleset) -> list[int]:
     """Every card of the pack by its index, in order."""
     return sorted(card.index for card in ruleset.pack.cards())
+
+
+def _within(most: int | None, size: int) -> bool:
+    """Whether a meld capped at ``most`` cards (None: no cap) may hold ``size``."""
+    return most is None or most >= size
 
 
 def _by_kind(canastas: Canastas, field: str) -> dict[str, int]:
@@ -268,16 +286,29 @@ def _asks_escaleras(requirement: tuple[int, tuple[tuple[int, int], ...]]) -> boo
     return any(kind == KIND_INDEX["escalera"] and n > 0 for kind, n in requirement[1])
 
 
-def _counts(req: CanastaRequirement) -> tuple[int, tuple[tuple[int, int], ...]]:
-    """A going-out requirement as counts: the canastas, and how many of each kind by index."""
-    return req.count, tuple((KIND_INDEX[kind], n) for kind, n in req.including.items())
+def _counts(
+    req: CanastaRequirement, specials: Sequence[SpecialCanasta]
+) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """A going-out requirement as counts: the canastas, and how many of each kind by index
+    (a special canasta named counts toward its kind, where all its entries are of one kind,
+    else toward none: a bound, never more than it needs)."""
+    kinds_of: dict[str, set[str]] = {}
+    for s in specials:
+        kinds_of.setdefault(s.name, set()).add(s.kind)
+    by_kind: dict[int, int] = {}
+    for name, n in req.including.items():
+        kinds = {name} if name in KIND_INDEX else kinds_of[name]
+        if len(kinds) == 1:
+            k = KIND_INDEX[next(iter(kinds))]
+            by_kind[k] = by_kind.get(k, 0) + n
+    return req.count, tuple(by_kind.items())
 
 
 def _counts_by_players(
-    by_players: Mapping[int, CanastaRequirement],
+    by_players: Mapping[int, CanastaRequirement], specials: Sequence[SpecialCanasta]
 ) -> dict[int, tuple[int, tuple[tuple[int, int], ...]]]:
     """:func:`_counts` of the requirement for each number of players that has its own."""
-    return {players: _counts(req) for players, req in by_players.items()}
+    return {players: _counts(req, specials) for players, req in by_players.items()}
 
 
 def _escaleras_by_players(

@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from bolivia.cards import Card
 from bolivia.engine.canastas import canasta_bonus, canasta_of
-from bolivia.engine.going_out import canastas, meets_requirement
+from bolivia.engine.going_out import meets_canastas, meets_requirement
 from bolivia.engine.meld import Meld
 from bolivia.errors import BadRequest
 from bolivia.rules.model import (
@@ -124,8 +124,8 @@ def _plus_when_melded(ruleset: Ruleset, when: PlusWhenSideMelded, melds: Sequenc
 
 
 def _plus_with_canastas(ruleset: Ruleset, when: PlusWhenCanastas, melds: Sequence[Meld]) -> bool:
-    """Plus once the side holds ``count`` canastas."""
-    return sum(canastas(ruleset, melds).values()) >= when.count
+    """Plus once the side holds ``count`` canastas, ``including`` those named."""
+    return meets_canastas(ruleset, melds, when.count, when.including)
 
 
 def _plus_going_out(ruleset: Ruleset, when: PlusWhenGoingOut, melds: Sequence[Meld]) -> bool:

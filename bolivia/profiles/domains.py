@@ -64,11 +64,19 @@ def _subsets(options: Sequence[Any], most: int) -> Iterator[list[Any]]:
             yield list(chosen)
 
 
-def _requirements() -> Iterator[dict[str, Any]]:
+def _requirements(ruleset: Ruleset) -> Iterator[dict[str, Any]]:
+    """Going-out requirements of up to six canastas, one of them of a kind or a special
+    canasta of the ruleset's, by name."""
     for count in range(0, 7):
         yield {"rule": "canastas", "count": count, "including": {}}
-        for kind in CANASTA_KINDS if count else ():
-            yield {"rule": "canastas", "count": count, "including": {kind: 1}}
+        for name in _canasta_names(ruleset) if count else ():
+            yield {"rule": "canastas", "count": count, "including": {name: 1}}
+
+
+def _canasta_names(ruleset: Ruleset) -> list[str]:
+    """The kinds of canasta, then the ruleset's special canastas by name."""
+    specials = [entry["name"] for entry in ruleset.value("canastas.special")]
+    return [*CANASTA_KINDS, *dict.fromkeys(specials)]
 
 
 def _shaped(ruleset: Ruleset, path: str) -> list[Any] | None:
@@ -81,19 +89,23 @@ def _shaped(ruleset: Ruleset, path: str) -> list[Any] | None:
         ]
         return [None, *caps]
     if path == "going_out.requirement":
-        return list(_requirements())
+        return list(_requirements(ruleset))
     if path == "going_out.requirement_by_players":  # one seating's own requirement, any
         table = dict(ruleset.value(path))
         return [
             {**table, str(n): requirement}
             for n in sorted(ruleset.value("players.seats"), key=int)
-            for requirement in _requirements()
+            for requirement in _requirements(ruleset)
         ]
     if path == "red_threes.plus_when":
         out: list[Any] = [
             {"condition": c} for c in ("side_melded", "going_out_requirement", "always")
         ]
-        return out + [{"condition": "canastas", "count": n} for n in range(1, 7)]
+        out += [{"condition": "canastas", "count": n, "including": {}} for n in range(1, 7)]
+        return out + [  # one canasta of a kind, or a special canasta by name
+            {"condition": "canastas", "count": 1, "including": {name: 1}}
+            for name in _canasta_names(ruleset)
+        ]
     if path == "stock.exhausted":
         return [
             {"rule": "end_hand"},

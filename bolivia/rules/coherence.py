@@ -13,11 +13,13 @@ source uses -- are the linter's business, not this module's.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 
 from bolivia.cards import POSITION_RANK, RANKS
 from bolivia.rules.model import (
+    CANASTA_KINDS,
     POINT_KEYS,
+    PlusWhenCanastas,
     Requirement,
     Rules,
     SequenceMelds,
@@ -497,6 +499,7 @@ def _requirement_problems(
     needed = sum(requirement.including.values())
     if needed > requirement.count:
         yield _bad(path, f"{needed} canastas of named kinds, but only {requirement.count} in all")
+    yield from _unknown_names(rules, f"{path}.including", requirement.including)
     yield from _unmade_kinds(path, requirement, reachable)
     if requirement.count and all(reason is not None for reason in reachable.values()):
         yield _bad(
@@ -514,7 +517,7 @@ def _unmade_kinds(
 ) -> Iterator[Contradiction]:
     """The kinds of canasta a requirement names that cannot be made."""
     for canasta in requirement.including:
-        reason = reachable.get(canasta)
+        reason = reachable.get(canasta)  # a special canasta's name: said of canastas.special
         if reason is not None:
             yield _bad(
                 path,
@@ -532,6 +535,43 @@ def _going_out_problems(rules: Rules) -> Iterator[Contradiction]:
     for n, requirement in sorted(going_out.requirement_by_players.items()):
         path = f"going_out.requirement_by_players.{n}"
         yield from _requirement_problems(rules, path, requirement, reachable)
+
+
+def _unknown_names(rules: Rules, key: str, including: Mapping[str, int]) -> Iterator[Contradiction]:
+    """The canastas ``including`` names that are neither a kind nor a special canasta (at the
+    key path ``key``)."""
+    specials = {entry.name for entry in rules.canastas.special}
+    for name in including:
+        if name not in CANASTA_KINDS and name not in specials:
+            known = ", ".join([*CANASTA_KINDS, *(repr(s) for s in sorted(specials))])
+            yield _bad(
+                key,
+                f"{name!r} is neither a kind of canasta nor a special canasta of "
+                f"canastas.special (known: {known})",
+                "canastas.special",
+            )
+
+
+def _red_three_problems(rules: Rules) -> Iterator[Contradiction]:
+    when = rules.red_threes.plus_when
+    if isinstance(when, PlusWhenCanastas):
+        path = "red_threes.plus_when"
+        yield from _unknown_names(rules, f"{path}.including", when.including)
+        needed = sum(when.including.values())
+        if needed > when.count:
+            yield _bad(path, f"{needed} canastas of named kinds, but only {when.count} in all")
+
+
+def _discard_problems(rules: Rules) -> Iterator[Contradiction]:
+    """Bars on the discard whose condition names no canasta, or one the rules do not have."""
+    for i, bar in enumerate(rules.pile.discard_barred):
+        path = f"pile.discard_barred.{i}"
+        if bar.until == "never" and bar.canasta is not None:
+            yield _bad(path, "names a canasta, but the bar never lifts (until: never)")
+        elif bar.until != "never" and bar.canasta is None:
+            yield _bad(path, f"lifts once a side has a canasta ({bar.until}), but names none")
+        if bar.canasta is not None:
+            yield from _unknown_names(rules, f"{path}.canasta", {bar.canasta: 1})
 
 
 def _card_point_problems(rules: Rules) -> Iterator[Contradiction]:
@@ -572,6 +612,8 @@ _CHECKS: tuple[Callable[[Rules], Iterator[Contradiction]], ...] = (
     _band_problems,
     _pile_problems,
     _going_out_problems,
+    _red_three_problems,
+    _discard_problems,
     _card_point_problems,
     _special_problems,
 )

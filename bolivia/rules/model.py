@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypeGuard, get_args
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
@@ -51,6 +52,7 @@ __all__ = [
     "Canastas",
     "Choice",
     "Deal",
+    "DiscardBar",
     "Game",
     "GoingOut",
     "GroupMelds",
@@ -70,6 +72,7 @@ __all__ = [
     "SequenceMelds",
     "SpecialCanasta",
     "Stock",
+    "Suggested",
     "TakeTop",
     "WildMelds",
     "field_at",
@@ -110,6 +113,21 @@ MeldKind = Literal["group", "sequence", "wild"]
 MELD_KINDS: tuple[str, ...] = ("group", "sequence", "wild", "threes")
 CanastaKindName = Literal["natural", "mixed", "escalera", "bolivia"]
 CANASTA_KINDS: tuple[str, ...] = get_args(CanastaKindName)
+
+
+@dataclass(frozen=True)
+class Suggested:
+    """The values a text field is most often given (proposed by :mod:`bolivia.rules.variants`),
+    and what else it may be, in words."""
+
+    values: tuple[str, ...]
+    more: str
+
+
+# a kind of canasta, or a special canasta by its name (checked against canastas.special)
+CanastaNamed = Annotated[
+    str, Field(min_length=1, max_length=40), Suggested(CANASTA_KINDS, "a special canasta's name")
+]
 
 MAX_DECKS = 8
 MAX_JOKERS = 24
@@ -437,6 +455,31 @@ PileCondition = Literal[
     "side_not_melded", "contains_wild", "contains_black_three", "contains_red_three", "always"
 ]
 TakeWay = Literal["natural_pair", "natural_and_wild", "onto_meld"]
+# a card a bar keeps from the discard: a rank (a red three is never held), or the black threes
+BarredCard = Literal[
+    "black_three", "2", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "JK"
+]
+
+
+class DiscardBar(Record):
+    """Cards a player may not discard until a condition holds (Pennies from Heaven's sevens);
+    how the engine reads a hand of barred cards: :mod:`bolivia.engine.discard`."""
+
+    cards: Annotated[tuple[BarredCard, ...], AfterValidator(_no_repeats)] = Field(
+        min_length=1,
+        description="The cards barred: ranks, black_three, JK (jokers).",
+        json_schema_extra={"uniqueItems": True},
+    )
+    until: Literal["never", "side_canasta", "every_side_canasta"] = Field(
+        description="When the bar lifts: never, once the player's side has the canasta named in "
+        "canasta, or once every side has one."
+    )
+    canasta: CanastaNamed | None = Field(
+        default=None, description="The canasta it waits for: a kind or a special canasta's name."
+    )
+    going_out: bool = Field(
+        default=False, description="Whether they stay barred, once it lifts, to go out with."
+    )
 
 
 class TakeTop(Record):
@@ -474,6 +517,10 @@ class Pile(Record):
     one_card_rule: bool = Field(
         description="Whether a player holding one card is barred from taking a one-card pile."
     )
+    # issue 42 (Pennies from Heaven): sevens kept from the discard
+    discard_barred: tuple[DiscardBar, ...] = Field(
+        default=(), description="Cards a player may not discard, each with what lifts the bar."
+    )
     # issue 17 (Brazilian Canasta): no pile for the first meld
     for_first_meld: bool = Field(
         default=True,
@@ -497,6 +544,12 @@ class PlusWhenCanastas(Choice):
     condition: Literal["canastas"]
     count: PositiveCanastaCount = Field(
         description="Canastas the side needs for its red threes to count plus."
+    )
+    # issue 42 (Pennies from Heaven): a canasta of sevens for red threes to count plus
+    including: dict[CanastaNamed, PositiveCanastaCount] = Field(
+        default_factory=dict,
+        description="Canastas of given kinds, or special canastas by name, that must be among "
+        "them (as going_out.requirement's including).",
     )
 
 
@@ -546,8 +599,12 @@ class RedThrees(Record):
 class CanastaRequirement(Choice):
     rule: Literal["canastas"]
     count: CanastaCount = Field(description="Canastas the side must have.")
-    including: dict[CanastaKindName, PositiveCanastaCount] = Field(
-        default_factory=dict, description="Canastas of given kinds that must be among them."
+    including: dict[CanastaNamed, PositiveCanastaCount] = Field(
+        default_factory=dict,
+        description="Canastas of given kinds, or special canastas by their name in "
+        "canastas.special, that must be among them. A canasta that matches a special canasta "
+        "named here counts toward that name, not toward its kind (a canasta of sevens is not "
+        "also the natural canasta a rulebook asks for beside it).",
     )
 
 
@@ -736,12 +793,7 @@ def split_leaf(path: str) -> tuple[str, tuple[str, ...]] | None:
         if found is not None:
             record, name = found
             inside = tuple(parts[end:])
-            return (
-                None
-                if inside and is_section(record.model_fields[name].annotation)
-                else (
-                    prefix,
-                    inside,
-                )
-            )
+            if inside and is_section(record.model_fields[name].annotation):
+                return None
+            return prefix, inside
     return None

@@ -460,6 +460,11 @@ PHRASES: dict[str, Phrase] = {
         N_("Is a player holding a single card barred from taking a pile of a single card?"),
         _YES_NO,
     ),
+    "pile.discard_barred": Phrase(
+        N_("cards barred from the discard"),
+        N_("Which cards may a player not discard, and until when?"),
+        {"empty": N_("any card may be discarded")},
+    ),
     "pile.for_first_meld": Phrase(
         N_("pile for the first meld"),
         N_("May the pile be taken to make the side's first meld?"),
@@ -484,7 +489,7 @@ PHRASES: dict[str, Phrase] = {
         N_("When do a side's red threes count plus (otherwise they count minus)?"),
         {
             "side_melded": N_("once the side has melded"),
-            "canastas": N_("once the side has {count:canasta}"),
+            "canastas": N_("once the side has {count:canasta}{including}"),
             "going_out_requirement": N_("once the side's melds meet the going-out requirement"),
             "always": N_("always: they never count minus"),
         },

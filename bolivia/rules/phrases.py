@@ -99,12 +99,7 @@ def special_composition(entry: Mapping[str, Any], noun: str | None = None) -> st
     with no joker``, ``an escalera of at least 13 cards with 1 wild card``); ``noun``: what
     the ruleset calls its kind (``samba``), else the kind's common name."""
     kind = entry["kind"]
-    if noun is None:
-        canasta = _(_A_CANASTA[kind])
-    else:
-        canasta = _("a canasta called {name}").format(name=_(noun))
-        if current().code == "en":  # English says it as the players do: "a samba"
-            canasta = a_or_an(noun)
+    canasta = _(_A_CANASTA[kind]) if noun is None else _called(noun, 1)
     rank, size = entry.get("rank"), entry.get("min_size")
     text = _(_HOLDS[rank is not None, size is not None]).format(
         canasta=canasta,
@@ -268,6 +263,29 @@ def _meld_penalties(phrase: Phrase, value: list[Mapping[str, Any]]) -> str:
     return _("; then ").join(parts) if len(parts) > 1 else parts[0]
 
 
+_BAR_UNTIL = {
+    "never": N_("{cards} at any time"),
+    "side_canasta": N_("{cards} until the player's side has {canasta}"),
+    "every_side_canasta": N_("{cards} until every side has {canasta}"),
+}
+_BARRED_CARDS = {**_RANKS_PLURAL, "black_three": N_("black threes"), "JK": N_("jokers")}
+
+
+def _discard_bars(value: list[Mapping[str, Any]]) -> str:
+    """Each bar on the discard: ``sevens until every side has a canasta of sevens, nor as the
+    discard that goes out``."""
+    parts = []
+    for bar in value:
+        cards = join([_(_BARRED_CARDS[c]) for c in bar["cards"]], "and")
+        name = bar.get("canasta") or ""
+        canasta = _(_A_CANASTA[name]) if name in _A_CANASTA else _called(name, 1)
+        said = _(_BAR_UNTIL[bar["until"]]).format(cards=cards, canasta=canasta)
+        if bar.get("going_out") and bar["until"] != "never":
+            said = _("{bar}, nor as the discard that goes out").format(bar=said)
+        parts.append(said)
+    return _("; ").join(parts)
+
+
 _POINT_ORDER = ("JK", "2", "A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3")
 
 
@@ -289,16 +307,37 @@ def _card_points(value: Mapping[str, int]) -> str:
     )
 
 
-def _including(including: Mapping[str, int]) -> str:
-    """The canastas of named kinds a requirement includes: ``, 1 of them an escalera``."""
+def _including(including: Mapping[str, int], total_count: int = 0) -> str:
+    """The canastas of named kinds a requirement includes: ``, 1 of them an escalera`` (a
+    special canasta by the ruleset's name for it: ``a canasta of sevens``); where they are all
+    the ``total_count`` canastas, the list alone (``: a canasta of sevens and a bolivia``)."""
     named = []
     for kind, n in including.items():
+        if kind not in CANASTA_KINDS:
+            named.append(_called(kind, n))
+            continue
         noun = CANASTA_KINDS[kind][0]
         named.append(_(_A_CANASTA[kind]) if n == 1 else count(n, noun))
     total = sum(including.values())
     if not named:
         return ""
+    if total == total_count:
+        return _(": {named}").format(named=join(named, "and"))
     return _(", {total} of them {named}").format(total=number(total), named=join(named, "and"))
+
+
+def _called(name: str, n: int) -> str:
+    """``n`` special canastas by the ruleset's name for them (English says it as the players
+    do: ``a canasta of sevens``)."""
+    if n == 1 and current().code == "en":
+        return a_or_an(name)
+    said = _(name)
+    if n == 1 and _("canasta").lower() in said.lower():  # the name says what it is
+        # NOTE: a canasta by a name that holds the word canasta (canasta of sevens), with an article
+        return _("a {name}").format(name=said)
+    if n == 1:
+        return _("a canasta called {name}").format(name=said)
+    return _("{count} canastas called {name}").format(count=number(n), name=said)
 
 
 def _onto(must_take_onto_meld: bool) -> str:
@@ -314,8 +353,8 @@ def _choice(phrase: Phrase, value: Mapping[str, Any]) -> str:
     if key == "canastas" and value.get("count") == 0 and "0" in phrase.words:
         return _(phrase.words["0"])
     parts: dict[str, Any] = dict(value)
-    if "including" in value:
-        parts["including"] = _including(value["including"])
+    if value.get(_CHOICE_KEYS[0]) == "canastas" or "including" in value:
+        parts["including"] = _including(value.get("including", {}), value.get("count", 0))
     if "must_take_onto_meld" in value:
         parts["onto"] = _onto(value["must_take_onto_meld"])
     return _FORMAT.format(_(phrase.words[key]), **parts)
@@ -393,6 +432,7 @@ _TABLES: dict[str, Callable[[Phrase, Any], str]] = {
 _LISTS: dict[str, Callable[[Phrase, Any], str]] = {
     "canastas.special": lambda phrase, value: _specials(value),
     "scoring.meld_penalties": _meld_penalties,
+    "pile.discard_barred": lambda phrase, value: _discard_bars(value),
 }
 
 

@@ -26,6 +26,7 @@ from bolivia.rules.model import (
     MAX_SCORE,
     Choice,
     Rules,
+    Suggested,
     field_at,
     leaf_paths,
 )
@@ -139,6 +140,9 @@ def _type_text(annotation: Any, metadata: Iterable[Any] = ()) -> str:
         return _type_text(args[0], args[1:])
     if annotation is int:
         return "number" + _range_text(metadata)
+    suggested = [item for item in metadata if isinstance(item, Suggested)]
+    if annotation is str and suggested:  # the kinds of canasta, or a special canasta's name
+        return " | ".join([*suggested[0].values, suggested[0].more])
     if origin in _BY_ORIGIN:
         return _BY_ORIGIN[origin](args)
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):

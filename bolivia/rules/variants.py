@@ -57,10 +57,12 @@ from bolivia.rules.model import (
     MAX_POINTS,
     Band,
     Choice,
+    DiscardBar,
     MeldPenalty,
     Rules,
     Seating,
     SpecialCanasta,
+    Suggested,
     field_at,
     leaf_paths,
 )
@@ -141,7 +143,11 @@ def _numbers(value: int | None, low: int, high: int, nullable: bool) -> list[Any
 
 
 def _literals(annotation: Any) -> tuple[Any, ...] | None:
-    inner, _, _ = unwrap(annotation)
+    """The choices of a literal (or the values suggested for free text), else None."""
+    inner, metadata, _ = unwrap(annotation)
+    suggested = [item.values for item in metadata if isinstance(item, Suggested)]
+    if suggested:
+        return suggested[0]
     return typing.get_args(inner) if typing.get_origin(inner) is typing.Literal else None
 
 
@@ -287,6 +293,9 @@ def _list_edits(item: Any, value: Sequence[Any]) -> list[Any]:
     removed = [present[:i] + present[i + 1 :] for i in range(len(present))]
     if item is MeldPenalty:  # one more entry: a meld short of a canasta costs 100
         return [*removed, [*present, {"kinds": ["group"], "fewer_than": None, "points": 100}]]
+    if item is DiscardBar:  # one more entry: sevens kept as Pennies from Heaven keeps them
+        bar = {"cards": ["7"], "until": "side_canasta", "canasta": "natural", "going_out": True}
+        return [*removed, [*present, bar]] if bar not in present else removed
     choices = _literals(item)
     if choices is None or len(choices) > 5:  # numbers, ranks: taken away only
         return removed

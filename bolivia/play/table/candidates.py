@@ -617,8 +617,9 @@ class Candidates:
         self._extend_candidates(out)
         if h.sizes[h.current] >= 2:
             hand = h.hands[h.current]
+            barring = bool(self.ruleset.rules.pile.discard_barred)  # then each is verified
             for i in range(53):
-                if hand[i]:
+                if hand[i] and (not barring or h.can(DISCARDS[i])):
                     out.append(DISCARDS[i])
         if self.lim.combine:
             self._combine_candidates(out)

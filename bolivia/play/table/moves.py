@@ -488,6 +488,7 @@ class Moves:
             first_minimum=h.first_minimum_for(team),
             first_canasta=h.first_canasta_for(team),
             limit=limit,
+            discard_ok=h.discard_check(),
         ):
             try:
                 h.verify_way_out(line, asking=False)

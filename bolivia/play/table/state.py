@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal, Self, overload
 
 from bolivia.cards import Card, shuffle
+from bolivia.engine.discard import barred
 from bolivia.engine.going_out import requirement_for, verify_go_out
 from bolivia.engine.initial_meld import canasta_needed, minimum
 from bolivia.engine.limits import Limits, limits
@@ -34,6 +35,7 @@ from bolivia.engine.pile import card_class, turn_up
 from bolivia.engine.scoring import TeamHand, TeamScore, score_hand
 from bolivia.errors import BadRequest, Illegal
 from bolivia.play.table.actions import Action, GoOut
+from bolivia.play.table.ways_out import DiscardCheck
 from bolivia.rules.model import Seating
 from bolivia.rules.ruleset import Ruleset
 from bolivia.values import reduce_fields
@@ -83,6 +85,7 @@ Refusal = Literal[
     "asked",
     "asked-too-late",
     "cannot-go-out",
+    "discard-barred",
 ]
 CARDS: Final = Card.all()
 # the card indexes of each rank (the joker's, 13, is its own)
@@ -416,6 +419,19 @@ class HandState:
         None (``()``) once the side has melded.
         """
         return () if melds else canasta_needed(self.ruleset, self.team_scores[self.team])
+
+    def discard_check(self) -> DiscardCheck | None:
+        """Whether a card may be the discard that goes out for the player to move, the side's
+        melds then being these (``pile.discard_barred``; None: the ruleset bars no card)."""
+        if not self.ruleset.rules.pile.discard_barred:
+            return None
+        ruleset, melds, team = self.ruleset, self.melds, self.team
+
+        def check(card: Card, table: Sequence[Meld]) -> bool:
+            sides = [table if i == team else side for i, side in enumerate(melds)]
+            return barred(ruleset, card, sides, team, going_out=True) < 0
+
+        return check
 
     def _illegal(self, code: Refusal, message: str, rule: str = "") -> Illegal:
         """A refusal, citing the rule it rests on (if any)."""

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from bolivia.cards import Card
+from bolivia.engine.discard import verify_discard_card
 from bolivia.engine.going_out import verify_go_out
 from bolivia.engine.initial_meld import verify_initial_meld
 from bolivia.engine.melds import Meld, could_join, verify_combine, verify_extend, verify_meld
@@ -144,7 +145,10 @@ class Verifier(HandState):
     def verify_discard(self, action: Discard) -> None:
         """Check a discard; the last card's goes out."""
         self._take([action.card])
-        if self.sizes[self.current] == 1:
+        going_out = self.sizes[self.current] == 1
+        if self.rules.pile.discard_barred:
+            self._check_bar(action.card, self.melds[self.team], going_out)
+        if going_out:
             self._goes_out_now(self.melds[self.team])
         elif self.committed or self.asked is True:
             raise self._illegal(
@@ -170,6 +174,8 @@ class Verifier(HandState):
             )
         after = self._extended([*team, *laid], action.extends, len(team))
         verify_go_out(self.ruleset, after, self.players)
+        if action.discard is not None and self.rules.pile.discard_barred:
+            self._check_bar(action.discard, after, going_out=True)
         return after
 
     def verify_ask(self) -> None:
@@ -201,6 +207,21 @@ class Verifier(HandState):
         """Check the partner's answer: any answer, once asked (the phase says)."""
 
     # ------------------------------------------------------------------ cards and melds
+
+    def _check_bar(self, card: Card, table: Sequence[Meld], going_out: bool) -> None:
+        """Refuse a discard a bar of ``pile.discard_barred`` keeps out, the side's melds
+        being ``table``."""
+        held = [CARDS[i] for i, n in enumerate(self.hands[self.current]) if n]
+        sides = [table if i == self.team else side for i, side in enumerate(self.melds)]
+        verify_discard_card(self.ruleset, card, held, sides, self.team, going_out=going_out)
+
+    def _last_barred(self, counts: Sequence[int], table: Sequence[Meld]) -> Card | None:
+        """The one card ``counts`` holds, where it may not be the discard that goes out."""
+        check = self.discard_check()
+        if check is None:
+            return None
+        card = CARDS[next(i for i, n in enumerate(counts) if n)]
+        return None if check(card, table) else card
 
     def _take(self, cards: Sequence[Card]) -> list[int]:
         """The hand's counts without these cards, which the player must hold."""
@@ -387,7 +408,8 @@ class Verifier(HandState):
         remains. A player committed to going out (or told yes by the partner) must keep one at
         every step. A player told no may not go below it.
         """
-        below = remaining < self.keep
+        last = self._last_barred(counts, table) if remaining == 1 else None
+        below = remaining < self.keep or last is not None
         if not (below or threes or self.committed or self.asked is True):
             return False
         if self.asked is False:
@@ -404,7 +426,15 @@ class Verifier(HandState):
             players=self.players,
             first_minimum=self.first_minimum_for(table),
             first_canasta=self.first_canasta_for(table),
+            discard_ok=self.discard_check(),
         ):
+            if last is not None:
+                raise self._illegal(
+                    "discard-barred",
+                    f"this leaves only {last!r}, which may not be the discard that goes out, "
+                    "and no other way out",
+                    "pile.discard_barred",
+                )
             self._no_way_out(remaining, below, threes)
         if not self.committed and self.must_ask():
             raise self._illegal(

@@ -45,7 +45,7 @@ points of the new melds do not matter (the side has melded) the cheapest are use
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from bolivia.cards import Card
@@ -59,7 +59,10 @@ from bolivia.play.table.places import Place, Places
 from bolivia.play.table.signatures import kinds_with, signature
 from bolivia.rules.ruleset import Ruleset
 
-__all__ = ["CUTS", "MAX_STATES", "can_go_out", "ways_out"]
+__all__ = ["CUTS", "MAX_STATES", "DiscardCheck", "can_go_out", "ways_out"]
+
+#: whether a card may be the discard that goes out, the side's melds being these
+DiscardCheck = Callable[[Card, Sequence[Meld]], bool]
 
 CARDS: Final = Card.all()
 MAX_STATES: Final = 1_000_000  # states one search may visit (see the module)
@@ -81,12 +84,15 @@ def ways_out(
     first_canasta: tuple[str, ...] = (),
     limit: int = 1,
     bounded: bool = True,
+    discard_ok: DiscardCheck | None = None,
 ) -> list[GoOut]:
     """Up to ``limit`` ways out of the hand ``counts`` onto the side's melds ``table``.
 
     ``counts``: 53 counts by card index. ``first_minimum``: the side has not melded, and its
     new melds must count this much (and hold a canasta of a kind in ``first_canasta``, if
     any). ``bounded=False`` searches without the quick bounds, which never change the answer.
+    ``discard_ok``: whether a card may be the discard that goes out, the side's melds then
+    being these (``pile.discard_barred``; None: any card may).
     """
     held = list(counts)  # lists: what the compiled bounds index and walk fastest
     melds = list(table)
@@ -100,6 +106,7 @@ def ways_out(
     search = _Search(ruleset, table, held, players, first_minimum, limit)
     search.first_canasta = first_canasta if first_minimum is not None else ()
     search.bounded, search.root_lost = bounded, (lost if bounded else None)
+    search.discard_ok = discard_ok
     try:
         search.run()
     except _Cut:
@@ -114,9 +121,13 @@ def can_go_out(
     *,
     players: int,
     first_minimum: int | None = None,
+    discard_ok: DiscardCheck | None = None,
 ) -> bool:
     """Whether any way out exists (:func:`ways_out` with a limit of one)."""
-    return bool(ways_out(ruleset, table, counts, players=players, first_minimum=first_minimum))
+    found = ways_out(
+        ruleset, table, counts, players=players, first_minimum=first_minimum, discard_ok=discard_ok
+    )
+    return bool(found)
 
 
 QUICK_TRY = 48  # states the first try in the plain order may visit
@@ -142,6 +153,7 @@ class _Search(Places):
         self.combines: list[tuple[int, int]] = []
         self.extends: list[tuple[int, tuple[Card, ...]]] = []
         self.discard: Card | None = None
+        self.discard_ok: DiscardCheck | None = None  # see ways_out
         self.found: list[GoOut] = []
         self.failed: set[tuple[object, ...]] = set()
         self.bounded = True
@@ -678,6 +690,9 @@ class _Search(Places):
         if self.rules.going_out.discard_required and self.discard is None:
             return
         if not meets_requirement(self.ruleset, self.table, self.players):
+            return
+        check = self.discard_ok
+        if check is not None and self.discard is not None and not check(self.discard, self.table):
             return
         new = self.table[self.old :]
         if self.first_minimum is not None and not (new and self.first_met(new)):
