@@ -308,7 +308,7 @@ def test_a_published_rulebook_on_any_base_has_every_leftover_named(
     # as lint says: each dropped, or restated as the club plays it
     path = tmp_path / "club.yaml"
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    seats = {4: {"teams": 2, "hand_size": 15, "draw": 2}}
+    seats = {base.rules.players.usual: {"teams": 2, "hand_size": 15, "draw": 2}}
     drop = {"game.target_by_players": {}, "going_out.requirement_by_players": {}}
     drop |= {"game.target_options": [], "players.seats": seats}
     for key in left:
