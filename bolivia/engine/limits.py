@@ -140,6 +140,7 @@ class Limits:
         self.onto_canasta: bool = pile.onto_canasta
         self.one_card_rule: bool = pile.one_card_rule
         self.for_first_meld: bool = pile.for_first_meld
+        self.bars_discard: bool = bool(pile.discard_barred)  # pile.discard_barred has a bar
         self.pair_starts_new_meld: bool = pile.pair_starts_new_meld
         self.replaced_from_pile: bool = rules.red_threes.replaced_from_pile
         going_out = rules.going_out

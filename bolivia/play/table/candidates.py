@@ -617,7 +617,7 @@ class Candidates:
         self._extend_candidates(out)
         if h.sizes[h.current] >= 2:
             hand = h.hands[h.current]
-            barring = bool(self.ruleset.rules.pile.discard_barred)  # then each is verified
+            barring = self.lim.bars_discard  # then each discard is verified
             for i in range(53):
                 if hand[i] and (not barring or h.can(DISCARDS[i])):
                     out.append(DISCARDS[i])

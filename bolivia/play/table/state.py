@@ -423,7 +423,7 @@ class HandState:
     def discard_check(self) -> DiscardCheck | None:
         """Whether a card may be the discard that goes out for the player to move, the side's
         melds then being these (``pile.discard_barred``; None: the ruleset bars no card)."""
-        if not self.ruleset.rules.pile.discard_barred:
+        if not self.lim.bars_discard:
             return None
         ruleset, melds, team = self.ruleset, self.melds, self.team
 

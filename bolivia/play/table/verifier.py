@@ -146,7 +146,7 @@ class Verifier(HandState):
         """Check a discard; the last card's goes out."""
         self._take([action.card])
         going_out = self.sizes[self.current] == 1
-        if self.rules.pile.discard_barred:
+        if self.lim.bars_discard:
             self._check_bar(action.card, self.melds[self.team], going_out)
         if going_out:
             self._goes_out_now(self.melds[self.team])
@@ -174,7 +174,7 @@ class Verifier(HandState):
             )
         after = self._extended([*team, *laid], action.extends, len(team))
         verify_go_out(self.ruleset, after, self.players)
-        if action.discard is not None and self.rules.pile.discard_barred:
+        if action.discard is not None and self.lim.bars_discard:
             self._check_bar(action.discard, after, going_out=True)
         return after
 
