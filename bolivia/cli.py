@@ -179,9 +179,19 @@ def _echo_source(source: Source, with_claims: bool) -> None:
     help="Answer for the ruleset file FILE under the id ID, in place of any ruleset of that id "
     "(bolivia-da=house.yaml: an engine of bolivia-da with house changes); repeatable.",
 )
+@click.option(
+    "--max-states",
+    type=int,
+    default=None,
+    metavar="N",
+    help="Answer too-costly where a search for a way out passes N states (1 to 1,000,000, the "
+    "default): a tighter bound on one request's work.",
+)
 @click.option("--protocol", is_flag=True, help="Print the protocol's document and exit.")
 @_rulesets_option
-def oracle_command(served: tuple[str, ...], protocol: bool, folders: tuple[Path, ...]) -> None:
+def oracle_command(
+    served: tuple[str, ...], max_states: int | None, protocol: bool, folders: tuple[Path, ...]
+) -> None:
     """Answer rules-oracle requests (JSON Lines) on standard input, until its end.
 
     The protocol is oracle-protocol.md, shipped in the package's _data/docs/ folder (docs/ in
@@ -197,7 +207,7 @@ def oracle_command(served: tuple[str, ...], protocol: bool, folders: tuple[Path,
         echo((docs_dir() / "oracle-protocol.md").read_text(encoding="utf-8"), nl=False)
         return
     try:
-        oracle = served_oracle(_library(folders), served)
+        oracle = served_oracle(_library(folders), served, max_states)
     except UsageProblem as exc:
         raise click.BadParameter(str(exc), param_hint=f"'{exc.param}'") from None
     for rid, problems in oracle.unloadable().items():  # said once, not at every request

@@ -1,9 +1,9 @@
 """Bounds on the work one question may take (issue 41).
 
-The way-out search stops past :data:`~bolivia.play.table.ways_out.MAX_STATES` states, finding
-no way out (for play) and making the oracle answer ``too-costly`` (never a ruling it could not
-decide); ``moves`` and ``act`` check at most
-:data:`~bolivia.verify.oracle.MAX_CANDIDATES` candidate actions.
+The way-out search stops past :data:`~bolivia.play.table.ways_out.MAX_STATES` states (or a
+tighter bound its caller sets: the oracle's ``max_states``), finding no way out (for play) and
+making the oracle answer ``too-costly`` (never a ruling it could not decide); ``moves`` and
+``act`` check at most :data:`~bolivia.verify.oracle.MAX_CANDIDATES` candidate actions.
 """
 
 from __future__ import annotations
@@ -12,11 +12,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+from click.testing import CliRunner
+
 from bolivia.cards import parse_cards
+from bolivia.cli import cli
 from bolivia.engine.melds import verify_meld
-from bolivia.play.table.ways_out import CUTS, ways_out
+from bolivia.play.table.ways_out import CUTS, MAX_STATES, search_bound, ways_out
 from bolivia.rules.library import shipped_library
-from bolivia.rules.variants import variant
 from bolivia.verify.oracle import MAX_CANDIDATES, Oracle
 
 LIBRARY = shipped_library()
@@ -40,37 +43,55 @@ WIDE = {
 }
 
 
-def _cut_ruleset() -> Any:
-    ruleset = variant(LIBRARY.load(CUT["ruleset"]), CUT["field"], CUT["value"])
-    assert ruleset is not None
-    return ruleset
+# the example's search needs CUT["states"]; the tests bound theirs below it
+BOUND = 20_000
 
 
-def test_a_search_past_its_bound_stops_and_says_so() -> None:
-    ruleset = _cut_ruleset()
+def _cut_search() -> list[Any]:
+    ruleset = LIBRARY.load(CUT["ruleset"])
     table = [verify_meld(ruleset, parse_cards(m)) for m in CUT["table"]]
     counts = [0] * 53
     for card in parse_cards(CUT["hand"]):
         counts[card.index] += 1
+    return ways_out(ruleset, table, counts, players=4, limit=2)
+
+
+def test_a_search_past_its_bound_stops_and_says_so() -> None:
+    assert CUT["states"] > BOUND
     before = CUTS[0]
-    assert ways_out(ruleset, table, counts, players=4, limit=2) == []
+    with search_bound(BOUND):
+        assert _cut_search() == []
     assert CUTS[0] == before + 1
 
 
-def test_the_oracle_answers_too_costly_where_a_search_was_cut() -> None:
-    oracle = Oracle()
-    oracle.register(_cut_ruleset(), "max-four")
-    position = {
+def _cut_position() -> dict[str, Any]:
+    return {
         "phase": "play",
-        "hands": [CUT["hand"], ["5H"], ["8D"], ["9C"]],
+        "hands": [CUT["hand"], ["8H"], ["8D"], ["8C"]],
         "melds": [CUT["table"], []],
-        "pile": ["4C"],
+        "pile": ["4H"],
         "stock": 20,
     }
-    answer = oracle.handle({"op": "act", "ruleset": "max-four", "position": position,
-                            "action": {"type": "ask"}})  # fmt: skip
+
+
+def test_the_oracle_answers_too_costly_where_a_search_was_cut() -> None:
+    request = {"op": "act", "ruleset": CUT["ruleset"], "position": _cut_position(),
+               "action": {"type": "ask"}}  # fmt: skip
+    answer = Oracle(max_states=BOUND).handle(request)
     assert answer["ok"] is False and answer["error"]["code"] == "too-costly", answer
-    assert "1,000,000 states" in answer["error"]["message"]
+    assert f"{BOUND:,} states" in answer["error"]["message"]
+    # within the default bound the same request is decided (the bound alone cut it)
+    decided = Oracle().handle(request)
+    assert decided["ok"] is True, decided
+
+
+def test_the_oracle_s_bound_is_checked() -> None:
+    for wrong in (0, MAX_STATES + 1):
+        with pytest.raises(ValueError, match="max_states must be from 1 to 1,000,000"):
+            Oracle(max_states=wrong)
+    result = CliRunner().invoke(cli, ["oracle", "--max-states", "0"], input="")
+    assert result.exit_code == 2 and "--max-states" in result.output, result.output
+    assert "Traceback" not in result.output
 
 
 def test_moves_and_act_check_a_bounded_number_of_candidates() -> None:

@@ -53,6 +53,10 @@ class Limits:
         self.escalera_size: int = canastas.escalera.size
         self.bolivia_size: int = canastas.bolivia.size
         self.group_canasta: int = min(self.natural_size, self.mixed_size)
+        # whether a group may grow to a natural (a mixed) canasta at all: a cap on a group's
+        # size below the canasta's keeps groups from ever being one
+        self.natural_reachable: bool = _within(rules.melds.group.max_size, canastas.natural.size)
+        self.mixed_reachable: bool = _within(rules.melds.group.max_size, canastas.mixed.size)
         self.kind_size: dict[str, int] = _by_kind(canastas, "size")
         self.kind_bonus: dict[str, int] = _by_kind(canastas, "bonus")
         self.special: tuple[tuple[str, int, int, int, int, int, int, int], ...] = _special(
@@ -185,6 +189,11 @@ class Limits:
 def _pack_indices(ruleset: Ruleset) -> list[int]:
     """Every card of the pack by its index, in order."""
     return sorted(card.index for card in ruleset.pack.cards())
+
+
+def _within(most: int | None, size: int) -> bool:
+    """Whether a meld capped at ``most`` cards (None: no cap) may hold ``size``."""
+    return most is None or most >= size
 
 
 def _by_kind(canastas: Canastas, field: str) -> dict[str, int]:

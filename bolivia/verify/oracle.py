@@ -38,7 +38,7 @@ from bolivia.errors import BadRequest, CardError, Illegal, Problem, RulesetError
 from bolivia.play.table.actions import parse_action
 from bolivia.play.table.moves import TooManyMoves
 from bolivia.play.table.position import hand_at
-from bolivia.play.table.ways_out import CUTS, MAX_STATES
+from bolivia.play.table.ways_out import CUTS, MAX_STATES, search_bound
 from bolivia.rules.library import Library, shipped_library
 from bolivia.rules.phrases import a_or_an
 from bolivia.rules.ruleset import Ruleset
@@ -401,10 +401,17 @@ def _check_request_copies(ruleset: Ruleset, op: str, fields: dict[str, Any]) -> 
 
 
 class Oracle:
-    """Answers protocol requests for the rulesets of a library."""
+    """Answers protocol requests for the rulesets of a library.
 
-    def __init__(self, library: Library | None = None) -> None:
+    ``max_states``: the states one search for a way out may visit before the request is
+    answered ``too-costly`` (at most, and by default, :data:`MAX_STATES`).
+    """
+
+    def __init__(self, library: Library | None = None, *, max_states: int = MAX_STATES) -> None:
+        if not 1 <= max_states <= MAX_STATES:
+            raise ValueError(f"max_states must be from 1 to {MAX_STATES:,}, not {max_states}")
         self.library = library if library is not None else shipped_library()
+        self.max_states = max_states
         self._extra: dict[str, Ruleset] = {}
         self._unloadable: dict[str, list[Problem]] | None = None
         self._ops: dict[str, Callable[[Ruleset, dict[str, Any]], dict[str, Any]]] = {
@@ -464,11 +471,12 @@ class Oracle:
         fields = _fields(own, OPERATIONS[op])
         _check_request_copies(ruleset, op, fields)
         cuts = CUTS[0]
-        answer = self._ops[op](ruleset, fields)
+        with search_bound(self.max_states):
+            answer = self._ops[op](ruleset, fields)
         if CUTS[0] != cuts:
             raise OracleError(
                 "too-costly",
-                f"deciding it needs a search for a way out past {MAX_STATES:,} states: the "
+                f"deciding it needs a search for a way out past {self.max_states:,} states: the "
                 "oracle does not answer what it could not decide",
             )
         return answer

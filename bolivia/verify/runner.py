@@ -263,11 +263,18 @@ def run(
     return out
 
 
-def served_oracle(library: Library, served: Sequence[str]) -> Oracle:
+def served_oracle(library: Library, served: Sequence[str], max_states: int | None = None) -> Oracle:
     """The oracle of the library, answering for each ``ID=FILE`` with the ruleset file FILE
     (validated like any) under the id ID, in place of a ruleset of that id. The problems of
-    every file are collected before raising."""
-    oracle = Oracle(library)
+    every file are collected before raising. ``max_states``: the oracle's bound on one search
+    for a way out (None: its default)."""
+    if max_states is None:
+        oracle = Oracle(library)
+    else:
+        try:
+            oracle = Oracle(library, max_states=max_states)
+        except ValueError as exc:
+            raise UsageProblem("--max-states", str(exc)) from None
     problems: list[Problem] = []
     ids: set[str] = set()
     for pair in served:

@@ -303,15 +303,18 @@ def _hand_canastas(
     max_wild = lim.group_max_wild
     room = wilds if max_wild is None else min(wilds, max_wild)
     group_canasta = lim.group_canasta
+    natural, mixed = lim.natural_reachable, lim.mixed_reachable
     total = 0
-    for r in lim.group_ranks:
+    for r in lim.group_ranks if natural or mixed else ():
         base = r * 4
         same = counts[base] + counts[base + 1] + counts[base + 2] + counts[base + 3]
         n = (open_groups[r] + same + room) // group_canasta
         if n:
             total += n
-            might[0] = might[0] + n
-            might[1] = might[1] + n
+            if natural:
+                might[0] = might[0] + n
+            if mixed:
+                might[1] = might[1] + n
     for size in open_wild:
         if size + wilds >= lim.bolivia_size:
             total += 1

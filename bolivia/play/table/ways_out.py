@@ -29,11 +29,14 @@ the joins and early wild cards tried after it. Failed states (the cards left, th
 table, whether the discard is used) are remembered, so no state is searched twice.
 
 The search has one bound, on its size: past :data:`MAX_STATES` states it stops, with the ways
-out found so far (none, at worst), and counts the cut in :data:`CUTS`. Greedy and expert play
-of the shipped rulesets stays far below it (a few hundred states at most in a sample of their
-hands); the random bot, whose players gather thirty or forty cards, reached 545,000 in thirty
-brazilian-canastra hands; a hand of fifty cards in a variant may need many millions, and
-gigabytes to remember their failures (a samba hand with groups of four at most took 20 GB).
+out found so far (none, at worst), and counts the cut in :data:`CUTS`; a caller may bound the
+searches it starts tighter (:func:`search_bound`: the oracle's ``max_states``). Greedy and
+expert play of the shipped rulesets stays far below it (a few hundred states at most in a
+sample of their hands); the random bot, whose players gather thirty or forty cards, reached
+545,000 in thirty brazilian-canastra hands, and past the bound in a variant of it (38 cards
+onto six melds); a hand of fifty cards may need many millions, and gigabytes to remember their
+failures (a samba hand with groups of four at most took 20 GB before the bounds knew such
+groups make no canasta).
 For play, a search cut short finds no way out, in the bots' choices and in the verifier alike,
 so the game goes on by its rules; the oracle answers a request whose search was cut with the
 code ``too-costly``, never with a ruling that may be wrong.
@@ -45,7 +48,8 @@ points of the new melds do not matter (the side has melded) the cheapest are use
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Final
 
 from bolivia.cards import Card
@@ -59,7 +63,7 @@ from bolivia.play.table.places import Place, Places
 from bolivia.play.table.signatures import kinds_with, signature
 from bolivia.rules.ruleset import Ruleset
 
-__all__ = ["CUTS", "MAX_STATES", "DiscardCheck", "can_go_out", "ways_out"]
+__all__ = ["CUTS", "MAX_STATES", "DiscardCheck", "can_go_out", "search_bound", "ways_out"]
 
 #: whether a card may be the discard that goes out, the side's melds being these
 DiscardCheck = Callable[[Card, Sequence[Meld]], bool]
@@ -68,10 +72,24 @@ CARDS: Final = Card.all()
 MAX_STATES: Final = 1_000_000  # states one search may visit (see the module)
 # searches cut short by MAX_STATES in this process, so far (read by the oracle, see the module)
 CUTS: Final[list[int]] = [0]
+# the states a search started now may visit: MAX_STATES, or less inside search_bound
+_BOUND: Final[list[int]] = [MAX_STATES]
+
+
+@contextmanager
+def search_bound(states: int) -> Iterator[None]:
+    """Searches started inside the block stop past ``states`` states (at most
+    :data:`MAX_STATES`) and count a cut as any cut. The bound before is restored after."""
+    before = _BOUND[0]
+    _BOUND[0] = max(1, min(states, MAX_STATES))
+    try:
+        yield
+    finally:
+        _BOUND[0] = before
 
 
 class _Cut(Exception):
-    """The search has visited :data:`MAX_STATES` states."""
+    """The search has visited as many states as its bound allows."""
 
 
 def ways_out(
@@ -167,7 +185,8 @@ class _Search(Places):
         self.spent = False  # the first try's states are spent (see run)
         self.probing = False
         self.suspects: list[int] = []  # see probe
-        self.states = 0  # states visited, up to MAX_STATES
+        self.states = 0  # states visited, up to max_states
+        self.max_states = _BOUND[0]
 
     # ------------------------------------------------------------------ the root
 
@@ -352,7 +371,7 @@ class _Search(Places):
         if len(self.found) >= self.limit or self._spend():
             return
         self.states += 1
-        if self.states > MAX_STATES:
+        if self.states > self.max_states:
             raise _Cut
         # the ranks that could be in a sequence, read once for the state: its key, the probe
         # and the plan of the card placed all ask
