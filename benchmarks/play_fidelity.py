@@ -32,7 +32,7 @@ from bolivia.play.batch.seeds import derive_seed
 from bolivia.play.batch.simulate import RULE_ENDINGS, RunSpec, play_hand, run
 from bolivia.play.bots.simple import GreedyBot, RandomBot
 from bolivia.rules.library import Library, LibrarySpec, shipped_library
-from bolivia.rules.model import leaf_paths
+from bolivia.rules.tree import leaf_paths
 
 SIX = ["canasta", "samba", "bolivia-fr", "bolivia-da", "bolivia-zh", "bolivia-ko"]
 

@@ -233,7 +233,7 @@ def draw_value(rng: random.Random, ruleset: Ruleset, path: str, literals: list[A
 def _literals(path: str) -> list[Any]:
     import typing
 
-    from bolivia.rules.model import field_at
+    from bolivia.rules.tree import field_at
 
     found = field_at(path)
     if found is None:

@@ -19,8 +19,8 @@ from html.parser import HTMLParser
 from typing import Any
 
 from bolivia.language import LANGUAGES, language
-from bolivia.rules.model import leaf_paths
 from bolivia.rules.sources import Sources
+from bolivia.rules.tree import leaf_paths
 
 APPENDIX = "Appendix"  # the first word of the Markdown heading that opens the details layer
 

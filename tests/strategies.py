@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from bolivia.cards import RANKS, SUITS, Card, Pack
 from bolivia.errors import RulesetError
 from bolivia.rules.library import Library, shipped_library
-from bolivia.rules.model import leaf_paths
 from bolivia.rules.ruleset import Ruleset
+from bolivia.rules.tree import leaf_paths
 
 __all__ = [
     "card_texts",

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from bolivia.cli import cli
-from bolivia.rules.model import leaf_paths
+from bolivia.rules.tree import leaf_paths
 
 RUNNER = CliRunner()
 

@@ -28,9 +28,10 @@ from bolivia.errors import Problem, RulesetError
 from bolivia.rules import coherence
 from bolivia.rules.library import MAX_CHAIN, Library
 from bolivia.rules.loading import MAX_NUMBER_DIGITS, MAX_PROBLEMS, load_yaml_text
-from bolivia.rules.model import Rules, leaf_paths
+from bolivia.rules.model import Rules
 from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.schema import ruleset_schema
+from bolivia.rules.tree import leaf_paths
 from bolivia.verify.conformance import load_suite
 from bolivia.verify.oracle import Oracle
 from tests.limits import within

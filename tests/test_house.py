@@ -18,7 +18,7 @@ from bolivia.authoring.rulebook import Rulebook
 from bolivia.cli import cli
 from bolivia.errors import RulesetError
 from bolivia.rules.library import Library, shipped_library
-from bolivia.rules.model import leaf_paths
+from bolivia.rules.tree import leaf_paths
 
 from .strategies import SHIPPED_IDS
 

@@ -16,8 +16,8 @@ from pydantic import BaseModel
 from bolivia.authoring.house import derive
 from bolivia.authoring.rulebook import Rulebook
 from bolivia.rules.library import Library, shipped_library
-from bolivia.rules.model import field_at, leaf_paths
 from bolivia.rules.phrases import PHRASES, answer, sentence
+from bolivia.rules.tree import field_at, leaf_paths
 
 from .reading import people_markdown
 

@@ -16,7 +16,7 @@ import pytest
 from bolivia.compare.findings import build
 from bolivia.compare.report import render_html, render_markdown
 from bolivia.rules.library import Library, shipped_library
-from bolivia.rules.model import leaf_paths
+from bolivia.rules.tree import leaf_paths
 
 from .browser import WIDTHS, chromium, too_wide
 from .reading import engine_words, markdown_problems, people_html, people_markdown

@@ -18,8 +18,8 @@ from markdown_it.token import Token
 
 from bolivia.authoring.rulebook import Rulebook
 from bolivia.rules.library import shipped_library
-from bolivia.rules.model import leaf_paths
 from bolivia.rules.resolution import DEFAULT_REASON
+from bolivia.rules.tree import leaf_paths
 
 from .browser import chromium, pages_too_wide, too_wide
 from .reading import APPENDIX, engine_words, people_html, people_markdown

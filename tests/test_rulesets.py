@@ -13,9 +13,9 @@ from bolivia.authoring.house import nest_paths
 from bolivia.errors import RulesetError
 from bolivia.resources import rulesets_dir
 from bolivia.rules.library import SOURCES_FOLDER, Library, shipped_library
-from bolivia.rules.model import leaf_paths
 from bolivia.rules.rendering import ruleset_json, show_yaml, standalone_yaml
 from bolivia.rules.ruleset import Ruleset
+from bolivia.rules.tree import leaf_paths
 
 from .strategies import house_rulesets, yaml_value
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from bolivia.rules.library import shipped_library
-from bolivia.rules.model import leaf_paths
 from bolivia.rules.provenance import check_claim
 from bolivia.rules.sources import shipped_sources
+from bolivia.rules.tree import leaf_paths
 
 SOURCES = shipped_sources()
 LIBRARY = shipped_library()

@@ -31,9 +31,9 @@ from bolivia.resources import rulesets_dir
 from bolivia.rules.edits import set_entry
 from bolivia.rules.library import Library
 from bolivia.rules.loading import load_yaml_text, not_a_field, number_key, plain
-from bolivia.rules.model import field_at, is_section, leaf_paths
 from bolivia.rules.provenance import normalize_claim_value
 from bolivia.rules.ruleset import ID_PATTERN, Ruleset
+from bolivia.rules.tree import field_at, is_section, leaf_paths
 from bolivia.text import yaml_text
 
 __all__ = [

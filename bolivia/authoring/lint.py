@@ -34,12 +34,12 @@ from bolivia.rules.coherence import (
     wild_cards_in_pack,
 )
 from bolivia.rules.library import shipped_library
-from bolivia.rules.model import leaf_paths
 from bolivia.rules.phrases import a_or_an
 from bolivia.rules.provenance import normalize_claim_value, value_text
 from bolivia.rules.resolution import NO_REASON
 from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.sources import Sources, shipped_sources
+from bolivia.rules.tree import leaf_paths
 
 __all__ = ["LEVELS", "Finding", "lint"]
 

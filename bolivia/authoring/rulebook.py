@@ -42,7 +42,6 @@ from bolivia.authoring.details import (
 from bolivia.language import N_, current, ngettext, number, speaking
 from bolivia.language import gettext_ as _
 from bolivia.resources import rulesets_dir
-from bolivia.rules.model import leaf_paths
 from bolivia.rules.phrases import (
     CANASTA_WORDS,
     answer,
@@ -57,6 +56,7 @@ from bolivia.rules.phrases import (
 from bolivia.rules.resolution import DEFAULT_REASON, NO_REASON
 from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.sources import Sources, shipped_sources
+from bolivia.rules.tree import leaf_paths
 from bolivia.text import environment, md, safe_html, terminal
 
 __all__ = ["Rulebook", "place_marks", "render_rulebook"]

@@ -17,8 +17,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from bolivia.rules.model import Record, leaf_paths
+from bolivia.rules.model import Record
 from bolivia.rules.ruleset import Ruleset
+from bolivia.rules.tree import leaf_paths
 
 __all__ = [
     "AREAS",

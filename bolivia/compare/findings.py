@@ -55,10 +55,10 @@ from bolivia.language import N_, Said, said
 from bolivia.play.batch.seeds import derive_seed
 from bolivia.play.batch.workers import Workers, worker_pool
 from bolivia.rules.library import LibrarySpec
-from bolivia.rules.model import leaf_paths
 from bolivia.rules.provenance import value_text
 from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.sources import Sources, shipped_sources
+from bolivia.rules.tree import leaf_paths
 from bolivia.verify.oracle import Oracle
 
 __all__ = ["Comparison", "build"]

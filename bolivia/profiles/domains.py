@@ -27,8 +27,9 @@ from typing import Any
 
 from bolivia.errors import RulesetError
 from bolivia.profiles.questions import HANDS_PLAYED
-from bolivia.rules.model import CANASTA_KINDS, MAX_CARDS, field_at
+from bolivia.rules.model import CANASTA_KINDS, MAX_CARDS
 from bolivia.rules.ruleset import Ruleset
+from bolivia.rules.tree import field_at
 from bolivia.rules.variants import bounds, set_part, unwrap, with_values
 
 __all__ = ["COUNT_BOUND", "domain", "number_parts", "solved"]

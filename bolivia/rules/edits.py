@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bolivia.rules.loading import Loaded, Location, not_a_field, plain, plain_digits, tuples
-from bolivia.rules.model import field_at, is_section, leaf_paths, split_leaf
+from bolivia.rules.tree import field_at, is_section, leaf_paths, split_leaf
 
 __all__ = ["Edit", "apply", "expand", "set_entry"]
 

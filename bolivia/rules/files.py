@@ -27,10 +27,10 @@ from bolivia.rules.loading import (
     not_a_field,
     validation_problems,
 )
-from bolivia.rules.model import split_leaf
 from bolivia.rules.provenance import Entry, parse_entry
 from bolivia.rules.ruleset import LEAVES, META_KEYS, SECTION_KEYS, TOP_KEYS, Meta
 from bolivia.rules.sources import Sources
+from bolivia.rules.tree import split_leaf
 
 __all__ = ["Layer", "entry_for", "location_of", "read_layer", "sets"]
 

@@ -22,11 +22,11 @@ from bolivia.errors import Problem, RulesetError
 from bolivia.resources import rulesets_dir
 from bolivia.rules.files import Layer, read_layer, sets
 from bolivia.rules.loading import did_you_mean, load_yaml
-from bolivia.rules.model import leaf_paths
 from bolivia.rules.provenance import json_at
 from bolivia.rules.resolution import build, in_file_order
 from bolivia.rules.ruleset import ID_PATTERN, SECTION_KEYS, Ruleset, base_name_fault
 from bolivia.rules.sources import Sources, joined, load_sources, shipped_sources
+from bolivia.rules.tree import leaf_paths
 
 __all__ = [
     "MAX_CHAIN",

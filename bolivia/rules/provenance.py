@@ -31,8 +31,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from bolivia.rules.loading import plain, tuples
-from bolivia.rules.model import field_at, is_section
 from bolivia.rules.sources import Claim, Sources
+from bolivia.rules.tree import field_at, is_section
 
 __all__ = [
     "Alternative",

@@ -20,9 +20,10 @@ import yaml
 from bolivia.language import N_, ngettext, speaking
 from bolivia.language import gettext_ as _
 from bolivia.rules.loading import number_key, plain
-from bolivia.rules.model import Rules, is_section
+from bolivia.rules.model import Rules
 from bolivia.rules.provenance import Alternative, ValueProvenance
 from bolivia.rules.ruleset import Ruleset
+from bolivia.rules.tree import is_section
 from bolivia.text import terminal, yaml_comment, yaml_text
 
 __all__ = ["ruleset_json", "show_yaml", "standalone_yaml"]

@@ -22,7 +22,7 @@ from bolivia.language import N_
 from bolivia.rules import coherence, edits
 from bolivia.rules.files import Layer, entry_for, location_of
 from bolivia.rules.loading import Location, validation_problems
-from bolivia.rules.model import Rules, field_at, is_section
+from bolivia.rules.model import Rules
 from bolivia.rules.provenance import (
     Alternative,
     Entry,
@@ -37,6 +37,7 @@ from bolivia.rules.provenance import (
 )
 from bolivia.rules.ruleset import LEAVES, SECTION_KEYS, Ruleset, merge
 from bolivia.rules.sources import Claim, Sources
+from bolivia.rules.tree import field_at, is_section
 
 __all__ = ["NO_REASON", "build", "in_file_order"]
 

@@ -28,8 +28,9 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from bolivia.cards import Card, Pack
-from bolivia.rules.model import Rules, is_section, leaf_paths
+from bolivia.rules.model import Rules
 from bolivia.rules.provenance import ValueProvenance, json_at
+from bolivia.rules.tree import is_section, leaf_paths
 
 __all__ = [
     "ID_PATTERN",

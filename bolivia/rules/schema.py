@@ -27,11 +27,10 @@ from bolivia.rules.model import (
     Choice,
     Rules,
     Suggested,
-    field_at,
-    leaf_paths,
 )
 from bolivia.rules.provenance import Entry
 from bolivia.rules.ruleset import MAX_BASE_NAME
+from bolivia.rules.tree import field_at, leaf_paths
 
 __all__ = ["fields_markdown", "ruleset_schema", "schema_text"]
 

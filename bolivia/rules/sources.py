@@ -31,7 +31,7 @@ from bolivia.rules.loading import (
     not_a_field,
     validation_problems,
 )
-from bolivia.rules.model import leaf_paths, split_leaf
+from bolivia.rules.tree import leaf_paths, split_leaf
 
 __all__ = ["Claim", "Source", "Sources", "joined", "load_sources", "shipped_sources"]
 

@@ -63,10 +63,9 @@ from bolivia.rules.model import (
     Seating,
     SpecialCanasta,
     Suggested,
-    field_at,
-    leaf_paths,
 )
 from bolivia.rules.ruleset import Ruleset
+from bolivia.rules.tree import field_at, leaf_paths
 
 __all__ = [
     "LEAVES",

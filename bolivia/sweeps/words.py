@@ -26,8 +26,8 @@ from typing import Any
 
 from bolivia.language import N_
 from bolivia.language import gettext_ as _
-from bolivia.rules.model import split_leaf
 from bolivia.rules.phrases import PHRASES, answer, label
+from bolivia.rules.tree import split_leaf
 
 __all__ = ["AS_IT_IS", "BASE_MARK", "combination_words", "field_label", "value_words"]
 
