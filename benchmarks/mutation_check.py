@@ -192,6 +192,31 @@ SLIPS: tuple[Slip, ...] = (
         "if not any(places[-1] - places[0] + 1 - len(places) <= wilds for places in found):",
         "if not any(places[-1] - places[0] - len(places) <= wilds for places in found):",
     ),
+    # issue 42 (Cuban Canasta): the first round and black threes set aside
+    Slip(
+        "first round never over",
+        "engine/discard.py",
+        "return not first_round",
+        "return False",
+    ),
+    Slip(
+        "first round of a position ignored",
+        "play/table/position.py",
+        'hand.first_round = _int(data, "first_round", 0)',
+        "hand.first_round = 0",
+    ),
+    Slip(
+        "black threes taken with the pile kept in the hand",
+        "play/table/hand.py",
+        "if aside and index in BLACK_THREES:",
+        "if False:",
+    ),
+    Slip(
+        "all the black threes set aside scored each",
+        "engine/scoring.py",
+        "if aside.all_value is not None and count == 2 * ruleset.rules.pack.decks:",
+        "if False:",
+    ),
 )
 
 

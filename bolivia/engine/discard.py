@@ -1,6 +1,7 @@
 """The discard: cards a player may not discard until a condition holds, or to go out. Decided
 by ``pile.discard_barred`` of the ruleset (Pennies from Heaven: no seven until every side has a
-canasta of sevens, and never a seven to go out).
+canasta of sevens, and never a seven to go out; Cuban Canasta: no black three in the hand's
+first round of turns).
 
 >>> from bolivia.rules.library import shipped_library
 >>> from bolivia.rules.variants import with_values
@@ -49,24 +50,34 @@ def barred(
     team: int,
     *,
     going_out: bool = False,
+    first_round: bool = False,
 ) -> int:
     """The position in ``pile.discard_barred`` of the first bar that keeps the card from the
     discard (-1: none), the sides' melds being ``melds`` and the player's side ``team``;
-    ``going_out``: the discard would go out."""
+    ``going_out``: the discard would go out; ``first_round``: the turn is in the hand's first
+    round of turns."""
     bars = ruleset.rules.pile.discard_barred
     if not bars:
         return -1
     key = barred_key(card)
     for i, bar in enumerate(bars):
         if key in bar.cards and (
-            (going_out and bar.going_out) or not _lifted(ruleset, bar, melds, team)
+            (going_out and bar.going_out) or not _lifted(ruleset, bar, melds, team, first_round)
         ):
             return i
     return -1
 
 
-def _lifted(ruleset: Ruleset, bar: DiscardBar, melds: Sequence[Sequence[Meld]], team: int) -> bool:
+def _lifted(
+    ruleset: Ruleset,
+    bar: DiscardBar,
+    melds: Sequence[Sequence[Meld]],
+    team: int,
+    first_round: bool,
+) -> bool:
     """Whether the bar's condition holds."""
+    if bar.until == "first_round":
+        return not first_round
     if bar.until == "never" or bar.canasta is None:
         return False
     need = {bar.canasta: 1}
@@ -82,20 +93,25 @@ def verify_discard_card(
     team: int,
     *,
     going_out: bool,
+    first_round: bool = False,
 ) -> None:
     """Nothing where the player may discard ``card`` from ``held`` (the hand, the card among
     them); else :class:`Illegal` naming the bar. A discard that does not go out is allowed
     where every card held is barred."""
-    found = barred(ruleset, card, melds, team, going_out=going_out)
+    found = barred(ruleset, card, melds, team, going_out=going_out, first_round=first_round)
     if found < 0:
         return
-    if not going_out and all(barred(ruleset, c, melds, team) >= 0 for c in held):
+    if not going_out and all(
+        barred(ruleset, c, melds, team, first_round=first_round) >= 0 for c in held
+    ):
         return  # nothing else to discard: the bar yields
     bar = ruleset.rules.pile.discard_barred[found]
     if going_out and bar.going_out:
         why = f"{card!r} may not be the discard that goes out"
     elif bar.until == "never":
         why = f"{card!r} may not be discarded"
+    elif bar.until == "first_round":
+        why = f"{card!r} may not be discarded in the hand's first round of turns"
     else:
         who = "the player's side has" if bar.until == "side_canasta" else "every side has"
         why = f"{card!r} may not be discarded until {who} {_a(bar.canasta or '')}"

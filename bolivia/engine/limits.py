@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from bolivia.cards import POSITION_RANK, RANKS
+from bolivia.cards import POSITION_RANK, RANKS, Card
 from bolivia.kept import Kept
 from bolivia.rules.model import (
     MAX_CARDS,
@@ -145,6 +145,10 @@ class Limits:
         self.one_card_rule: bool = pile.one_card_rule
         self.for_first_meld: bool = pile.for_first_meld
         self.bars_discard: bool = bool(pile.discard_barred)  # pile.discard_barred has a bar
+        # the cards of a pile taken that do not go into the hand: red threes (laid out), and
+        # black threes where pile.black_threes_aside sets them aside
+        self.threes_aside: bool = pile.black_threes_aside is not None
+        self.pile_out: frozenset[int] = _pile_out(self.threes_aside)
         self.pair_starts_new_meld: bool = pile.pair_starts_new_meld
         self.replaced_from_pile: bool = rules.red_threes.replaced_from_pile
         going_out = rules.going_out
@@ -184,6 +188,13 @@ class Limits:
 
 
 # --------------------------------------------------------------------------- the values worked out
+
+
+def _pile_out(black_threes: bool) -> frozenset[int]:
+    """The indices of the red threes, and of the black threes too where ``black_threes``."""
+    return frozenset(
+        c.index for c in Card.all() if c.is_red_three or (black_threes and c.is_black_three)
+    )
 
 
 def _pack_indices(ruleset: Ruleset) -> list[int]:

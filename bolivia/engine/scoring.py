@@ -1,5 +1,6 @@
-"""Scoring a hand: melded cards, canasta bonuses, red threes plus or minus, going out, and the
-cards left in hand. Decided by ``scoring``, ``canastas``, ``red_threes`` and ``going_out``.
+"""Scoring a hand: melded cards, canasta bonuses (and black threes set aside from piles taken),
+red threes plus or minus, going out, and the cards left in hand. Decided by ``scoring``,
+``canastas``, ``red_threes``, ``pile.black_threes_aside`` and ``going_out``.
 
 >>> from bolivia.rules.library import shipped_library
 >>> from bolivia.cards import parse_cards
@@ -33,6 +34,7 @@ __all__ = [
     "SCORE_PARTS",
     "TeamHand",
     "TeamScore",
+    "black_three_score",
     "card_points",
     "meld_penalty",
     "red_three_score",
@@ -54,6 +56,7 @@ class TeamHand:
     hands: tuple[tuple[Card, ...], ...] = ()
     went_out: bool = False
     concealed: bool = False
+    black_threes: int = 0  # set aside from piles taken (pile.black_threes_aside)
 
     def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
         return reduce_fields(self)
@@ -147,6 +150,17 @@ _PLUS_WHEN: Final[dict[str, Callable[[Ruleset, Any, Sequence[Meld]], bool]]] = {
 }
 
 
+def black_three_score(ruleset: Ruleset, count: int) -> int:
+    """What ``count`` black threes set aside from piles taken score (``pile.black_threes_aside``:
+    each, or all of the pack's); 0 where the rules set none aside."""
+    aside = ruleset.rules.pile.black_threes_aside
+    if aside is None or count == 0:
+        return 0
+    if aside.all_value is not None and count == 2 * ruleset.rules.pack.decks:
+        return aside.all_value
+    return count * aside.value
+
+
 def meld_penalty(ruleset: Ruleset, meld: Meld) -> int:
     """What a meld left on the table costs its side at the end of the hand (zero or less):
     the first of ``scoring.meld_penalties`` it fits; a canasta costs nothing."""
@@ -160,12 +174,12 @@ def meld_penalty(ruleset: Ruleset, meld: Meld) -> int:
 
 def score_team(ruleset: Ruleset, team: TeamHand) -> TeamScore:
     """A side's score for the hand, part by part."""
-    _check_team(team)
+    _check_team(ruleset, team)
     going = ruleset.rules.going_out
     going_out = going.concealed_bonus if team.concealed else going.bonus if team.went_out else 0
     return TeamScore(
         sum(card_points(ruleset, meld.cards) for meld in team.melds),
-        _bonuses(ruleset, team.melds),
+        _bonuses(ruleset, team.melds) + black_three_score(ruleset, team.black_threes),
         red_three_score(ruleset, team.red_threes, team.melds),
         going_out,
         sum(card_points(ruleset, hand, in_hand=True) for hand in team.hands),
@@ -173,8 +187,13 @@ def score_team(ruleset: Ruleset, team: TeamHand) -> TeamScore:
     )
 
 
-def _check_team(team: TeamHand) -> None:
+def _check_team(ruleset: Ruleset, team: TeamHand) -> None:
     """A BadRequest for a side's position no hand can end in."""
+    if team.black_threes and ruleset.rules.pile.black_threes_aside is None:
+        raise BadRequest(
+            f"black_threes is {team.black_threes}, but {ruleset.id} sets no black three aside "
+            "(pile.black_threes_aside)"
+        )
     if team.concealed and not team.went_out:
         raise BadRequest("a side that went out concealed went out: set went_out too")
     for hand in team.hands:

@@ -566,9 +566,10 @@ def _discard_problems(rules: Rules) -> Iterator[Contradiction]:
     """Bars on the discard whose condition names no canasta, or one the rules do not have."""
     for i, bar in enumerate(rules.pile.discard_barred):
         path = f"pile.discard_barred.{i}"
-        if bar.until == "never" and bar.canasta is not None:
-            yield _bad(path, "names a canasta, but the bar never lifts (until: never)")
-        elif bar.until != "never" and bar.canasta is None:
+        if bar.until in ("never", "first_round") and bar.canasta is not None:
+            lifts = "never lifts" if bar.until == "never" else "lifts after the first round"
+            yield _bad(path, f"names a canasta, but the bar {lifts} (until: {bar.until})")
+        elif bar.until not in ("never", "first_round") and bar.canasta is None:
             yield _bad(path, f"lifts once a side has a canasta ({bar.until}), but names none")
         if bar.canasta is not None:
             yield from _unknown_names(rules, f"{path}.canasta", {bar.canasta: 1})

@@ -48,6 +48,7 @@ __all__ = [
     "POINT_KEYS",
     "Band",
     "BlackThreeMelds",
+    "BlackThreesAside",
     "CanastaKind",
     "Canastas",
     "Choice",
@@ -459,7 +460,8 @@ BarredCard = Literal[
 
 
 class DiscardBar(Record):
-    """Cards a player may not discard until a condition holds (Pennies from Heaven's sevens);
+    """Cards a player may not discard until a condition holds (Pennies from Heaven's sevens,
+    Cuban Canasta's black threes in the first round);
     how the engine reads a hand of barred cards: :mod:`bolivia.engine.discard`."""
 
     cards: Annotated[tuple[BarredCard, ...], AfterValidator(_no_repeats)] = Field(
@@ -467,15 +469,28 @@ class DiscardBar(Record):
         description="The cards barred: ranks, black_three, JK (jokers).",
         json_schema_extra={"uniqueItems": True},
     )
-    until: Literal["never", "side_canasta", "every_side_canasta"] = Field(
+    until: Literal["never", "side_canasta", "every_side_canasta", "first_round"] = Field(
         description="When the bar lifts: never, once the player's side has the canasta named in "
-        "canasta, or once every side has one."
+        "canasta, once every side has one, or once the hand's first round of turns is over "
+        "(every player has had a turn)."
     )
     canasta: CanastaNamed | None = Field(
         default=None, description="The canasta it waits for: a kind or a special canasta's name."
     )
     going_out: bool = Field(
         default=False, description="Whether they stay barred, once it lifts, to go out with."
+    )
+
+
+class BlackThreesAside(Record):
+    """Black threes taken with the pile, set aside out of play and scored for the side that
+    took them (Cuban Canasta: 5 each, 100 for all four)."""
+
+    value: Points = Field(description="What each black three set aside scores.")
+    all_value: Points | None = Field(
+        default=None,
+        description="What a side scores that set aside every black three of the pack (null: "
+        "value for each).",
     )
 
 
@@ -517,6 +532,12 @@ class Pile(Record):
     # issue 42 (Pennies from Heaven): sevens kept from the discard
     discard_barred: tuple[DiscardBar, ...] = Field(
         default=(), description="Cards a player may not discard, each with what lifts the bar."
+    )
+    # issue 42 (Cuban Canasta): black threes taken with the pile go out of play, for points
+    black_threes_aside: BlackThreesAside | None = Field(
+        default=None,
+        description="Black threes taken with the pile: set aside for points (null: into the "
+        "hand, as any card).",
     )
     # issue 17 (Brazilian Canasta): no pile for the first meld
     for_first_meld: bool = Field(

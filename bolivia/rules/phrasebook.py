@@ -465,6 +465,11 @@ PHRASES: dict[str, Phrase] = {
         N_("Which cards may a player not discard, and until when?"),
         {"empty": N_("any card may be discarded")},
     ),
+    "pile.black_threes_aside": Phrase(
+        N_("black threes taken with the pile"),
+        N_("What becomes of black threes taken with the pile?"),
+        {"none": N_("they go into the hand, as any card")},
+    ),
     "pile.for_first_meld": Phrase(
         N_("pile for the first meld"),
         N_("May the pile be taken to make the side's first meld?"),

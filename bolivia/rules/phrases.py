@@ -267,6 +267,7 @@ _BAR_UNTIL = {
     "never": N_("{cards} at any time"),
     "side_canasta": N_("{cards} until the player's side has {canasta}"),
     "every_side_canasta": N_("{cards} until every side has {canasta}"),
+    "first_round": N_("{cards} in the hand's first round of turns"),
 }
 _BARRED_CARDS = {**_RANKS_PLURAL, "black_three": N_("black threes"), "JK": N_("jokers")}
 
@@ -284,6 +285,17 @@ def _discard_bars(value: list[Mapping[str, Any]]) -> str:
             said = _("{bar}, nor as the discard that goes out").format(bar=said)
         parts.append(said)
     return _("; ").join(parts)
+
+
+def _threes_aside(value: Mapping[str, Any]) -> str:
+    """Black threes set aside from a pile taken: ``set aside, 5 points each, 100 points for all
+    the pack's``."""
+    each = count(value["value"], "point")
+    if value.get("all_value") is None:
+        return _("set aside out of play, {each} each to the side").format(each=each)
+    return _("set aside out of play, {each} each to the side, {all} for all the pack's").format(
+        each=each, all=count(value["all_value"], "point")
+    )
 
 
 _POINT_ORDER = ("JK", "2", "A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3")
@@ -427,6 +439,7 @@ _TABLES: dict[str, Callable[[Phrase, Any], str]] = {
     "players.seats": lambda phrase, value: _seats(value),
     "initial_meld.bands": lambda phrase, value: _bands(value),
     "scoring.card_points": lambda phrase, value: _card_points(value),
+    "pile.black_threes_aside": lambda phrase, value: _threes_aside(value),
 }
 # Lists with words of their own, by key path, when they hold anything.
 _LISTS: dict[str, Callable[[Phrase, Any], str]] = {

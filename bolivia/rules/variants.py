@@ -292,9 +292,13 @@ def _list_edits(item: Any, value: Sequence[Any]) -> list[Any]:
     removed = [present[:i] + present[i + 1 :] for i in range(len(present))]
     if item is MeldPenalty:  # one more entry: a meld short of a canasta costs 100
         return [*removed, [*present, {"kinds": ["group"], "fewer_than": None, "points": 100}]]
-    if item is DiscardBar:  # one more entry: sevens kept as Pennies from Heaven keeps them
-        bar = {"cards": ["7"], "until": "side_canasta", "canasta": "natural", "going_out": True}
-        return [*removed, [*present, bar]] if bar not in present else removed
+    if item is DiscardBar:  # one more entry: sevens kept as Pennies from Heaven keeps them,
+        # black threes kept in the first round as Cuban Canasta keeps them
+        bars = (
+            {"cards": ["7"], "until": "side_canasta", "canasta": "natural", "going_out": True},
+            {"cards": ["black_three"], "until": "first_round", "canasta": None, "going_out": False},
+        )
+        return [*removed, *([*present, bar] for bar in bars if bar not in present)]
     choices = _literals(item)
     if choices is None or len(choices) > 5:  # numbers, ranks: taken away only
         return removed

@@ -88,6 +88,7 @@ UNSUPPORTED = "unsupported"
 MAX_CARDS = 1000
 MAX_INT = 10**9
 _RED_THREES = (Card.parse("3H"), Card.parse("3D"))
+_BLACK_THREES = (Card.parse("3C"), Card.parse("3S"))
 _CARD = Card.all()
 
 
@@ -184,6 +185,7 @@ OP_PROTOCOLS = {op: min(fields.values()) for op, fields in FIELD_PROTOCOLS.items
 _TEAM_FIELDS: dict[str, tuple[str, bool]] = {
     "melds": ("melds", True),
     "red_threes": ("int", False),
+    "black_threes": ("int", False),
     "hands": ("melds", False),
     "went_out": ("bool", False),
     "concealed": ("bool", False),
@@ -295,7 +297,9 @@ def _fields(
     return {name: _convert(spec[name][0], value, prefix + name) for name, value in data.items()}
 
 
-def _check_copies(ruleset: Ruleset, lists: Iterable[list[Card]], red_threes: int = 0) -> None:
+def _check_copies(
+    ruleset: Ruleset, lists: Iterable[list[Card]], red_threes: int = 0, black_threes: int = 0
+) -> None:
     counts: Counter[Card] = Counter()
     for cards in lists:
         counts.update(cards)
@@ -313,6 +317,13 @@ def _check_copies(ruleset: Ruleset, lists: Iterable[list[Card]], red_threes: int
             "too-many-copies",
             f"the request holds {named} red threes; the pack "
             f"of {ruleset.id} holds {2 * pack.decks}",
+        )
+    black = counts[_BLACK_THREES[0]] + counts[_BLACK_THREES[1]] + black_threes
+    if black > 2 * pack.decks:
+        raise OracleError(
+            "too-many-copies",
+            f"the request holds {black} black threes (set aside ones counted); the pack of "
+            f"{ruleset.id} holds {2 * pack.decks}",
         )
 
 
@@ -394,10 +405,12 @@ def _check_request_copies(ruleset: Ruleset, op: str, fields: dict[str, Any]) -> 
     for team in fields["teams"]:
         lists.extend(team["melds"])
         lists.extend(team.get("hands", []))
+    for key in ("red_threes", "black_threes"):
+        if any(team.get(key, 0) < 0 for team in fields["teams"]):
+            raise OracleError("bad-request", f"'{key}' cannot be negative")
     reds = sum(team.get("red_threes", 0) for team in fields["teams"])
-    if any(team.get("red_threes", 0) < 0 for team in fields["teams"]):
-        raise OracleError("bad-request", "'red_threes' cannot be negative")
-    _check_copies(ruleset, lists, reds)
+    blacks = sum(team.get("black_threes", 0) for team in fields["teams"])
+    _check_copies(ruleset, lists, reds, blacks)
 
 
 class Oracle:
@@ -661,6 +674,7 @@ class Oracle:
                 TeamHand(
                     melds=melds,
                     red_threes=team.get("red_threes", 0),
+                    black_threes=team.get("black_threes", 0),
                     hands=tuple(tuple(hand) for hand in team.get("hands", [])),
                     went_out=team.get("went_out", False) or team.get("concealed", False),
                     concealed=team.get("concealed", False),

@@ -40,7 +40,6 @@ from bolivia.play.table.actions import (
     TakeTop,
 )
 from bolivia.play.table.hand import Hand
-from bolivia.play.table.state import RED_THREES
 
 __all__ = ["ExpertBot", "Weights"]
 
@@ -269,8 +268,9 @@ def _redrawn_value(pos: Position, action: TakePile) -> float:
     counts = list(pos.counts)
     for card in [*(action.with_cards or ()), *(c for m in action.also for c in m)]:
         counts[card.index] -= 1
+    out = hand.lim.pile_out
     for i in hand.pile[:-1]:
-        if i not in RED_THREES:
+        if i not in out:
             counts[i] += 1
     return pos.value(counts, _table_taking(pos, action)) + pos.w.draw
 

@@ -23,7 +23,7 @@ import random
 
 from bolivia.cards import shuffle
 from bolivia.play.table.hand import Hand
-from bolivia.play.table.state import RED_THREES
+from bolivia.play.table.state import BLACK_THREES, RED_THREES
 
 __all__ = ["determinize", "unseen"]
 
@@ -50,6 +50,11 @@ def unseen(hand: Hand, player: int) -> list[int]:
     for i in sorted(RED_THREES):
         counts[i] = 0
     counts[min(RED_THREES)] = reds
+    aside = sum(hand.black_threes)  # set aside by number: the clubs' first, then spades'
+    for i in sorted(BLACK_THREES):
+        used = min(aside, counts[i])
+        counts[i] -= used
+        aside -= used
     return counts
 
 

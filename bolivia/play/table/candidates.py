@@ -64,7 +64,6 @@ from bolivia.play.table.actions import (
     TakePile,
     TakeTop,
 )
-from bolivia.play.table.state import RED_THREES
 from bolivia.play.table.suit_runs import SuitRuns
 from bolivia.play.table.ways_out import can_go_out
 
@@ -170,8 +169,10 @@ class Candidates:
         return False
 
     def pile_gives(self) -> int:
-        """The cards taking the pile puts in the hand: all but the top and red threes."""
-        return sum(1 for i in self.hand.pile[:-1] if i not in RED_THREES)
+        """The cards taking the pile puts in the hand: all but the top and red threes (and
+        black threes, where they are set aside)."""
+        out = self.lim.pile_out
+        return sum(1 for i in self.hand.pile[:-1] if i not in out)
 
     def left_after(self, action: Action, given: int) -> int:
         """The cards the hand holds after this pickup, counted without checking it.

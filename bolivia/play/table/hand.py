@@ -176,7 +176,11 @@ class Hand(Verifier):
             melds.append(pickup.meld)
         melds.extend(pickup.also)
         taken = self.taken[player]
+        aside = self.lim.threes_aside
         for index in rest:
+            if aside and index in BLACK_THREES:  # pile.black_threes_aside: out of play
+                self.black_threes[self.team_of[player]] += 1
+                continue
             self._to_hand(player, index)
             if index not in RED_THREES:
                 taken[index] = taken[index] + 1
@@ -303,6 +307,8 @@ class Hand(Verifier):
         self.current = (self.current + 1) % self.players
         self._start_turn()
         self.turns += 1
+        if self.first_round:
+            self.first_round -= 1
         if self.stock:
             return
         # the stock is exhausted: the hand ends, or goes on while players take the pile

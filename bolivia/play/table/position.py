@@ -40,6 +40,7 @@ FIELDS: dict[str, tuple[str, bool]] = {
     "hands": ("a list of card lists, one per player", True),
     "melds": ("a list, one per side, of card lists (its melds)", False),
     "red_threes": ("a list of whole numbers, one per side", False),
+    "black_threes": ("a list of whole numbers, one per side", False),
     "pile": ("a card list, bottom first", False),
     "stock": ("a whole number, or a card list, top first", False),
     "scores": ("a list of whole numbers, one per side", False),
@@ -47,9 +48,11 @@ FIELDS: dict[str, tuple[str, bool]] = {
     "asked": ('null, "pending", "yes" or "no"', False),
     "going_out": ("true or false", False),
     "picked_up": ("true or false", False),
+    "first_round": ("a whole number, at most the players", False),
 }
 MAX_INT = 10**9
 RED_THREES = (Card.parse("3D").index, Card.parse("3H").index)
+BLACK_THREES = (Card.parse("3C").index, Card.parse("3S").index)
 
 
 def _int(data: Mapping[str, Any], key: str, default: int, low: int = 0) -> int:
@@ -102,6 +105,14 @@ def hand_at(ruleset: Ruleset, data: Any) -> Hand:
     ]
     melds = _melds(data, teams)
     red = [_int({"red_threes": n}, "red_threes", 0) for n in _list(data, "red_threes", teams, 0)]
+    black = [
+        _int({"black_threes": n}, "black_threes", 0) for n in _list(data, "black_threes", teams, 0)
+    ]
+    if any(black) and ruleset.rules.pile.black_threes_aside is None:
+        raise BadRequest(
+            f"position.black_threes counts black threes set aside, but {ruleset.id} sets none "
+            "aside (pile.black_threes_aside)"
+        )
     pile = _cards(data.get("pile", []), "position.pile")
     scores = [_int({"scores": n}, "scores", 0, -MAX_INT) for n in _list(data, "scores", teams, 0)]
     melded = _melded(data, players, [bool(melds[p % teams]) for p in range(players)])
@@ -110,7 +121,7 @@ def hand_at(ruleset: Ruleset, data: Any) -> Hand:
             "position.going_out is for the play phase: a player starts going out after drawing"
         )
     pack = _Pack(ruleset)
-    rest = pack.rest(hands, melds, pile, sum(red))
+    rest = pack.rest(hands, melds, pile, sum(red), sum(black))
     named = data.get("stock")
     if isinstance(named, list):  # the stock's cards, top first (a red three among them)
         cards = _cards(named, "position.stock")
@@ -130,6 +141,7 @@ def hand_at(ruleset: Ruleset, data: Any) -> Hand:
     hand = Hand(ruleset, players, pack.deck, turn, scores, deal=False)
     _place(ruleset, hand, hands, melds, pile)
     hand.red_threes = red
+    hand.black_threes = black
     # the stock's top is its last card: those named, else the lowest cards of the rest
     hand.stock = rest[:stock][::-1]
     hand.set_aside = rest[stock:]
@@ -222,6 +234,7 @@ class _Pack:
         melds: list[list[tuple[Card, ...]]],
         pile: tuple[Card, ...],
         red: int,
+        black: int = 0,
     ) -> list[int]:
         """The cards left once these are placed, by index."""
         for p, cards in enumerate(hands):
@@ -230,7 +243,8 @@ class _Pack:
             for i, cards in enumerate(side):
                 self.take(cards, f"position.melds[{t}][{i}]")
         self.take(pile, "position.pile")
-        self.take_red_threes(red)
+        self.take_threes(RED_THREES, red, "red threes")
+        self.take_threes(BLACK_THREES, black, "black threes")
         return [i for i in range(53) for _ in range(self.pool[i])]
 
     def take(self, cards: tuple[Card, ...], where: str) -> None:
@@ -254,19 +268,19 @@ class _Pack:
                     "too-many-copies",
                 )
 
-    def take_red_threes(self, red: int) -> None:
-        """Take the red threes the sides have laid out, by number."""
+    def take_threes(self, threes: tuple[int, int], count: int, what: str) -> None:
+        """Take the threes the sides have laid out (or set aside), by number."""
         pool = self.pool
-        if red > sum(pool[i] for i in RED_THREES):
+        if count > sum(pool[i] for i in threes):
             raise BadRequest(
-                f"the position counts {red} red threes; the pack of {self.ruleset.id} holds "
+                f"the position counts {count} {what}; the pack of {self.ruleset.id} holds "
                 f"{2 * self.ruleset.pack.decks}",
                 "too-many-copies",
             )
-        for i in RED_THREES:
-            used = min(red, pool[i])
+        for i in threes:
+            used = min(count, pool[i])
             pool[i] -= used
-            red -= used
+            count -= used
 
 
 def _place(
@@ -299,6 +313,11 @@ def _set_turn(
     hand.phase = phase
     hand.committed = bool(data.get("going_out", False))
     hand.picked_up = bool(data.get("picked_up", False))
+    hand.first_round = _int(data, "first_round", 0)
+    if hand.first_round > hand.players:
+        raise BadRequest(
+            f"position.first_round is {hand.first_round}: a round is {hand.players} turns"
+        )
     hand.melded_before = hand.melded[turn] and not hand.picked_up
     hand.side_melded_before = bool(hand.melds[turn % teams]) and not hand.picked_up
 
@@ -330,6 +349,7 @@ def position_of(hand: Hand) -> dict[str, Any]:
         "hands": [cards([i for i, n in enumerate(h) for _ in range(n)]) for h in hand.hands],
         "melds": [[[repr(c) for c in meld.cards] for meld in side] for side in hand.melds],
         "red_threes": list(hand.red_threes),
+        **({"black_threes": list(hand.black_threes)} if any(hand.black_threes) else {}),
         "pile": cards(hand.pile),
         "stock": len(hand.stock),
         "scores": list(hand.team_scores),
@@ -340,6 +360,8 @@ def position_of(hand: Hand) -> dict[str, Any]:
         out["going_out"] = True
     if hand.picked_up:
         out["picked_up"] = True
+    if hand.first_round:
+        out["first_round"] = hand.first_round
     return out
 
 

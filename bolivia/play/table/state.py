@@ -230,6 +230,8 @@ class HandState:
         self._wild = ruleset.wild
         self.melds: list[list[Meld]] = [[] for _ in range(self.teams)]
         self.red_threes = [0] * self.teams
+        # black threes each side set aside from piles it took (pile.black_threes_aside)
+        self.black_threes = [0] * self.teams
         self.melded = [False] * players  # has the player melded this hand
         self.current = first
         # the turn: its phase, the partner's answer (and the phase asked in), whether the player
@@ -243,6 +245,8 @@ class HandState:
         self.melded_before = False
         self.side_melded_before = False
         self.turns = 1
+        # turns of the hand's first round still to play, this one included (0: it is over)
+        self.first_round = players
         self.steps = 0
         self.ended_by: Ending | None = None
         self.went_out: int | None = None
@@ -356,6 +360,7 @@ class HandState:
         other._in_step_seen = [None] * self.players
         other.melds = [list(team) for team in self.melds]
         other.red_threes = list(self.red_threes)
+        other.black_threes = list(self.black_threes)
         other.melded = list(self.melded)
         other.current = self.current
         other.phase = self.phase
@@ -367,6 +372,7 @@ class HandState:
         other.melded_before = self.melded_before
         other.side_melded_before = self.side_melded_before
         other.turns = self.turns
+        other.first_round = self.first_round
         other.steps = self.steps
         other.ended_by = self.ended_by
         other.went_out = self.went_out
@@ -426,10 +432,11 @@ class HandState:
         if not self.lim.bars_discard:
             return None
         ruleset, melds, team = self.ruleset, self.melds, self.team
+        first = self.first_round > 0
 
         def check(card: Card, table: Sequence[Meld]) -> bool:
             sides = [table if i == team else side for i, side in enumerate(melds)]
-            return barred(ruleset, card, sides, team, going_out=True) < 0
+            return barred(ruleset, card, sides, team, going_out=True, first_round=first) < 0
 
         return check
 
@@ -512,15 +519,18 @@ class HandState:
         pack = self.ruleset.pack
         decks = pack.decks
         threes = counts[5] + counts[6] + sum(self.red_threes)
+        black = counts[4] + counts[7] + sum(self.black_threes)
         for i in range(53):
             total = counts[i]
             for hand in hands:
                 total += hand[i]
             if i == 5 or i == 6:  # red threes: by number, laid out or not
                 threes += total - counts[i]
+            elif i == 4 or i == 7:  # black threes: by number, set aside or not
+                black += total - counts[i]
             elif total != (decks if i < 52 else pack.jokers):
                 return False
-        return threes == 2 * decks
+        return threes == 2 * decks and black == 2 * decks
 
     def _in_step(self, p: int) -> bool:
         """Whether player ``p``'s figures agree with the hand's counts (none negative)."""
@@ -578,6 +588,7 @@ class HandState:
                 TeamHand(
                     melds=tuple(self.melds[t]),
                     red_threes=self.red_threes[t],
+                    black_threes=self.black_threes[t],
                     hands=tuple(
                         tuple(_cards_of(self.hands[p]))
                         for p in range(self.players)
@@ -596,6 +607,7 @@ class HandState:
                 {
                     "melds": [[repr(c) for c in meld.cards] for meld in team.melds],
                     "red_threes": team.red_threes,
+                    **({"black_threes": team.black_threes} if team.black_threes else {}),
                     "hands": [[repr(c) for c in hand] for hand in team.hands],
                     "went_out": team.went_out,
                     "concealed": team.concealed,

@@ -213,7 +213,15 @@ class Verifier(HandState):
         being ``table``."""
         held = [CARDS[i] for i, n in enumerate(self.hands[self.current]) if n]
         sides = [table if i == self.team else side for i, side in enumerate(self.melds)]
-        verify_discard_card(self.ruleset, card, held, sides, self.team, going_out=going_out)
+        verify_discard_card(
+            self.ruleset,
+            card,
+            held,
+            sides,
+            self.team,
+            going_out=going_out,
+            first_round=self.first_round > 0,
+        )
 
     def _last_barred(self, counts: Sequence[int], table: Sequence[Meld]) -> Card | None:
         """The one card ``counts`` holds, where it may not be the discard that goes out."""
@@ -345,12 +353,14 @@ class Verifier(HandState):
     def _pile_into(self, counts: list[int]) -> int:
         """Add the pile under its top to ``counts``; returns how many cards are unknown.
 
-        Red threes are laid out, not held. Where the rules replace them from the stock, the
-        replacements are cards the player cannot know yet.
+        Red threes are laid out, not held (black threes set aside where the rules say). Where
+        the rules replace red threes from the stock, the replacements are cards the player
+        cannot know yet.
         """
         rest = self.pile[:-1]
+        out = self.lim.pile_out
         for index in rest:
-            if index not in RED_THREES:
+            if index not in out:
                 counts[index] = counts[index] + 1
         if not (self.rules.red_threes.replaced_from_pile and self.stock):
             return 0
