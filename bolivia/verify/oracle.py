@@ -311,20 +311,18 @@ def _check_copies(
             f"times; the pack of {ruleset.id} holds "
             f"{pack.copies(card)}",
         )
-    named = counts[_RED_THREES[0]] + counts[_RED_THREES[1]] + red_threes
-    if named > 2 * pack.decks:
-        raise OracleError(
-            "too-many-copies",
-            f"the request holds {named} red threes; the pack "
-            f"of {ruleset.id} holds {2 * pack.decks}",
-        )
-    black = counts[_BLACK_THREES[0]] + counts[_BLACK_THREES[1]] + black_threes
-    if black > 2 * pack.decks:
-        raise OracleError(
-            "too-many-copies",
-            f"the request holds {black} black threes (set aside ones counted); the pack of "
-            f"{ruleset.id} holds {2 * pack.decks}",
-        )
+    # threes by number: those named plus those laid out (red) or set aside (black)
+    for threes, more, what in (
+        (_RED_THREES, red_threes, "red threes"),
+        (_BLACK_THREES, black_threes, "black threes"),
+    ):
+        named = counts[threes[0]] + counts[threes[1]] + more
+        if named > 2 * pack.decks:
+            raise OracleError(
+                "too-many-copies",
+                f"the request holds {named} {what}; the pack of {ruleset.id} holds "
+                f"{2 * pack.decks}",
+            )
 
 
 def _table_melds(ruleset: Ruleset, melds: list[list[Card]]) -> list[Meld]:
