@@ -16,6 +16,7 @@ from bolivia.cards import Card
 from bolivia.engine.going_out import meets_requirement
 from bolivia.engine.initial_meld import counted_points
 from bolivia.engine.melds import Meld, verify_combine, verify_extend, verify_meld
+from bolivia.engine.wild_lock import going_out_locked, lock_broken, wild_elsewhere
 from bolivia.errors import Illegal
 from bolivia.play.table.actions import (
     ASK,
@@ -80,6 +81,7 @@ def way_out_exists(
     """Whether the hand ``cards`` can go out onto ``table``: tried every way (``discard_ok``:
     whether a card may be the discard that goes out, as the search is told)."""
     rules = ruleset.rules
+    before = wild_elsewhere(table)
     for joined in _joins(ruleset, list(table)):
         for part in _partitions(list(range(len(cards)))):
             # each block: the discard (one card), a new meld, or onto meld t of the table
@@ -125,6 +127,8 @@ def way_out_exists(
                 final = [*after, *new]
                 if discard_ok is not None and discards and not discard_ok(discards[0], final):
                     continue
+                if going_out_locked(ruleset, final) or lock_broken(ruleset, before, final):
+                    continue  # an unfinished wild meld's locks
                 if meets_requirement(ruleset, final, players):
                     return True
     return False

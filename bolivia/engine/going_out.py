@@ -1,5 +1,6 @@
 """Going out: what a side's melds must include before one of its players may go out.
-Decided by ``going_out`` of the ruleset.
+Decided by ``going_out`` of the ruleset, and ``melds.wild.unfinished_locks`` (no going out
+while a wild meld is short of a canasta: :mod:`bolivia.engine.wild_lock`).
 
 >>> from bolivia.rules.library import shipped_library
 >>> requirement_text(shipped_library().load("bolivia-da"))
@@ -14,6 +15,8 @@ from collections.abc import Mapping, Sequence
 from bolivia.engine.canastas import canasta_counts, canasta_of
 from bolivia.engine.limits import KIND_INDEX, KINDS, limits
 from bolivia.engine.meld import Meld
+from bolivia.engine.wild_lock import RULE as WILD_LOCK
+from bolivia.engine.wild_lock import going_out_locked
 from bolivia.errors import Illegal
 from bolivia.rules.model import CanastaRequirement
 from bolivia.rules.ruleset import Ruleset
@@ -85,6 +88,13 @@ def meets_canastas(
 def verify_go_out(ruleset: Ruleset, melds: Sequence[Meld], players: int | None = None) -> None:
     """Nothing when the side's melds allow going out; else :class:`Illegal` saying what is
     missing."""
+    if going_out_locked(ruleset, melds):
+        raise Illegal(
+            "wild-meld-unfinished",
+            "a side may not go out while its wild meld is short of a canasta "
+            f"({ruleset.cite(WILD_LOCK)})",
+            WILD_LOCK,
+        )
     req = requirement_for(ruleset, players)
     have = canasta_counts(ruleset, melds, req.including)
     total = sum(have.values())

@@ -145,6 +145,8 @@ class Limits:
         self.one_card_rule: bool = pile.one_card_rule
         self.for_first_meld: bool = pile.for_first_meld
         self.bars_discard: bool = bool(pile.discard_barred)  # pile.discard_barred has a bar
+        # an unfinished wild meld locks something (melds.wild.unfinished_locks)
+        self.wild_locks: bool = bool(rules.melds.wild.unfinished_locks)
         # the cards of a pile taken that do not go into the hand: red threes (laid out), and
         # black threes where pile.black_threes_aside sets them aside
         self.threes_aside: bool = pile.black_threes_aside is not None

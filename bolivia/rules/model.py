@@ -347,6 +347,15 @@ class WildMelds(Record):
     max_size: PositiveCardCount | None = Field(
         description="Most cards in a wild meld (null: no limit)."
     )
+    # issue 42 (Modern American Canasta): an unfinished wild meld locks the side
+    unfinished_locks: Annotated[
+        tuple[Literal["wild_elsewhere", "going_out"], ...], AfterValidator(_no_repeats)
+    ] = Field(
+        default=(),
+        description="What a side may not do while it has a wild meld short of a canasta: add "
+        "wild cards to its other melds (wild_elsewhere), go out (going_out).",
+        json_schema_extra={"uniqueItems": True},
+    )
 
 
 class BlackThreeMelds(Record):

@@ -339,6 +339,16 @@ PHRASES: dict[str, Phrase] = {
         {"none": N_("no limit")},
         N_("at most {n:card}"),
     ),
+    "melds.wild.unfinished_locks": Phrase(
+        N_("locks of an unfinished wild meld"),
+        N_("What may a side not do while its wild meld is short of a canasta?"),
+        {
+            "empty": N_("nothing: an unfinished wild meld locks nothing"),
+            "wild_elsewhere": N_("add wild cards to other melds"),
+            "going_out": N_("go out"),
+        },
+        joiner="or",
+    ),
     "melds.black_threes.when": Phrase(
         N_("melding black threes"),
         N_("When may black threes be melded on their own?"),

@@ -24,6 +24,7 @@ from bolivia.engine.going_out import verify_go_out
 from bolivia.engine.initial_meld import verify_initial_meld
 from bolivia.engine.melds import Meld, could_join, verify_combine, verify_extend, verify_meld
 from bolivia.engine.pile import Pickup, verify_pickup, verify_take_top
+from bolivia.engine.wild_lock import verify_wild_lock
 from bolivia.errors import BadRequest, Illegal
 from bolivia.play.table.actions import (
     Action,
@@ -173,6 +174,7 @@ class Verifier(HandState):
                 self.ruleset, self.team_scores[self.team], action.melds, going_out=True
             )
         after = self._extended([*team, *laid], action.extends, len(team))
+        self._check_wild_lock(after)
         verify_go_out(self.ruleset, after, self.players)
         if action.discard is not None and self.lim.bars_discard:
             self._check_bar(action.discard, after, going_out=True)
@@ -207,6 +209,12 @@ class Verifier(HandState):
         """Check the partner's answer: any answer, once asked (the phase says)."""
 
     # ------------------------------------------------------------------ cards and melds
+
+    def _check_wild_lock(self, table: Sequence[Meld]) -> None:
+        """Refuse a step that leaves the side ``table`` and adds a wild card to a meld while
+        its wild meld is unfinished (``melds.wild.unfinished_locks``)."""
+        if self.lim.wild_locks:
+            verify_wild_lock(self.ruleset, self.melds[self.team], table)
 
     def _check_bar(self, card: Card, table: Sequence[Meld], going_out: bool) -> None:
         """Refuse a discard a bar of ``pile.discard_barred`` keeps out, the side's melds
@@ -418,6 +426,7 @@ class Verifier(HandState):
         remains. A player committed to going out (or told yes by the partner) must keep one at
         every step. A player told no may not go below it.
         """
+        self._check_wild_lock(table)
         last = self._last_barred(counts, table) if remaining == 1 else None
         below = remaining < self.keep or last is not None
         if not (below or threes or self.committed or self.asked is True):
@@ -505,6 +514,7 @@ class Verifier(HandState):
 
         It may only where no discard is required.
         """
+        self._check_wild_lock(table)
         if self.rules.going_out.discard_required:
             raise self._illegal(
                 "discard-required",

@@ -57,6 +57,7 @@ from bolivia.engine.going_out import meets_requirement
 from bolivia.engine.initial_meld import counted_points, meets_first
 from bolivia.engine.limits import limits
 from bolivia.engine.melds import Meld, canasta_of, combination, could_join, extension, new_meld
+from bolivia.engine.wild_lock import going_out_locked, lock_broken, wild_elsewhere
 from bolivia.play.table.actions import GoOut
 from bolivia.play.table.bounds import could_meet, stranded
 from bolivia.play.table.places import Place, Places
@@ -125,6 +126,7 @@ def ways_out(
     search.first_canasta = first_canasta if first_minimum is not None else ()
     search.bounded, search.root_lost = bounded, (lost if bounded else None)
     search.discard_ok = discard_ok
+    search.wild_before = wild_elsewhere(table)
     try:
         search.run()
     except _Cut:
@@ -172,6 +174,7 @@ class _Search(Places):
         self.extends: list[tuple[int, tuple[Card, ...]]] = []
         self.discard: Card | None = None
         self.discard_ok: DiscardCheck | None = None  # see ways_out
+        self.wild_before = 0  # wild cards in the table's melds other than wild melds
         self.found: list[GoOut] = []
         self.failed: set[tuple[object, ...]] = set()
         self.bounded = True
@@ -713,6 +716,11 @@ class _Search(Places):
         check = self.discard_ok
         if check is not None and self.discard is not None and not check(self.discard, self.table):
             return
+        if self.lim.wild_locks and (
+            going_out_locked(self.ruleset, self.table)
+            or lock_broken(self.ruleset, self.wild_before, self.table) is not None
+        ):
+            return  # an unfinished wild meld's locks (melds.wild.unfinished_locks)
         new = self.table[self.old :]
         if self.first_minimum is not None and not (new and self.first_met(new)):
             return
