@@ -519,14 +519,17 @@ class HandState:
         pack = self.ruleset.pack
         decks = pack.decks
         threes = counts[5] + counts[6] + sum(self.red_threes)
-        black = counts[4] + counts[7] + sum(self.black_threes)
+        # black threes set aside (pile.black_threes_aside) are counted by number; else each
+        # black three is held once per deck, as any card
+        aside = self.lim.threes_aside
+        black = counts[4] + counts[7] + sum(self.black_threes) if aside else 2 * decks
         for i in range(53):
             total = counts[i]
             for hand in hands:
                 total += hand[i]
             if i == 5 or i == 6:  # red threes: by number, laid out or not
                 threes += total - counts[i]
-            elif i == 4 or i == 7:  # black threes: by number, set aside or not
+            elif aside and (i == 4 or i == 7):  # black threes: by number, set aside or not
                 black += total - counts[i]
             elif total != (decks if i < 52 else pack.jokers):
                 return False
