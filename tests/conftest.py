@@ -4,6 +4,7 @@ build of the package the tests run (the header says it)."""
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,12 @@ settings.register_profile(
 )
 settings.register_profile("thorough", max_examples=2_000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+# A shell starts a background job with SIGINT ignored, and every process it starts inherits
+# that: the commands the Ctrl-C tests interrupt would never see the interrupt. Give the tests'
+# own processes, and so their children, the interrupt back.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_report_header() -> str:
