@@ -16,7 +16,8 @@ from bolivia.cards import Card
 from bolivia.engine.going_out import meets_requirement
 from bolivia.engine.initial_meld import counted_points
 from bolivia.engine.melds import Meld, verify_combine, verify_extend, verify_meld
-from bolivia.engine.wild_lock import going_out_locked, lock_broken, wild_elsewhere
+from bolivia.engine.wild_lock import going_out_locked
+from bolivia.engine.wild_steps import step_fault
 from bolivia.errors import Illegal
 from bolivia.play.table.actions import (
     ASK,
@@ -81,7 +82,7 @@ def way_out_exists(
     """Whether the hand ``cards`` can go out onto ``table``: tried every way (``discard_ok``:
     whether a card may be the discard that goes out, as the search is told)."""
     rules = ruleset.rules
-    before = wild_elsewhere(table)
+    before = tuple(table)
     for joined in _joins(ruleset, list(table)):
         for part in _partitions(list(range(len(cards)))):
             # each block: the discard (one card), a new meld, or onto meld t of the table
@@ -127,8 +128,8 @@ def way_out_exists(
                 final = [*after, *new]
                 if discard_ok is not None and discards and not discard_ok(discards[0], final):
                     continue
-                if going_out_locked(ruleset, final) or lock_broken(ruleset, before, final):
-                    continue  # an unfinished wild meld's locks
+                if going_out_locked(ruleset, final) or step_fault(ruleset, before, final):
+                    continue  # the rules of wild cards read from the side's melds
                 if meets_requirement(ruleset, final, players):
                     return True
     return False

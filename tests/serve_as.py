@@ -45,6 +45,20 @@ class Serving(Oracle):
         return answer
 
 
+def act_in_play(
+    ruleset: Ruleset, hand: list[str], ours: list[list[str]], action: dict[str, Any]
+) -> dict[str, Any]:
+    """``act`` in a game of two, in the play phase: the first player holds ``hand``, the side
+    has the melds ``ours``, the other a small hand and no meld."""
+    position = {
+        "players": 2,
+        "phase": "play",
+        "hands": [hand, ["4C", "4D", "5C", "5D", "6C"]],
+        "melds": [ours, []],
+    }
+    return ask_house(ruleset, "act", position=position, action=action)
+
+
 def main(argv: list[str]) -> int:
     path = Path(argv[0])
     ruleset = Library([path.resolve().parent]).load(path)

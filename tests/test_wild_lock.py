@@ -22,7 +22,7 @@ from bolivia.rules.library import shipped_library
 from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.variants import with_values
 
-from .serve_as import ask_house
+from .serve_as import act_in_play, ask_house
 from .test_moves import check_moves_and_ways_out
 
 LIBRARY = shipped_library()
@@ -37,14 +37,7 @@ def _locked(locks: list[str] | None = None) -> Ruleset:
     return with_values(LIBRARY.load("canasta"), changes, "locked")
 
 
-def _act(ruleset: Ruleset, hand: list[str], ours: list[list[str]], action: dict[str, Any]):
-    position = {
-        "players": 2,
-        "phase": "play",
-        "hands": [hand, ["4C", "4D", "5C", "5D", "6C"]],
-        "melds": [ours, []],
-    }
-    return ask_house(ruleset, "act", position=position, action=action)
+_act = act_in_play
 
 
 def test_no_wild_card_goes_onto_another_meld_while_the_wild_meld_is_unfinished() -> None:

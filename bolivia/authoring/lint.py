@@ -400,6 +400,55 @@ def _assumptions(ruleset: Ruleset) -> Iterator[Finding]:
         )
 
 
+def _by_rank(ruleset: Ruleset) -> Iterator[Finding]:
+    """Rules by rank that can never apply, or change nothing: a rank no group is of, a limit
+    no lower than every group's, a late minimum of naturals no higher than the first, a
+    penalty by rank for melds that have none, more cards kept than the pack holds."""
+    rules = ruleset.rules
+    group = rules.melds.group
+    never = {*rules.pack.wild_ranks, "3"}  # wild cards, and threes (laid out or black threes)
+    for rank, limit in group.wild_by_rank.items():
+        if rank in never:
+            yield Finding(
+                "warning",
+                ("melds.group.wild_by_rank", "pack.wild_ranks"),
+                f"no group is of rank {rank}: its limit of wild cards never applies",
+            )
+        elif group.max_wild is not None and limit.max_wild >= group.max_wild:
+            yield Finding(
+                "warning",
+                ("melds.group.wild_by_rank", "melds.group.max_wild"),
+                f"rank {rank} may hold {limit.max_wild} wild cards, no fewer than any group "
+                f"({group.max_wild}): its limit changes nothing",
+            )
+    late = group.late_wild_min_natural
+    if late is not None and late <= group.min_natural:
+        yield Finding(
+            "warning",
+            ("melds.group.late_wild_min_natural", "melds.group.min_natural"),
+            f"after the first meld a group takes a wild card with {late} natural cards, no more "
+            f"than every group holds ({group.min_natural}): it changes nothing",
+        )
+    for i, penalty in enumerate(rules.scoring.meld_penalties):
+        if (penalty.ranks or penalty.natural_only) and "group" not in penalty.kinds:
+            yield Finding(
+                "warning",
+                ("scoring.meld_penalties",),
+                f"penalty {i + 1} names ranks or natural melds but is not for groups: only "
+                "groups have a rank, and a wild meld is never natural",
+            )
+    for i, kept in enumerate(rules.scoring.hand_penalties):
+        # a hand holds four of a rank per deck, of threes the two black ones
+        held = sum(rules.pack.decks * (2 if rank == "3" else 4) for rank in kept.ranks)
+        if kept.at_least > held:
+            yield Finding(
+                "warning",
+                ("scoring.hand_penalties", "pack.decks"),
+                f"hand penalty {i + 1} needs {kept.at_least} cards of "
+                f"{', '.join(kept.ranks)} in one hand; the pack holds {held}",
+            )
+
+
 def lint(ruleset: Ruleset, sources: Sources | None = None) -> list[Finding]:
     """Every finding, errors first."""
     sources = sources if sources is not None else shipped_sources()
@@ -410,6 +459,7 @@ def lint(ruleset: Ruleset, sources: Sources | None = None) -> list[Finding]:
         *_bands(ruleset),
         *_keep(ruleset),
         *_blocked(ruleset),
+        *_by_rank(ruleset),
         *leftovers(ruleset),
         *_order(ruleset),
         *_unusual(ruleset, sources),

@@ -23,7 +23,7 @@ from collections.abc import Collection, Sequence
 from bolivia.cards import Card
 from bolivia.engine.limits import limits
 from bolivia.engine.meld import Meld
-from bolivia.rules.model import MAX_CARDS, CanastaKindName
+from bolivia.rules.fields import MAX_CARDS, CanastaKindName
 from bolivia.rules.ruleset import Ruleset
 
 __all__ = [

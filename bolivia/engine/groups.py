@@ -31,6 +31,7 @@ __all__ = [
     "group_codes",
     "group_fault",
     "group_table",
+    "rank_limits",
     "size_fault",
     "size_refusals",
     "threes_fault",
@@ -166,6 +167,18 @@ def size_refusals(
     }
 
 
+def rank_limits(ruleset: Ruleset) -> str:
+    """``melds.group.wild_by_rank`` in a refusal's words: ``groups of rank 7 hold at most 0
+    wild cards; of rank A, at most 0 except as laid in the side's first meld``."""
+    parts = []
+    for rank, limit in ruleset.rules.melds.group.wild_by_rank.items():
+        said = f"of rank {rank}, at most {plural(limit.max_wild, 'wild card')}"
+        if limit.first_meld:
+            said += " except as laid in the side's first meld of the hand"
+        parts.append(said)
+    return "groups " + "; ".join(parts)
+
+
 #: the refusals of this module's checks
 GROUP_REFUSALS: Final[Refusals] = {
     **size_refusals("group", "a group", "melds.group", lambda r: r.rules.melds.group),
@@ -182,6 +195,10 @@ GROUP_REFUSALS: Final[Refusals] = {
             f"{plural(r.rules.melds.group.max_wild or 0, 'wild card')}, "
             f"not {w}"
         ),
+    ),
+    "rank-too-many-wilds": (
+        "melds.group.wild_by_rank",
+        lambda r, n, w: f"{rank_limits(r)}; this group holds {plural(w, 'wild card')}",
     ),
     "group-ratio": (
         "melds.group.ratio",

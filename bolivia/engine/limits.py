@@ -147,6 +147,20 @@ class Limits:
         self.bars_discard: bool = bool(pile.discard_barred)  # pile.discard_barred has a bar
         # an unfinished wild meld locks something (melds.wild.unfinished_locks)
         self.wild_locks: bool = bool(rules.melds.wild.unfinished_locks)
+        # the ranks whose groups never take more wild cards than their own limit
+        # (melds.group.wild_by_rank, those with no first-meld freedom), by rank
+        self.rank_caps: dict[str, int] = {
+            rank: limit.max_wild
+            for rank, limit in rules.melds.group.wild_by_rank.items()
+            if not limit.first_meld
+        }
+        # a step is checked against the side's melds before it (bolivia.engine.wild_steps):
+        # the locks, limits of wild cards by rank, a late minimum of naturals for wild cards
+        self.step_rules: bool = (
+            self.wild_locks
+            or bool(rules.melds.group.wild_by_rank)
+            or rules.melds.group.late_wild_min_natural is not None
+        )
         # the cards of a pile taken that do not go into the hand: red threes (laid out), and
         # black threes where pile.black_threes_aside sets them aside
         self.threes_aside: bool = pile.black_threes_aside is not None

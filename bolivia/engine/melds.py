@@ -191,8 +191,11 @@ def _group_or_sequence(
     n = len(naturals)
     if ranks & (ranks - 1) == 0 and kind != "sequence":  # one rank
         fault = group_code(ruleset, n, w, new)
+        rank = RANKS[naturals[0] >> 2]
+        if fault is None and w > limits(ruleset).rank_caps.get(rank, w):
+            fault = "rank-too-many-wilds"
         if fault is None:
-            return Meld("group", cards, n, w, rank=RANKS[naturals[0] >> 2])
+            return Meld("group", cards, n, w, rank=rank)
         if n > 1 or kind == "group":
             return (fault, n, w)
         found = _sequence(ruleset, cards, naturals, w, going_out, new)
@@ -323,6 +326,8 @@ def _grown_group(
         else:
             return None
     fault = group_code(ruleset, n, w, False)
+    if fault is None and w > lim.rank_caps.get(rank, w):
+        fault = "rank-too-many-wilds"
     if fault is not None:
         return (fault, n, w)
     return Meld("group", meld.cards + add, n, w, rank=rank)

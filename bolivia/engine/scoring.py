@@ -36,6 +36,7 @@ __all__ = [
     "TeamScore",
     "black_three_score",
     "card_points",
+    "hand_penalty",
     "meld_penalty",
     "red_three_score",
     "score_hand",
@@ -69,7 +70,9 @@ class TeamScore:
     red_threes: int
     going_out: int
     hands: int
-    penalties: int = 0  # melds left on the table (scoring.meld_penalties), zero or less
+    # melds left on the table and ranks kept in hand (scoring.meld_penalties and
+    # hand_penalties), zero or less
+    penalties: int = 0
 
     @property
     def total(self) -> int:
@@ -167,9 +170,24 @@ def meld_penalty(ruleset: Ruleset, meld: Meld) -> int:
     for penalty in ruleset.rules.scoring.meld_penalties:
         if meld.kind not in penalty.kinds:
             continue
+        if penalty.ranks and meld.rank not in penalty.ranks:
+            continue
+        if penalty.natural_only and meld.wilds:
+            continue
         if penalty.fewer_than is None or meld.size < penalty.fewer_than:
             return 0 if canasta_of(ruleset, meld) is not None else -penalty.points
     return 0
+
+
+def hand_penalty(ruleset: Ruleset, hand: Sequence[Card]) -> int:
+    """What a player's hand at the end costs the side beyond its cards' points (zero or
+    less): every entry of ``scoring.hand_penalties`` whose ranks it holds enough of."""
+    cost = 0
+    for penalty in ruleset.rules.scoring.hand_penalties:
+        held = sum(1 for card in hand if card.rank in penalty.ranks)
+        if held >= penalty.at_least:
+            cost -= penalty.points
+    return cost
 
 
 def score_team(ruleset: Ruleset, team: TeamHand) -> TeamScore:
@@ -183,7 +201,8 @@ def score_team(ruleset: Ruleset, team: TeamHand) -> TeamScore:
         red_three_score(ruleset, team.red_threes, team.melds),
         going_out,
         sum(card_points(ruleset, hand, in_hand=True) for hand in team.hands),
-        sum(meld_penalty(ruleset, meld) for meld in team.melds),
+        sum(meld_penalty(ruleset, meld) for meld in team.melds)
+        + sum(hand_penalty(ruleset, hand) for hand in team.hands),
     )
 
 

@@ -131,6 +131,7 @@ _ENTRY_NOUNS = {
     "bands": "band",
     "special": "special canasta",
     "meld_penalties": "meld penalty",
+    "hand_penalties": "hand penalty",
     "target_options": "target",
     "cases": "case",
 }

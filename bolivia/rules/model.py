@@ -10,7 +10,8 @@ base's. Anything else is a *leaf*, replaced whole: a number, a choice, a list, a
 by data, or a named choice such as ``red_threes.plus_when``. Leaves are also the unit of
 provenance. Each resolved leaf knows the claim it encodes or why it is assumed.
 
-Every number has a range, shown in the JSON Schema and ``rulesets/FIELDS.md``:
+Every number has a range, shown in the JSON Schema and ``rulesets/FIELDS.md`` (the value
+types and their checks are in :mod:`bolivia.rules.fields`):
 
 - A count of cards: at most what the largest pack holds (``MAX_CARDS``).
 - A count of canastas: at most what those cards make (``MAX_CANASTAS``).
@@ -24,15 +25,47 @@ can hold.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import AfterValidator, BeforeValidator, Field
 
-from bolivia.cards import RANKS, normalize_rank
-from bolivia.rules.loading import plain_digits
+from bolivia.cards import RANKS
+from bolivia.rules.fields import (
+    CANASTA_KINDS,
+    CARD_CLASSES,
+    MAX_CANASTAS,
+    MAX_CARDS,
+    MAX_DECKS,
+    MAX_HANDS,
+    MAX_JOKERS,
+    MAX_POINTS,
+    MAX_SCORE,
+    MELD_KINDS,
+    POINT_KEYS,
+    ByPlayers,
+    CanastaCount,
+    CanastaKindName,
+    CanastaNamed,
+    CardClass,
+    CardCount,
+    CardPoints,
+    MeldKind,
+    MeldSize,
+    PlayerCount,
+    PointKey,
+    Points,
+    PositiveCanastaCount,
+    PositiveCardCount,
+    Rank,
+    Record,
+    Score,
+    Suggested,
+    Target,
+    distinct_keys,
+    no_repeats,
+    number_key,
+    rank_or_key,
+)
 
 __all__ = [
     "CANASTA_KINDS",
@@ -58,12 +91,14 @@ __all__ = [
     "GoingOut",
     "GroupMelds",
     "HandCap",
+    "HandPenalty",
     "InitialMeld",
     "MeldPenalty",
     "Melds",
     "Pack",
     "Pile",
     "Players",
+    "RankWild",
     "Record",
     "RedThrees",
     "Requirement",
@@ -79,135 +114,6 @@ __all__ = [
 ]
 
 
-class Record(BaseModel):
-    """Base of every rule record: frozen, strict, no unknown keys."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, populate_by_name=True)
-
-
-def _rank_or_key(value: Any) -> Any:
-    """Let YAML's ``10:`` or ``2`` stand for the rank strings ``"10"`` and ``"2"``."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        value = str(value)
-    if isinstance(value, str) and value.upper() != "JK":
-        try:
-            return normalize_rank(value)
-        except ValueError:
-            return value
-    return value.upper() if isinstance(value, str) else value
-
-
-RankName = Literal["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
-Rank = Annotated[RankName, BeforeValidator(_rank_or_key)]
-PointKey = Annotated[
-    Literal["JK", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"],
-    BeforeValidator(_rank_or_key),
-]
-POINT_KEYS: tuple[str, ...] = ("JK", *RANKS)
-
-CardClass = Literal["wild", "red_three", "black_three"]
-CARD_CLASSES: tuple[str, ...] = get_args(CardClass)
-MeldKind = Literal["group", "sequence", "wild"]
-MELD_KINDS: tuple[str, ...] = ("group", "sequence", "wild", "threes")
-CanastaKindName = Literal["natural", "mixed", "escalera", "bolivia"]
-CANASTA_KINDS: tuple[str, ...] = get_args(CanastaKindName)
-
-
-@dataclass(frozen=True)
-class Suggested:
-    """The values a text field is most often given (proposed by :mod:`bolivia.rules.variants`),
-    and what else it may be, in words."""
-
-    values: tuple[str, ...]
-    more: str
-
-
-# a kind of canasta, or a special canasta by its name (checked against canastas.special)
-CanastaNamed = Annotated[
-    str, Field(min_length=1, max_length=40), Suggested(CANASTA_KINDS, "a special canasta's name")
-]
-
-MAX_DECKS = 8
-MAX_JOKERS = 24
-MAX_CARDS = 52 * MAX_DECKS + MAX_JOKERS  # 440: the largest pack pack.decks and pack.jokers allow
-MAX_CANASTAS = MAX_CARDS // 2  # a canasta holds two cards at the least
-MAX_POINTS = 1_000_000  # a card's points, a bonus, a first meld's minimum
-MAX_SCORE = 10_000_000  # a side's score: where a band starts, a target
-MAX_HANDS = 10_000  # a cap on the hands of a game
-
-CardCount = Annotated[int, Field(ge=0, le=MAX_CARDS)]
-PositiveCardCount = Annotated[int, Field(ge=1, le=MAX_CARDS)]
-MeldSize = Annotated[int, Field(ge=2, le=MAX_CARDS)]
-CanastaCount = Annotated[int, Field(ge=0, le=MAX_CANASTAS)]
-PositiveCanastaCount = Annotated[int, Field(ge=1, le=MAX_CANASTAS)]
-Points = Annotated[int, Field(ge=0, le=MAX_POINTS)]
-CardPoints = Annotated[int, Field(ge=-MAX_POINTS, le=MAX_POINTS)]
-Score = Annotated[int, Field(ge=-MAX_SCORE, le=MAX_SCORE)]
-Target = Annotated[int, Field(ge=1, le=MAX_SCORE)]
-
-
-def _reads_as_number(text: str) -> bool:
-    """Whether Python or YAML would read the text as a whole number (``04``, ``+4``, ``٤``,
-    ``0x4``, ``4_``)."""
-    for base in (10, 0):
-        try:
-            int(text.replace("_", ""), base)
-        except ValueError:
-            continue
-        return True
-    return False
-
-
-def _number_key(what: str) -> Callable[[Any], Any]:
-    """A count (of ``what``) written as a quoted key (``"4":``, as JSON writes it) is a
-    number; any other spelling of a number (``04``, ``٤``, ``+4``) is refused, not read as 4."""
-
-    def key(value: Any) -> Any:
-        if isinstance(value, str) and plain_digits(value):
-            return int(value)
-        if isinstance(value, str) and _reads_as_number(value):
-            raise ValueError(f"write {what} in plain ASCII digits (such as 4), not {value!r}")
-        return value
-
-    return key
-
-
-_count_key = _number_key("a number of players")
-PlayerCount = Annotated[int, BeforeValidator(_count_key), Field(ge=2, le=8)]
-
-
-def _distinct_keys(key: Callable[[Any], Any]) -> BeforeValidator:
-    """A table whose keys, read as ``key`` reads them, are all different: ``4`` and ``"4"``,
-    or ``T`` and ``10``, are one key given twice, not a silent overwrite."""
-
-    def check(table: Any) -> Any:
-        if not isinstance(table, Mapping):
-            return table
-        seen: dict[Any, Any] = {}
-        for written in table:
-            try:
-                read = key(written)
-            except ValueError:
-                continue  # the key's own check says what is wrong with it
-            if read in seen:
-                raise ValueError(f"{seen[read]!r} and {written!r} are the same key, given twice")
-            seen[read] = written
-        return table
-
-    return BeforeValidator(check)
-
-
-ByPlayers = _distinct_keys(_count_key)
-
-
-def _no_repeats(items: tuple[Any, ...]) -> tuple[Any, ...]:
-    """A list that is a set: an item given twice is refused (it would count twice)."""
-    repeated = sorted(str(item) for item, n in Counter(items).items() if n > 1)
-    if repeated:
-        raise ValueError(f"given more than once: {', '.join(repeated)}")
-    return items
-
-
 # --------------------------------------------------------------------------- pack and deal
 
 
@@ -220,7 +126,7 @@ class Pack(Record):
     jokers: Annotated[int, Field(ge=0, le=MAX_JOKERS)] = Field(
         description="Jokers in the whole pack."
     )
-    wild_ranks: Annotated[tuple[Rank, ...], AfterValidator(_no_repeats)] = Field(
+    wild_ranks: Annotated[tuple[Rank, ...], AfterValidator(no_repeats)] = Field(
         description="Ranks that are wild besides the jokers (jokers are always wild); "
         "each rank at most once.",
         json_schema_extra={"uniqueItems": True},
@@ -261,6 +167,18 @@ class Deal(Record):
 # --------------------------------------------------------------------------- melds
 
 
+class RankWild(Record):
+    """A rank whose groups take wild cards by a limit of their own (issue 42: Modern American
+    Canasta's sevens and aces)."""
+
+    max_wild: CardCount = Field(description="Most wild cards in a group of this rank.")
+    first_meld: bool = Field(
+        default=False,
+        description="Whether a group of this rank laid in the side's first meld of the hand may "
+        "take wild cards within the group limits instead, and keeps that freedom after.",
+    )
+
+
 class GroupMelds(Record):
     """Melds of one rank, natural cards with wild cards."""
 
@@ -285,6 +203,18 @@ class GroupMelds(Record):
     combine: bool = Field(
         description="Whether a side holding two groups of the same rank may join them into "
         "one (within the group limits), as a move of its own."
+    )
+    # issue 42 (Modern American Canasta): limits of wild cards by rank and by the first meld
+    wild_by_rank: Annotated[dict[Rank, RankWild], distinct_keys(rank_or_key)] = Field(
+        default_factory=dict,
+        max_length=13,
+        description="Ranks whose groups take wild cards by a limit of their own, below the "
+        "group limits (empty: none).",
+    )
+    late_wild_min_natural: MeldSize | None = Field(
+        default=None,
+        description="Natural cards a group must hold to take a wild card once the side has "
+        "made its first meld of the hand (null: no more than min_natural).",
     )
 
 
@@ -349,7 +279,7 @@ class WildMelds(Record):
     )
     # issue 42 (Modern American Canasta): an unfinished wild meld locks the side
     unfinished_locks: Annotated[
-        tuple[Literal["wild_elsewhere", "going_out"], ...], AfterValidator(_no_repeats)
+        tuple[Literal["wild_elsewhere", "going_out"], ...], AfterValidator(no_repeats)
     ] = Field(
         default=(),
         description="What a side may not do while it has a wild meld short of a canasta: add "
@@ -433,7 +363,7 @@ class Band(Record):
     )
     minimum: Points = Field(description="Points the side's first meld of a hand must reach.")
     # issue 17 (Brazilian Canasta): first melds made of melds
-    canasta: Annotated[tuple[CanastaKindName, ...], AfterValidator(_no_repeats)] = Field(
+    canasta: Annotated[tuple[CanastaKindName, ...], AfterValidator(no_repeats)] = Field(
         default=(),
         description="Kinds of canasta one of which the first meld must hold (empty: none "
         "needed); the minimum then counts the melds of the turn as it always does.",
@@ -473,7 +403,7 @@ class DiscardBar(Record):
     Cuban Canasta's black threes in the first round);
     how the engine reads a hand of barred cards: :mod:`bolivia.engine.discard`."""
 
-    cards: Annotated[tuple[BarredCard, ...], AfterValidator(_no_repeats)] = Field(
+    cards: Annotated[tuple[BarredCard, ...], AfterValidator(no_repeats)] = Field(
         min_length=1,
         description="The cards barred: ranks, black_three, JK (jokers).",
         json_schema_extra={"uniqueItems": True},
@@ -594,7 +524,7 @@ PlusWhen = Annotated[
 ]
 
 
-_red_count_key = _number_key("a number of red threes")
+_red_count_key = number_key("a number of red threes")
 RedThreeCount = Annotated[int, BeforeValidator(_red_count_key), Field(ge=1, le=MAX_CARDS)]
 
 
@@ -604,7 +534,7 @@ class RedThrees(Record):
         description="Points for all the pack's red threes held by one side (instead of each)."
     )
     # issue 17 (Brazilian Canasta): values by count
-    value_by_count: Annotated[dict[RedThreeCount, Points], _distinct_keys(_red_count_key)] = Field(
+    value_by_count: Annotated[dict[RedThreeCount, Points], distinct_keys(_red_count_key)] = Field(
         default_factory=dict,
         description="Points in all for a side holding exactly this many red threes, instead "
         "of value each (a table keyed by the count, replaced whole; empty: value each, "
@@ -694,7 +624,7 @@ class MeldPenalty(Record):
     size (issue 17: Brazilian Canasta's short sequences, other rulebooks' unfinished
     canastas)."""
 
-    kinds: Annotated[tuple[MeldKind, ...], AfterValidator(_no_repeats)] = Field(
+    kinds: Annotated[tuple[MeldKind, ...], AfterValidator(no_repeats)] = Field(
         min_length=1,
         description="Kinds of meld the penalty is for (group, sequence, wild).",
         json_schema_extra={"uniqueItems": True},
@@ -702,11 +632,35 @@ class MeldPenalty(Record):
     fewer_than: MeldSize | None = Field(
         description="The meld holds fewer cards than this (null: any meld that is no canasta)."
     )
+    # issue 42 (Modern American Canasta): penalties by rank
+    ranks: Annotated[tuple[Rank, ...], AfterValidator(no_repeats)] = Field(
+        default=(),
+        description="Ranks of group the penalty is for (empty: every meld of its kinds).",
+        json_schema_extra={"uniqueItems": True},
+    )
+    natural_only: bool = Field(
+        default=False, description="Whether only a meld with no wild card in it pays it."
+    )
     points: Points = Field(description="Points the side loses for each such meld.")
 
 
+class HandPenalty(Record):
+    """A cost at the end of a hand for a player left holding several cards of some ranks
+    (issue 42: Modern American Canasta's sevens and aces kept in hand)."""
+
+    ranks: Annotated[tuple[Rank, ...], AfterValidator(no_repeats)] = Field(
+        min_length=1,
+        description="Ranks whose cards are counted.",
+        json_schema_extra={"uniqueItems": True},
+    )
+    at_least: PositiveCardCount = Field(
+        description="Cards of those ranks a player must hold at the end to pay it."
+    )
+    points: Points = Field(description="Points the player's side loses.")
+
+
 class Scoring(Record):
-    card_points: Annotated[dict[PointKey, CardPoints], _distinct_keys(_rank_or_key)] = Field(
+    card_points: Annotated[dict[PointKey, CardPoints], distinct_keys(rank_or_key)] = Field(
         description="Points of each card melded, by rank (3: a black three; JK: a joker); "
         "left in hand, the same points count minus."
     )
@@ -720,6 +674,13 @@ class Scoring(Record):
         description="Costs at the end of the hand for melds left on the table: each meld that "
         "is no canasta pays the first entry it fits, if any (a list, replaced whole; empty: "
         "none).",
+    )
+    hand_penalties: tuple[HandPenalty, ...] = Field(
+        default=(),
+        max_length=16,
+        description="Costs at the end of the hand for cards kept in hand: each player pays "
+        "every entry whose ranks they hold enough of, on top of the cards' points (a list, "
+        "replaced whole; empty: none).",
     )
 
 

@@ -282,6 +282,20 @@ PHRASES: dict[str, Phrase] = {
         N_("May a side join its two groups of one rank into one?"),
         _YES_NO,
     ),
+    "melds.group.wild_by_rank": Phrase(
+        N_("wild cards by rank"),
+        N_("Do groups of some ranks take wild cards by a limit of their own?"),
+        {"empty": N_("no: every rank has the same limits")},
+    ),
+    "melds.group.late_wild_min_natural": Phrase(
+        N_("natural cards before a wild card"),
+        N_(
+            "Once a side has made its first meld, how many natural cards must a group hold to "
+            "take a wild card?"
+        ),
+        {"none": N_("no more than at any other time")},
+        number=N_("{n:natural card}"),
+    ),
     "melds.sequence.allowed": Phrase(
         N_("sequences"), N_("May a sequence (a run in one suit) be melded?"), _YES_NO
     ),
@@ -580,6 +594,11 @@ PHRASES: dict[str, Phrase] = {
         N_("melds left on the table"),
         N_("What do melds left on the table at the end of the hand cost their side?"),
         {"empty": N_("nothing"), **_MELD_KINDS},
+    ),
+    "scoring.hand_penalties": Phrase(
+        N_("ranks kept in hand"),
+        N_("What does a player left holding several cards of some ranks cost the side?"),
+        {"empty": N_("nothing beyond the cards' points")},
     ),
     "scoring.black_three_in_hand": Phrase(
         N_("black three left in hand"),

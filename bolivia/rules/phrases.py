@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bolivia.language import N_, NP_, current, join, ngettext, number
@@ -248,10 +248,19 @@ def _bands(value: list[dict[str, Any]]) -> str:
     return _("; ").join(parts)
 
 
+def _ranks(ranks: Sequence[str]) -> str:
+    """Ranks as a player names their cards, joined: ``sevens or aces``."""
+    return join([plural_rank(r) for r in ranks], "or")
+
+
 def _meld_penalties(phrase: Phrase, value: list[Mapping[str, Any]]) -> str:
     parts = []
     for penalty in value:
         kinds = join([_(phrase.words[k]) for k in penalty["kinds"]], "or")
+        if penalty.get("ranks"):
+            kinds = _("{melds} of {ranks}").format(melds=kinds, ranks=_ranks(penalty["ranks"]))
+        if penalty.get("natural_only"):
+            kinds = _("{melds} with no wild card").format(melds=kinds)
         size, points = penalty["fewer_than"], count(penalty["points"], "point")
         if size is not None:
             said = _("{kinds} of fewer than {size}: {points}").format(
@@ -261,6 +270,34 @@ def _meld_penalties(phrase: Phrase, value: list[Mapping[str, Any]]) -> str:
             said = _("{kinds} short of a canasta: {points}").format(kinds=kinds, points=points)
         parts.append(said)
     return _("; then ").join(parts) if len(parts) > 1 else parts[0]
+
+
+def _hand_penalties(value: list[Mapping[str, Any]]) -> str:
+    """``scoring.hand_penalties`` in words: ``3 or more sevens: 1,500 points``."""
+    return _("; ").join(
+        _("{least} or more {ranks} in a player's hand: {points}").format(
+            least=number(penalty["at_least"]),
+            ranks=_ranks(penalty["ranks"]),
+            points=count(penalty["points"], "point"),
+        )
+        for penalty in value
+    )
+
+
+def _wild_by_rank(value: Mapping[str, Mapping[str, Any]]) -> str:
+    """``melds.group.wild_by_rank`` in words: ``sevens: no wild card; aces: ...``."""
+    parts = []
+    for rank, limit in value.items():
+        most = limit["max_wild"]
+        said = (
+            _("no wild card") if most == 0 else _("at most {n}").format(n=count(most, "wild card"))
+        )
+        if limit.get("first_meld"):
+            said = _("{limit}, except in a group laid in the side's first meld of the hand").format(
+                limit=said
+            )
+        parts.append(_("{ranks}: {limit}").format(ranks=plural_rank(rank), limit=said))
+    return _("; ").join(parts)
 
 
 _BAR_UNTIL = {
@@ -446,6 +483,8 @@ _LISTS: dict[str, Callable[[Phrase, Any], str]] = {
     "canastas.special": lambda phrase, value: _specials(value),
     "scoring.meld_penalties": _meld_penalties,
     "pile.discard_barred": lambda phrase, value: _discard_bars(value),
+    "scoring.hand_penalties": lambda phrase, value: _hand_penalties(value),
+    "melds.group.wild_by_rank": lambda phrase, value: _wild_by_rank(value),
 }
 
 

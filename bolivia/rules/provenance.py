@@ -181,9 +181,17 @@ def json_at(data: Any, path: str) -> Any:
     for part in path.split("."):
         if isinstance(current, Mapping) and part in current:
             current = current[part]
+        elif _entry(current, part):
+            current = current[int(part)]
         else:
             return _MISSING
     return current
+
+
+def _entry(value: Any, part: str) -> bool:
+    """Whether ``part`` is the position of an entry of the list ``value`` (a claim may fix
+    one entry of a list: ``canastas.special.1``)."""
+    return isinstance(value, list | tuple) and part.isdigit() and int(part) < len(value)
 
 
 def json_matches(data: Any, path: str) -> list[tuple[str, Any]]:
@@ -192,6 +200,9 @@ def json_matches(data: Any, path: str) -> list[tuple[str, Any]]:
     for part in path.split("."):
         following: list[tuple[str, Any]] = []
         for prefix, current in found:
+            where = f"{prefix}.{part}" if prefix else part
+            if _entry(current, part):
+                following.append((where, current[int(part)]))
             if not isinstance(current, Mapping):
                 continue
             keys = list(current) if part == "*" else [part] if part in current else []

@@ -58,7 +58,9 @@ from bolivia.rules.model import (
     Band,
     Choice,
     DiscardBar,
+    HandPenalty,
     MeldPenalty,
+    RankWild,
     Rules,
     Seating,
     SpecialCanasta,
@@ -291,7 +293,10 @@ def _list_edits(item: Any, value: Sequence[Any]) -> list[Any]:
     present = list(value)
     removed = [present[:i] + present[i + 1 :] for i in range(len(present))]
     if item is MeldPenalty:  # one more entry: a meld short of a canasta costs 100
-        return [*removed, [*present, {"kinds": ["group"], "fewer_than": None, "points": 100}]]
+        more = {"kinds": ["group"], "fewer_than": None, "ranks": [], "natural_only": False}
+        return [*removed, [*present, {**more, "points": 100}]]
+    if item is HandPenalty:  # one more entry: three sevens kept in hand cost 500
+        return [*removed, [*present, {"ranks": ["7"], "at_least": 3, "points": 500}]]
     if item is DiscardBar:  # one more entry: sevens kept as Pennies from Heaven keeps them,
         # black threes kept in the first round as Cuban Canasta keeps them
         bars = (
@@ -311,12 +316,26 @@ def _table_edits(key_type: Any, item_type: Any, value: Mapping[str, Any], depth:
     inner, metadata, _ = unwrap(item_type)
     if inner is Seating:
         return _seating_edits(table)
+    if inner is RankWild:
+        return _rank_wild_edits(table)
     keys = _literals(key_type)
     if keys is None:
         return _by_players_edits(table, item_type, depth)
     if bounds(metadata)[1] <= MAX_CARDS:
         return _count_edits(table, keys)
     return _worth_edits(table)
+
+
+def _rank_wild_edits(table: dict[str, Any]) -> list[Any]:
+    """Limits of wild cards by rank: each rank taken away or given the other first-meld
+    freedom; sevens with no wild card and aces with none but in the first meld added, as
+    Modern American Canasta has them."""
+    out: list[Any] = []
+    for rank, limit in table.items():
+        out.append({k: v for k, v in table.items() if k != rank})
+        out.append({**table, rank: {**limit, "first_meld": not limit.get("first_meld", False)}})
+    added = {"7": {"max_wild": 0, "first_meld": False}, "A": {"max_wild": 0, "first_meld": True}}
+    return out + [{**table, rank: limit} for rank, limit in added.items() if rank not in table]
 
 
 def _count_edits(table: dict[str, Any], keys: Sequence[Any]) -> list[Any]:

@@ -268,7 +268,7 @@ class Candidates:
         going out, the full verify path decides. :meth:`Hand.apply` verifies it again.
         """
         h = self.hand
-        if h.ended_by is not None or h.phase != "draw" or self.lim.wild_locks:
+        if h.ended_by is not None or h.phase != "draw" or self.lim.step_rules:
             return h.can(action)
         top = self._open_top()
         if top is None or not self._pile_open_to(action):
@@ -616,7 +616,7 @@ class Candidates:
         out: list[Action] = []
         self._lay_candidates(out)
         self._extend_candidates(out)
-        if self.lim.wild_locks:  # an unfinished wild meld may lock wild cards: the full path
+        if self.lim.step_rules:  # the side's melds may limit wild cards: the full path
             out = [action for action in out if h.can(action)]
         if h.sizes[h.current] >= 2:
             hand = h.hands[h.current]

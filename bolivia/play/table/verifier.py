@@ -24,7 +24,7 @@ from bolivia.engine.going_out import verify_go_out
 from bolivia.engine.initial_meld import verify_initial_meld
 from bolivia.engine.melds import Meld, could_join, verify_combine, verify_extend, verify_meld
 from bolivia.engine.pile import Pickup, verify_pickup, verify_take_top
-from bolivia.engine.wild_lock import verify_wild_lock
+from bolivia.engine.wild_steps import verify_step
 from bolivia.errors import BadRequest, Illegal
 from bolivia.play.table.actions import (
     Action,
@@ -174,7 +174,7 @@ class Verifier(HandState):
                 self.ruleset, self.team_scores[self.team], action.melds, going_out=True
             )
         after = self._extended([*team, *laid], action.extends, len(team))
-        self._check_wild_lock(after)
+        self._check_step(after)
         verify_go_out(self.ruleset, after, self.players)
         if action.discard is not None and self.lim.bars_discard:
             self._check_bar(action.discard, after, going_out=True)
@@ -210,11 +210,12 @@ class Verifier(HandState):
 
     # ------------------------------------------------------------------ cards and melds
 
-    def _check_wild_lock(self, table: Sequence[Meld]) -> None:
-        """Refuse a step that leaves the side ``table`` and adds a wild card to a meld while
-        its wild meld is unfinished (``melds.wild.unfinished_locks``)."""
-        if self.lim.wild_locks:
-            verify_wild_lock(self.ruleset, self.melds[self.team], table)
+    def _check_step(self, table: Sequence[Meld]) -> None:
+        """Refuse a step that leaves the side ``table`` against the rules of wild cards that
+        read the side's melds before it (:mod:`bolivia.engine.wild_steps`: an unfinished wild
+        meld's locks, limits by rank, the naturals a wild card needs after the first meld)."""
+        if self.lim.step_rules:
+            verify_step(self.ruleset, self.melds[self.team], table)
 
     def _check_bar(self, card: Card, table: Sequence[Meld], going_out: bool) -> None:
         """Refuse a discard a bar of ``pile.discard_barred`` keeps out, the side's melds
@@ -426,7 +427,7 @@ class Verifier(HandState):
         remains. A player committed to going out (or told yes by the partner) must keep one at
         every step. A player told no may not go below it.
         """
-        self._check_wild_lock(table)
+        self._check_step(table)
         last = self._last_barred(counts, table) if remaining == 1 else None
         below = remaining < self.keep or last is not None
         if not (below or threes or self.committed or self.asked is True):
@@ -514,7 +515,7 @@ class Verifier(HandState):
 
         It may only where no discard is required.
         """
-        self._check_wild_lock(table)
+        self._check_step(table)
         if self.rules.going_out.discard_required:
             raise self._illegal(
                 "discard-required",

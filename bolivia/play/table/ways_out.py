@@ -57,7 +57,8 @@ from bolivia.engine.going_out import meets_requirement
 from bolivia.engine.initial_meld import counted_points, meets_first
 from bolivia.engine.limits import limits
 from bolivia.engine.melds import Meld, canasta_of, combination, could_join, extension, new_meld
-from bolivia.engine.wild_lock import going_out_locked, lock_broken, wild_elsewhere
+from bolivia.engine.wild_lock import going_out_locked
+from bolivia.engine.wild_steps import step_fault
 from bolivia.play.table.actions import GoOut
 from bolivia.play.table.bounds import could_meet, stranded
 from bolivia.play.table.places import Place, Places
@@ -126,7 +127,7 @@ def ways_out(
     search.first_canasta = first_canasta if first_minimum is not None else ()
     search.bounded, search.root_lost = bounded, (lost if bounded else None)
     search.discard_ok = discard_ok
-    search.wild_before = wild_elsewhere(table)
+    search.start = tuple(table)
     try:
         search.run()
     except _Cut:
@@ -174,7 +175,7 @@ class _Search(Places):
         self.extends: list[tuple[int, tuple[Card, ...]]] = []
         self.discard: Card | None = None
         self.discard_ok: DiscardCheck | None = None  # see ways_out
-        self.wild_before = 0  # wild cards in the table's melds other than wild melds
+        self.start: tuple[Meld, ...] = ()  # the side's melds before the way out
         self.found: list[GoOut] = []
         self.failed: set[tuple[object, ...]] = set()
         self.bounded = True
@@ -716,11 +717,11 @@ class _Search(Places):
         check = self.discard_ok
         if check is not None and self.discard is not None and not check(self.discard, self.table):
             return
-        if self.lim.wild_locks and (
+        if self.lim.step_rules and (
             going_out_locked(self.ruleset, self.table)
-            or lock_broken(self.ruleset, self.wild_before, self.table) is not None
+            or step_fault(self.ruleset, self.start, self.table) is not None
         ):
-            return  # an unfinished wild meld's locks (melds.wild.unfinished_locks)
+            return  # the rules of wild cards read from the side's melds (engine.wild_steps)
         new = self.table[self.old :]
         if self.first_minimum is not None and not (new and self.first_met(new)):
             return
