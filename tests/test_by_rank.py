@@ -109,12 +109,15 @@ def test_moves_and_ways_out_agree_with_brute_force() -> None:
     check_moves_and_ways_out(_canasta_with({"melds.group.late_wild_min_natural": 4}), deals=6)
 
 
-def test_greedy_and_random_hands_end_by_a_rule() -> None:
-    for bot, count in (("greedy", 10), ("random", 2)):
-        for n in range(count):
+@pytest.mark.parametrize(("seed", "hands"), [(44, range(10)), (11, [87, 106, 114, 130])])
+def test_greedy_and_random_hands_end_by_a_rule(seed: int, hands: range | list[int]) -> None:
+    """Seed 11's hands once stopped on the greedy bot's first meld of sevens with wild cards,
+    built by counts alone."""
+    for bot, count in (("greedy", len(hands)), ("random", 2)):
+        for n in list(hands)[:count]:
             bots = [make_bot(bot) for _ in range(4)]
-            stats, _ = play_hand(AMERICAN, 4, derive_seed(44, n), bots, first=n % 4)
-            assert stats.ended_by in RULE_ENDINGS and stats.conserved, (bot, n)
+            stats, _ = play_hand(AMERICAN, 4, derive_seed(seed, n), bots, first=n % 4)
+            assert stats.ended_by in RULE_ENDINGS and stats.conserved, (bot, n, stats.ended_by)
 
 
 @pytest.mark.parametrize(

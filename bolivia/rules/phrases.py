@@ -296,7 +296,7 @@ def _wild_by_rank(value: Mapping[str, Mapping[str, Any]]) -> str:
             said = _("{limit}, except in a group laid in the side's first meld of the hand").format(
                 limit=said
             )
-        parts.append(_("{ranks}: {limit}").format(ranks=plural_rank(rank), limit=said))
+        parts.append(_("{ranks} take {limit}").format(ranks=plural_rank(rank), limit=said))
     return _("; ").join(parts)
 
 

@@ -426,13 +426,14 @@ class Candidates:
         if least is None:
             return out
         limit = len(allowed)
+        caps = self.lim.rank_caps  # ranks with a limit of their own (melds.group.wild_by_rank)
         for r in self._group_ranks:
             n = counts[r]
             if least <= n < limit:
                 row = allowed[n]
                 naturals = h.naturals(r)
                 rank = RANKS[r]
-                for w in range(most + 1):
+                for w in range(min(most, caps.get(rank, most)) + 1):
                     if row[w]:
                         out.append((rank, naturals + wilds[:w]))
         return out
