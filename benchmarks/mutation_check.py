@@ -217,6 +217,37 @@ SLIPS: tuple[Slip, ...] = (
         "if aside.all_value is not None and count == 2 * ruleset.rules.pack.decks:",
         "if False:",
     ),
+    # issue 42 (Modern American Canasta): rules by rank
+    Slip(
+        "a rank's own limit of wild cards ignored by the meld check",
+        "engine/melds.py",
+        "        if fault is None and w > limits(ruleset).rank_caps.get(rank, w):",
+        "        if False:",
+    ),
+    Slip(
+        "no first-meld freedom for aces",
+        "engine/wild_steps.py",
+        "        if before and n > had[rank]:",
+        "        if n > had[rank]:",
+    ),
+    Slip(
+        "the late minimum of naturals read two higher",
+        "engine/wild_steps.py",
+        "    thin = _thin(after, least)",
+        "    thin = _thin(after, least + 2)",
+    ),
+    Slip(
+        "cards kept in hand cost nothing more",
+        "engine/scoring.py",
+        "        if held >= penalty.at_least:",
+        "        if held > penalty.at_least:",
+    ),
+    Slip(
+        "unfinished melds with wild cards pay the natural melds' penalty",
+        "engine/scoring.py",
+        "        if penalty.natural_only and meld.wilds:",
+        "        if False:",
+    ),
 )
 
 
