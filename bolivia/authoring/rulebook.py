@@ -212,6 +212,13 @@ class Rulebook:
         self.details.start(title)
         return f"## {title}"
 
+    def full_groups(self) -> bool:
+        """Whether a group is full once it is a canasta: ``melds.group.max_size`` no larger
+        than a natural or mixed canasta (then nothing goes onto a group canasta)."""
+        most = self.value("melds.group.max_size")
+        sizes = (self.value("canastas.natural.size"), self.value("canastas.mixed.size"))
+        return most is not None and most <= min(sizes)
+
     def moot(self, why: str, *paths: str) -> str:
         """Rules the others make moot: named in the details layer only, with why."""
         self.used.update(paths)
@@ -354,6 +361,7 @@ class Rulebook:
             "n": self.number,
             "section": self.section,
             "moot": self.moot,
+            "full_groups": self.full_groups,
             "first_meld": self.first_meld_counts,
             "specials": self.specials,
             "card_points": self.card_points,

@@ -192,7 +192,7 @@ def _group_or_sequence(
     if ranks & (ranks - 1) == 0 and kind != "sequence":  # one rank
         fault = group_code(ruleset, n, w, new)
         rank = RANKS[naturals[0] >> 2]
-        if fault is None and w > limits(ruleset).rank_caps.get(rank, w):
+        if fault is None and w and _over_cap(ruleset, rank, w):
             fault = "rank-too-many-wilds"
         if fault is None:
             return Meld("group", cards, n, w, rank=rank)
@@ -203,6 +203,13 @@ def _group_or_sequence(
     if suits & (suits - 1) == 0 and kind != "group":  # one suit
         return _sequence(ruleset, cards, naturals, w, going_out, new)
     return ("no-kind", n, w)
+
+
+def _over_cap(ruleset: Ruleset, rank: str, wilds: int) -> bool:
+    """Whether a group of ``rank`` with ``wilds`` wild cards passes its rank's own limit
+    (``melds.group.wild_by_rank``, a rank with no first-meld freedom)."""
+    caps = limits(ruleset).rank_caps
+    return bool(caps) and wilds > caps.get(rank, wilds)
 
 
 def _sequence(
@@ -326,7 +333,7 @@ def _grown_group(
         else:
             return None
     fault = group_code(ruleset, n, w, False)
-    if fault is None and w > lim.rank_caps.get(rank, w):
+    if fault is None and w and _over_cap(ruleset, rank, w):
         fault = "rank-too-many-wilds"
     if fault is not None:
         return (fault, n, w)

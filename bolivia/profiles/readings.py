@@ -5,7 +5,9 @@ Some answers are a rule value, or close to one:
 - ``info`` gives the pack, the seatings and the target.
 - ``card_points`` of one card gives that card's worth.
 - ``score`` gives the going-out bonus, the red threes' worth (each, all, or by their number),
-  a team's canasta bonuses, and the penalty for a meld left unfinished.
+  a team's canasta bonuses, the penalty for a meld left unfinished (of its kind, its rank, or
+  its rank when natural), and a cost beyond the ruleset's for cards kept in a hand (read as a
+  rank the hand holds several of).
 - ``initial_minimum`` gives the minimum at a score.
 - ``meld`` or ``extend`` may answer a ``bonus`` unlike the kind's. That gives a canasta paid
   a bonus of its own (``canastas.special``). It is read as what its cards have in common
@@ -340,20 +342,67 @@ def _penalties(
     if kind not in _MELD_KINDS or not isinstance(melds[0], list):
         return
     size = len(melds[0])
+    # a group's penalty may be its rank's alone, and a natural group's alone
+    wild = {*ruleset.rules.pack.wild_ranks, None}  # None: a joker
+    ranks = [_rank_of(card) for card in melds[0]]
+    naturals = {rank for rank in ranks if rank not in wild}
+    shapes: list[dict[str, Any]] = [{}]
+    if kind == "group" and len(naturals) == 1:
+        (rank,) = naturals
+        shapes.append({"ranks": [rank]})
+        if all(r not in wild for r in ranks):
+            shapes.append({"ranks": [rank], "natural_only": True})
     for fewer_than in (None, *range(size + 1, size + 5)):
-        entry = {"kinds": [kind], "fewer_than": fewer_than, "points": abs(penalty)}
-        yield "scoring.meld_penalties", [entry, *ruleset.value("scoring.meld_penalties")]
+        for shape in shapes:
+            entry = {"kinds": [kind], **shape, "fewer_than": fewer_than, "points": abs(penalty)}
+            yield "scoring.meld_penalties", [entry, *ruleset.value("scoring.meld_penalties")]
+
+
+def _rank_of(card: Any) -> str | None:
+    """A card's rank as the wire writes it (``10H`` -> ``10``); None for a joker or no card."""
+    if not isinstance(card, str) or len(card) < 2 or card.upper() == "JK":
+        return None
+    return card[:-1].upper()
+
+
+def _hand_penalties(
+    ruleset: Ruleset, team: Mapping[str, Any], score: Mapping[str, Any], expected: Any
+) -> Iterator[Reading]:
+    """A cost for cards kept in hand: penalties beyond what the ruleset predicts, read as a
+    rank the team's one hand holds several of (``scoring.hand_penalties``)."""
+    penalty, hands = _number(score.get("penalties")), team.get("hands")
+    predicted = _number(expected.get("penalties")) if isinstance(expected, dict) else None
+    if penalty is None or predicted is None or penalty >= predicted:
+        return
+    if not isinstance(hands, list) or len(hands) != 1 or not isinstance(hands[0], list):
+        return
+    held: dict[str, int] = {}
+    for card in hands[0]:
+        rank = _rank_of(card)
+        if rank is not None:
+            held[rank] = held.get(rank, 0) + 1
+    for rank, count in held.items():
+        if count >= 2:
+            entry = {"ranks": [rank], "at_least": count, "points": predicted - penalty}
+            yield "scoring.hand_penalties", [*ruleset.value("scoring.hand_penalties"), entry]
 
 
 def _scores(predictor: Predictor, ruleset: Ruleset, answered: Answered) -> Iterator[Reading]:
     """What the score answers show: going out, red threes, the canastas' bonuses."""
     for question, answer in answered:
-        for team, score in _scored_teams(question, answer):
+        teams = _scored_teams(question, answer)
+        expected: list[Any] = []
+        if teams:
+            predicted = _result(predictor.response(ruleset, "score", question.input)) or {}
+            expected = predicted.get("teams") or []
+        for i, (team, score) in enumerate(teams):
             if not isinstance(team, dict) or not isinstance(score, dict):
                 continue
             yield from _going_out(team, score)
             yield from _red_threes(ruleset, team, score)
             yield from _penalties(predictor, ruleset, team, score)
+            if i < len(expected):
+                yield from _hand_penalties(ruleset, team, score, expected[i])
             bonuses = _number(score.get("bonuses"))
             if bonuses is not None:
                 yield from _bonuses(predictor, ruleset, team.get("melds", []), bonuses)

@@ -210,8 +210,16 @@ class _Search:
         self, current: _Step, tried: Sequence[tuple[dict[str, Any], Ruleset, int]]
     ) -> _Step | None:
         """Of the candidates (with the disagreements each fixes, most first), the one that
-        explains the most answers; a candidate that cannot beat the best so far (it cannot
-        gain more than it fixes) is not checked."""
+        explains the most answers, then changes the fewest fields, then contradicts the fewest
+        answers explained before (two values that explain as many are told apart by the one
+        that breaks nothing); a candidate that cannot beat the best so far (it cannot gain
+        more than it fixes) is not checked."""
+        before = {q.name for q, _ in current.left}
+
+        def key(step: _Step) -> tuple[int, int, int]:
+            broken = sum(1 for q, _ in step.left if q.name not in before)
+            return (*step.rank(current.changes), -broken)
+
         best: _Step | None = None
         for changes, made, fixed in tried:
             if best is not None:
@@ -219,9 +227,7 @@ class _Search:
                 if gain > fixed or (gain == fixed and not best.adds(current.changes)):
                     break  # no candidate left explains more, or as much with fewer fields
             step = _Step(changes, made, self.unexplained(made))
-            if len(step.left) < len(current.left) and (
-                best is None or step.rank(current.changes) > best.rank(current.changes)
-            ):
+            if len(step.left) < len(current.left) and (best is None or key(step) > key(best)):
                 best = step
         return best
 

@@ -433,7 +433,7 @@ class Candidates:
                 row = allowed[n]
                 naturals = h.naturals(r)
                 rank = RANKS[r]
-                for w in range(min(most, caps.get(rank, most)) + 1):
+                for w in range((min(most, caps.get(rank, most)) if caps else most) + 1):
                     if row[w]:
                         out.append((rank, naturals + wilds[:w]))
         return out
