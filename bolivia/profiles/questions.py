@@ -3,7 +3,8 @@ enumeration (:mod:`bolivia.compare.witnesses`), for the pack of the ruleset aske
 
 - Melds: a run of every length up to the pack's limit (an ace at both ends for the longest),
   natural or with one or two wild cards; a group of every count of naturals with every count of
-  wild cards up to the pack's; wild-card melds and black-three melds of every size.
+  wild cards up to the pack's; per rank, its natural canasta and a group of it with a wild
+  card; wild-card melds and black-three melds of every size.
 - Extending: a wild card onto a canasta in every way the rules tell apart: onto a natural, a
   mixed and a wild canasta, a joker or a two, one or two at a time, in going out or not.
 - The pile: taken by a side that has melded, frozen by a wild card and not, every way: onto a
@@ -17,7 +18,8 @@ enumeration (:mod:`bolivia.compare.witnesses`), for the pack of the ruleset aske
   the same at every seating the ruleset allows, as a player discarding the last card.
 - Card points: every card one at a time, in hand and laid out.
 - Scoring: every number of red threes the pack holds, beside no canasta, one and two; each
-  meld kind left unfinished at every size.
+  meld kind left unfinished at every size; per rank, a group of it left unfinished (natural
+  and mixed), and three or four of it kept in a hand.
 - Game end: every number of hands played up to fifty, ahead and tied.
 - The first meld: the minimum at every hundred points from -500 to 20,000 (the profile then
   narrows a band's start to the point, :func:`bisections`).
@@ -43,6 +45,9 @@ SCORES = range(-500, 20_001, 100)  # the scores the first meld's minimum is aske
 Request = tuple[str, dict[str, Any]]
 
 
+_NATURAL_RANKS = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+
 def _run(start: int, length: int, suit: str = "H") -> list[str]:
     return [f"{RANKS[(start + i) % 13]}{suit}" for i in range(length)]
 
@@ -63,6 +68,9 @@ def _melds(decks: int, jokers: int) -> Iterator[Request]:
         for wilds in (1, 2):
             if 2 + length - wilds <= 13:
                 yield "meld", {"cards": [*_run(2, length - wilds, "C"), *["JK", "2D"][:wilds]]}
+    for rank in _NATURAL_RANKS:  # a rank's own canasta, and its own limit of wild cards
+        yield "meld", {"cards": _group(rank, 7, 0)}
+        yield "meld", {"cards": _group(rank, 3, 1)}
     most = 4 * decks + jokers
     for naturals in range(1, min(4 * decks, 12) + 1):
         for wilds in range(0, min(most, 10) + 1):
@@ -172,6 +180,11 @@ def _scores(decks: int) -> Iterator[Request]:
     for size in range(3, 8):
         for meld in (_group("8", size, 0), _run(2, size), _group("8", 0, size)):
             yield "score", {"teams": [{"melds": [meld]}, other]}
+    for rank in _NATURAL_RANKS:  # a rank's own penalties: left unfinished, kept in hand
+        for meld in (_group(rank, 3, 0), _group(rank, 2, 1)):
+            yield "score", {"teams": [{"melds": [meld]}, other]}
+        for kept in (3, 4):
+            yield "score", {"teams": [{"melds": [], "hands": [_group(rank, kept, 0)]}, other]}
 
 
 def _game_ends() -> Iterator[Request]:
