@@ -147,6 +147,9 @@ class Limits:
         self.bars_discard: bool = bool(pile.discard_barred)  # pile.discard_barred has a bar
         # an unfinished wild meld locks something (melds.wild.unfinished_locks)
         self.wild_locks: bool = bool(rules.melds.wild.unfinished_locks)
+        # whether a meld left unfinished or cards kept in hand may cost more than their points
+        # (scoring.meld_penalties, scoring.hand_penalties): the greedy bot then weighs it
+        self.penalized: bool = bool(rules.scoring.meld_penalties or rules.scoring.hand_penalties)
         # the ranks whose groups never take more wild cards than their own limit
         # (melds.group.wild_by_rank, those with no first-meld freedom), by rank
         self.rank_caps: dict[str, int] = {

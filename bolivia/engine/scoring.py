@@ -41,6 +41,7 @@ __all__ = [
     "red_three_score",
     "score_hand",
     "score_team",
+    "unfinished_cost",
 ]
 
 
@@ -164,19 +165,26 @@ def black_three_score(ruleset: Ruleset, count: int) -> int:
     return count * aside.value
 
 
+def unfinished_cost(ruleset: Ruleset, kind: str, rank: str | None, wilds: int, size: int) -> int:
+    """What a meld of this kind, rank, wild cards and size costs left on the table, if it is
+    no canasta (zero or more): the points of the first of ``scoring.meld_penalties`` it fits."""
+    for penalty in ruleset.rules.scoring.meld_penalties:
+        if kind not in penalty.kinds:
+            continue
+        if penalty.ranks and rank not in penalty.ranks:
+            continue
+        if penalty.natural_only and wilds:
+            continue
+        if penalty.fewer_than is None or size < penalty.fewer_than:
+            return penalty.points
+    return 0
+
+
 def meld_penalty(ruleset: Ruleset, meld: Meld) -> int:
     """What a meld left on the table costs its side at the end of the hand (zero or less):
-    the first of ``scoring.meld_penalties`` it fits; a canasta costs nothing."""
-    for penalty in ruleset.rules.scoring.meld_penalties:
-        if meld.kind not in penalty.kinds:
-            continue
-        if penalty.ranks and meld.rank not in penalty.ranks:
-            continue
-        if penalty.natural_only and meld.wilds:
-            continue
-        if penalty.fewer_than is None or meld.size < penalty.fewer_than:
-            return 0 if canasta_of(ruleset, meld) is not None else -penalty.points
-    return 0
+    :func:`unfinished_cost`; a canasta costs nothing."""
+    cost = unfinished_cost(ruleset, meld.kind, meld.rank, meld.wilds, meld.size)
+    return -cost if cost and canasta_of(ruleset, meld) is None else 0
 
 
 def hand_penalty(ruleset: Ruleset, hand: Sequence[Card]) -> int:

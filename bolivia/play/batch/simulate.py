@@ -60,7 +60,8 @@ __all__ = [
 CHUNK_LIMIT = 64  # jobs handed to a worker at once
 REPLAY_NAME = re.compile(r"(hand-[0-9]{6,}|game-[0-9]{5,})\.jsonl")  # the files a run writes
 STEP_LIMIT = 20_000  # a hand this long is an engine bug, reported, never silently cut
-GAME_HAND_LIMIT = 10_000  # a game this long never ends by its rules: reported as stopped
+GAME_HAND_LIMIT = 1_000  # a game lasts tens of hands; one of a thousand has not ended by its
+# rules and will not soon (its sides' scores drifting, say): it is reported as stopped
 RULE_ENDINGS = frozenset(ENDINGS)  # how a hand ends by a rule
 # the card-conservation check (every card of the pack accounted for, once; the figures kept
 # beside the hands in step): after every action; after every action of one hand in

@@ -20,6 +20,7 @@ from typing import Final
 from bolivia.cards import Card, below
 from bolivia.engine.limits import Limits, limits
 from bolivia.engine.melds import Meld
+from bolivia.engine.scoring import unfinished_cost
 from bolivia.play.table.actions import (
     Action,
     Answer,
@@ -171,6 +172,8 @@ class GreedyBot:
             else:
                 value += 6 * naturals - 8 * wilds
             value += 0.05 * total
+            if view.limits.penalized:
+                value -= _unfinished_risk(view, meld, wilds)
         return value
 
     def _extend_value(self, view: _View, action: Extend) -> float:
@@ -219,7 +222,43 @@ class GreedyBot:
             value += 10
         if view.feeds >> r & 1:
             value -= 60  # do not feed the opponents
+        if view.limits.penalized:
+            value += _kept_relief(view, card)
         return value
+
+
+def _unfinished_risk(view: _View, meld: tuple[Card, ...], wilds: int) -> float:
+    """What a new meld risks: a tenth of what it would cost left as it is
+    (``scoring.meld_penalties``), by the share of a canasta it still lacks."""
+    lim = view.limits
+    wild = view.wild
+    naturals = [c for c in meld if not wild[c.index]]
+    if not naturals:
+        kind, rank, target = "wild", None, lim.bolivia_size
+    elif any(c.rank != naturals[0].rank for c in naturals):
+        kind, rank, target = "sequence", None, lim.escalera_size
+    else:
+        kind, rank = "group", naturals[0].rank
+        target = lim.natural_size if wilds == 0 else lim.mixed_size
+    cost = unfinished_cost(view.hand.ruleset, kind, rank, wilds, len(meld))
+    missing = max(target - len(meld), 0)
+    return cost * missing / target / 10 if cost and target else 0.0
+
+
+def _kept_relief(view: _View, card: Card) -> float:
+    """What discarding the card saves of ``scoring.hand_penalties``: a tenth of each penalty
+    the hand pays now and would not pay without it."""
+    relief = 0.0
+    counts = view.rank_counts
+    index = view.limits.rank_index
+    for penalty in view.hand.rules.scoring.hand_penalties:
+        if card.rank in penalty.ranks:
+            held = 0
+            for rank in penalty.ranks:
+                held += counts[index[rank]]
+            if held == penalty.at_least:
+                relief += penalty.points / 10
+    return relief
 
 
 def _finished(lim: Limits, meld: Meld) -> bool:
