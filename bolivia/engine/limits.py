@@ -150,6 +150,7 @@ class Limits:
         # whether a meld left unfinished or cards kept in hand may cost more than their points
         # (scoring.meld_penalties, scoring.hand_penalties): the greedy bot then weighs it
         self.penalized: bool = bool(rules.scoring.meld_penalties or rules.scoring.hand_penalties)
+        self.kept_penalized: bool = bool(rules.scoring.hand_penalties)
         # the ranks whose groups never take more wild cards than their own limit
         # (melds.group.wild_by_rank, those with no first-meld freedom), by rank
         self.rank_caps: dict[str, int] = {

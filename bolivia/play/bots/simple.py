@@ -116,13 +116,15 @@ class GreedyBot:
         best, best_value = 0, _LOWEST
         # a list: walked natively (a Sequence goes through iterators); the hand's are lists
         options = actions if isinstance(actions, list) else list(actions)
+        kept = view.limits.kept_penalized  # a discard may end a hand penalty
         for i, action in enumerate(options):
             # discards are the most: valued without the dispatch of value()
-            value = (
-                self._discard_value(view, action.card)
-                if type(action) is Discard
-                else self.value(view, action)
-            )
+            if type(action) is Discard:
+                value = self._discard_value(view, action.card)
+                if kept:
+                    value += _kept_relief(view, action.card)
+            else:
+                value = self.value(view, action)
             if value > best_value:
                 best, best_value = i, value
         return options[best]
@@ -132,7 +134,10 @@ class GreedyBot:
     def value(self, view: _View, action: Action) -> float:
         # the actions' classes are not subclassed: the common ones first, by their class
         if type(action) is Discard:
-            return self._discard_value(view, action.card)
+            value = self._discard_value(view, action.card)
+            if view.limits.kept_penalized:
+                value += _kept_relief(view, action.card)
+            return value
         if type(action) is Extend:
             return self._extend_value(view, action)
         if type(action) is Lay:
@@ -222,8 +227,6 @@ class GreedyBot:
             value += 10
         if view.feeds >> r & 1:
             value -= 60  # do not feed the opponents
-        if view.limits.penalized:
-            value += _kept_relief(view, card)
         return value
 
 
