@@ -192,7 +192,7 @@ def _group_or_sequence(
     if ranks & (ranks - 1) == 0 and kind != "sequence":  # one rank
         fault = group_code(ruleset, n, w, new)
         rank = RANKS[naturals[0] >> 2]
-        if fault is None and w and _over_cap(ruleset, rank, w):
+        if fault is None and w and _over_cap(limits(ruleset).rank_caps, rank, w):
             fault = "rank-too-many-wilds"
         if fault is None:
             return Meld("group", cards, n, w, rank=rank)
@@ -205,10 +205,10 @@ def _group_or_sequence(
     return ("no-kind", n, w)
 
 
-def _over_cap(ruleset: Ruleset, rank: str, wilds: int) -> bool:
+def _over_cap(caps: dict[str, int], rank: str, wilds: int) -> bool:
     """Whether a group of ``rank`` with ``wilds`` wild cards passes its rank's own limit
-    (``melds.group.wild_by_rank``, a rank with no first-meld freedom)."""
-    caps = limits(ruleset).rank_caps
+    (``caps``: :attr:`Limits.rank_caps <bolivia.engine.limits.Limits>`, the ranks of
+    ``melds.group.wild_by_rank`` with no first-meld freedom)."""
     return bool(caps) and wilds > caps.get(rank, wilds)
 
 
@@ -333,7 +333,7 @@ def _grown_group(
         else:
             return None
     fault = group_code(ruleset, n, w, False)
-    if fault is None and w and _over_cap(ruleset, rank, w):
+    if fault is None and w and _over_cap(lim.rank_caps, rank, w):
         fault = "rank-too-many-wilds"
     if fault is not None:
         return (fault, n, w)

@@ -24,6 +24,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bolivia.cards import parse_cards
+from bolivia.errors import CardError
 from bolivia.profiles.battery import Predictor, Question
 from bolivia.rules.ruleset import Ruleset
 
@@ -343,14 +345,13 @@ def _penalties(
         return
     size = len(melds[0])
     # a group's penalty may be its rank's alone, and a natural group's alone
-    wild = {*ruleset.rules.pack.wild_ranks, None}  # None: a joker
-    ranks = [_rank_of(card) for card in melds[0]]
-    naturals = {rank for rank in ranks if rank not in wild}
+    ranks = _ranks(ruleset, melds[0], wild=True)
+    naturals = {rank for rank in ranks or () if rank is not None}
     shapes: list[dict[str, Any]] = [{}]
-    if kind == "group" and len(naturals) == 1:
+    if kind == "group" and ranks is not None and len(naturals) == 1:
         (rank,) = naturals
         shapes.append({"ranks": [rank]})
-        if all(r not in wild for r in ranks):
+        if None not in ranks:
             shapes.append({"ranks": [rank], "natural_only": True})
     for fewer_than in (None, *range(size + 1, size + 5)):
         for shape in shapes:
@@ -358,11 +359,18 @@ def _penalties(
             yield "scoring.meld_penalties", [entry, *ruleset.value("scoring.meld_penalties")]
 
 
-def _rank_of(card: Any) -> str | None:
-    """A card's rank as the wire writes it (``10H`` -> ``10``); None for a joker or no card."""
-    if not isinstance(card, str) or len(card) < 2 or card.upper() == "JK":
+def _ranks(ruleset: Ruleset, cards: Any, *, wild: bool) -> list[str | None] | None:
+    """Each card's rank (None for a joker, and with ``wild`` for any wild card); None for a
+    list that is no cards."""
+    try:
+        parsed = parse_cards(cards)
+    except (CardError, TypeError):
         return None
-    return card[:-1].upper()
+    is_wild = ruleset.wild
+    return [
+        None if card.rank == "JK" or (wild and is_wild[card.index]) else card.rank
+        for card in parsed
+    ]
 
 
 def _hand_penalties(
@@ -377,8 +385,7 @@ def _hand_penalties(
     if not isinstance(hands, list) or len(hands) != 1 or not isinstance(hands[0], list):
         return
     held: dict[str, int] = {}
-    for card in hands[0]:
-        rank = _rank_of(card)
+    for rank in _ranks(ruleset, hands[0], wild=False) or ():
         if rank is not None:
             held[rank] = held.get(rank, 0) + 1
     for rank, count in held.items():
