@@ -14,14 +14,12 @@ import pytest
 
 from bolivia.authoring.rulebook import render_rulebook
 from bolivia.language import gettext_, speaking
-from bolivia.play.batch.seeds import derive_seed
-from bolivia.play.batch.simulate import RULE_ENDINGS, play_hand
-from bolivia.play.bots.registry import make_bot
 from bolivia.play.table.position import hand_at
 from bolivia.rules.library import shipped_library
 from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.variants import with_values
 
+from .hands import hands_end_by_a_rule
 from .serve_as import act_in_play, ask_house
 from .test_moves import check_moves_and_ways_out
 
@@ -97,12 +95,7 @@ def test_moves_and_ways_out_agree_with_brute_force() -> None:
 
 
 def test_greedy_and_random_hands_end_by_a_rule() -> None:
-    locked = _locked()
-    for bot, count in (("greedy", 10), ("random", 2)):
-        for n in range(count):
-            bots = [make_bot(bot) for _ in range(4)]
-            stats, _ = play_hand(locked, 4, derive_seed(43, n), bots, first=n % 4)
-            assert stats.ended_by in RULE_ENDINGS and stats.conserved, (bot, n)
+    hands_end_by_a_rule(_locked(), 43, (("greedy", 10), ("random", 2)), players=4)
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "da", "zh", "ko"])

@@ -165,6 +165,15 @@ class Limits:
             or bool(rules.melds.group.wild_by_rank)
             or rules.melds.group.late_wild_min_natural is not None
         )
+        # cards dealt aside that join a hand later (deal.foot, deal.bonus_piles): going out and
+        # the keep-cards rule then read them, and the bots' lists take the full verify path
+        foot = rules.deal.foot
+        self.foot_cards: int = foot.cards if foot is not None else 0
+        self.foot_on_canasta: bool = foot is not None and foot.taken == "canasta"
+        self.bonus_piles: tuple[int, ...] = rules.deal.bonus_piles
+        self.reserves: bool = foot is not None or bool(self.bonus_piles)
+        # nobody melds in the hand's first round of turns (initial_meld.after_first_round)
+        self.first_round_wait: bool = rules.initial_meld.after_first_round
         # the cards of a pile taken that do not go into the hand: red threes (laid out), and
         # black threes where pile.black_threes_aside sets them aside
         self.threes_aside: bool = pile.black_threes_aside is not None

@@ -59,6 +59,7 @@ class TeamHand:
     went_out: bool = False
     concealed: bool = False
     black_threes: int = 0  # set aside from piles taken (pile.black_threes_aside)
+    exact_deal: bool = False  # the side's dealer took up exactly the deal (exact_deal_bonus)
 
     def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
         return reduce_fields(self)
@@ -205,7 +206,9 @@ def score_team(ruleset: Ruleset, team: TeamHand) -> TeamScore:
     going_out = going.concealed_bonus if team.concealed else going.bonus if team.went_out else 0
     return TeamScore(
         sum(card_points(ruleset, meld.cards) for meld in team.melds),
-        _bonuses(ruleset, team.melds) + black_three_score(ruleset, team.black_threes),
+        _bonuses(ruleset, team.melds)
+        + black_three_score(ruleset, team.black_threes)
+        + (ruleset.rules.scoring.exact_deal_bonus or 0) * team.exact_deal,
         red_three_score(ruleset, team.red_threes, team.melds),
         going_out,
         sum(card_points(ruleset, hand, in_hand=True) for hand in team.hands),
@@ -220,6 +223,11 @@ def _check_team(ruleset: Ruleset, team: TeamHand) -> None:
         raise BadRequest(
             f"black_threes is {team.black_threes}, but {ruleset.id} sets no black three aside "
             "(pile.black_threes_aside)"
+        )
+    if team.exact_deal and ruleset.rules.scoring.exact_deal_bonus is None:
+        raise BadRequest(
+            f"exact_deal is true, but {ruleset.id} gives the dealer's exact take no bonus "
+            "(scoring.exact_deal_bonus)"
         )
     if team.concealed and not team.went_out:
         raise BadRequest("a side that went out concealed went out: set went_out too")

@@ -343,15 +343,25 @@ def _seating_problems(rules: Rules) -> Iterator[Contradiction]:
             yield _bad(
                 f"{here}.teams", f"{count} players cannot sit as {seating.teams} equal sides"
             )
-        dealt = count * seating.hand_size + 1
+        foot = rules.deal.foot.cards if rules.deal.foot is not None else 0
+        aside = sum(rules.deal.bonus_piles)
+        dealt = count * (seating.hand_size + foot) + aside + int(rules.deal.upcard)
         if dealt > pack_size:
+            also = [
+                *([f"a foot of {foot} to each"] if foot else []),
+                *([f"{aside} in bonus piles"] if aside else []),
+                *(["turning up one"] if rules.deal.upcard else []),
+            ]
             yield _bad(
                 f"{here}.hand_size",
-                f"dealing {seating.hand_size} cards to {count} players and "
-                f"turning up one needs {dealt} cards; the pack has "
-                f"{pack_size}",
+                f"dealing {seating.hand_size} cards to {count} players"
+                + "".join(f", {a}" for a in also[:-1])
+                + (f" and {also[-1]}" if also else "")
+                + f" needs {dealt} cards; the pack has {pack_size}",
                 "players.seats",
                 "pack",
+                *(["deal.foot"] if foot else []),
+                *(["deal.bonus_piles"] if aside else []),
             )
 
 

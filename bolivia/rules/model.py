@@ -87,6 +87,7 @@ __all__ = [
     "Choice",
     "Deal",
     "DiscardBar",
+    "Foot",
     "Game",
     "GoingOut",
     "GroupMelds",
@@ -151,6 +152,20 @@ class Players(Record):
     )
 
 
+class Foot(Record):
+    """A second packet dealt face down to each player, taken into the hand later (issue 42:
+    Pennies from Heaven's eleven cards; Hand and Foot's foot)."""
+
+    cards: PositiveCardCount = Field(description="Cards in each player's packet.")
+    taken: Literal["canasta", "hand_played_out"] = Field(
+        description="When the packet joins the player's hand: as soon as the player completes a "
+        "canasta for the side (canasta), or as soon as the player's hand is played out "
+        "(hand_played_out). Until then the player cannot go out. A packet still aside when the "
+        "hand ends is turned up: its red threes are laid out, its other cards count as cards "
+        "held."
+    )
+
+
 class Deal(Record):
     # issue 42 (Modern American Canasta): no card turned up; the first discard starts the pile
     upcard: bool = Field(
@@ -161,6 +176,19 @@ class Deal(Record):
     upcard_covered_if: tuple[CardClass, ...] = Field(
         description="Cards that, turned up to start the pile, are covered by another card "
         "turned up on them (they stay in the pile)."
+    )
+    # issue 42 (Pennies from Heaven): each player's foot
+    foot: Foot | None = Field(
+        default=None,
+        description="A second packet dealt face down to each player after the hands, and when "
+        "it joins the hand (null: none).",
+    )
+    # issue 42 (Modern American Canasta): bonus piles of four and three cards
+    bonus_piles: tuple[PositiveCardCount, ...] = Field(
+        default=(),
+        description="Packets set aside face down at the deal, in order: the player who makes a "
+        "side's first meld of the hand takes the first packet still there into the hand at once "
+        "(empty: none). A packet nobody takes stays out of play.",
     )
 
 
@@ -384,6 +412,12 @@ class InitialMeld(Record):
     counts_sequences: bool = Field(description="Whether sequences count toward the minimum.")
     counts_wild_melds: bool = Field(description="Whether wild-only melds count toward it.")
     counts_bonuses: bool = Field(description="Whether canasta bonuses count toward it.")
+    # issue 42 (a Danish family's Canasta): a round of turns before anyone melds
+    after_first_round: bool = Field(
+        default=False,
+        description="Whether nobody may meld, take the pile or go out in the hand's first round "
+        "of turns (each player's first turn is a draw and a discard).",
+    )
 
 
 # --------------------------------------------------------------------------- discard pile
@@ -681,6 +715,14 @@ class Scoring(Record):
         description="Costs at the end of the hand for cards kept in hand: each player pays "
         "every entry whose ranks they hold enough of, on top of the cards' points (a list, "
         "replaced whole; empty: none).",
+    )
+    # issue 42 (a Danish family's Canasta): the dealer's exact take
+    exact_deal_bonus: Points | None = Field(
+        default=None,
+        description="What the dealer's side scores, among its bonuses, when the dealer takes up "
+        "from the pack exactly the cards the deal needs (null: nothing). A deftness of hands: "
+        "scored where a score request says the take was exact (exact_deal); simulated deals, "
+        "shuffled and dealt by the computer, never meet it.",
     )
 
 

@@ -240,6 +240,29 @@ PHRASES: dict[str, Phrase] = {
         N_("Which card turned up to start the pile is covered by another?"),
         {**_CARD_CLASSES, "empty": N_("no card: the first card turned up stays")},
     ),
+    "deal.foot": Phrase(
+        N_("the foot"),
+        N_("Is each player dealt a second packet, taken up later?"),
+        {"none": N_("no: each player holds the cards dealt")},
+    ),
+    "deal.bonus_piles": Phrase(
+        N_("bonus piles"),
+        N_("Are packets set aside at the deal for the sides' first melds?"),
+        {"empty": N_("no bonus pile")},
+        number=N_("{n:card}"),
+        joiner="and",
+    ),
+    "initial_meld.after_first_round": Phrase(
+        N_("a round of turns before anyone melds"),
+        N_("Must a whole round of turns pass before anyone melds?"),
+        _YES_NO,
+    ),
+    "scoring.exact_deal_bonus": Phrase(
+        N_("the dealer's exact take"),
+        N_("Does a dealer who takes up exactly the cards the deal needs score a bonus?"),
+        {"none": N_("no bonus for it")},
+        number=N_("{n:point}"),
+    ),
     "melds.group.min_size": Phrase(
         N_("smallest group"), N_("How few cards may a new group hold?"), number=N_("{n:card}")
     ),

@@ -335,6 +335,14 @@ def _threes_aside(value: Mapping[str, Any]) -> str:
     )
 
 
+def _foot(value: Mapping[str, Any]) -> str:
+    """Each player's second packet: ``11 cards each, taken up on completing a canasta``."""
+    cards = count(value["cards"], "card")
+    if value["taken"] == "canasta":
+        return _("{cards} each, taken into the hand on completing a canasta").format(cards=cards)
+    return _("{cards} each, taken into the hand once it is played out").format(cards=cards)
+
+
 _POINT_ORDER = ("JK", "2", "A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3")
 
 
@@ -477,6 +485,7 @@ _TABLES: dict[str, Callable[[Phrase, Any], str]] = {
     "initial_meld.bands": lambda phrase, value: _bands(value),
     "scoring.card_points": lambda phrase, value: _card_points(value),
     "pile.black_threes_aside": lambda phrase, value: _threes_aside(value),
+    "deal.foot": lambda phrase, value: _foot(value),
 }
 # Lists with words of their own, by key path, when they hold anything.
 _LISTS: dict[str, Callable[[Phrase, Any], str]] = {

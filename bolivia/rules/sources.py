@@ -37,7 +37,7 @@ __all__ = ["Claim", "Source", "Sources", "joined", "load_sources", "shipped_sour
 
 SourceId = Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]{0,30}$")]
 ClaimId = Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*:[a-z0-9][a-z0-9-]*$")]
-Game = Literal["canasta", "samba", "bolivia", "brazilian", "pennies", "cuban", "american"]
+Game = Literal["canasta", "samba", "bolivia", "brazilian", "pennies", "cuban", "american", "danish"]
 
 
 class _Record(BaseModel):

@@ -51,6 +51,7 @@ from pydantic.fields import FieldInfo
 
 from bolivia.errors import Problem, RulesetError
 from bolivia.rules import coherence
+from bolivia.rules.fields import PositiveCardCount
 from bolivia.rules.model import (
     CANASTA_KINDS,
     MAX_CARDS,
@@ -471,9 +472,19 @@ def _with_band(bands: Sequence[Mapping[str, Any]], i: int, band: Mapping[str, An
 
 
 # Other values of a list of records, by the record.
+def _packet_edits(value: Sequence[int]) -> list[Any]:
+    """Bonus piles (``deal.bonus_piles``): each taken away, one of three cards more, and
+    Modern American Canasta's four and three."""
+    present = list(value)
+    out: list[Any] = [present[:i] + present[i + 1 :] for i in range(len(present))]
+    out.append([*present, 3])
+    return [*out, *([[4, 3]] if present != [4, 3] else [])]
+
+
 _LISTS: dict[Any, Callable[[Any], list[Any]]] = {
     SpecialCanasta: _special_edits,
     Band: _band_edits,
+    PositiveCardCount: _packet_edits,  # deal.bonus_piles, the one list of counts
 }
 
 

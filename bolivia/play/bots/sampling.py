@@ -65,7 +65,8 @@ def determinize(hand: Hand, player: int, rng: random.Random) -> Hand:
     The cards dealt are the unseen ones, in an order the view alone decides (by card index),
     shuffled by ``rng``: two hands that ``player`` sees alike give the same sample for the same
     ``rng`` state. Red threes never go to a hand (they are laid out as they come); the stock's
-    keep them among its cards at random."""
+    keep them among its cards at random. Cards dealt aside (a foot, a bonus pile) are dealt
+    again too, each packet as many cards as before."""
     world = hand.copy()
     others = [p for p in range(hand.players) if p != player]
     pool: list[int] = []
@@ -80,6 +81,10 @@ def determinize(hand: Hand, player: int, rng: random.Random) -> Hand:
         for i in range(53):
             if held[i]:
                 world._from_hand(p, i, held[i])
+    # cards dealt aside (deal.foot, deal.bonus_piles), the player's own foot too, are unseen
+    for packet in (*world.feet, *world.bonus):
+        for i in packet:
+            (reds if i in RED_THREES else pool).append(i)
     for i in world.stock:
         (reds if i in RED_THREES else pool).append(i)
     pool.sort()
@@ -94,7 +99,12 @@ def determinize(hand: Hand, player: int, rng: random.Random) -> Hand:
         for _ in range(hand.sizes[p] - sum(known)):
             world._to_hand(p, pool[at])
             at += 1
-    stock = pool[at:] + reds
+    rest = pool[at:] + reds  # red threes only where too few other cards are left
+    at = 0
+    for packet in (*world.feet, *world.bonus):
+        packet[:] = rest[at : at + len(packet)]
+        at += len(packet)
+    stock = rest[at:]
     shuffle(rng, stock)
     world.stock = stock
     return world

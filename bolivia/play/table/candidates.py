@@ -268,7 +268,7 @@ class Candidates:
         going out, the full verify path decides. :meth:`Hand.apply` verifies it again.
         """
         h = self.hand
-        if h.ended_by is not None or h.phase != "draw" or self.lim.step_rules:
+        if h.ended_by is not None or h.phase != "draw" or self._full_path():
             return h.can(action)
         top = self._open_top()
         if top is None or not self._pile_open_to(action):
@@ -612,14 +612,23 @@ class Candidates:
         ):
             _extend_each(out, i, choices)
 
+    def _full_path(self) -> bool:
+        """Whether each candidate takes the full verify path: the side's melds may limit wild
+        cards, cards dealt aside may join the hand, or nobody melds in the first round."""
+        lim = self.lim
+        return (
+            lim.step_rules or lim.reserves or (lim.first_round_wait and self.hand.first_round > 0)
+        )
+
     def _play_actions(self) -> list[Action]:
         h = self.hand
         out: list[Action] = []
         self._lay_candidates(out)
         self._extend_candidates(out)
-        if self.lim.step_rules:  # the side's melds may limit wild cards: the full path
+        if self._full_path():
             out = [action for action in out if h.can(action)]
-        if h.sizes[h.current] >= 2:
+        if h.sizes[h.current] >= 2 or (h.feet[h.current] and not self.lim.foot_on_canasta):
+            # (a foot taken when the hand is played out: the last card's discard takes it up)
             hand = h.hands[h.current]
             barring = self.lim.bars_discard  # then each discard is verified
             for i in range(53):

@@ -165,6 +165,7 @@ class Hand(Verifier):
     def _take_pile(self, action: TakePile, pickup: Pickup) -> None:
         """Take the pile: its top card melded, the rest into the hand."""
         player = self.current
+        mark = self._reserve_mark()
         self._remove(player, [*(action.with_cards or ()), *(c for m in action.also for c in m)])
         rest = self.pile[:-1]
         self.pile = []
@@ -187,16 +188,17 @@ class Hand(Verifier):
         self._lay_red_threes(player, replace=self.rules.red_threes.replaced_from_pile)
         self.picked_up = True
         self.phase = "play"
-        self._melded_now(player, self._only_going_out(pickup.also))
+        self._melded_now(player, self._only_going_out(pickup.also), mark)
 
     def _take_top(self, action: TakeTop, meld: Meld) -> None:
         """Take the pile's top card onto a meld of the side."""
         player = self.current
+        mark = self._reserve_mark()
         self._pile_classes[card_class(self.ruleset, CARDS[self.pile.pop()])] -= 1
         self.melds[self.team_of[player]][action.onto] = meld
         self.picked_up = True
         self.phase = "play"
-        self._melded_now(player)
+        self._melded_now(player, "", mark)
 
     def _stop(self) -> None:
         """Decline the pile with the stock exhausted: the hand ends."""
@@ -205,21 +207,25 @@ class Hand(Verifier):
     def _lay(self, action: Lay, laid: list[Meld]) -> None:
         """Lay new melds from the hand."""
         player = self.current
+        mark = self._reserve_mark()
         self._remove(player, [c for m in action.melds for c in m])
         self.melds[self.team_of[player]].extend(laid)
-        self._melded_now(player, self._only_going_out(laid))
+        self._melded_now(player, self._only_going_out(laid), mark)
 
     def _extend(self, action: Extend, meld: Meld) -> None:
         """Add cards from the hand to a meld of the side."""
         player = self.current
+        mark = self._reserve_mark()
         self._remove(player, action.cards)
         self.melds[self.team_of[player]][action.target] = meld
-        self._melded_now(player, self._only_going_out([meld]))
+        self._melded_now(player, self._only_going_out([meld]), mark)
 
     def _combine(self, action: Combine, joined: Meld) -> None:
         """Join two of the side's groups."""
         team = self.team_of[self.current]
+        mark = self._reserve_mark()
         self.melds[team] = self._combined(self.melds[team], action.target, action.other, joined)
+        self._take_up(self.current, mark)
         self.moves.stuck_turn = -1  # a way out may now rest on the join (see Moves)
 
     def _discard(self, action: Discard) -> None:
@@ -227,7 +233,10 @@ class Hand(Verifier):
         player = self.current
         self._remove(player, [action.card])
         self._pile_push(action.card.index)
-        if self.sizes[player] == 0:
+        if self.sizes[player] == 0 and self.feet[player]:  # deal.foot: it joins the hand
+            self._take_up(player, self._reserve_mark())
+            self._next_turn()
+        elif self.sizes[player] == 0:
             self._went_out(player)
         else:
             self._next_turn()
@@ -276,16 +285,22 @@ class Hand(Verifier):
             if taken[card.index]:
                 taken[card.index] = taken[card.index] - 1
 
-    def _melded_now(self, player: int, threes: str = "") -> None:
-        """The player melded: an empty hand goes out, a short one must.
+    def _melded_now(
+        self, player: int, threes: str = "", mark: tuple[int, bool] | None = None
+    ) -> None:
+        """The player melded: cards dealt aside join the hand where the step makes them
+        (``mark``: see :meth:`_take_up`), then an empty hand goes out, a short one must.
 
         Fewer cards than the keep-cards rule asks, or black threes melded, commit the player
         to going out this turn.
         """
+        self._take_up(player, mark)
         self.melded[player] = True
         if self.phase == "play" and self.sizes[player] == 0:
             self._went_out(player)
-        elif self.sizes[player] < self.keep or threes:
+        elif (self.sizes[player] < self.keep or threes) and not self.out_barred(
+            self.melds[self.team_of[player]]
+        ):
             self.committed = True
 
     def _went_out(self, player: int) -> None:

@@ -235,6 +235,8 @@ class Moves:
         This makes asking the partner before drawing worth it.
         """
         h = self.hand
+        if h.out_barred(h.melds[h.team]):
+            return False  # cards dealt aside join the hand before the player may go out
         for action in self.pickups():
             after = h.after_pickup(action)
             if after is not None and can_go_out(
@@ -470,7 +472,7 @@ class Moves:
         out.
         """
         h = self.hand
-        if h.phase != "play" or h.asked is False:
+        if h.phase != "play" or h.asked is False or h.out_barred(h.melds[h.team]):
             return []
         key = (h.steps, limit)
         if self._outs[0] == key:

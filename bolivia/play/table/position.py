@@ -49,6 +49,8 @@ FIELDS: dict[str, tuple[str, bool]] = {
     "going_out": ("true or false", False),
     "picked_up": ("true or false", False),
     "first_round": ("a whole number, at most the players", False),
+    "feet": ("a list of card lists, one per player: each foot still aside", False),
+    "bonus_piles": ("a list of card lists: the bonus piles not yet taken, the next first", False),
 }
 MAX_INT = 10**9
 RED_THREES = (Card.parse("3D").index, Card.parse("3H").index)
@@ -114,6 +116,7 @@ def hand_at(ruleset: Ruleset, data: Any) -> Hand:
             "aside (pile.black_threes_aside)"
         )
     pile = _cards(data.get("pile", []), "position.pile")
+    feet, bonus = _aside(ruleset, data, players)
     scores = [_int({"scores": n}, "scores", 0, -MAX_INT) for n in _list(data, "scores", teams, 0)]
     melded = _melded(data, players, [bool(melds[p % teams]) for p in range(players)])
     if data.get("going_out") and phase != "play":
@@ -121,6 +124,10 @@ def hand_at(ruleset: Ruleset, data: Any) -> Hand:
             "position.going_out is for the play phase: a player starts going out after drawing"
         )
     pack = _Pack(ruleset)
+    for p, foot in enumerate(feet):
+        pack.take(foot, f"position.feet[{p}]")
+    for i, packet in enumerate(bonus):
+        pack.take(packet, f"position.bonus_piles[{i}]")
     rest = pack.rest(hands, melds, pile, sum(red), sum(black))
     named = data.get("stock")
     if isinstance(named, list):  # the stock's cards, top first (a red three among them)
@@ -142,12 +149,50 @@ def hand_at(ruleset: Ruleset, data: Any) -> Hand:
     _place(ruleset, hand, hands, melds, pile)
     hand.red_threes = red
     hand.black_threes = black
+    hand.feet = [[c.index for c in foot] for foot in feet]
+    hand.bonus = [[c.index for c in packet] for packet in bonus]
     # the stock's top is its last card: those named, else the lowest cards of the rest
     hand.stock = rest[:stock][::-1]
     hand.set_aside = rest[stock:]
     _set_turn(hand, data, teams, turn, phase, melded)
     _set_question(hand, turn, asked)
     return hand
+
+
+def _aside(
+    ruleset: Ruleset, data: Mapping[str, Any], players: int
+) -> tuple[list[tuple[Card, ...]], list[tuple[Card, ...]]]:
+    """The feet still aside (one per player, empty once taken up) and the bonus piles not yet
+    taken, checked against ``deal.foot`` and ``deal.bonus_piles``. Absent, none is left."""
+    deal = ruleset.rules.deal
+    feet = [
+        _cards(cards, f"position.feet[{p}]")
+        for p, cards in enumerate(_list(data, "feet", players, []))
+    ]
+    for p, foot in enumerate(feet):
+        size = deal.foot.cards if deal.foot is not None else 0
+        if foot and len(foot) != size:
+            raise BadRequest(
+                f"position.feet[{p}] holds {len(foot)} cards, but "
+                + (
+                    f"a foot holds {size} (deal.foot), or none once taken up"
+                    if size
+                    else f"{ruleset.id} deals no foot (deal.foot)"
+                )
+            )
+    piles = data.get("bonus_piles", [])
+    if not isinstance(piles, list):
+        raise BadRequest(f"position.bonus_piles is {FIELDS['bonus_piles'][0]}")
+    bonus = [_cards(cards, f"position.bonus_piles[{i}]") for i, cards in enumerate(piles)]
+    sizes = deal.bonus_piles
+    left = sizes[len(sizes) - len(bonus) :] if len(bonus) <= len(sizes) else None
+    if left is None or [len(b) for b in bonus] != list(left):
+        raise BadRequest(
+            f"position.bonus_piles holds piles of {[len(b) for b in bonus]} cards, but the "
+            f"piles left of {ruleset.id}'s {list(sizes)} (deal.bonus_piles) are the last ones, "
+            "in order"
+        )
+    return feet, bonus
 
 
 def _check_fields(data: Any) -> None:
@@ -255,7 +300,9 @@ class _Pack:
         """
         pool = self.pool
         for card in cards:
-            if card.is_red_three and where not in ("position.pile", "position.stock"):
+            if card.is_red_three and not where.startswith(
+                ("position.pile", "position.stock", "position.feet", "position.bonus_piles")
+            ):
                 raise BadRequest(
                     f"{where} holds {card!r}: red threes are laid out at once (count them in "
                     "position.red_threes)"
@@ -362,6 +409,10 @@ def position_of(hand: Hand) -> dict[str, Any]:
         out["picked_up"] = True
     if hand.first_round:
         out["first_round"] = hand.first_round
+    if any(hand.feet):
+        out["feet"] = [cards(foot) for foot in hand.feet]
+    if hand.bonus:
+        out["bonus_piles"] = [cards(packet) for packet in hand.bonus]
     return out
 
 

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Literal, Self, overload
+from typing import Any, Final, Literal, Self
 
 from bolivia.cards import Card, shuffle
-from bolivia.engine.discard import barred
+from bolivia.engine.aside import barred, canastas, taken_up
+from bolivia.engine.discard import barred as bar_of
 from bolivia.engine.going_out import requirement_for, verify_go_out
 from bolivia.engine.initial_meld import canasta_needed, minimum
 from bolivia.engine.limits import Limits, limits
@@ -35,8 +36,8 @@ from bolivia.engine.pile import card_class, turn_up
 from bolivia.engine.scoring import TeamHand, TeamScore, score_hand
 from bolivia.errors import BadRequest, Illegal
 from bolivia.play.table.actions import Action, GoOut
+from bolivia.play.table.views import cards_of, seating_of
 from bolivia.play.table.ways_out import DiscardCheck
-from bolivia.rules.model import Seating
 from bolivia.rules.ruleset import Ruleset
 from bolivia.values import reduce_fields
 
@@ -86,6 +87,8 @@ Refusal = Literal[
     "asked-too-late",
     "cannot-go-out",
     "discard-barred",
+    "cards-aside",
+    "first-round",
 ]
 CARDS: Final = Card.all()
 # the card indexes of each rank (the joker's, 13, is its own)
@@ -112,60 +115,6 @@ class HandResult:
         return reduce_fields(self)
 
 
-def _seating(ruleset: Ruleset, players: int) -> Seating:
-    """How the ruleset seats this many players; :class:`BadRequest` if it does not."""
-    seating = ruleset.rules.players.seats.get(players)
-    if seating is None:
-        raise BadRequest(
-            f"{ruleset.id} is played by "
-            f"{', '.join(map(str, sorted(ruleset.rules.players.seats)))} players, "
-            f"not {players}"
-        )
-    return seating
-
-
-def _cards_of(counts: Sequence[int]) -> list[Card]:
-    return [CARDS[i] for i, n in enumerate(counts) for _ in range(n)]
-
-
-class HandView(Sequence[Card]):
-    """A hand kept as counts, seen as the sequence of its cards.
-
-    Its length and how many of a card it holds are read off the counts. The list itself is
-    built only if it is read.
-    """
-
-    __slots__ = ("_cards", "_counts", "_size")
-
-    def __init__(self, counts: Sequence[int], size: int) -> None:
-        self._counts = counts
-        self._size = size
-        self._cards: list[Card] | None = None
-
-    def _list(self) -> list[Card]:
-        if self._cards is None:
-            self._cards = _cards_of(self._counts)
-        return self._cards
-
-    def __len__(self) -> int:
-        return self._size
-
-    @overload
-    def __getitem__(self, i: int) -> Card: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> list[Card]: ...
-
-    def __getitem__(self, i: int | slice) -> Card | list[Card]:
-        return self._list()[i]
-
-    def __iter__(self) -> Iterator[Card]:
-        return iter(self._list())
-
-    def count(self, value: object) -> int:
-        return self._counts[value.index] if isinstance(value, Card) else 0
-
-
 class HandState:
     """A hand's cards and turn (see the module).
 
@@ -188,7 +137,7 @@ class HandState:
         :func:`bolivia.play.table.position.hand_at` to place.
         """
         rules = ruleset.rules
-        seating = _seating(ruleset, players)
+        seating = seating_of(ruleset, players)
         lim = limits(ruleset)
         if sorted(deck) != lim.pack:
             raise BadRequest("the deck is not the ruleset's pack")
@@ -208,6 +157,11 @@ class HandState:
         self.escaleras_needed: int = self.requirement.including.get("escalera", 0)
         self.stock: list[int] = list(deck)
         self.set_aside: list[int] = []  # cards a position leaves out of play
+        # cards dealt aside that join a hand later: each player's foot (deal.foot; empty once
+        # taken up) and the bonus piles not yet taken (deal.bonus_piles), each a list of card
+        # indices
+        self.feet: list[list[int]] = [[] for _ in range(players)]
+        self.bonus: list[list[int]] = []
         self.pile: list[int] = []
         self.hands: list[list[int]] = [[0] * 53 for _ in range(players)]
         self.sizes = [0] * players
@@ -280,6 +234,11 @@ class HandState:
             for offset in range(self.players):
                 player = (self.first + offset) % self.players
                 self._to_hand(player, self.stock.pop())
+        stock = self.stock
+        for offset in range(self.players if self.lim.foot_cards else 0):
+            player = (self.first + offset) % self.players
+            self.feet[player] = [stock.pop() for _ in range(self.lim.foot_cards)]
+        self.bonus = [[stock.pop() for _ in range(n)] for n in self.lim.bonus_piles]
         for index in turn_up(self.ruleset, self.stock):
             self._pile_push(index)
         for offset in range(self.players):
@@ -350,6 +309,8 @@ class HandState:
         other.first = self.first
         other.stock = list(self.stock)
         other.set_aside = list(self.set_aside)
+        other.feet = [list(f) for f in self.feet]
+        other.bonus = [list(b) for b in self.bonus]
         other.pile = list(self.pile)
         other.hands = [list(h) for h in self.hands]
         other.sizes = list(self.sizes)
@@ -392,7 +353,7 @@ class HandState:
         return self.team_of[self.current]
 
     def hand_cards(self, player: int | None = None) -> list[Card]:
-        return _cards_of(self.hands[self.current if player is None else player])
+        return cards_of(self.hands[self.current if player is None else player])
 
     def pile_cards(self) -> list[Card]:
         return [CARDS[i] for i in self.pile]
@@ -426,6 +387,71 @@ class HandState:
         """
         return () if melds else canasta_needed(self.ruleset, self.team_scores[self.team])
 
+    # ------------------------------------------------------------------ cards dealt aside
+
+    def joining(self, table: Sequence[Meld], remaining: int) -> int:
+        """How many cards dealt aside join the current player's hand after a step that leaves
+        the player ``remaining`` cards and the side ``table`` (:mod:`bolivia.engine.aside`)."""
+        if not self.lim.reserves:
+            return 0
+        mark = self._reserve_mark()
+        assert mark is not None
+        foot, pile = self._joins(mark, table, remaining)
+        return (len(self.feet[self.current]) if foot else 0) + (len(self.bonus[0]) if pile else 0)
+
+    def out_barred(self, table: Sequence[Meld]) -> str:
+        """The rule keeping the current player from going out, the side's melds being
+        ``table``, or ``""``: the hand's first round of turns where nobody melds in it
+        (``initial_meld.after_first_round``), or cards dealt aside
+        (:func:`bolivia.engine.aside.barred`)."""
+        if self.lim.first_round_wait and self.first_round > 0:
+            return "initial_meld.after_first_round"
+        if not self.lim.reserves:
+            return ""
+        return barred(
+            self.ruleset,
+            foot_aside=bool(self.feet[self.current]),
+            piles_left=bool(self.bonus),
+            table=table,
+        )
+
+    def _reserve_mark(self) -> tuple[int, bool] | None:
+        """The side's canastas and whether it had melded, before a step, for :meth:`_take_up`
+        (None where no cards are dealt aside)."""
+        if not self.lim.reserves:
+            return None
+        team = self.melds[self.team]
+        return canastas(self.ruleset, team), bool(team)
+
+    def _joins(
+        self, mark: tuple[int, bool], table: Sequence[Meld], remaining: int
+    ) -> tuple[bool, bool]:
+        """Whether the step from ``mark`` to ``table`` takes up the foot, and a bonus pile."""
+        return taken_up(
+            self.ruleset,
+            foot_aside=bool(self.feet[self.current]),
+            piles_left=bool(self.bonus),
+            canastas_before=mark[0],
+            canastas_after=canastas(self.ruleset, table),
+            melded_before=mark[1],
+            melded_after=bool(table),
+            remaining=remaining,
+        )
+
+    def _take_up(self, player: int, mark: tuple[int, bool] | None) -> None:
+        """Give the player the cards dealt aside that the step just made join the hand, red
+        threes among them laid out and replaced."""
+        if mark is None:
+            return
+        foot, pile = self._joins(mark, self.melds[self.team_of[player]], self.sizes[player])
+        joined = [*(self.feet[player] if foot else ()), *(self.bonus.pop(0) if pile else ())]
+        if foot:
+            self.feet[player] = []
+        if joined:
+            for index in joined:
+                self._to_hand(player, index)
+            self._lay_red_threes(player, replace=True)
+
     def discard_check(self) -> DiscardCheck | None:
         """Whether a card may be the discard that goes out for the player to move, the side's
         melds then being these (``pile.discard_barred``; None: the ruleset bars no card)."""
@@ -436,7 +462,7 @@ class HandState:
 
         def check(card: Card, table: Sequence[Meld]) -> bool:
             sides = [table if i == team else side for i, side in enumerate(melds)]
-            return barred(ruleset, card, sides, team, going_out=True, first_round=first) < 0
+            return bar_of(ruleset, card, sides, team, going_out=True, first_round=first) < 0
 
         return check
 
@@ -458,6 +484,9 @@ class HandState:
             counts[index] = counts[index] + 1
         for index in self.set_aside:
             counts[index] = counts[index] + 1
+        for packet in (*self.feet, *self.bonus):
+            for index in packet:
+                counts[index] = counts[index] + 1
         for index in self.pile:
             counts[index] = counts[index] + 1
         for team in self.melds:
@@ -590,10 +619,15 @@ class HandState:
             teams.append(
                 TeamHand(
                     melds=tuple(self.melds[t]),
-                    red_threes=self.red_threes[t],
+                    red_threes=self.red_threes[t] + self._aside_reds(t),
                     black_threes=self.black_threes[t],
+                    # a foot still aside is turned up: its red threes are laid out, its other
+                    # cards count as cards held (deal.foot)
                     hands=tuple(
-                        tuple(_cards_of(self.hands[p]))
+                        (
+                            *cards_of(self.hands[p]),
+                            *(CARDS[i] for i in self.feet[p] if i not in RED_THREES),
+                        )
                         for p in range(self.players)
                         if self.team_of[p] == t
                     ),
@@ -602,6 +636,17 @@ class HandState:
                 )
             )
         return teams
+
+    def _aside_reds(self, team: int) -> int:
+        """The red threes in the feet still aside of the side's players (laid out when the
+        hand is scored)."""
+        return sum(
+            1
+            for p in range(self.players)
+            if self.team_of[p] == team
+            for i in self.feet[p]
+            if i in RED_THREES
+        )
 
     def score_request(self) -> dict[str, object]:
         """The sides' positions as the oracle's ``score`` request (without ``ruleset``)."""

@@ -37,7 +37,8 @@ from bolivia.play.table.actions import (
     TakeTop,
 )
 from bolivia.play.table.moves import Moves
-from bolivia.play.table.state import CARDS, RED_THREES, HandState, HandView
+from bolivia.play.table.state import CARDS, RED_THREES, HandState
+from bolivia.play.table.views import HandView
 from bolivia.play.table.ways_out import ways_out
 
 __all__ = ["Verifier"]
@@ -62,6 +63,7 @@ class Verifier(HandState):
 
     def verify_take_pile(self, action: TakePile) -> Pickup:
         """Check taking the pile; returns the pickup."""
+        self._not_in_first_round()
         pickup, counts, table, remaining, unknown = self._pickup_state(action)
         if unknown and remaining - unknown < self.keep:
             # red threes in the pile are replaced from the stock: a way out would need cards
@@ -78,6 +80,7 @@ class Verifier(HandState):
 
     def verify_take_top(self, action: TakeTop) -> Meld:
         """Check taking the pile's top card; returns the meld it makes."""
+        self._not_in_first_round()
         team = self.melds[self.team]
         meld = verify_take_top(self.ruleset, self.pile_cards(), team, action.onto)
         table = [*team[: action.onto], meld, *team[action.onto + 1 :]]
@@ -102,6 +105,7 @@ class Verifier(HandState):
 
     def verify_lay(self, action: Lay) -> list[Meld]:
         """Check laying new melds; returns them."""
+        self._not_in_first_round()
         if not action.melds:
             raise self._illegal("no-meld", "lay at least one meld")
         cards = [c for m in action.melds for c in m]
@@ -109,7 +113,7 @@ class Verifier(HandState):
         laid = self._verify_new_melds(action.melds)
         table = [*self.melds[self.team], *laid]
         remaining = self.sizes[self.current] - len(cards)  # each was held (_take)
-        if remaining == 0:
+        if remaining == 0 and not self.joining(table, 0):
             self._empties_hand(table)
         else:
             self._going_out_after(remaining, counts, table, threes=self._only_going_out(laid))
@@ -117,6 +121,7 @@ class Verifier(HandState):
 
     def verify_extend(self, action: Extend) -> Meld:
         """Check adding cards to a meld; returns the meld they make."""
+        self._not_in_first_round()
         team = self.melds[self.team]
         if not 0 <= action.target < len(team):
             raise self._illegal("no-such-meld", f"the side has no meld {action.target}")
@@ -124,7 +129,7 @@ class Verifier(HandState):
         meld = verify_extend(self.ruleset, team[action.target], action.cards, going_out=True)
         table = [*team[: action.target], meld, *team[action.target + 1 :]]
         remaining = self.sizes[self.current] - len(action.cards)  # each was held (_take)
-        if remaining == 0:
+        if remaining == 0 and not self.joining(table, 0):
             self._empties_hand(table)
         else:
             self._going_out_after(remaining, counts, table, threes=self._only_going_out([meld]))
@@ -132,6 +137,7 @@ class Verifier(HandState):
 
     def verify_combine(self, action: Combine) -> Meld:
         """Check joining two of the side's groups; returns the joined group."""
+        self._not_in_first_round()
         team = self.melds[self.team]
         for i in (action.target, action.other):
             if not 0 <= i < len(team):
@@ -147,6 +153,8 @@ class Verifier(HandState):
         """Check a discard; the last card's goes out."""
         self._take([action.card])
         going_out = self.sizes[self.current] == 1
+        if going_out and self.lim.reserves:
+            going_out = not self._last_card_aside()
         if self.lim.bars_discard:
             self._check_bar(action.card, self.melds[self.team], going_out)
         if going_out:
@@ -164,7 +172,9 @@ class Verifier(HandState):
         ``asking=False`` leaves out the question to the partner: it finds the ways out a
         player may ask about.
         """
+        self._not_in_first_round()
         self._may_end_now(asking=asking)
+        self._not_barred(self.melds[self.team])
         self._empties_the_hand(action)
         team = self._joined(action.combine)
         laid = [verify_meld(self.ruleset, cards, going_out=True) for cards in action.melds]
@@ -428,6 +438,8 @@ class Verifier(HandState):
         every step. A player told no may not go below it.
         """
         self._check_step(table)
+        if self.lim.reserves and self._reserves_bind(remaining, table, threes):
+            return False
         last = self._last_barred(counts, table) if remaining == 1 else None
         below = remaining < self.keep or last is not None
         if not (below or threes or self.committed or self.asked is True):
@@ -489,6 +501,86 @@ class Verifier(HandState):
             "going_out.keep_cards",
         )
 
+    # ------------------------------------------------------------------ cards dealt aside
+
+    def _reserves_bind(self, remaining: int, table: Sequence[Meld], threes: str) -> bool:
+        """Check a step against the cards dealt aside (``deal.foot``, ``deal.bonus_piles``);
+        True when they decide it: cards join the hand after it, or the player cannot go out.
+
+        Cards joining are unseen, so the step binds the player to nothing (it is refused only
+        where it would leave fewer than the keep-cards rule asks even with them, or melds what
+        only a player going out melds). A player who cannot go out keeps ``keep`` cards after
+        melding, unless the foot joins when the hand is played out.
+        """
+        joining = self.joining(table, remaining)
+        barred = "" if joining else self.out_barred(table)
+        if not (joining or barred):
+            return False
+        rule = barred or ("deal.foot" if self.feet[self.current] else "deal.bonus_piles")
+        if threes:
+            raise self._illegal(
+                "threes-not-going-out",
+                "this meld is made only by a player going out (black threes, or a sequence past "
+                f"its size), and player {self.current} cannot go out this turn: "
+                + self._aside_words(rule),
+                threes,
+            )
+        short = remaining + joining < self.keep
+        if short and (joining or self.lim.foot_on_canasta or rule == "deal.bonus_piles"):
+            raise self._illegal(
+                "keep-cards",
+                f"player {self.current} cannot go out now ({self._aside_words(rule)}), so keeps "
+                f"{self.keep} cards after melding; this leaves {remaining + joining}",
+                rule,
+            )
+        return True
+
+    def _not_in_first_round(self) -> None:
+        """Refuse a meld, a pickup or a way out in the hand's first round of turns, where
+        nobody melds in it (``initial_meld.after_first_round``)."""
+        if self.lim.first_round_wait and self.first_round > 0:
+            raise self._illegal(
+                "first-round",
+                "nobody melds in the hand's first round of turns: this turn is a draw and a "
+                "discard",
+                "initial_meld.after_first_round",
+            )
+
+    def _aside_words(self, rule: str) -> str:
+        """Why cards dealt aside (or the first round) keep the player from going out, in
+        words."""
+        if rule == "initial_meld.after_first_round":
+            return "nobody melds in the hand's first round of turns"
+        if rule == "deal.foot":
+            return "the player's foot is still aside"
+        return "the side's first meld takes up a bonus pile"
+
+    def _not_barred(self, table: Sequence[Meld]) -> None:
+        """Refuse going out while cards dealt aside are still to join the hand."""
+        rule = self.out_barred(table)
+        if rule:
+            raise self._illegal(
+                "first-round" if rule == "initial_meld.after_first_round" else "cards-aside",
+                f"player {self.current} cannot go out: {self._aside_words(rule)}",
+                rule,
+            )
+
+    def _last_card_aside(self) -> bool:
+        """Whether discarding the last card takes up the foot instead of going out (a foot
+        taken when the hand is played out); :class:`Illegal` if the player, unable to go out,
+        must keep it."""
+        rule = self.out_barred(self.melds[self.team])
+        if not rule or rule == "initial_meld.after_first_round":
+            return False  # (going out then refuses it)
+        if rule == "deal.foot" and not self.lim.foot_on_canasta:
+            return True
+        raise self._illegal(
+            "keep-cards",
+            f"player {self.current} cannot go out now ({self._aside_words(rule)}), so keeps a "
+            "card after discarding",
+            rule,
+        )
+
     def _may_end_now(self, *, asking: bool = True) -> None:
         """Check the partner's answer, and the question where one is required.
 
@@ -508,6 +600,7 @@ class Verifier(HandState):
     def _goes_out_now(self, table: Sequence[Meld]) -> None:
         """Check that the player may end the hand, the side's melds being ``table``."""
         self._may_end_now()
+        self._not_barred(table)
         verify_go_out(self.ruleset, table, self.players)
 
     def _empties_hand(self, table: Sequence[Meld]) -> None:

@@ -1,0 +1,74 @@
+"""Cards dealt aside that join a hand later: each player's foot (``deal.foot``) and the bonus
+piles (``deal.bonus_piles``). Which of them a step takes up, and what keeps a player from
+going out while they wait.
+
+>>> from bolivia.rules.library import shipped_library
+>>> from bolivia.cards import parse_cards
+>>> from bolivia.engine.melds import verify_meld
+>>> pennies = shipped_library().load("pennies-from-heaven")
+>>> six = verify_meld(pennies, parse_cards(["KH", "KS", "KD"] * 2))
+>>> seven = verify_meld(pennies, parse_cards(["KH", "KS", "KD"] * 2 + ["KC"]))
+>>> taken_up(pennies, foot_aside=True, piles_left=False, canastas_before=canastas(pennies, [six]),
+...          canastas_after=canastas(pennies, [seven]), melded_before=True, melded_after=True,
+...          remaining=3)
+(True, False)
+>>> barred(pennies, foot_aside=True, piles_left=False, table=[seven])
+'deal.foot'
+
+A foot joins within the step that completes a canasta for the side (``taken: canasta``: the
+side's canastas after the step outnumber those before) or that empties the hand
+(``taken: hand_played_out``); the first bonus pile left joins with the step that is the side's
+first meld. A player whose foot is aside cannot go out, nor can a side whose first meld would
+take up a bonus pile.
+
+May import: :mod:`bolivia.engine.canastas` and what it may.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bolivia.engine.canastas import is_canasta
+from bolivia.engine.meld import Meld
+from bolivia.rules.ruleset import Ruleset
+
+__all__ = ["barred", "canastas", "taken_up"]
+
+
+def canastas(ruleset: Ruleset, melds: Sequence[Meld]) -> int:
+    """How many of these melds are canastas."""
+    return sum(1 for m in melds if is_canasta(ruleset, m))
+
+
+def taken_up(
+    ruleset: Ruleset,
+    *,
+    foot_aside: bool,
+    piles_left: bool,
+    canastas_before: int,
+    canastas_after: int,
+    melded_before: bool,
+    melded_after: bool,
+    remaining: int,
+) -> tuple[bool, bool]:
+    """Whether a step takes up the player's foot, and the next bonus pile.
+
+    The step leaves the player ``remaining`` cards, and the side the canastas and melds it
+    counts before and after.
+    """
+    foot = ruleset.rules.deal.foot
+    if foot_aside and foot is not None:
+        joins = canastas_after > canastas_before if foot.taken == "canasta" else remaining == 0
+    else:
+        joins = False
+    return joins, piles_left and melded_after and not melded_before
+
+
+def barred(ruleset: Ruleset, *, foot_aside: bool, piles_left: bool, table: Sequence[Meld]) -> str:
+    """The rule keeping the player from going out, the side's melds being ``table``, or ``""``:
+    a foot still aside, or a bonus pile that the side's first meld will take up."""
+    if foot_aside:
+        return "deal.foot"
+    if piles_left and not table:
+        return "deal.bonus_piles"
+    return ""
