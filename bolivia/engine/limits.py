@@ -174,6 +174,9 @@ class Limits:
         self.reserves: bool = foot is not None or bool(self.bonus_piles)
         # nobody melds in the hand's first round of turns (initial_meld.after_first_round)
         self.first_round_wait: bool = rules.initial_meld.after_first_round
+        # whether something besides the requirement may keep a player from going out: cards
+        # still to join the hand, or the first round
+        self.out_barrable: bool = self.reserves or self.first_round_wait
         # the cards of a pile taken that do not go into the hand: red threes (laid out), and
         # black threes where pile.black_threes_aside sets them aside
         self.threes_aside: bool = pile.black_threes_aside is not None

@@ -86,6 +86,11 @@ class Candidates:
         self.rules = ruleset.rules
         self.lim = limits(ruleset)
         self.keep = hand.keep
+        # whether each candidate takes the full verify path: the side's melds may limit wild
+        # cards, or cards dealt aside may join the hand; and in the first round, where nobody
+        # melds in it
+        self.full_path = self.lim.step_rules or self.lim.reserves
+        self.first_round_wait = self.lim.first_round_wait
         self.suit_runs = SuitRuns(ruleset, hand.players)  # the runs it can lay, a run's ends
         # for the group candidates: the ranks a group may be of (not threes, not wild: the
         # limits'), and the fewest naturals of a group with at most 0, 1, 2, 3 wild cards (kept
@@ -268,7 +273,12 @@ class Candidates:
         going out, the full verify path decides. :meth:`Hand.apply` verifies it again.
         """
         h = self.hand
-        if h.ended_by is not None or h.phase != "draw" or self._full_path():
+        if (
+            h.ended_by is not None
+            or h.phase != "draw"
+            or self.full_path
+            or (self.first_round_wait and h.first_round > 0)
+        ):
             return h.can(action)
         top = self._open_top()
         if top is None or not self._pile_open_to(action):
@@ -612,20 +622,12 @@ class Candidates:
         ):
             _extend_each(out, i, choices)
 
-    def _full_path(self) -> bool:
-        """Whether each candidate takes the full verify path: the side's melds may limit wild
-        cards, cards dealt aside may join the hand, or nobody melds in the first round."""
-        lim = self.lim
-        return (
-            lim.step_rules or lim.reserves or (lim.first_round_wait and self.hand.first_round > 0)
-        )
-
     def _play_actions(self) -> list[Action]:
         h = self.hand
         out: list[Action] = []
         self._lay_candidates(out)
         self._extend_candidates(out)
-        if self._full_path():
+        if self.full_path or (self.first_round_wait and h.first_round > 0):
             out = [action for action in out if h.can(action)]
         if h.sizes[h.current] >= 2 or (h.feet[h.current] and not self.lim.foot_on_canasta):
             # (a foot taken when the hand is played out: the last card's discard takes it up)

@@ -165,7 +165,7 @@ class Hand(Verifier):
     def _take_pile(self, action: TakePile, pickup: Pickup) -> None:
         """Take the pile: its top card melded, the rest into the hand."""
         player = self.current
-        mark = self._reserve_mark()
+        mark = self._reserve_mark() if self.lim.reserves else None
         self._remove(player, [*(action.with_cards or ()), *(c for m in action.also for c in m)])
         rest = self.pile[:-1]
         self.pile = []
@@ -193,7 +193,7 @@ class Hand(Verifier):
     def _take_top(self, action: TakeTop, meld: Meld) -> None:
         """Take the pile's top card onto a meld of the side."""
         player = self.current
-        mark = self._reserve_mark()
+        mark = self._reserve_mark() if self.lim.reserves else None
         self._pile_classes[card_class(self.ruleset, CARDS[self.pile.pop()])] -= 1
         self.melds[self.team_of[player]][action.onto] = meld
         self.picked_up = True
@@ -207,7 +207,7 @@ class Hand(Verifier):
     def _lay(self, action: Lay, laid: list[Meld]) -> None:
         """Lay new melds from the hand."""
         player = self.current
-        mark = self._reserve_mark()
+        mark = self._reserve_mark() if self.lim.reserves else None
         self._remove(player, [c for m in action.melds for c in m])
         self.melds[self.team_of[player]].extend(laid)
         self._melded_now(player, self._only_going_out(laid), mark)
@@ -215,7 +215,7 @@ class Hand(Verifier):
     def _extend(self, action: Extend, meld: Meld) -> None:
         """Add cards from the hand to a meld of the side."""
         player = self.current
-        mark = self._reserve_mark()
+        mark = self._reserve_mark() if self.lim.reserves else None
         self._remove(player, action.cards)
         self.melds[self.team_of[player]][action.target] = meld
         self._melded_now(player, self._only_going_out([meld]), mark)
@@ -223,9 +223,10 @@ class Hand(Verifier):
     def _combine(self, action: Combine, joined: Meld) -> None:
         """Join two of the side's groups."""
         team = self.team_of[self.current]
-        mark = self._reserve_mark()
+        mark = self._reserve_mark() if self.lim.reserves else None
         self.melds[team] = self._combined(self.melds[team], action.target, action.other, joined)
-        self._take_up(self.current, mark)
+        if mark is not None:
+            self._take_up(self.current, mark)
         self.moves.stuck_turn = -1  # a way out may now rest on the join (see Moves)
 
     def _discard(self, action: Discard) -> None:
@@ -294,7 +295,8 @@ class Hand(Verifier):
         Fewer cards than the keep-cards rule asks, or black threes melded, commit the player
         to going out this turn.
         """
-        self._take_up(player, mark)
+        if mark is not None:
+            self._take_up(player, mark)
         self.melded[player] = True
         if self.phase == "play" and self.sizes[player] == 0:
             self._went_out(player)

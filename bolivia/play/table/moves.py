@@ -235,7 +235,7 @@ class Moves:
         This makes asking the partner before drawing worth it.
         """
         h = self.hand
-        if h.out_barred(h.melds[h.team]):
+        if h.lim.out_barrable and h.out_barred(h.melds[h.team]):
             return False  # cards dealt aside join the hand before the player may go out
         for action in self.pickups():
             after = h.after_pickup(action)
@@ -472,7 +472,11 @@ class Moves:
         out.
         """
         h = self.hand
-        if h.phase != "play" or h.asked is False or h.out_barred(h.melds[h.team]):
+        if (
+            h.phase != "play"
+            or h.asked is False
+            or (h.lim.out_barrable and h.out_barred(h.melds[h.team]))
+        ):
             return []
         key = (h.steps, limit)
         if self._outs[0] == key:

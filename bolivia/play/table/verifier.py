@@ -63,7 +63,8 @@ class Verifier(HandState):
 
     def verify_take_pile(self, action: TakePile) -> Pickup:
         """Check taking the pile; returns the pickup."""
-        self._not_in_first_round()
+        if self.lim.first_round_wait:
+            self._not_in_first_round()
         pickup, counts, table, remaining, unknown = self._pickup_state(action)
         if unknown and remaining - unknown < self.keep:
             # red threes in the pile are replaced from the stock: a way out would need cards
@@ -80,7 +81,8 @@ class Verifier(HandState):
 
     def verify_take_top(self, action: TakeTop) -> Meld:
         """Check taking the pile's top card; returns the meld it makes."""
-        self._not_in_first_round()
+        if self.lim.first_round_wait:
+            self._not_in_first_round()
         team = self.melds[self.team]
         meld = verify_take_top(self.ruleset, self.pile_cards(), team, action.onto)
         table = [*team[: action.onto], meld, *team[action.onto + 1 :]]
@@ -105,7 +107,8 @@ class Verifier(HandState):
 
     def verify_lay(self, action: Lay) -> list[Meld]:
         """Check laying new melds; returns them."""
-        self._not_in_first_round()
+        if self.lim.first_round_wait:
+            self._not_in_first_round()
         if not action.melds:
             raise self._illegal("no-meld", "lay at least one meld")
         cards = [c for m in action.melds for c in m]
@@ -121,7 +124,8 @@ class Verifier(HandState):
 
     def verify_extend(self, action: Extend) -> Meld:
         """Check adding cards to a meld; returns the meld they make."""
-        self._not_in_first_round()
+        if self.lim.first_round_wait:
+            self._not_in_first_round()
         team = self.melds[self.team]
         if not 0 <= action.target < len(team):
             raise self._illegal("no-such-meld", f"the side has no meld {action.target}")
@@ -137,7 +141,8 @@ class Verifier(HandState):
 
     def verify_combine(self, action: Combine) -> Meld:
         """Check joining two of the side's groups; returns the joined group."""
-        self._not_in_first_round()
+        if self.lim.first_round_wait:
+            self._not_in_first_round()
         team = self.melds[self.team]
         for i in (action.target, action.other):
             if not 0 <= i < len(team):
@@ -172,9 +177,11 @@ class Verifier(HandState):
         ``asking=False`` leaves out the question to the partner: it finds the ways out a
         player may ask about.
         """
-        self._not_in_first_round()
+        if self.lim.first_round_wait:
+            self._not_in_first_round()
         self._may_end_now(asking=asking)
-        self._not_barred(self.melds[self.team])
+        if self.lim.out_barrable:
+            self._not_barred(self.melds[self.team])
         self._empties_the_hand(action)
         team = self._joined(action.combine)
         laid = [verify_meld(self.ruleset, cards, going_out=True) for cards in action.melds]
@@ -537,8 +544,8 @@ class Verifier(HandState):
 
     def _not_in_first_round(self) -> None:
         """Refuse a meld, a pickup or a way out in the hand's first round of turns, where
-        nobody melds in it (``initial_meld.after_first_round``)."""
-        if self.lim.first_round_wait and self.first_round > 0:
+        nobody melds in it (``initial_meld.after_first_round``; the caller reads the flag)."""
+        if self.first_round > 0:
             raise self._illegal(
                 "first-round",
                 "nobody melds in the hand's first round of turns: this turn is a draw and a "
@@ -600,7 +607,8 @@ class Verifier(HandState):
     def _goes_out_now(self, table: Sequence[Meld]) -> None:
         """Check that the player may end the hand, the side's melds being ``table``."""
         self._may_end_now()
-        self._not_barred(table)
+        if self.lim.out_barrable:
+            self._not_barred(table)
         verify_go_out(self.ruleset, table, self.players)
 
     def _empties_hand(self, table: Sequence[Meld]) -> None:
