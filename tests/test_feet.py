@@ -38,6 +38,8 @@ AMERICAN = LIBRARY.load("modern-american-canasta")
 HAND_AND_FOOT = with_values(
     PENNIES, {"deal.foot": {"cards": 11, "taken": "hand_played_out"}}, "hand-and-foot"
 )
+# Modern American Canasta with the piles taken on a side's first canasta instead
+ON_CANASTA = with_values(AMERICAN, {"deal.bonus_piles_taken": "first_canasta"}, "piles-on-canasta")
 FOOT = ["4C", "4D", "5H", "5S", "6C", "6D", "8H", "8S", "9C", "9D", "10C"]
 FOUR_CANASTAS = [
     ["7C", "7C", "7C", "7C", "7D", "7D", "7D"],
@@ -185,6 +187,21 @@ def test_a_side_cannot_go_out_with_the_first_meld_that_takes_a_pile() -> None:
     assert gone.verify(way)
 
 
+def test_piles_taken_on_a_first_canasta_wait_for_it_and_bar_going_out_till_then() -> None:
+    melded = _american(["KC", "KD", "QC", "QD", "QH", "9C", "9D"])
+    melded["melds"] = [[["KH", "KS", "KD", "KC", "KH", "KS"]], []]
+    hand = hand_at(ON_CANASTA, melded)
+    assert hand.go_out_lines(3) == []  # no canasta yet: the pile waits, so does going out
+    hand.apply(Lay((_cards("QC QD QH"),)))
+    assert hand.sizes[0] == 4 and len(hand.bonus) == 2  # a meld, no canasta: nothing taken
+    hand.apply(Extend(0, _cards("KC")))
+    assert hand.sizes[0] == 7 and [len(b) for b in hand.bonus] == [3]  # 3 + the four
+    plain = hand_at(AMERICAN, melded)  # piles taken with a first meld: this side had melded
+    plain.apply(Lay((_cards("QC QD QH"),)))
+    plain.apply(Extend(0, _cards("KC")))
+    assert plain.sizes[0] == 3 and len(plain.bonus) == 2
+
+
 # ---------------------------------------------------------------------- positions and scores
 
 
@@ -247,7 +264,9 @@ def test_moves_and_ways_out_agree_with_brute_force() -> None:
     check_moves_and_ways_out(HAND_AND_FOOT, deals=4)
 
 
-@pytest.mark.parametrize("ruleset", [PENNIES, AMERICAN, HAND_AND_FOOT], ids=lambda r: r.id)
+@pytest.mark.parametrize(
+    "ruleset", [PENNIES, AMERICAN, HAND_AND_FOOT, ON_CANASTA], ids=lambda r: r.id
+)
 def test_greedy_and_random_hands_end_by_a_rule_taking_the_packets_up(ruleset: Ruleset) -> None:
     taken = 0
     for hand in hands_end_by_a_rule(ruleset, 17, (("greedy", 6), ("random", 2))):

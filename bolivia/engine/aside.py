@@ -18,8 +18,8 @@ going out while they wait.
 A foot joins within the step that completes a canasta for the side (``taken: canasta``: the
 side's canastas after the step outnumber those before) or that empties the hand
 (``taken: hand_played_out``); the first bonus pile left joins with the step that is the side's
-first meld. A player whose foot is aside cannot go out, nor can a side whose first meld would
-take up a bonus pile.
+first meld (or completes its first canasta, as ``deal.bonus_piles_taken`` says). A player
+whose foot is aside cannot go out, nor can a side that may still take a bonus pile.
 
 May import: :mod:`bolivia.engine.canastas` and what it may.
 """
@@ -56,19 +56,30 @@ def taken_up(
     The step leaves the player ``remaining`` cards, and the side the canastas and melds it
     counts before and after.
     """
-    foot = ruleset.rules.deal.foot
+    deal = ruleset.rules.deal
+    foot = deal.foot
     if foot_aside and foot is not None:
         joins = canastas_after > canastas_before if foot.taken == "canasta" else remaining == 0
     else:
         joins = False
-    return joins, piles_left and melded_after and not melded_before
+    if deal.bonus_piles_taken == "first_canasta":
+        pile = canastas_after > 0 and canastas_before == 0
+    else:
+        pile = melded_after and not melded_before
+    return joins, piles_left and pile
 
 
 def barred(ruleset: Ruleset, *, foot_aside: bool, piles_left: bool, table: Sequence[Meld]) -> str:
     """The rule keeping the player from going out, the side's melds being ``table``, or ``""``:
-    a foot still aside, or a bonus pile that the side's first meld will take up."""
+    a foot still aside, or a bonus pile the side may still take (before its first meld, or
+    its first canasta, as ``deal.bonus_piles_taken`` says)."""
     if foot_aside:
         return "deal.foot"
-    if piles_left and not table:
-        return "deal.bonus_piles"
+    if piles_left:
+        if ruleset.rules.deal.bonus_piles_taken == "first_canasta":
+            waiting = canastas(ruleset, table) == 0
+        else:
+            waiting = not table
+        if waiting:
+            return "deal.bonus_piles"
     return ""

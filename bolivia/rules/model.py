@@ -186,9 +186,15 @@ class Deal(Record):
     # issue 42 (Modern American Canasta): bonus piles of four and three cards
     bonus_piles: tuple[PositiveCardCount, ...] = Field(
         default=(),
-        description="Packets set aside face down at the deal, in order: the player who makes a "
-        "side's first meld of the hand takes the first packet still there into the hand at once "
-        "(empty: none). A packet nobody takes stays out of play.",
+        description="Packets set aside face down at the deal, in order: the player whose step "
+        "meets bonus_piles_taken for a side takes the first packet still there into the hand at "
+        "once (empty: none). A packet nobody takes stays out of play.",
+    )
+    bonus_piles_taken: Literal["first_meld", "first_canasta"] = Field(
+        default="first_meld",
+        description="When a side takes a bonus pile: with the step that is its first meld of the "
+        "hand, or with the step that completes its first canasta. A side that may still take one "
+        "cannot go out before it has.",
     )
 
 

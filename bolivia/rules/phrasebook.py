@@ -252,6 +252,14 @@ PHRASES: dict[str, Phrase] = {
         number=N_("{n:card}"),
         joiner="and",
     ),
+    "deal.bonus_piles_taken": Phrase(
+        N_("bonus piles taken"),
+        N_("When does a side take a bonus pile?"),
+        {
+            "first_meld": N_("with its first meld of the hand"),
+            "first_canasta": N_("on completing its first canasta"),
+        },
+    ),
     "initial_meld.after_first_round": Phrase(
         N_("a round of turns before anyone melds"),
         N_("Must a whole round of turns pass before anyone melds?"),

@@ -560,6 +560,8 @@ class Verifier(HandState):
             return "nobody melds in the hand's first round of turns"
         if rule == "deal.foot":
             return "the player's foot is still aside"
+        if self.rules.deal.bonus_piles_taken == "first_canasta":
+            return "the side's first canasta takes up a bonus pile"
         return "the side's first meld takes up a bonus pile"
 
     def _not_barred(self, table: Sequence[Meld]) -> None:
