@@ -8,9 +8,9 @@ going out while they wait.
 >>> pennies = shipped_library().load("pennies-from-heaven")
 >>> six = verify_meld(pennies, parse_cards(["KH", "KS", "KD"] * 2))
 >>> seven = verify_meld(pennies, parse_cards(["KH", "KS", "KD"] * 2 + ["KC"]))
->>> taken_up(pennies, foot_aside=True, piles_left=False, canastas_before=canastas(pennies, [six]),
-...          canastas_after=canastas(pennies, [seven]), melded_before=True, melded_after=True,
-...          remaining=3)
+>>> before, after = canasta_total(pennies, [six]), canasta_total(pennies, [seven])
+>>> taken_up(pennies, foot_aside=True, piles_left=False, canastas_before=before,
+...          canastas_after=after, melded_before=True, melded_after=True, remaining=3)
 (True, False)
 >>> barred(pennies, foot_aside=True, piles_left=False, table=[seven])
 'deal.foot'
@@ -21,23 +21,24 @@ side's canastas after the step outnumber those before) or that empties the hand
 first meld (or completes its first canasta, as ``deal.bonus_piles_taken`` says). A player
 whose foot is aside cannot go out, nor can a side that may still take a bonus pile.
 
-May import: :mod:`bolivia.engine.canastas` and what it may.
+May import: :mod:`bolivia.engine.going_out` and what it may.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bolivia.engine.canastas import is_canasta
+from bolivia.engine.going_out import canastas
 from bolivia.engine.meld import Meld
 from bolivia.rules.ruleset import Ruleset
 
-__all__ = ["barred", "canastas", "taken_up"]
+__all__ = ["barred", "canasta_total", "taken_up"]
 
 
-def canastas(ruleset: Ruleset, melds: Sequence[Meld]) -> int:
-    """How many of these melds are canastas."""
-    return sum(1 for m in melds if is_canasta(ruleset, m))
+def canasta_total(ruleset: Ruleset, melds: Sequence[Meld]) -> int:
+    """How many of these melds are canastas, of any kind (:func:`~bolivia.engine.going_out.
+    canastas` counts them by kind)."""
+    return sum(canastas(ruleset, melds).values())
 
 
 def taken_up(
@@ -77,7 +78,7 @@ def barred(ruleset: Ruleset, *, foot_aside: bool, piles_left: bool, table: Seque
         return "deal.foot"
     if piles_left:
         if ruleset.rules.deal.bonus_piles_taken == "first_canasta":
-            waiting = canastas(ruleset, table) == 0
+            waiting = canasta_total(ruleset, table) == 0
         else:
             waiting = not table
         if waiting:

@@ -106,15 +106,7 @@ def hand_at(ruleset: Ruleset, data: Any) -> Hand:
         for p, cards in enumerate(_list(data, "hands", players, []))
     ]
     melds = _melds(data, teams)
-    red = [_int({"red_threes": n}, "red_threes", 0) for n in _list(data, "red_threes", teams, 0)]
-    black = [
-        _int({"black_threes": n}, "black_threes", 0) for n in _list(data, "black_threes", teams, 0)
-    ]
-    if any(black) and ruleset.rules.pile.black_threes_aside is None:
-        raise BadRequest(
-            f"position.black_threes counts black threes set aside, but {ruleset.id} sets none "
-            "aside (pile.black_threes_aside)"
-        )
+    red, black = _threes(ruleset, data, teams)
     pile = _cards(data.get("pile", []), "position.pile")
     feet, bonus = _aside(ruleset, data, players)
     scores = [_int({"scores": n}, "scores", 0, -MAX_INT) for n in _list(data, "scores", teams, 0)]
@@ -124,27 +116,8 @@ def hand_at(ruleset: Ruleset, data: Any) -> Hand:
             "position.going_out is for the play phase: a player starts going out after drawing"
         )
     pack = _Pack(ruleset)
-    for p, foot in enumerate(feet):
-        pack.take(foot, f"position.feet[{p}]")
-    for i, packet in enumerate(bonus):
-        pack.take(packet, f"position.bonus_piles[{i}]")
-    rest = pack.rest(hands, melds, pile, sum(red), sum(black))
-    named = data.get("stock")
-    if isinstance(named, list):  # the stock's cards, top first (a red three among them)
-        cards = _cards(named, "position.stock")
-        pack.take(cards, "position.stock")
-        top_last = [card.index for card in reversed(cards)]
-        for index in top_last:
-            rest.remove(index)
-        stock, rest = len(top_last), [*top_last[::-1], *rest]
-    elif named is not None and (not isinstance(named, int) or isinstance(named, bool)):
-        raise BadRequest("position.stock is a whole number, or a list of cards, top first")
-    else:
-        stock = _int(data, "stock", len(rest))
-    if stock > len(rest):
-        raise BadRequest(
-            f"position.stock is {stock}, but only {len(rest)} cards of the pack are not placed"
-        )
+    pack.take_aside(feet, bonus)
+    stock, rest = _stock(pack, data, pack.rest(hands, melds, pile, sum(red), sum(black)))
     hand = Hand(ruleset, players, pack.deck, turn, scores, deal=False)
     _place(ruleset, hand, hands, melds, pile)
     hand.red_threes = red
@@ -193,6 +166,43 @@ def _aside(
             "in order"
         )
     return feet, bonus
+
+
+def _threes(ruleset: Ruleset, data: Mapping[str, Any], teams: int) -> tuple[list[int], list[int]]:
+    """Each side's red threes laid out and black threes set aside (these only where the
+    ruleset sets them aside)."""
+    red = [_int({"red_threes": n}, "red_threes", 0) for n in _list(data, "red_threes", teams, 0)]
+    black = [
+        _int({"black_threes": n}, "black_threes", 0) for n in _list(data, "black_threes", teams, 0)
+    ]
+    if any(black) and ruleset.rules.pile.black_threes_aside is None:
+        raise BadRequest(
+            f"position.black_threes counts black threes set aside, but {ruleset.id} sets none "
+            "aside (pile.black_threes_aside)"
+        )
+    return red, black
+
+
+def _stock(pack: _Pack, data: Mapping[str, Any], rest: list[int]) -> tuple[int, list[int]]:
+    """The stock's size and the cards not placed, those of a stock named as cards first (top
+    last reversed: the stock is their first ``size``, top first)."""
+    named = data.get("stock")
+    if isinstance(named, list):  # the stock's cards, top first (a red three among them)
+        cards = _cards(named, "position.stock")
+        pack.take(cards, "position.stock")
+        top_last = [card.index for card in reversed(cards)]
+        for index in top_last:
+            rest.remove(index)
+        stock, rest = len(top_last), [*top_last[::-1], *rest]
+    elif named is not None and (not isinstance(named, int) or isinstance(named, bool)):
+        raise BadRequest("position.stock is a whole number, or a list of cards, top first")
+    else:
+        stock = _int(data, "stock", len(rest))
+    if stock > len(rest):
+        raise BadRequest(
+            f"position.stock is {stock}, but only {len(rest)} cards of the pack are not placed"
+        )
+    return stock, rest
 
 
 def _check_fields(data: Any) -> None:
@@ -291,6 +301,13 @@ class _Pack:
         self.take_threes(RED_THREES, red, "red threes")
         self.take_threes(BLACK_THREES, black, "black threes")
         return [i for i in range(53) for _ in range(self.pool[i])]
+
+    def take_aside(self, feet: list[tuple[Card, ...]], bonus: list[tuple[Card, ...]]) -> None:
+        """Take the feet still aside and the bonus piles left from the pack."""
+        for p, foot in enumerate(feet):
+            self.take(foot, f"position.feet[{p}]")
+        for i, packet in enumerate(bonus):
+            self.take(packet, f"position.bonus_piles[{i}]")
 
     def take(self, cards: tuple[Card, ...], where: str) -> None:
         """Take these cards from the pack.

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal, Self
 
 from bolivia.cards import Card, shuffle
-from bolivia.engine.aside import barred, canastas, taken_up
+from bolivia.engine.aside import barred, canasta_total, taken_up
 from bolivia.engine.discard import barred as bar_of
 from bolivia.engine.going_out import requirement_for, verify_go_out
 from bolivia.engine.initial_meld import canasta_needed, minimum
@@ -421,7 +421,7 @@ class HandState:
         if not self.lim.reserves:
             return None
         team = self.melds[self.team]
-        return canastas(self.ruleset, team), bool(team)
+        return canasta_total(self.ruleset, team), bool(team)
 
     def _joins(
         self, mark: tuple[int, bool], table: Sequence[Meld], remaining: int
@@ -432,7 +432,7 @@ class HandState:
             foot_aside=bool(self.feet[self.current]),
             piles_left=bool(self.bonus),
             canastas_before=mark[0],
-            canastas_after=canastas(self.ruleset, table),
+            canastas_after=canasta_total(self.ruleset, table),
             melded_before=mark[1],
             melded_after=bool(table),
             remaining=remaining,
