@@ -449,6 +449,29 @@ def _by_rank(ruleset: Ruleset) -> Iterator[Finding]:
             )
 
 
+def _natural_twos(ruleset: Ruleset) -> Iterator[Finding]:
+    """A run's own natural two where no two can stand as one: twos not wild, or no sequence
+    reaching the two's place."""
+    rules = ruleset.rules
+    sequence = rules.melds.sequence
+    if not sequence.natural_twos:
+        return
+    low, high = sequence.span()
+    if "2" not in rules.pack.wild_ranks:
+        why = "twos are not wild (pack.wild_ranks), so a two is always a natural card"
+    elif not sequence.allowed:
+        why = "sequences may not be melded"
+    elif not low <= 1 <= high:
+        why = f"no sequence reaches the two's place (it runs from {sequence.lowest})"
+    else:
+        return
+    yield Finding(
+        "warning",
+        ("melds.sequence.natural_twos",),
+        f"a run's own two may stand as a natural card, but {why}: it changes nothing",
+    )
+
+
 def lint(ruleset: Ruleset, sources: Sources | None = None) -> list[Finding]:
     """Every finding, errors first."""
     sources = sources if sources is not None else shipped_sources()
@@ -462,6 +485,7 @@ def lint(ruleset: Ruleset, sources: Sources | None = None) -> list[Finding]:
         *_by_rank(ruleset),
         *leftovers(ruleset),
         *_order(ruleset),
+        *_natural_twos(ruleset),
         *_unusual(ruleset, sources),
         *_assumptions(ruleset),
     ]

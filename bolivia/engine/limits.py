@@ -91,13 +91,20 @@ class Limits:
         self.run_ranks: int = _rank_bits(self.rank_positions)
         self.run_places: int = _place_bits(self.rank_positions)
         self.wild_place: tuple[bool, ...] = _wild_places(self.wild)
+        # whether the two of a sequence's suit may stand in the two's place as a natural card
+        # (melds.sequence.natural_twos, where twos are wild and the span holds the place)
+        self.natural_twos: bool = sequence.natural_twos and bool(self.wild[0]) and low <= 1 <= high
         # each run of a table's placements (see bolivia.play.table.bounds), kept by the run
         self.run_places_kept: Kept[int, tuple[tuple[int, int, int], ...]] = Kept(RUNS_KEPT)
         # for each suit, the card (index) at each position, -1 where only a wild card goes
-        self.suit_places: tuple[tuple[int, ...], ...] = _suit_places(self.wild_place)
-        # the same, the wild ranks' places left out: each suit's naturals along the span (read,
-        # never changed)
-        self.suit_span: tuple[list[int], ...] = _suit_span(self.suit_places, low, high)
+        self.suit_places: tuple[tuple[int, ...], ...] = _suit_places(
+            self.wild_place, self.natural_twos
+        )
+        # the same, every wild rank's place left out (a natural two's too: a streak passes
+        # it): each suit's naturals along the span (read, never changed)
+        self.suit_span: tuple[list[int], ...] = _suit_span(
+            _suit_places(self.wild_place, False), low, high
+        )
         threes = rules.melds.black_threes
         self.threes_when: str = threes.when
         self.threes_max_wild: int = threes.max_wild
@@ -295,10 +302,14 @@ def _wild_places(wild: tuple[bool, ...]) -> tuple[bool, ...]:
     return tuple(bool(wild[POSITION_RANK[p] * 4]) for p in range(14))
 
 
-def _suit_places(wild_place: tuple[bool, ...]) -> tuple[tuple[int, ...], ...]:
-    """For each suit, the card (index) at each position; -1 where only a wild card goes."""
+def _suit_places(wild_place: tuple[bool, ...], natural_twos: bool) -> tuple[tuple[int, ...], ...]:
+    """For each suit, the card (index) at each position; -1 where only a wild card goes (the
+    two's place takes the suit's own two where ``natural_twos``)."""
     return tuple(
-        tuple(-1 if wild_place[p] else POSITION_RANK[p] * 4 + s for p in range(14))
+        tuple(
+            -1 if wild_place[p] and not (natural_twos and p == 1) else POSITION_RANK[p] * 4 + s
+            for p in range(14)
+        )
         for s in range(4)
     )
 

@@ -50,7 +50,12 @@ from bolivia.engine.groups import (
 )
 from bolivia.engine.limits import Limits, limits
 from bolivia.engine.meld import Kind, Meld, describe
-from bolivia.engine.sequences import SEQUENCE_REFUSALS, sequence_fault, sequence_places
+from bolivia.engine.sequences import (
+    SEQUENCE_REFUSALS,
+    natural_ranks,
+    sequence_fault,
+    sequence_places,
+)
 from bolivia.errors import Illegal
 from bolivia.rules.ruleset import Ruleset
 
@@ -71,6 +76,7 @@ __all__ = [
     "group_fault",
     "group_table",
     "is_canasta",
+    "natural_ranks",
     "new_meld",
     "sequence_fault",
     "sequence_places",
@@ -220,12 +226,25 @@ def _sequence(
     going_out: bool,
     new: bool,
 ) -> Meld | _Fault:
-    """The sequence naturals of one suit and ``w`` wild cards make, or its refusal."""
+    """The sequence naturals of one suit and ``w`` wild cards make, or its refusal.
+
+    Where ``melds.sequence.natural_twos`` says so and the suit's own two is among the wild
+    cards, it is first read as a natural card in the two's place; the meld counts it so (a
+    run is as clean as it may be read), else it is one of the wild cards.
+    """
     n = len(naturals)
+    suit = naturals[0] & 3
     ranks_of = [index >> 2 for index in naturals]
+    if (
+        w
+        and limits(ruleset).natural_twos
+        and any(card.index == suit for card in cards)
+        and sequence_fault(ruleset, [*ranks_of, 0], w - 1, new=new, going_out=going_out) is None
+    ):
+        return Meld("sequence", cards, n + 1, w - 1, suit=SUITS[suit])
     fault = sequence_fault(ruleset, ranks_of, w, new=new, going_out=going_out)
     if fault is None:
-        return Meld("sequence", cards, n, w, suit=SUITS[naturals[0] & 3])
+        return Meld("sequence", cards, n, w, suit=SUITS[suit])
     return (fault, n, w)
 
 
@@ -270,8 +289,10 @@ def could_join(ruleset: Ruleset, meld: Meld, card: Card) -> bool:
     """
     lim = limits(ruleset)
     if lim.wild[card.index]:
-        if meld.kind == "sequence":
-            return lim.sequence_max_wild > 0
+        if meld.kind == "sequence":  # as a wild card, or as the run's own natural two
+            return lim.sequence_max_wild > 0 or (
+                lim.natural_twos and card.rank == "2" and card.suit == meld.suit
+            )
         if meld.kind == "threes":
             return lim.threes_max_wild > 0
         return True

@@ -24,11 +24,11 @@ from typing import Final
 from bolivia.cards import POSITION_RANK, RANKS
 from bolivia.engine.groups import Refusals, size_fault, size_refusals
 from bolivia.engine.limits import Limits, limits
-from bolivia.engine.meld import plural
+from bolivia.engine.meld import Meld, plural
 from bolivia.rules.model import SequenceMelds
 from bolivia.rules.ruleset import Ruleset
 
-__all__ = ["SEQUENCE_REFUSALS", "sequence_fault", "sequence_places", "span_text"]
+__all__ = ["SEQUENCE_REFUSALS", "natural_ranks", "sequence_fault", "sequence_places", "span_text"]
 
 
 def sequence_fault(
@@ -36,9 +36,10 @@ def sequence_fault(
 ) -> str | None:
     """The first limit of ``melds.sequence`` a sequence breaks, or None.
 
-    The sequence holds naturals of these rank indexes (0 for a two ... 12 for an ace) and
-    ``wilds`` wild cards. ``going_out``: a sequence extended (not ``new``) by a player going
-    out, who may take it past ``max_size`` where ``melds.sequence.extend_going_out`` says so.
+    The sequence holds naturals of these rank indexes (0 for a two ... 12 for an ace; a two
+    only as the run's own natural two, see :func:`natural_ranks`) and ``wilds`` wild cards.
+    ``going_out``: a sequence extended (not ``new``) by a player going out, who may take it
+    past ``max_size`` where ``melds.sequence.extend_going_out`` says so.
     """
     lim = limits(ruleset)
     if not lim.sequence_allowed:
@@ -55,6 +56,23 @@ def sequence_fault(
     if fault is None and wilds and len(ranks) + wilds < lim.sequence_wild_from:
         return "sequence-wild-too-short"
     return fault
+
+
+def natural_ranks(wild: Sequence[bool], meld: Meld) -> list[int]:
+    """The rank indexes of a meld's naturals as read: its cards that are not wild, and for a
+    sequence that holds its own two as a natural card (``melds.sequence.natural_twos``:
+    :func:`~bolivia.engine.melds.verify_meld` counts it among the naturals), a two (0).
+
+    >>> from bolivia.cards import parse_cards
+    >>> from bolivia.engine.meld import Meld
+    >>> run = Meld("sequence", tuple(parse_cards(["2H", "3H", "4H"])), 3, 0, suit="H")
+    >>> natural_ranks([i < 4 or i == 52 for i in range(53)], run)
+    [1, 2, 0]
+    """
+    ranks = [c.index >> 2 for c in meld.cards if not wild[c.index]]
+    if meld.kind == "sequence" and meld.naturals > len(ranks):
+        ranks.append(0)
+    return ranks
 
 
 def _gap_fault(found: list[list[int]], wilds: int) -> str:
@@ -107,12 +125,14 @@ def _placements(lim: Limits, ranks: Sequence[int]) -> str | list[list[int]]:
 def _others_in_span(lim: Limits, ranks: Sequence[int], places: list[int]) -> bool:
     """Whether every natural stands in the span, its position put into ``places``.
 
-    A wild rank stands nowhere. An ace is left out, to be placed once the others are.
+    A wild rank stands nowhere, but a two read as the run's own natural two
+    (``melds.sequence.natural_twos``) stands in its place. An ace is left out, to be placed
+    once the others are.
     """
     low, high = lim.span_low, lim.span_high
     wild = lim.wild
     for r in ranks:
-        if wild[r * 4]:
+        if wild[r * 4] and (r or not lim.natural_twos):
             return False
         if r != 12:
             p = r + 1
@@ -208,6 +228,11 @@ SEQUENCE_REFUSALS: Final[Refusals] = {
             f"a sequence may hold at most "
             f"{plural(r.rules.melds.sequence.max_wild, 'wild card')}, "
             f"not {w}"
+            + (
+                " (the two of its own suit in the two's place is a natural card, not one of them)"
+                if limits(r).natural_twos
+                else ""
+            )
         ),
     ),
     "sequence-wild-too-short": (

@@ -288,6 +288,13 @@ class SequenceMelds(Record):
         description="Whether one sequence may hold an ace at each end (ace to ace, fourteen "
         "cards); only with lowest and highest both A.",
     )
+    # issue 42 (Brazilian Canastra): a run through its own two
+    natural_twos: bool = Field(
+        default=False,
+        description="Whether the two of a sequence's suit may stand in the two's place as a "
+        "natural card, not one of its wild cards (where twos are wild and the span holds the "
+        "two's place; another two may then be its wild card).",
+    )
 
     def span(self) -> tuple[int, int]:
         """The positions (:data:`bolivia.cards.POSITION_RANK`) of the lowest and the highest

@@ -370,6 +370,14 @@ PHRASES: dict[str, Phrase] = {
         N_("May one sequence hold an ace at each end (fourteen cards, ace to ace)?"),
         _YES_NO,
     ),
+    "melds.sequence.natural_twos": Phrase(
+        N_("a sequence's own two"),
+        N_(
+            "May the two of a sequence's suit stand in its own place as a natural card, where "
+            "twos are wild?"
+        ),
+        _YES_NO,
+    ),
     "melds.wild.allowed": Phrase(
         N_("wild melds"), N_("May wild cards be melded on their own?"), _YES_NO
     ),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bolivia.cards import SUIT_INDEX, SUITS
 from bolivia.engine.limits import Limits, limits
-from bolivia.engine.melds import Meld, sequence_places
+from bolivia.engine.melds import Meld, natural_ranks, sequence_places
 from bolivia.rules.ruleset import Ruleset
 
 __all__ = ["could_meet", "stranded"]
@@ -181,7 +181,7 @@ def _run_takes(
     """
     cells = lim.suit_places[s]
     max_size = lim.sequence_max_going_out  # cards join runs of the table in going out
-    fill = min(budget, lim.sequence_max_wild - m.wilds) + m.wilds
+    fill = min(budget, lim.sequence_max_wild - m.wilds) + m.wilds + _own_two(lim, m)
     for lo, hi, taken in _run_places(ruleset, lim, m):
         for p in lim.rank_positions[r]:
             if taken >> p & 1:
@@ -193,6 +193,15 @@ def _run_takes(
             if missing <= fill:
                 return True
     return False
+
+
+def _own_two(lim: Limits, meld: Meld) -> int:
+    """1 where a run holds its own two as a natural card (``melds.sequence.natural_twos``),
+    which may yet stand elsewhere as its wild card, filling a gap; else 0."""
+    if not lim.natural_twos or meld.kind != "sequence":
+        return 0
+    wild = lim.wild
+    return int(meld.naturals > sum(1 for c in meld.cards if not wild[c.index]))
 
 
 def could_meet(ruleset: Ruleset, counts: list[int], table: list[Meld], players: int) -> bool:
@@ -348,7 +357,7 @@ def _table_run(
     if meld.suit is None:
         return 0
     cells = lim.suit_places[SUIT_INDEX[meld.suit]]
-    extra = min(wilds, lim.sequence_max_wild)
+    extra = min(wilds, lim.sequence_max_wild) + _own_two(lim, meld)
     low, high = lim.span_low, lim.span_high
     addable = 0
     for first, last, _ in _run_places(ruleset, lim, meld):
@@ -430,11 +439,11 @@ def _run_places(ruleset: Ruleset, lim: Limits, meld: Meld) -> tuple[tuple[int, i
 def _placements(ruleset: Ruleset, lim: Limits, meld: Meld) -> list[tuple[int, int, int]]:
     """:func:`_run_places`, worked out.
 
-    Where no ace stands low, the one placement is read from the cards: a rank ``r`` at
-    position ``r + 1``.
+    Where no ace stands low (and no two may be a run's own natural two), the one placement is
+    read from the cards: a rank ``r`` at position ``r + 1``.
     """
     wild = lim.wild
-    if lim.span_low > 0:
+    if lim.span_low > 0 and not lim.natural_twos:
         lo, hi, taken = 14, -1, 0
         for card in meld.cards:
             i = card.index
@@ -446,7 +455,7 @@ def _placements(ruleset: Ruleset, lim: Limits, meld: Meld) -> list[tuple[int, in
                 if p > hi:
                     hi = p
         return [(lo, hi, taken)]
-    ranks = [c.index >> 2 for c in meld.cards if not wild[c.index]]
+    ranks = natural_ranks(wild, meld)
     out = []
     for places in sequence_places(ruleset, ranks, meld.wilds):
         taken = 0

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Final
 
 from bolivia.cards import POSITION_RANK, Card
 from bolivia.engine.initial_meld import counted_points, holds_canasta
+from bolivia.engine.limits import limits
 from bolivia.engine.melds import Meld, could_join, new_meld, verify_meld
 from bolivia.errors import Illegal
 from bolivia.play.table.actions import (
@@ -77,32 +78,34 @@ def canonical_melds(
     The melds go in order of their natural cards, then of how many wild cards of each rank
     they hold; ``keep_first`` leaves the first first (a pickup's meld). Each wild card is
     renamed to the lowest copy of its rank that the hand ``counts`` holds and an earlier meld
-    has not taken. Each meld's cards are in index order.
+    has not taken (of its card, where each two is a kind of its own: see
+    :func:`~bolivia.play.table.multisets.wild_ranks`). Each meld's cards are in index order.
     """
     wild = ruleset.wild
+    kind_of = {i: k for k, kind in enumerate(wild_ranks(ruleset)) for i in kind}
     copies: dict[int, list[int]] = {}
     for i in ruleset.wild_indices:
-        copies.setdefault(i >> 2, []).extend([i] * counts[i])
-    ranks = sorted(copies)
+        copies.setdefault(kind_of[i], []).extend([i] * counts[i])
+    kinds = sorted(copies)
 
     def key(meld: Sequence[Card]) -> tuple[object, ...]:
         naturals = tuple(sorted(c.index for c in meld if not wild[c.index]))
         return naturals, tuple(
-            sum(1 for c in meld if c.index >> 2 == r and wild[c.index]) for r in ranks
+            sum(1 for c in meld if wild[c.index] and kind_of[c.index] == k) for k in kinds
         )
 
     order = list(melds)
     order = order[:1] + sorted(order[1:], key=key) if keep_first else sorted(order, key=key)
-    used = dict.fromkeys(ranks, 0)
+    used = dict.fromkeys(kinds, 0)
     out = []
     for meld in order:
         cards = [c.index for c in meld if not wild[c.index]]
         for card in meld:
             if wild[card.index]:
-                rank = card.index >> 2
-                pool = copies.get(rank, [])
-                cards.append(pool[used[rank]] if used[rank] < len(pool) else card.index)
-                used[rank] += 1
+                k = kind_of[card.index]
+                pool = copies.get(k, [])
+                cards.append(pool[used[k]] if used[k] < len(pool) else card.index)
+                used[k] += 1
         out.append(tuple(CARDS[i] for i in sorted(cards)))
     return tuple(out)
 
@@ -301,24 +304,25 @@ class Moves:
     def _sequence_melds(
         self, counts: Sequence[int], by_count: list[list[list[int]]], found: list[tuple[Card, ...]]
     ) -> None:
-        """Add each run of a suit's naturals, its gaps filled by wild cards."""
-        wild = self.ruleset.wild
-        low, high = self.ruleset.sequence_positions
-        gaps = self.rules.melds.sequence.max_wild
+        """Add each run of a suit's naturals, its gaps filled by wild cards (the suit's own
+        two among the naturals where it may stand in its place)."""
+        lim = limits(self.ruleset)
+        low, high = lim.span_low, lim.span_high
+        gaps = lim.sequence_max_wild
         most = min(len(by_count) - 1, gaps)
         for s in range(4):
+            cells = lim.suit_places[s]  # -1 where only a wild card stands
             # by position (an ace low at 0, high at 13), the naturals held
-            present = [
-                p
-                for p in range(low, high + 1)
-                if counts[POSITION_RANK[p] * 4 + s] and not wild[POSITION_RANK[p] * 4]
-            ]
+            present = [p for p in range(low, high + 1) if cells[p] >= 0 and counts[cells[p]]]
             for places in _runs(present, gaps):
                 # two places at least; an ace both low and high needs two aces
                 if len(places) >= 2 and (
                     places[0] > 0 or places[-1] < 13 or counts[12 * 4 + s] > 1
                 ):
-                    _run_with_wilds(found, places, s, by_count, most)
+                    # its own two, where it stands as a natural card: no wild card of it too
+                    # beyond the copies held
+                    two = s if lim.natural_twos and 1 in places else -1
+                    _run_with_wilds(found, places, s, by_count, most, two, counts)
 
     def _first_sets(
         self, counts: Sequence[int], with_cards: tuple[Card, ...] | None = None, top: int = -1
@@ -549,14 +553,20 @@ def _run_with_wilds(
     s: int,
     by_count: list[list[list[int]]],
     most: int,
+    own_two: int,
+    counts: Sequence[int],
 ) -> None:
     """Add the run of suit ``s`` at these places, with each mix that fills it.
 
-    Each mix of wild cards, up to ``most``, that fills its gaps.
+    Each mix of wild cards, up to ``most``, that fills its gaps; where the run holds its own
+    two (``own_two``, its index; -1: none) as a natural card, not the mixes that would take
+    that two again beyond the copies ``counts`` holds.
     """
     naturals = [POSITION_RANK[p] * 4 + s for p in places]
     for w in range(places[-1] - places[0] + 1 - len(places), most + 1):
         for mix in by_count[w]:
+            if own_two >= 0 and mix.count(own_two) >= counts[own_two]:
+                continue
             cards = sorted([*naturals, *mix])
             found.append(tuple(CARDS[i] for i in cards))
 

@@ -2,13 +2,14 @@
 (the copies of one rank interchangeable), each distinct sub-multiset of some cards, each mix of
 interchangeable kinds.
 
-May import: the ground floor and the rules.
+May import: :mod:`bolivia.engine.limits`, the ground floor and the rules.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+from bolivia.engine.limits import limits
 from bolivia.rules.ruleset import Ruleset
 
 __all__ = ["mixes", "sub_multisets", "wild_ranks"]
@@ -16,10 +17,14 @@ __all__ = ["mixes", "sub_multisets", "wild_ranks"]
 
 def wild_ranks(ruleset: Ruleset) -> list[list[int]]:
     """The wild cards (by index) grouped by rank, the cheaper rank first: twos, jokers. The
-    copies of one rank are interchangeable (the same points, the same rules)."""
+    copies of one rank are interchangeable (the same points, the same rules), but where a
+    run's own two may stand in its place as a natural card (``melds.sequence.natural_twos``),
+    each two is a kind of its own: the two of hearts may do in a run of hearts what the two
+    of clubs may not."""
+    apart = limits(ruleset).natural_twos
     out: list[list[int]] = []
     for i in ruleset.wild_indices:
-        if out and out[-1][0] >> 2 == i >> 2:
+        if out and out[-1][0] >> 2 == i >> 2 and not (apart and i < 4):
             out[-1].append(i)
         else:
             out.append([i])

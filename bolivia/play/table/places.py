@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Final
 
-from bolivia.cards import Card
+from bolivia.cards import SUIT_INDEX, Card
 from bolivia.engine.limits import Limits
-from bolivia.engine.melds import Meld, extension, new_meld, sequence_places
+from bolivia.engine.melds import Meld, extension, natural_ranks, new_meld, sequence_places
 from bolivia.kept import Kept
 from bolivia.play.table.multisets import mixes, sub_multisets, wild_ranks
 from bolivia.play.table.runs import gap_naturals, run_capable, start_naturals
@@ -205,7 +205,7 @@ class Places:
         if meld.kind != "sequence":
             return out
         max_wild = self.lim.sequence_max_wild
-        ranks = [c.index >> 2 for c in meld.cards if not self.wild[c.index]]
+        ranks = natural_ranks(self.wild, meld)
         for places in sequence_places(self.ruleset, ranks, meld.wilds):
             for p in self.lim.rank_positions[index >> 2]:  # an ace low or high, by position
                 between = gap_naturals(self.lim, self.counts, index & 3, places, p)
@@ -238,9 +238,15 @@ class Places:
         """The card and the naturals ``kept`` onto the meld, with the fewest wild cards."""
         cards = [index, *kept]
         for w in range(slack + 1):
-            fills = self.wild_choices(w)
+            fills = self.wilds_beside(cards, w, index & 3)
             if not fills:
                 return
+            if w and self.lim.natural_twos:  # the twos differ: each mix that grows it
+                grows = [mix for mix in fills if self.grow(t, meld, cards + mix) is not None]
+                out.extend(cards + mix for mix in grows)
+                if grows:
+                    return
+                continue
             if self.grow(t, meld, cards + fills[0]) is None:
                 continue
             if w and self.first_minimum is not None:
@@ -317,28 +323,100 @@ class Places:
                 k = max(k, lim.sequence_wild_from - 1 - w)
             fills: list[list[int]] | None = None  # read at the first natural choice
             for others in start_naturals(self.lim, self.counts, index, k, w):
-                if fills is None:
-                    fills = self.wild_choices(w)
+                if fills is None or self.lim.natural_twos:
+                    fills = self.wilds_beside(others, w, suit)
                 for wilds in fills:
                     out.append([index, *others, *wilds])
 
     # ------------------------------------------------------------------ wild cards
 
-    def wild_choices(self, n: int) -> list[list[int]]:
-        """Ways to take ``n`` wild cards from the hand.
+    def wild_choices(self, n: int, own: int = -1) -> list[list[int]]:
+        """Ways to take ``n`` wild cards from the hand, for a meld whose own two is ``own``
+        (the index of the two of a run's suit; -1: none, or not a run).
 
-        Every mix of wild ranks where the new melds' points count (a side's first meld),
-        else the cheapest only.
+        Every mix of wild kinds where the new melds' points count (a side's first meld), else
+        the cheapest only; where a run's own two may be a natural card, the ways
+        :meth:`cheapest` gives.
         """
         if n == 0:
             return [[]]
+        if self.first_minimum is None:
+            return list(self.cheapest(n, own))
         held = [[i for i in kind for _ in range(self.counts[i])] for kind in self.wild_kinds]
         if sum(map(len, held)) < n:
             return []
-        return list(mixes(held, n, cheapest=self.first_minimum is None))
+        return list(mixes(held, n, cheapest=False))
 
-    def cheapest(self, n: int) -> Iterator[list[int]]:
-        """The cheapest ways to take ``n`` wild cards, if the hand holds so many."""
-        held = [[i for i in kind for _ in range(self.counts[i])] for kind in self.wild_kinds]
-        if sum(map(len, held)) >= n:
-            yield from mixes(held, n, cheapest=True)
+    def wilds_beside(self, naturals: list[int], n: int, own: int = -1) -> list[list[int]]:
+        """:meth:`wild_choices` of the cards left beside these naturals: a run's own two
+        among them (``melds.sequence.natural_twos``) is not also one of its wild cards."""
+        if not self.lim.natural_twos or min(naturals, default=4) >= 4:
+            return self.wild_choices(n, own)
+        self.take(naturals)
+        fills = self.wild_choices(n, own)
+        self.give(naturals)
+        return fills
+
+    def cheapest(self, n: int, own: int = -1) -> Iterator[list[int]]:
+        """The cheapest ways to take ``n`` wild cards, if the hand holds so many.
+
+        All wild cards do alike where existence is asked, but where a run's own two may be a
+        natural card (``melds.sequence.natural_twos``) the twos differ: the meld's own two
+        ``own`` (-1: none) may be read in its place, and another suit's two may be wanted in
+        a run of its suit later (:meth:`two_suits`). So each number of own twos is tried; the
+        rest are the other twos and the jokers (cheapest first), then, only past those, each
+        mix of the twos worth keeping.
+        """
+        if not self.lim.natural_twos:
+            held = [[i for i in kind for _ in range(self.counts[i])] for kind in self.wild_kinds]
+            if sum(map(len, held)) >= n:
+                yield from mixes(held, n, cheapest=True)
+            return
+        counts = self.counts
+        kept = self.two_suits()
+        if own >= 0:
+            kept |= 1 << own  # its copies are the owns below, not plain
+        plain = [i for i in self.wilds if not (i < 4 and kept >> i & 1) for _ in range(counts[i])]
+        if own >= 0:
+            kept &= ~(1 << own)
+        specials = [[i] * counts[i] for i in range(4) if kept >> i & 1 and counts[i]]
+        owns = [own] * counts[own] if own >= 0 else []
+        for j in range(min(n, len(owns)) + 1):
+            rest = n - j
+            if rest <= len(plain):
+                yield owns[:j] + plain[:rest]
+            else:
+                for mix in mixes(specials, rest - len(plain), cheapest=False):
+                    yield owns[:j] + plain + mix
+
+    def two_suits(self) -> int:
+        """A bit for each suit whose two may yet stand in a run as its natural card.
+
+        Such a run's lowest other natural stands at the ace's place or at most
+        ``max_wild + 1`` places above the two's (wild cards fill the places between), and it
+        is held or in one of the side's runs now: suits with no such card keep no two worth
+        more than another wild card.
+        """
+        lim = self.lim
+        top = 2 + lim.sequence_max_wild
+        counts = self.counts
+        suits = 0
+        for s in range(4):
+            cells = lim.suit_places[s]
+            for p in range(min(top, 13) + 1):
+                if p != 1 and cells[p] >= 0 and counts[cells[p]]:
+                    suits |= 1 << s
+                    break
+        for m in self.table:
+            if (
+                m.kind == "sequence"
+                and m.suit is not None
+                and not (suits >> SUIT_INDEX[m.suit]) & 1
+            ):
+                low = min(
+                    0 if r == 12 and lim.span_low == 0 else r + 1
+                    for r in natural_ranks(self.wild, m)
+                )
+                if low <= top:
+                    suits |= 1 << SUIT_INDEX[m.suit]
+        return suits

@@ -40,15 +40,14 @@ def start_naturals(lim: Limits, counts: list[int], index: int, k: int, w: int) -
     cards once."""
     rank, suit = index >> 2, index & 3
     low, high = lim.span_low, lim.span_high
+    cells = lim.suit_places[suit]  # -1 where only a wild card stands
     out: list[list[int]] = []
     seen: set[tuple[int, ...]] = set()
     for p in lim.rank_positions[rank]:
         reach = [
-            POSITION_RANK[q] * 4 + suit
+            cells[q]
             for q in range(max(low, p - k - w), min(high, p + k + w) + 1)
-            if q != p
-            and not lim.wild_place[q]
-            and counts[POSITION_RANK[q] * 4 + suit] > (POSITION_RANK[q] == rank)
+            if q != p and cells[q] >= 0 and counts[cells[q]] > (POSITION_RANK[q] == rank)
         ]
         for others in sub_multisets(reach, k):
             key = tuple(sorted(others))
@@ -67,11 +66,8 @@ def gap_naturals(
     if p in places or lo - 1 <= p <= hi + 1:
         return None
     gap = range(p + 1, lo) if p < lo else range(hi + 1, p)
-    return [
-        POSITION_RANK[q] * 4 + suit
-        for q in gap
-        if not lim.wild_place[q] and counts[POSITION_RANK[q] * 4 + suit] > 0
-    ]
+    cells = lim.suit_places[suit]  # -1 where only a wild card stands
+    return [cells[q] for q in gap if cells[q] >= 0 and counts[cells[q]] > 0]
 
 
 def held_ranks(counts: list[int]) -> list[int]:
@@ -110,7 +106,11 @@ def run_capable(
     another rank of the suit held within reach. ``wilds``: the wild cards held."""
     if not lim.sequence_allowed:
         return [0, 0, 0, 0]
-    reach = 1 + max(1, lim.sequence_min_size - 1) + min(wilds, lim.sequence_max_wild)
+    # a run's own two (melds.sequence.natural_twos) fills a place as a wild card would
+    reach = (
+        1 + max(1, lim.sequence_min_size - 1) + min(wilds, lim.sequence_max_wild) + lim.natural_twos
+    )
+    span = lim.run_places | (2 if lim.natural_twos else 0)  # the two's place, where it stands
     laid = 0  # a bit per suit the side has a sequence of
     for m in table:
         if m.kind == "sequence" and m.suit:
@@ -122,7 +122,7 @@ def run_capable(
         if laid >> s & 1:
             out[s] = mask
             continue
-        places = positions(mask) & lim.run_places
+        places = positions(out[s]) & span
         near = 0
         for d in range(1, reach + 1):
             near |= (places << d) | (places >> d)

@@ -40,9 +40,13 @@ def signature(meld: Meld, wild: Sequence[bool], rank_index: dict[str, int]) -> i
     code = KIND_CODE[meld.kind]
     if code == 3:
         ranks = 0
+        n = 0
         for c in meld.cards:
             if not wild[c.index]:
                 ranks += 1 << ((c.index >> 2) * 4)
+                n += 1
+        if meld.naturals > n:  # its own two, read as a natural card in its place
+            ranks += 1
         suit = 0 if meld.suit is None else SUIT_INDEX[meld.suit] + 1
         return code | suit << 2 | ranks << 8 | meld.wilds << 64
     rank = 0 if meld.rank is None else rank_index[meld.rank] + 1

@@ -12,7 +12,7 @@ from typing import Final
 
 from bolivia.cards import POSITION_RANK, SUIT_INDEX, Card
 from bolivia.engine.limits import limits
-from bolivia.engine.melds import Meld, sequence_fault, sequence_places
+from bolivia.engine.melds import Meld, natural_ranks, sequence_fault, sequence_places
 from bolivia.kept import Kept
 from bolivia.play.table.runs import positions
 from bolivia.rules.ruleset import Ruleset
@@ -99,7 +99,7 @@ class SuitRuns:
         known = self._ends.find(id(meld), meld)
         if known is not None:
             return known[1]
-        ranks = sorted(c.index >> 2 for c in meld.cards if not self.lim.wild[c.index])
+        ranks = sorted(natural_ranks(self.lim.wild, meld))
         s = SUIT_INDEX[meld.suit or "C"]
         out: list[int] = []
         for places in sequence_places(self.ruleset, ranks, meld.wilds):

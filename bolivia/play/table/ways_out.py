@@ -52,7 +52,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Final
 
-from bolivia.cards import Card
+from bolivia.cards import SUIT_INDEX, Card
 from bolivia.engine.going_out import meets_requirement
 from bolivia.engine.initial_meld import counted_points, meets_first
 from bolivia.engine.limits import limits
@@ -595,10 +595,17 @@ class _Search(Places):
         before = len(self.found)
         meld = self.table[t]
         self._spread(t + 1, seen, kinds_with(self.ruleset, kinds, meld))
-        if len(self.found) < self.limit and could_join(self.ruleset, meld, CARDS[self.wilds[0]]):
+        if len(self.found) < self.limit and self._wild_joins(meld):
             self._spread_onto(t, meld, sum(held), seen, kinds)
         if len(self.found) == before:
             seen.add(key)
+
+    def _wild_joins(self, meld: Meld) -> bool:
+        """Whether a wild card might join the meld: any, or where a run's own two may be a
+        natural card (``melds.sequence.natural_twos``), one of those held."""
+        if not self.lim.natural_twos:
+            return could_join(self.ruleset, meld, CARDS[self.wilds[0]])
+        return any(self.counts[i] and could_join(self.ruleset, meld, CARDS[i]) for i in self.wilds)
 
     def _spread_onto(
         self,
@@ -613,9 +620,10 @@ class _Search(Places):
         Every mix of wild ranks where the new melds' points count; the cheapest otherwise.
         """
         points = self.first_minimum is not None and t >= self.old
+        own = SUIT_INDEX[meld.suit] if meld.kind == "sequence" and meld.suit else -1
         for k in range(1, most + 1):
             grew = False
-            for mix in self.wild_choices(k) if points else self.cheapest(k):
+            for mix in self.wild_choices(k) if points else self.cheapest(k, own):
                 grown = self.grow(t, meld, mix)
                 if grown is None:
                     continue
