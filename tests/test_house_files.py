@@ -375,7 +375,7 @@ def test_an_entry_written_whole_says_it_inherits_nothing_and_how_to_change_one_k
     path.write_text("id: four\nextends: bolivia-da\nplayers.seats.4.draw: 3\n")
     result = CliRunner().invoke(cli, ["validate", str(path)])
     assert result.exit_code == 0, result.output
-    assert result.output.endswith(" 1 house rule; 97 as bolivia-da has them)\n"), result.output
+    assert result.output.endswith(" 1 house rule; 98 as bolivia-da has them)\n"), result.output
     assert Library().load(path).rules.players.seats[4].hand_size == 15
 
 
