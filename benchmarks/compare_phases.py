@@ -28,7 +28,8 @@ def measure(hands: int, games: int) -> None:
     from bolivia.verify.oracle import Oracle
     from bolivia.version import compiled
 
-    rulesets = default_compared(shipped_library())
+    library = shipped_library()
+    rulesets = default_compared(library)
     oracle = Oracle()
     for ruleset in rulesets:
         oracle.register(ruleset)
@@ -47,7 +48,7 @@ def measure(hands: int, games: int) -> None:
     by_id = {r.id: r for r in rulesets}
     rows = findings._rows(rulesets)
     played = [by_id[c.first] for c in columns(rows, [r.id for r in rulesets])]
-    jobs = findings._jobs(played, (), 1, range(hands), range(games), False)
+    jobs = findings._jobs(played, library.spec, 1, range(hands), range(games), False)
     seconds: dict[tuple[str, str], float] = defaultdict(float)
     longest: dict[tuple[str, str], float] = defaultdict(float)
     count: dict[tuple[str, str], int] = defaultdict(int)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import IO, Any, TypeVar, cast
+from typing import IO, TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
@@ -36,15 +36,13 @@ from bolivia.options import lang_option
 from bolivia.options import library as _library
 from bolivia.options import rulesets_option as _rulesets_option
 from bolivia.output import prepare_folder, write_text
-from bolivia.play_cli import MAX_MATCH, MAX_RUN, match, play_options, simulate
-from bolivia.rules.library import Library
-from bolivia.rules.rendering import ruleset_json, show_yaml, standalone_yaml
-from bolivia.rules.schema import fields_markdown, schema_text
-from bolivia.rules.sources import Source, shipped_sources
+from bolivia.play_cli import MAX_MATCH, MAX_RUN, match, play_options, simulate, sweep_options
 from bolivia.rules_cli import lint_ruleset, list_rulesets, new_ruleset, validate
-from bolivia.sweep_cli import status, sweep, sweep_options
 from bolivia.text import terminal
 from bolivia.version import __version__, compiled
+
+if TYPE_CHECKING:
+    from bolivia.rules.sources import Source
 
 __all__ = ["BROKEN_PIPE", "INTERRUPTED", "MAX_COMPARE_HANDS", "MAX_RUN", "main"]
 
@@ -94,6 +92,8 @@ def show_command(
 ) -> None:
     """Show a resolved ruleset (ID or FILE), each value with its provenance (the comments'
     prose in the --lang language)."""
+    from bolivia.rules.rendering import ruleset_json, show_yaml, standalone_yaml
+
     resolved = _library(folders).load(ruleset)
     if fmt == "json":
         echo_json(ruleset_json(resolved))
@@ -125,6 +125,8 @@ def validate_command(files: tuple[str, ...], strict: bool, folders: tuple[Path, 
 @click.option("--fields", is_flag=True, help="The field reference as Markdown instead.")
 def schema_command(out: Path | None, fields: bool) -> None:
     """Write the JSON Schema of ruleset files (for editors)."""
+    from bolivia.rules.schema import fields_markdown, schema_text
+
     text = fields_markdown() if fields else schema_text()
     if out is None:
         click.echo(text, nl=False)
@@ -144,6 +146,9 @@ def schema_command(out: Path | None, fields: bool) -> None:
 )
 def sources_command(with_claims: bool, as_json: bool, folders: tuple[Path, ...]) -> None:
     """List the source documents and what they claim."""
+    from bolivia.rules.library import Library
+    from bolivia.rules.sources import shipped_sources
+
     sources = Library(source_folders=folders).sources if folders else shipped_sources()
     if as_json:
         data = [source.model_dump(mode="json") for source in sources.values()]
@@ -732,6 +737,8 @@ def profile_command(command: str, folders: tuple[Path, ...], **options: Any) -> 
 def sweep_command(show_status: bool, **options: Any) -> None:
     """Play every combination of rule values on the same deals, paired with the base, and
     report what each value does; resumable, locally or on a Dask cluster."""
+    from bolivia.sweep_cli import status, sweep
+
     if show_status:
         status(options["store_path"])
     else:

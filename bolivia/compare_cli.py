@@ -4,12 +4,15 @@ the progress line while it plays."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import click
 
 from bolivia.console import Progress
-from bolivia.rules.library import Library
-from bolivia.rules.ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from bolivia.rules.library import Library
+    from bolivia.rules.ruleset import Ruleset
 
 __all__ = ["compare_formats", "compare_meter", "compared", "default_compared"]
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from bolivia.rules.library import Library
+if TYPE_CHECKING:
+    from bolivia.rules.library import Library
 
 __all__ = ["lang_option", "library", "rulesets_option"]
 
@@ -64,6 +65,8 @@ def lang_option(func: F) -> F:
 def library(folders: Sequence[Path], *, strict: bool = False) -> Library:
     """The library a command looks in: the shipped rulesets, ``--rulesets`` folders, and the
     source records of ``--sources`` folders."""
+    from bolivia.rules.library import Library
+
     ctx = click.get_current_context(silent=True)
     sources = ctx.meta.get(_SOURCE_FOLDERS, ()) if ctx is not None else ()
     return Library(folders, strict=strict, source_folders=sources)

@@ -24,7 +24,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import secrets
 import stat
 from collections.abc import Mapping
 from pathlib import Path
@@ -74,6 +73,8 @@ def _stage(path: Path, data: bytes) -> tuple[Path, Path] | None:
             stream.write(data)
         return None
     target = Path(os.path.realpath(path)) if mode is not None else path
+    import secrets  # here: the command line's start does without hashlib
+
     temporary = target.with_name(f".{target.name[:200]}.{secrets.token_hex(4)}.tmp")
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:

@@ -1,6 +1,7 @@
-"""The bodies of the commands that play (``simulate``, ``match``): their shared options, the
-checks of what they were given (usage errors, as click reports them) and their output. The
-click commands are declared in :mod:`bolivia.cli`, which calls these.
+"""The bodies of the commands that play (``simulate``, ``match``): their shared options (and
+``sweep``'s, whose body is :mod:`bolivia.sweep_cli`), the checks of what they were given
+(usage errors, as click reports them) and their output. The click commands are declared in
+:mod:`bolivia.cli`, which calls these.
 
 May import: everything below the command line (play, compare, ...), console and click.
 """
@@ -8,20 +9,26 @@ May import: everything below the command line (play, compare, ...), console and 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from bolivia.console import echo, echo_json
+from bolivia.options import lang_option
 from bolivia.options import library as ruleset_library
 from bolivia.output import OutputError
-from bolivia.rules.ruleset import Ruleset
 from bolivia.text import terminal
 
+if TYPE_CHECKING:
+    from bolivia.rules.ruleset import Ruleset
+
 __all__ = [
+    "FORMATS",
+    "MAX_DEALS",
     "MAX_MATCH",
     "MAX_RUN",
     "bots_of",
@@ -31,12 +38,15 @@ __all__ = [
     "players_of",
     "report_unruled",
     "simulate",
+    "sweep_options",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 MAX_RUN = 10_000_000  # the most hands (or games) one simulate run plays
 MAX_MATCH = 1_000_000  # the most deals (or games) a match plays, each twice
+MAX_DEALS = 1_000_000  # deals (hands or games) under each combination
+FORMATS = ("md", "html", "json")
 
 
 def play_option_list(workers: int = 1, workers_shown: str | None = None) -> list[Any]:
@@ -80,6 +90,82 @@ def play_options(func: F) -> F:
     for option in reversed(play_option_list()):
         func = option(func)
     return func
+
+
+def sweep_options(func: F) -> F:
+    """The options of ``bolivia sweep``."""
+    options = [
+        click.option("--from", "from_ref", help="The base ruleset: an id or a file."),
+        click.option(
+            "--vary",
+            multiple=True,
+            help="FIELD=V1,V2,... (YAML values) or FIELD=LOW..HIGH/STEP (whole numbers, both "
+            "ends included); repeat for more fields: every combination is played.",
+        ),
+        click.option(
+            "--hands",
+            type=click.IntRange(min=1, max=MAX_DEALS),
+            help=f"Hands under every combination (default 200, at most {MAX_DEALS:,}).",
+        ),
+        click.option(
+            "--games",
+            type=click.IntRange(min=1, max=MAX_DEALS),
+            help=f"Whole games under every combination instead (at most {MAX_DEALS:,}).",
+        ),
+        click.option(
+            "--chunk",
+            type=click.IntRange(min=1, max=10_000),
+            help="Deals in a job: what a worker plays at once and the store keeps together "
+            "(default 100 hands or 10 games; part of the store's key).",
+        ),
+        click.option(
+            "--precision",
+            metavar="[MEASURE=]HALF",
+            help="Play more deals until every difference from the base in MEASURE is known "
+            "to within HALF either side (a share in percentage points; default measure: "
+            "went_out, or hands_per_game with --games), at most "
+            f"{MAX_DEALS:,} deals.",
+        ),
+        click.option(
+            "--bots",
+            "bot_names",
+            default="greedy",
+            show_default=True,
+            help="One bot for every seat, or one name per seat: greedy,random,...",
+        ),
+        click.option(
+            "--cluster",
+            metavar="tcp://HOST:PORT",
+            help="Run the jobs on this Dask scheduler instead (pip install 'bolivia[cluster]').",
+        ),
+        click.option(
+            "--store",
+            "store_path",
+            type=click.Path(dir_okay=False, path_type=Path),
+            help="The SQLite file of finished chunks (default: "
+            "$XDG_CACHE_HOME/bolivia/sweeps.sqlite, or ~/.cache/bolivia/sweeps.sqlite).",
+        ),
+        click.option(
+            "--out",
+            type=click.Path(file_okay=False, path_type=Path),
+            default=Path("reports/sweep"),
+            show_default=True,
+            help="The report's folder (sweep.md, sweep.html, sweep.json, plots/, and the "
+            "derived rulesets in rulesets/).",
+        ),
+        click.option(
+            "--format",
+            "formats",
+            default="md,html,json",
+            show_default=True,
+            help="Comma-separated: md, html, json.",
+        ),
+        click.option("--status", "show_status", is_flag=True, help="Say what the store holds."),
+        *play_option_list(workers=os.cpu_count() or 1, workers_shown="the number of CPUs"),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return lang_option(func)
 
 
 def players_of(ruleset: Ruleset, players: int | None) -> int:

@@ -9,13 +9,15 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from bolivia.console import echo, echo_json
 from bolivia.errors import Problem, RulesetError
-from bolivia.rules.library import Library
-from bolivia.rules.ruleset import Ruleset
 from bolivia.text import terminal
+
+if TYPE_CHECKING:
+    from bolivia.rules.library import Library
+    from bolivia.rules.ruleset import Ruleset
 
 __all__ = ["lint_ruleset", "list_rulesets", "new_ruleset", "validate"]
 

@@ -9,7 +9,6 @@ click.
 from __future__ import annotations
 
 import dataclasses
-import os
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -19,9 +18,8 @@ from typing import Any, TypeVar
 import click
 
 from bolivia.console import Progress, echo
-from bolivia.options import lang_option
 from bolivia.options import library as ruleset_library
-from bolivia.play_cli import bots_of, play_option_list, players_of
+from bolivia.play_cli import FORMATS, MAX_DEALS, bots_of, players_of
 from bolivia.rules.library import Library
 from bolivia.rules.ruleset import Ruleset
 from bolivia.sweeps.grid import Axis, SweepError, derive_variants, parse_axis
@@ -34,88 +32,9 @@ from bolivia.sweeps.store import Store, default_store
 from bolivia.sweeps.summary import terminal_table
 from bolivia.text import terminal
 
-__all__ = ["FORMATS", "MAX_DEALS", "status", "sweep", "sweep_options"]
+__all__ = ["status", "sweep"]
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-MAX_DEALS = 1_000_000  # deals (hands or games) under each combination
-FORMATS = ("md", "html", "json")
-
-
-def sweep_options(func: F) -> F:
-    """The options of ``bolivia sweep``."""
-    options = [
-        click.option("--from", "from_ref", help="The base ruleset: an id or a file."),
-        click.option(
-            "--vary",
-            multiple=True,
-            help="FIELD=V1,V2,... (YAML values) or FIELD=LOW..HIGH/STEP (whole numbers, both "
-            "ends included); repeat for more fields: every combination is played.",
-        ),
-        click.option(
-            "--hands",
-            type=click.IntRange(min=1, max=MAX_DEALS),
-            help=f"Hands under every combination (default 200, at most {MAX_DEALS:,}).",
-        ),
-        click.option(
-            "--games",
-            type=click.IntRange(min=1, max=MAX_DEALS),
-            help=f"Whole games under every combination instead (at most {MAX_DEALS:,}).",
-        ),
-        click.option(
-            "--chunk",
-            type=click.IntRange(min=1, max=10_000),
-            help="Deals in a job: what a worker plays at once and the store keeps together "
-            "(default 100 hands or 10 games; part of the store's key).",
-        ),
-        click.option(
-            "--precision",
-            metavar="[MEASURE=]HALF",
-            help="Play more deals until every difference from the base in MEASURE is known "
-            "to within HALF either side (a share in percentage points; default measure: "
-            "went_out, or hands_per_game with --games), at most "
-            f"{MAX_DEALS:,} deals.",
-        ),
-        click.option(
-            "--bots",
-            "bot_names",
-            default="greedy",
-            show_default=True,
-            help="One bot for every seat, or one name per seat: greedy,random,...",
-        ),
-        click.option(
-            "--cluster",
-            metavar="tcp://HOST:PORT",
-            help="Run the jobs on this Dask scheduler instead (pip install 'bolivia[cluster]').",
-        ),
-        click.option(
-            "--store",
-            "store_path",
-            type=click.Path(dir_okay=False, path_type=Path),
-            help="The SQLite file of finished chunks (default: "
-            "$XDG_CACHE_HOME/bolivia/sweeps.sqlite, or ~/.cache/bolivia/sweeps.sqlite).",
-        ),
-        click.option(
-            "--out",
-            type=click.Path(file_okay=False, path_type=Path),
-            default=Path("reports/sweep"),
-            show_default=True,
-            help="The report's folder (sweep.md, sweep.html, sweep.json, plots/, and the "
-            "derived rulesets in rulesets/).",
-        ),
-        click.option(
-            "--format",
-            "formats",
-            default="md,html,json",
-            show_default=True,
-            help="Comma-separated: md, html, json.",
-        ),
-        click.option("--status", "show_status", is_flag=True, help="Say what the store holds."),
-        *play_option_list(workers=os.cpu_count() or 1, workers_shown="the number of CPUs"),
-    ]
-    for option in reversed(options):
-        func = option(func)
-    return lang_option(func)
 
 
 def status(store_path: Path | None) -> None:

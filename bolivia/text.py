@@ -21,14 +21,17 @@ from __future__ import annotations
 import html
 import json
 import re
+from functools import cache
 from html.parser import HTMLParser
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jinja2
-import yaml
 from markupsafe import Markup
 
 from bolivia.language import gettext_, ngettext
+
+if TYPE_CHECKING:  # imported where used: the command line's start needs neither
+    import jinja2
+    import yaml
 
 __all__ = [
     "code",
@@ -69,8 +72,16 @@ def terminal(text: str, *, lines: bool = False) -> str:
     return text.translate(_TERMINAL_LINES if lines else _TERMINAL)
 
 
-class _Dumper(yaml.SafeDumper):
+@cache
+def _dumper() -> type[yaml.SafeDumper]:
     """The safe dumper, writing in double quotes a string :func:`terminal` would escape."""
+    import yaml
+
+    class Dumper(yaml.SafeDumper):
+        pass
+
+    Dumper.add_representer(str, _yaml_string)
+    return Dumper
 
 
 def _yaml_string(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
@@ -80,19 +91,19 @@ def _yaml_string(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
     return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
 
 
-_Dumper.add_representer(str, _yaml_string)
-
-
 def yaml_text(value: Any, **options: Any) -> str:
     r"""YAML of ``value`` that reads back as the same data, keys in their order, Unicode
     kept; a string with a control character is written in double quotes.
 
     >>> yaml_text({"name": "x\x85y"})
     'name: "x\\Ny"\n'
+    >>> import yaml
     >>> yaml.safe_load(yaml_text({"name": "x\x85y"}))["name"] == "x\x85y"
     True
     """
-    return str(yaml.dump(value, Dumper=_Dumper, sort_keys=False, allow_unicode=True, **options))
+    import yaml
+
+    return str(yaml.dump(value, Dumper=_dumper(), sort_keys=False, allow_unicode=True, **options))
 
 
 # what YAML reads as a line break, and what it takes nowhere (not even in a comment)
@@ -224,13 +235,11 @@ def _visible(value: Any) -> Any:
     return value
 
 
-@jinja2.pass_context
 def _gettext(context: jinja2.runtime.Context, message: str, /, **values: Any) -> str:
     """A template's message in the language, its values put in (as newstyle gettext does)."""
     return _formatted(context, gettext_(message), values)
 
 
-@jinja2.pass_context
 def _ngettext(
     context: jinja2.runtime.Context, singular: str, plural: str, count: int, /, **values: Any
 ) -> str:
@@ -251,6 +260,8 @@ def _formatted(context: jinja2.runtime.Context, message: str, values: dict[str, 
 
 def environment(package: str, *, autoescape: bool) -> jinja2.Environment:
     """The environment for the templates in ``package``'s ``templates`` folder."""
+    import jinja2
+
     env = jinja2.Environment(
         # the package's own templates, then the pieces every page shares (bolivia/templates)
         loader=jinja2.ChoiceLoader(
@@ -274,7 +285,8 @@ def environment(package: str, *, autoescape: bool) -> jinja2.Environment:
     )
     # ... their values made visible as every value a template writes is (finalize does not
     # see what a {% trans %} block puts in its sentence)
-    env.globals.update(gettext=_gettext, _=_gettext, ngettext=_ngettext)
+    gettext = jinja2.pass_context(_gettext)  # the call is given the template's context
+    env.globals.update(gettext=gettext, _=gettext, ngettext=jinja2.pass_context(_ngettext))
     env.policies["ext.i18n.trimmed"] = True
     env.filters["md"] = md
     env.filters["code"] = code

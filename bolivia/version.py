@@ -12,6 +12,7 @@ def compiled() -> bool:
     >>> compiled() in (True, False)
     True
     """
-    from bolivia import cards
+    from importlib.util import find_spec
 
-    return cards.__file__.endswith((".so", ".pyd"))
+    spec = find_spec("bolivia.cards")  # found, not imported: the command line's start is light
+    return spec is not None and str(spec.origin).endswith((".so", ".pyd"))

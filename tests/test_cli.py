@@ -149,6 +149,36 @@ def test_python_dash_m_runs_the_cli() -> None:
     assert "bolivia-da" in done.stdout
 
 
+# what the command line may load before a command runs: click, and the commands' declarations
+_HEAVY = ("pydantic", "jinja2", "yaml", "matplotlib", "tabulate", "babel", "markdown", "dask")
+_BELOW = ("rules", "engine", "play", "verify", "compare", "authoring", "profiles", "sweeps")
+
+
+@pytest.mark.parametrize("args", [["--version"], ["--help"], ["simulate", "--help"]])
+def test_the_command_line_starts_without_what_its_commands_use(args: list[str]) -> None:
+    """``bolivia --version`` and the help load no rule model, template, YAML, engine or bot
+    (each command imports what it uses when it runs): the start every command and every
+    worker process pays stays small."""
+    code = (
+        "import sys\nfrom bolivia.cli import main\nstatus = main(sys.argv[1:])\n"
+        "print('\\nloaded:', *sorted(sys.modules))\nsys.exit(status)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-P", "-c", code, *args], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    loaded = done.stdout.rsplit("\nloaded: ", 1)[1].split()
+    assert "click" in loaded and "bolivia.cli" in loaded  # the list is the process's
+    heavy = [
+        name
+        for name in loaded
+        if name.split(".")[0] in _HEAVY
+        or (name.startswith("bolivia.") and name.split(".")[1] in _BELOW)
+        or name == "bolivia.cards"
+    ]
+    assert heavy == [], f"bolivia {' '.join(args)} loaded {heavy}"
+
+
 def test_ctrl_c_while_a_c_extension_imports_is_an_interrupt(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
