@@ -55,6 +55,8 @@ class ExpertBot:
     def choose(self, hand: Hand, actions: Sequence[Action], rng: random.Random) -> Action:
         if len(actions) == 1:
             return actions[0]
+        if hand.phase == "play":  # the choice alone: the discards weighed only when needed
+            return self._play(Position(hand, self.weights), actions, first=True)[0]
         return self.consider(hand, actions)[0]
 
     def consider(self, hand: Hand, actions: Sequence[Action]) -> list[Action]:
@@ -84,7 +86,7 @@ class ExpertBot:
         return sorted(actions, key=lambda a: not (isinstance(a, Answer) and a.yes == yes))
 
     def _draw(self, pos: Position, actions: Sequence[Action]) -> list[Action]:
-        now = pos.value(pos.counts, pos.table)
+        now = pos.value_now()
         valued: list[tuple[float, int]] = []
         for i, action in enumerate(actions):
             rate = _DRAW_VALUE.get(type(action))
@@ -93,15 +95,27 @@ class ExpertBot:
         valued.sort()
         return [actions[i] for _, i in valued]
 
-    def _play(self, pos: Position, actions: Sequence[Action]) -> list[Action]:
+    def _play(self, pos: Position, actions: Sequence[Action], first: bool = False) -> list[Action]:
+        """The play phase's actions ranked; with ``first``, the choice alone where a way out,
+        the question to the partner or a meld that pays makes it (the discards not weighed:
+        the choice is the same)."""
         weighing = _Weighing(pos)
+        discards: list[int] = []
         for n, action in enumerate(actions):
-            if type(action) is Discard:  # most of the actions: a direct call, not the table's
-                weighing.discard(n, action)
+            if type(action) is Discard:  # most of the actions: weighed after the others
+                discards.append(n)
                 continue
             weigh = _WEIGH.get(type(action))
             if weigh is not None:
                 weigh(weighing, n, action)
+        if first:
+            chosen = weighing.made()
+            if chosen is not None:
+                return [chosen]
+        for n in discards:
+            action = actions[n]
+            assert isinstance(action, Discard)
+            weighing.discard(n, action)
         return weighing.ranked(actions)
 
 
@@ -130,7 +144,7 @@ class _Weighing:
 
     def __init__(self, pos: Position) -> None:
         self.pos = pos
-        self.now = pos.value(pos.counts, pos.table)
+        self.now = pos.value_now()
         self.best_meld: Action | None = None
         self.best_gain = 0.0
         self.discards: list[tuple[float, int]] = []
@@ -148,29 +162,25 @@ class _Weighing:
         """New melds: the value they add, and their cards' points."""
         assert isinstance(action, Lay)
         pos = self.pos
-        after = list(pos.counts)
-        new = list(pos.table)
-        for meld in action.melds:
-            for card in meld:
-                after[card.index] -= 1
-            new.append(pos.cards_summary([c.index for c in meld]))
-        self.meld(action, pos.value(after, new) - self.now + _melded_points(pos, action.melds))
+        new = [pos.cards_summary([c.index for c in meld]) for meld in action.melds]
+        cards = [card for meld in action.melds for card in meld]
+        gain = pos.value_laying(cards, new) - self.now
+        self.meld(action, gain + _melded_points(pos, action.melds))
 
     def extend(self, n: int, action: Action) -> None:
         """Cards onto a meld: the value they add, and their points."""
         assert isinstance(action, Extend)
         pos = self.pos
-        after = list(pos.counts)
         kind, size, wilds, key, mask = pos.table[action.target]
         for card in action.cards:
-            after[card.index] -= 1
             if pos.wild[card.index]:
                 wilds += 1
             elif kind == "sequence":
                 mask |= 1 << (card.index >> 2)
         new = list(pos.table)
         new[action.target] = (kind, size + len(action.cards), wilds, key, mask)
-        self.meld(action, pos.value(after, new) - self.now + _melded_points(pos, (action.cards,)))
+        gain = pos.value_melding(action.cards, new) - self.now
+        self.meld(action, gain + _melded_points(pos, (action.cards,)))
 
     def combine(self, n: int, action: Action) -> None:
         """Two groups joined: the value the join adds."""
@@ -198,6 +208,16 @@ class _Weighing:
     def asking(self, n: int, action: Action) -> None:
         """The question to the partner, weighed at the end (:meth:`asks`)."""
         self.ask = action
+
+    def made(self) -> Action | None:
+        """The choice where it is not a discard: the best way out, the question to the
+        partner where it pays, or the meld that pays most (the order :meth:`ranked` puts
+        them in); None where it is a discard."""
+        if self.going_out is not None:
+            return self.going_out
+        if self.ask is not None and self.asks():
+            return self.ask
+        return self.best_meld
 
     def ranked(self, actions: Sequence[Action]) -> list[Action]:
         """The bot's choice first, then the alternatives it weighed."""

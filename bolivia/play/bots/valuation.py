@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bolivia.cards import Card
 from bolivia.engine.limits import KIND_INDEX, limits
 from bolivia.engine.melds import Meld, special_bonus
 from bolivia.engine.pile import card_class, frozen_when
@@ -20,6 +21,7 @@ from bolivia.engine.scoring import TeamHand, score_team
 from bolivia.play.table.hand import Hand
 from bolivia.play.table.runs import positions
 from bolivia.play.table.state import BLACK_THREES, CARDS, RED_THREES
+from bolivia.rules.ruleset import Ruleset
 
 __all__ = ["Position", "Summary", "Weights"]
 
@@ -46,6 +48,10 @@ class Weights:
         self.draw = 14.0  # a card drawn from the stock, in points
         self.wild = 25.0  # a wild card kept for a canasta
 
+    def key(self) -> tuple[float, ...]:
+        """The weights' values, in the order of their names."""
+        return tuple(float(getattr(self, name)) for name in Weights.__slots__)
+
 
 def _track(size: int, target: int, bonus: float) -> float:
     """A meld's way to a canasta of ``target`` cards worth ``bonus``: its share, squared."""
@@ -62,7 +68,7 @@ class _TableView:
     run of each suit.
     """
 
-    __slots__ = ("groups", "open_runs", "value", "wild_meld")
+    __slots__ = ("done", "groups", "longest", "open_runs", "partial", "runs", "value", "wild_meld")
 
     def __init__(
         self,
@@ -75,6 +81,13 @@ class _TableView:
         self.groups = groups
         self.wild_meld = wild_meld
         self.open_runs = open_runs
+        # where reading the table stopped, so that melds laid after it are read on from there
+        # (:meth:`Tables.grown`): the melds' value but the unfinished runs', the canastas of
+        # each kind, the unfinished runs' values by suit, the longest unfinished run
+        self.partial = 0.0
+        self.done: list[int] = [0, 0, 0, 0]
+        self.runs: dict[int, list[float]] = {}
+        self.longest = 0
 
 
 class _Shape:
@@ -93,46 +106,316 @@ class _Shape:
         self.masks = masks
 
 
-class Position:
-    """What the bot knows and values once per choice."""
+#: a meld's kind in the key of its value (any other kind is worth nothing)
+_KIND_KEY = {"group": 0, "sequence": 1, "wild": 2}
 
-    def __init__(self, hand: Hand, weights: Weights) -> None:
-        self.hand = hand
-        self.w = weights
-        ruleset = hand.ruleset
+#: the most entries a shared table of values keeps before it starts again (the values are
+#: worked out again when asked: the same numbers, so play does not depend on it)
+MOST_KEPT = 1 << 16
+
+
+class Tables:
+    """What the valuation works out from the ruleset, the number of players and the weights
+    alone, kept across the positions of a run: the melds' values, each table's view, what a
+    rank's cards and a suit's runs in hand add. Made by :func:`tables`."""
+
+    def __init__(self, ruleset: Ruleset, players: int, weights: Weights) -> None:
         self.ruleset = ruleset
+        self.players = players
+        self.w = weights
         self.rules = rules = ruleset.rules
         lim = limits(ruleset)
         self.lim = lim
         self.wild = lim.wild
         self.points = lim.points
         self.penalties = ruleset.penalties
-        self.player = hand.current
-        self.team = hand.team
-        self.counts = hand.hands[self.player]
-        count, including = lim.requirement(hand.players)
+        count, including = lim.requirement(players)
         self.req_count = count
         self.req_kinds = dict(including)
         # what the side gains by meeting the requirement: it may go out (the bonus, and the
         # opponents' cards counted against them)
         self.req_value = float(rules.going_out.bonus) + 150.0
+        self._views: dict[tuple[Summary, ...], _TableView] = {}
+        # keyed by one int each (no tuple built per lookup): see shape_value and _runs_value
+        self._suits: dict[int, float | None] = {}
+        self._ranks: dict[int, tuple[float, ...]] = {}
+        self._wilds: dict[int, float] = {}
+        self._melds: dict[int, float] = {}
+
+    def bonus(self, kind: str, size: int, wilds: int, rank: int) -> float:
+        """The bonus of the canasta of ``kind`` a meld would make as it stands.
+
+        It holds ``wilds`` wild cards (which of them are jokers is not known); ``rank`` is its
+        rank index, or -1.
+        """
+        return float(special_bonus(self.ruleset, kind, size, wilds, 0 if wilds == 0 else -1, rank))
+
+    def meld_value(self, s: Summary) -> float:
+        """What a meld is worth now and on its way to a canasta (kept by kind, size, wild
+        cards and rank: a run's ranks do not change it)."""
+        kind, size, wilds, rank, _ = s
+        key = _KIND_KEY.get(kind, 3) | size << 2 | wilds << 12 | (rank + 1) << 22
+        value = self._melds.get(key)
+        if value is None:
+            if len(self._melds) >= MOST_KEPT:
+                self._melds.clear()
+            value = self._melds[key] = self._meld_value(kind, size, wilds, rank)
+        return value
+
+    def _meld_value(self, kind: str, size: int, wilds: int, rank: int) -> float:
+        lim = self.lim
+        if kind == "group":
+            mixed = self.bonus("mixed", lim.mixed_size, max(wilds, 1), rank)
+            if wilds == 0:
+                return max(
+                    _track(
+                        size, lim.natural_size, self.bonus("natural", lim.natural_size, 0, rank)
+                    ),
+                    _track(size, lim.mixed_size, mixed) * 0.8,
+                )
+            return _track(size, lim.mixed_size, mixed)
+        if kind == "sequence":
+            bonus = self.bonus("escalera", max(size, lim.escalera_size), wilds, -1)
+            return _track(size, lim.escalera_size, bonus)
+        if kind == "wild":
+            bonus = self.bonus("bolivia", lim.bolivia_size, lim.bolivia_size, -1)
+            return _track(size, lim.bolivia_size, bonus)
+        return 0.0
+
+    def canasta_kind(self, s: Summary) -> int | None:
+        kind, size, wilds, _, _ = s
+        lim = self.lim
+        if kind == "group":
+            if wilds == 0:
+                return KIND_INDEX["natural"] if size >= lim.natural_size else None
+            return KIND_INDEX["mixed"] if size >= lim.mixed_size else None
+        if kind == "sequence":
+            return KIND_INDEX["escalera"] if size >= lim.escalera_size else None
+        if kind == "wild":
+            return KIND_INDEX["bolivia"] if size >= lim.bolivia_size else None
+        return None
+
+    def _table_view(self, table: Sequence[Summary]) -> _TableView:
+        return self.grown(None, table)
+
+    def grown(self, base: _TableView | None, added: Sequence[Summary]) -> _TableView:
+        """The view of a table: ``base``'s melds (none when None), then ``added``.
+
+        The melds are read in their order, so a table grown by new melds is read as the
+        whole table would be, the same numbers added in the same order: the side's biggest
+        unfinished group of each rank, its wild meld, its longest unfinished run of each suit;
+        the value of its melds (one unfinished run a suit worth its way, another beside it
+        less), and the requirement's part.
+        """
+        if base is None:
+            value = 0.0
+            done = [0, 0, 0, 0]
+            runs: dict[int, list[float]] = {}
+            groups: dict[int, tuple[int, int]] = {}
+            wild_meld = 0
+            open_runs: dict[int, int] = {}
+            longest = 0
+        else:
+            value = base.partial
+            done = list(base.done)
+            runs = {suit: list(values) for suit, values in base.runs.items()}
+            groups = dict(base.groups)
+            wild_meld = base.wild_meld
+            open_runs = dict(base.open_runs)
+            longest = base.longest
+        for s in added:
+            kind_done = self.canasta_kind(s)
+            v = self.meld_value(s)
+            if kind_done is not None:
+                done[kind_done] += 1
+                value += v
+            elif s[0] == "group":
+                value += v
+                held = groups.get(s[3])
+                if held is None or s[1] > held[0]:
+                    groups[s[3]] = (s[1], s[2])
+            elif s[0] == "wild":
+                value += v
+                wild_meld = max(wild_meld, s[1])
+            elif s[0] == "sequence":
+                runs.setdefault(s[3], []).append(v)
+                longest = max(longest, s[1])
+                run = open_runs.get(s[3])
+                if run is None or bin(s[4]).count("1") > bin(run).count("1"):
+                    open_runs[s[3]] = s[4]
+            else:
+                value += v
+        total = value
+        for found in runs.values():
+            ranked = sorted(found, reverse=True)
+            total += ranked[0] + self.w.second_run * sum(ranked[1:])
+        total = self._with_requirement(total, done, longest)
+        view = _TableView(total, groups, wild_meld, open_runs)
+        view.partial, view.done, view.runs, view.longest = value, done, runs, longest
+        return view
+
+    def _with_requirement(self, value: float, done: list[int], longest: int) -> float:
+        """``value`` plus the requirement's part, added term by term.
+
+        Each canasta toward it counts, and each of the kinds it names (``done``: the canastas
+        of each kind); the longest unfinished run (``longest`` cards) while an escalera it
+        names is missing.
+        """
+        total = sum(done)
+        value += self.req_value * min(total, self.req_count) / max(self.req_count, 1)
+        for kind, n in self.req_kinds.items():
+            value += self.req_value * min(done[kind], n) / n
+            if done[kind] < n and kind == KIND_INDEX["escalera"]:
+                # the runs toward the escalera still missing count more
+                value += self.req_value * (longest / self.lim.escalera_size) ** 2
+        return value
+
+    def _rank_terms(self, r: int, c: int, on: tuple[int, int] | None) -> tuple[float, ...]:
+        """What ``c`` cards of rank ``r`` in hand add, term by term.
+
+        The terms are added in this order.
+        """
+        w = self.w
+        terms: list[float] = []
+        if c >= 2:
+            terms.append(w.pair)
+        if on is not None:
+            s0: Summary = ("group", on[0], on[1], r, 0)
+            s1: Summary = ("group", on[0] + c, on[1], r, 0)
+            terms.append(w.hand * (self.meld_value(s1) - self.meld_value(s0)))
+        elif c >= 2:
+            terms.append(w.hand * self.meld_value(("group", c + (1 if c == 2 else 0), 0, r, 0)))
+        terms.append(w.hand * c * self.points[r * 4])
+        return tuple(terms)
+
+    def _run_gain(self, suit: int, mask: int, on: int) -> float | None:
+        """What the hand's cards of a suit add to the side's run of it, weighted.
+
+        ``mask``: the ranks held; ``on``: the run's. None when they add nothing.
+        """
+        lim = self.lim
+        span = lim.escalera_size
+        low, high = lim.span_low, lim.span_high  # by position: an ace low or high
+        places = positions(mask) & lim.run_places
+        laid = positions(on) & lim.run_places
+        # the side's run with its ace low or high, where it holds one the span has at both ends
+        ons = [laid & ~1, laid & ~(1 << 13)] if laid & 1 and laid >> 13 & 1 else [laid]
+        best = 0
+        for start in range(low, max(high - span + 2, low + 1)):
+            window = ((1 << span) - 1) << start
+            for at in ons:
+                if not at & ~window:
+                    best = max(best, bin((places | at) & window).count("1"))
+        have = bin(on).count("1")
+        if best <= have:
+            return None
+        gain = self.meld_value(("sequence", best, 0, suit, 0)) - self.meld_value(
+            ("sequence", have, 0, suit, 0)
+        )
+        weight = self.w.run if on else self.w.run * 0.7
+        needs = self.req_kinds.get(KIND_INDEX["escalera"], 0)
+        if needs:
+            gain += self.req_value * ((best / span) ** 2 - (have / span) ** 2)
+        return weight * gain
+
+    def view(self, table: Sequence[Summary]) -> _TableView:
+        """What the valuation reads off a table, worked out once per table."""
+        key = tuple(table)
+        found = self._views.get(key)
+        if found is None:
+            if len(self._views) >= MOST_KEPT:
+                self._views.clear()
+            found = self._views[key] = self._table_view(table)
+        return found
+
+    def rank_terms(self, key: int, r: int, c: int, on: tuple[int, int] | None) -> tuple[float, ...]:
+        """:meth:`_rank_terms`, kept under ``key`` (see :meth:`Position.shape_value`)."""
+        terms = self._ranks.get(key)
+        if terms is None:
+            if len(self._ranks) >= MOST_KEPT:
+                self._ranks.clear()
+            terms = self._ranks[key] = self._rank_terms(r, c, on)
+        return terms
+
+    def run_gain(self, key: int, suit: int, mask: int, on: int) -> float | None:
+        """:meth:`_run_gain`, kept under ``key`` (see :meth:`Position._runs_value`)."""
+        if key in self._suits:
+            return self._suits[key]
+        if len(self._suits) >= MOST_KEPT:
+            self._suits.clear()
+        gain = self._suits[key] = self._run_gain(suit, mask, on)
+        return gain
+
+    def wild_gain(self, wild_meld: int, wilds: int) -> float:
+        """What ``wilds`` wild cards in hand add toward the side's wild meld of ``wild_meld``
+        cards, weighted."""
+        key = wild_meld << 10 | wilds
+        gain = self._wilds.get(key)
+        if gain is None:
+            grown = self.meld_value(("wild", wild_meld + wilds, 0, -1, 0))
+            gain = self.w.hand * (grown - self.meld_value(("wild", wild_meld, 0, -1, 0)))
+            if len(self._wilds) >= MOST_KEPT:
+                self._wilds.clear()
+            self._wilds[key] = gain
+        return gain
+
+
+_TABLES: dict[tuple[int, int, tuple[float, ...]], Tables] = {}
+
+
+def tables(ruleset: Ruleset, players: int, weights: Weights) -> Tables:
+    """The valuation's tables of a ruleset, a number of players and weights: made once (per
+    process) and shared by every position valued under them."""
+    key = (id(ruleset), players, weights.key())
+    found = _TABLES.get(key)
+    if found is None or found.ruleset is not ruleset:  # (an id may be used again)
+        if len(_TABLES) >= 32:
+            _TABLES.clear()
+        found = _TABLES[key] = Tables(ruleset, players, weights)
+    return found
+
+
+class Position:
+    """What the bot knows and values once per choice; what does not change within a run is
+    read from the run's :class:`Tables`."""
+
+    def __init__(self, hand: Hand, weights: Weights) -> None:
+        self.hand = hand
+        self.w = weights
+        shared = tables(hand.ruleset, hand.players, weights)
+        self.tables = shared
+        self.ruleset = hand.ruleset
+        self.rules = shared.rules
+        self.lim = shared.lim
+        self.wild = shared.wild
+        self.points = shared.points
+        self.penalties = shared.penalties
+        self.player = hand.current
+        self.team = hand.team
+        self.counts = hand.hands[self.player]
         stock = len(hand.stock)
         dealt = len(hand.deck)
         self.stock = stock
         self.late = 1.0 - stock / dealt if dealt else 1.0
         self.risk = weights.risk + (1.0 - weights.risk) * self.late * self.late
         self.table = [self.summary(m) for m in hand.melds[self.team]]
-        self._unseen()
-        # what one choice's candidates share, kept while they are valued: most of them change
-        # one suit or one rank of the hand and leave the table as it is
-        self._views: dict[tuple[Summary, ...], _TableView] = {}
-        # keyed by one int each (no tuple built per lookup): see shape_value and _runs_value
-        self._suits: dict[int, float | None] = {}
-        self._ranks: dict[int, tuple[float, ...]] = {}
+        # the cards the player cannot see, counted when first asked (:meth:`_know`)
+        self.unseen: list[int] = []
+        self.unseen_total = 1
+        self.mean_penalty = 0.0
         self.own = self.shape(self.counts)
         self._own_view: _TableView | None = None  # the view of the side's table as it is
+        # what every discard's danger shares: the ways to take the pile by the class of the
+        # card on top, and what the pile's cards are worth
+        self._ways: dict[str | None, tuple[str, ...]] = {}
+        self._pile_base: float | None = None
 
     # ------------------------------------------------------------------ what is known
+
+    def _know(self) -> None:
+        """Count the cards the player cannot see, once (:meth:`_unseen`)."""
+        if not self.unseen:
+            self._unseen()
 
     def _unseen(self) -> None:
         """The cards the player cannot see: the pack less its hand, the melds, the pile."""
@@ -190,119 +473,13 @@ class Position:
 
     # ------------------------------------------------------------------ the valuation
 
-    def bonus(self, kind: str, size: int, wilds: int, rank: int) -> float:
-        """The bonus of the canasta of ``kind`` a meld would make as it stands.
-
-        It holds ``wilds`` wild cards (which of them are jokers is not known); ``rank`` is its
-        rank index, or -1.
-        """
-        return float(special_bonus(self.ruleset, kind, size, wilds, 0 if wilds == 0 else -1, rank))
-
-    def meld_value(self, s: Summary) -> float:
-        kind, size, wilds, rank, _ = s
-        lim = self.lim
-        if kind == "group":
-            mixed = self.bonus("mixed", lim.mixed_size, max(wilds, 1), rank)
-            if wilds == 0:
-                return max(
-                    _track(
-                        size, lim.natural_size, self.bonus("natural", lim.natural_size, 0, rank)
-                    ),
-                    _track(size, lim.mixed_size, mixed) * 0.8,
-                )
-            return _track(size, lim.mixed_size, mixed)
-        if kind == "sequence":
-            bonus = self.bonus("escalera", max(size, lim.escalera_size), wilds, -1)
-            return _track(size, lim.escalera_size, bonus)
-        if kind == "wild":
-            bonus = self.bonus("bolivia", lim.bolivia_size, lim.bolivia_size, -1)
-            return _track(size, lim.bolivia_size, bonus)
-        return 0.0
-
-    def canasta_kind(self, s: Summary) -> int | None:
-        kind, size, wilds, _, _ = s
-        lim = self.lim
-        if kind == "group":
-            if wilds == 0:
-                return KIND_INDEX["natural"] if size >= lim.natural_size else None
-            return KIND_INDEX["mixed"] if size >= lim.mixed_size else None
-        if kind == "sequence":
-            return KIND_INDEX["escalera"] if size >= lim.escalera_size else None
-        if kind == "wild":
-            return KIND_INDEX["bolivia"] if size >= lim.bolivia_size else None
-        return None
-
     def view(self, table: Sequence[Summary]) -> _TableView:
-        """What the valuation reads off a table, once per table a choice's candidates lead to."""
-        if table is self.table and self._own_view is not None:
-            return self._own_view
-        key = tuple(table)
-        found = self._views.get(key)
-        if found is None:
-            found = self._views[key] = self._table_view(table)
+        """What the valuation reads off a table (the side's own, kept for the choice)."""
         if table is self.table:
-            self._own_view = found
-        return found
-
-    def _table_view(self, table: Sequence[Summary]) -> _TableView:
-        # the side's biggest unfinished group of each rank, its wild meld, its longest
-        # unfinished run of each suit
-        groups: dict[int, tuple[int, int]] = {}
-        wild_meld = 0
-        open_runs: dict[int, int] = {}
-        for s in table:
-            if self.canasta_kind(s) is not None:
-                continue
-            if s[0] == "group":
-                held = groups.get(s[3])
-                if held is None or s[1] > held[0]:
-                    groups[s[3]] = (s[1], s[2])
-            elif s[0] == "wild":
-                wild_meld = max(wild_meld, s[1])
-            elif s[0] == "sequence":
-                run = open_runs.get(s[3])
-                if run is None or bin(s[4]).count("1") > bin(run).count("1"):
-                    open_runs[s[3]] = s[4]
-        return _TableView(self.table_value(table), groups, wild_meld, open_runs)
-
-    def table_value(self, table: Sequence[Summary]) -> float:
-        """What the side's melds are worth, now and on their way to canastas."""
-        value = 0.0
-        done = [0, 0, 0, 0]
-        runs: dict[int, list[float]] = {}
-        for s in table:
-            kind_done = self.canasta_kind(s)
-            if kind_done is not None:
-                done[kind_done] += 1
-            v = self.meld_value(s)
-            if s[0] == "sequence" and kind_done is None:
-                runs.setdefault(s[3], []).append(v)
-            else:
-                value += v
-        # one unfinished run a suit is worth its way; another beside it less
-        for found in runs.values():
-            found.sort(reverse=True)
-            value += found[0] + self.w.second_run * sum(found[1:])
-        return self._with_requirement(value, done, table)
-
-    def _with_requirement(self, value: float, done: list[int], table: Sequence[Summary]) -> float:
-        """``value`` plus the requirement's part, added term by term.
-
-        Each canasta toward it counts, and each of the kinds it names (``done``: the canastas
-        of each kind).
-        """
-        total = sum(done)
-        value += self.req_value * min(total, self.req_count) / max(self.req_count, 1)
-        for kind, n in self.req_kinds.items():
-            value += self.req_value * min(done[kind], n) / n
-            if done[kind] < n and kind == KIND_INDEX["escalera"]:
-                # the runs toward the escalera still missing count more
-                longest = max(
-                    (s[1] for s in table if s[0] == "sequence" and self.canasta_kind(s) is None),
-                    default=0,
-                )
-                value += self.req_value * (longest / self.lim.escalera_size) ** 2
-        return value
+            if self._own_view is None:
+                self._own_view = self.tables.view(table)
+            return self._own_view
+        return self.tables.view(table)
 
     def shape(self, counts: Sequence[int]) -> _Shape:
         """What the valuation reads off the cards in hand."""
@@ -329,6 +506,30 @@ class Position:
                 masks[suit] = mask
         return _Shape(penalty, by_rank, wilds, masks)
 
+    def shape_without(self, cards: Sequence[Card]) -> _Shape:
+        """The hand's shape without these cards (held), from the hand's own: what
+        :meth:`shape` reads off the hand once they are melded."""
+        was = self.own
+        by_rank = list(was.by_rank)
+        masks = list(was.masks)
+        wilds = was.wilds
+        penalty = was.penalty
+        counts = self.counts
+        gone: dict[int, int] = {}
+        for card in cards:
+            index = card.index
+            penalty -= self.penalties[index]
+            if self.wild[index]:
+                wilds -= 1
+            if index < 52:
+                r = index >> 2
+                by_rank[r] -= 1
+                left = gone.get(index, counts[index]) - 1
+                gone[index] = left
+                if left == 0 and self.lim.run_ranks >> r & 1:
+                    masks[index & 3] &= ~(1 << r)
+        return _Shape(penalty, by_rank, wilds, masks)
+
     def discarded(self, index: int) -> _Shape:
         """The hand's shape without one card of ``index`` (held), from the hand's own."""
         was = self.own
@@ -349,7 +550,7 @@ class Position:
         value -= self.risk * shape.penalty
         # groups: the side's biggest unfinished group of each rank, grown by the hand's cards
         groups = view.groups
-        ranks = self._ranks
+        shared = self.tables
         by_rank = shape.by_rank
         for r in lim.group_ranks:
             c = by_rank[r]
@@ -359,45 +560,22 @@ class Position:
             # rank (4 bits), count and the group's size + 1 (10 bits each: MAX_CARDS < 1024),
             # then its wild cards
             key = r | c << 4 if on is None else r | c << 4 | (on[0] + 1) << 14 | on[1] << 24
-            terms = ranks.get(key)
-            if terms is None:
-                terms = ranks[key] = self._rank_terms(r, c, on)
-            for term in terms:
+            for term in shared.rank_terms(key, r, c, on):
                 value += term
         # wild cards: toward a wild canasta, or to finish another
         wilds = shape.wilds
         if wilds:
             value += w.wild * wilds
             if lim.wild_allowed:
-                wild_meld = view.wild_meld
-                grown = self.meld_value(("wild", wild_meld + wilds, 0, -1, 0))
-                value += w.hand * (grown - self.meld_value(("wild", wild_meld, 0, -1, 0)))
+                value += shared.wild_gain(view.wild_meld, wilds)
         # runs: the best window of an escalera's length in each suit
         if lim.sequence_allowed:
             value += self._runs_value(shape.masks, view)
         return value
 
-    def _rank_terms(self, r: int, c: int, on: tuple[int, int] | None) -> tuple[float, ...]:
-        """What ``c`` cards of rank ``r`` in hand add, term by term.
-
-        The terms are added in this order.
-        """
-        w = self.w
-        terms: list[float] = []
-        if c >= 2:
-            terms.append(w.pair)
-        if on is not None:
-            s0: Summary = ("group", on[0], on[1], r, 0)
-            s1: Summary = ("group", on[0] + c, on[1], r, 0)
-            terms.append(w.hand * (self.meld_value(s1) - self.meld_value(s0)))
-        elif c >= 2:
-            terms.append(w.hand * self.meld_value(("group", c + (1 if c == 2 else 0), 0, r, 0)))
-        terms.append(w.hand * c * self.points[r * 4])
-        return tuple(terms)
-
     def _runs_value(self, masks: Sequence[int], view: _TableView) -> float:
         open_runs = view.open_runs
-        suits = self._suits
+        shared = self.tables
         value = 0.0
         for suit in range(4):
             mask = masks[suit]
@@ -405,47 +583,31 @@ class Position:
                 continue
             on = open_runs.get(suit, 0)
             key = suit | mask << 2 | on << 16  # a rank mask has 13 bits
-            if key in suits:
-                gain = suits[key]
-            else:
-                gain = suits[key] = self._run_gain(suit, mask, on)
+            gain = shared.run_gain(key, suit, mask, on)
             if gain is not None:
                 value += gain
         return value
 
-    def _run_gain(self, suit: int, mask: int, on: int) -> float | None:
-        """What the hand's cards of a suit add to the side's run of it, weighted.
-
-        ``mask``: the ranks held; ``on``: the run's. None when they add nothing.
-        """
-        lim = self.lim
-        span = lim.escalera_size
-        low, high = lim.span_low, lim.span_high  # by position: an ace low or high
-        places = positions(mask) & lim.run_places
-        laid = positions(on) & lim.run_places
-        # the side's run with its ace low or high, where it holds one the span has at both ends
-        ons = [laid & ~1, laid & ~(1 << 13)] if laid & 1 and laid >> 13 & 1 else [laid]
-        best = 0
-        for start in range(low, max(high - span + 2, low + 1)):
-            window = ((1 << span) - 1) << start
-            for at in ons:
-                if not at & ~window:
-                    best = max(best, bin((places | at) & window).count("1"))
-        have = bin(on).count("1")
-        if best <= have:
-            return None
-        gain = self.meld_value(("sequence", best, 0, suit, 0)) - self.meld_value(
-            ("sequence", have, 0, suit, 0)
-        )
-        weight = self.w.run if on else self.w.run * 0.7
-        needs = self.req_kinds.get(KIND_INDEX["escalera"], 0)
-        if needs:
-            gain += self.req_value * ((best / span) ** 2 - (have / span) ** 2)
-        return weight * gain
-
     def value(self, counts: Sequence[int], table: Sequence[Summary]) -> float:
         view = self.view(table)
         return view.value + self.shape_value(self.shape(counts), view)
+
+    def value_now(self) -> float:
+        """The position's value as it stands (:meth:`value` of the hand and the side's melds)."""
+        view = self.view(self.table)
+        return view.value + self.shape_value(self.own, view)
+
+    def value_melding(self, cards: Sequence[Card], table: Sequence[Summary]) -> float:
+        """The position's value once these cards of the hand are melded, the side's melds
+        then ``table``."""
+        view = self.view(table)
+        return view.value + self.shape_value(self.shape_without(cards), view)
+
+    def value_laying(self, cards: Sequence[Card], melds: Sequence[Summary]) -> float:
+        """The position's value once these cards of the hand are laid as new melds
+        (``melds``, after the side's own)."""
+        view = self.tables.grown(self.view(self.table), melds)
+        return view.value + self.shape_value(self.shape_without(cards), view)
 
     def value_discarding(self, index: int) -> float:
         """The position's value once the card of ``index`` is discarded."""
@@ -477,11 +639,14 @@ class Position:
 
     def _ways_to_take(self, kind: str | None, their: int) -> tuple[str, ...]:
         """The ways side ``their`` may take the pile topped by a card of class ``kind``."""
-        hand = self.hand
-        classes = [*hand.pile_kinds(), kind]
-        frozen = frozen_when(self.ruleset, classes, team_has_melded=bool(hand.melds[their]))
-        pile = self.rules.pile
-        return pile.take_frozen if frozen else pile.take_unfrozen
+        found = self._ways.get(kind)  # (their side is the next player's: one per position)
+        if found is None:
+            hand = self.hand
+            classes = [*hand.pile_kinds(), kind]
+            frozen = frozen_when(self.ruleset, classes, team_has_melded=bool(hand.melds[their]))
+            pile = self.rules.pile
+            found = self._ways[kind] = pile.take_frozen if frozen else pile.take_unfrozen
+        return found
 
     def _take_chance(
         self, index: int, ways: tuple[str, ...], melds: Sequence[Meld], size: int
@@ -489,6 +654,7 @@ class Position:
         """The chance that a player of ``size`` cards takes the pile on a natural."""
         if "onto_meld" in ways and self._fits(index, melds):
             return 1.0
+        self._know()
         base = (index >> 2) * 4
         left = sum(self.unseen[base : base + 4])
         p = min(left / self.unseen_total, 1.0)
@@ -518,13 +684,19 @@ class Position:
 
     def _pile_worth(self, index: int) -> float:
         """What the pile is worth to its taker, the card discarded on top."""
-        worth = 60.0
-        for i in [*self.hand.pile, index]:
-            if i in BLACK_THREES:
-                worth -= self.penalties[i] * 0.5
-            else:
-                worth += 12.0 + self.points[i]
-        return worth
+        worth = self._pile_base
+        if worth is None:  # the pile's cards, counted once per position
+            worth = 60.0
+            for i in self.hand.pile:
+                worth = self._with_card(worth, i)
+            self._pile_base = worth
+        return self._with_card(worth, index)
+
+    def _with_card(self, worth: float, i: int) -> float:
+        """``worth`` with the card of index ``i`` on the pile."""
+        if i in BLACK_THREES:
+            return worth - self.penalties[i] * 0.5
+        return worth + (12.0 + self.points[i])
 
     @staticmethod
     def _ends(meld: Meld, r: int) -> bool:
@@ -553,6 +725,7 @@ class Position:
         """The penalty of a player's cards: known for the bot's own, estimated otherwise."""
         if player == self.player:
             return float(sum(n * self.penalties[i] for i, n in enumerate(self.counts)))
+        self._know()
         return self.hand.sizes[player] * self.mean_penalty
 
     def margin_going_out(self, after: Sequence[Meld], goer: int) -> float:
