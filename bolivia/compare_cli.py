@@ -20,13 +20,16 @@ __all__ = ["compare_formats", "compare_meter", "compared", "default_compared"]
 def default_compared(library: Library) -> list[Ruleset]:
     """The rulesets ``bolivia compare`` compares when none is named: the shipped Bolivias,
     not the house-rule examples (``house/``) nor the published variants (``variants/``)."""
-    return [
-        r
-        for r in (library.load(rid) for rid in library.ids())
-        if r.shipped
-        and r.family == "bolivia"
-        and not any(f"/{folder}/" in str(r.path) for folder in ("house", "variants"))
-    ]
+    picked = []
+    for rid in library.ids():
+        path = library.path_of(rid)  # (a file that is not one of them is not loaded)
+        if library.is_shipped(path) and not any(
+            f"/{folder}/" in str(path) for folder in ("house", "variants")
+        ):
+            ruleset = library.load(rid)
+            if ruleset.family == "bolivia":
+                picked.append(ruleset)
+    return picked
 
 
 def compare_formats(formats: str) -> list[str]:

@@ -290,7 +290,7 @@ def derived_alternatives(
     differ from the resolved value; and the documented alternatives of the claims cited."""
     out: list[Alternative] = []
     cited = set(cited)
-    for claim in sources.claims.values():
+    for claim in sources.touching(leaf):  # (a claim that fixes nothing near it gives nothing)
         same_game = claim.about is not None and claim.about == family
         if not same_game and claim.id not in cited:
             continue

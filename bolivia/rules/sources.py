@@ -95,6 +95,9 @@ class Sources(Mapping[str, Source]):
         self.claims: dict[str, Claim] = {
             claim.id: claim for source in self._sources.values() for claim in source.claims
         }
+        # the claims by the paths they fix: at each path and each path above it (see touching)
+        self._under: dict[str, list[int]] | None = None
+        self._at: dict[str, list[int]] = {}
 
     def __getitem__(self, key: str) -> Source:
         return self._sources[key]
@@ -104,6 +107,25 @@ class Sources(Mapping[str, Source]):
 
     def __len__(self) -> int:
         return len(self._sources)
+
+    def touching(self, path: str) -> list[Claim]:
+        """The claims that fix a value at, under or above ``path`` (a dotted key path), in
+        their order."""
+        if self._under is None:
+            under: dict[str, list[int]] = {}
+            for n, claim in enumerate(self.claims.values()):
+                for fixed in claim.fixes:
+                    self._at.setdefault(fixed, []).append(n)
+                    parts = fixed.split(".")
+                    for k in range(1, len(parts) + 1):
+                        under.setdefault(".".join(parts[:k]), []).append(n)
+            self._under = under
+        found = set(self._under.get(path, ()))
+        parts = path.split(".")
+        for k in range(1, len(parts)):
+            found.update(self._at.get(".".join(parts[:k]), ()))
+        listed = list(self.claims.values())
+        return [listed[n] for n in sorted(found)]
 
     def claim(self, claim_id: str) -> Claim:
         return self.claims[claim_id]

@@ -10,6 +10,7 @@ ten. Replays are written whole, each to its own file, into a folder that holds n
 
 from __future__ import annotations
 
+import gc
 import os
 import random
 import re
@@ -96,6 +97,10 @@ class HandStats:
     replay: list[str] = field(default_factory=list)
 
 
+#: the cycle collector's first threshold while a hand is played (Python's default is 700)
+FEWER_COLLECTIONS = 20_000
+
+
 def play_hand(
     ruleset: Ruleset,
     players: int,
@@ -118,9 +123,17 @@ def play_hand(
     log: list[tuple[int, Action]] = []
     conserved = hand.conserved() if check != "none" else True
     pile_taken: list[int] = []
-    ended_by, kept = _play_out(
-        hand, bots, choices, each and conserved, log if record else None, pile_taken
-    )
+    # play makes and drops many small lists, tuples and dicts, none in a cycle that lasts: the
+    # cycle collector is run less often meanwhile (a pass costs as much as a few actions), as
+    # it was after the hand
+    was = gc.get_threshold()
+    gc.set_threshold(max(was[0], FEWER_COLLECTIONS), was[1], was[2])
+    try:
+        ended_by, kept = _play_out(
+            hand, bots, choices, each and conserved, log if record else None, pile_taken
+        )
+    finally:
+        gc.set_threshold(*was)
     conserved = _counted_at_end(hand, check, each, conserved and kept)
     stats = _hand_stats(hand, index, seed, ended_by, conserved, first, pile_taken)
     if record and stats.completed:

@@ -178,8 +178,9 @@ class _Weighing:
             elif kind == "sequence":
                 mask |= 1 << (card.index >> 2)
         new = list(pos.table)
-        new[action.target] = (kind, size + len(action.cards), wilds, key, mask)
-        gain = pos.value_melding(action.cards, new) - self.now
+        grown: Summary = (kind, size + len(action.cards), wilds, key, mask)
+        new[action.target] = grown
+        gain = pos.value_melding(action.cards, new, grown) - self.now
         self.meld(action, gain + _melded_points(pos, (action.cards,)))
 
     def combine(self, n: int, action: Action) -> None:

@@ -30,6 +30,10 @@ __all__ = ["Position", "Summary", "Weights"]
 Summary = tuple[str, int, int, int, int]
 
 
+#: the names of the weights, as :class:`Weights` has them (its slots)
+WEIGHT_NAMES = ("draw", "hand", "pair", "pile", "risk", "run", "second_run", "wild")
+
+
 class Weights:
     """The few weights that are not the ruleset's values.
 
@@ -49,8 +53,12 @@ class Weights:
         self.wild = 25.0  # a wild card kept for a canasta
 
     def key(self) -> tuple[float, ...]:
-        """The weights' values, in the order of their names."""
-        return tuple(float(getattr(self, name)) for name in Weights.__slots__)
+        """The weights' values, in the order of their names.
+
+        >>> Weights.__slots__ == WEIGHT_NAMES
+        True
+        """
+        return tuple(float(getattr(self, name)) for name in WEIGHT_NAMES)
 
 
 def _track(size: int, target: int, bonus: float) -> float:
@@ -112,6 +120,21 @@ _KIND_KEY = {"group": 0, "sequence": 1, "wild": 2}
 #: the most entries a shared table of values keeps before it starts again (the values are
 #: worked out again when asked: the same numbers, so play does not depend on it)
 MOST_KEPT = 1 << 16
+
+
+class _OwnParts:
+    """The parts of the hand's own value beside the side's table as it is: the terms of each
+    rank's cards (empty where none), the ranks held of each suit and what each suit's run
+    gains (None where nothing)."""
+
+    __slots__ = ("gains", "masks", "terms")
+
+    def __init__(
+        self, terms: list[tuple[float, ...]], masks: list[int], gains: list[float | None]
+    ) -> None:
+        self.terms = terms
+        self.masks = masks
+        self.gains = gains
 
 
 class Tables:
@@ -360,6 +383,23 @@ class Tables:
         return gain
 
 
+def _touched(cards: Sequence[Card], melds: Sequence[Summary]) -> tuple[int, int]:
+    """The ranks and the suits (bits by index) whose part of a hand's value may change when
+    these cards leave it for these melds (new or grown): the cards' ranks, the ranks of the
+    groups and the suits of the runs among the melds."""
+    ranks = 0
+    for card in cards:
+        if card.index < 52:
+            ranks |= 1 << (card.index >> 2)
+    suits = 0
+    for kind, _size, _wilds, key, _mask in melds:
+        if kind == "group":
+            ranks |= 1 << key
+        elif kind == "sequence":
+            suits |= 1 << key
+    return ranks, suits
+
+
 _TABLES: dict[tuple[int, int, tuple[float, ...]], Tables] = {}
 
 
@@ -403,11 +443,12 @@ class Position:
         self.unseen: list[int] = []
         self.unseen_total = 1
         self.mean_penalty = 0.0
-        self.own = self.shape(self.counts)
+        self.own = self._own_shape()
         self._own_view: _TableView | None = None  # the view of the side's table as it is
         # what every discard's danger shares: the ways to take the pile by the class of the
         # card on top, and what the pile's cards are worth
         self._ways: dict[str | None, tuple[str, ...]] = {}
+        self._parts: _OwnParts | None = None  # the own shape's parts, for the discards
         self._pile_base: float | None = None
 
     # ------------------------------------------------------------------ what is known
@@ -506,6 +547,27 @@ class Position:
                 masks[suit] = mask
         return _Shape(penalty, by_rank, wilds, masks)
 
+    def _own_shape(self) -> _Shape:
+        """:meth:`shape` of the player's own hand, from the counts the hand keeps by rank and
+        the ranks it keeps by suit."""
+        hand = self.hand
+        lim = self.lim
+        counts = self.counts
+        penalties = self.penalties
+        penalty = 0
+        for i, n in enumerate(counts):
+            if n:
+                penalty += n * penalties[i]
+        wilds = 0
+        for i in lim.wild_indices:
+            wilds += counts[i]
+        masks = [0, 0, 0, 0]
+        if lim.sequence_allowed:
+            runs = lim.run_ranks
+            held = hand.suit_masks[self.player]
+            masks = [held[0] & runs, held[1] & runs, held[2] & runs, held[3] & runs]
+        return _Shape(penalty, list(hand.rank_counts[self.player]), wilds, masks)
+
     def shape_without(self, cards: Sequence[Card]) -> _Shape:
         """The hand's shape without these cards (held), from the hand's own: what
         :meth:`shape` reads off the hand once they are melded."""
@@ -543,50 +605,92 @@ class Position:
                 masks[index & 3] &= ~(1 << r)
         return _Shape(was.penalty - self.penalties[index], by_rank, wilds, masks)
 
-    def shape_value(self, shape: _Shape, view: _TableView) -> float:
+    def shape_value(
+        self,
+        shape: _Shape,
+        view: _TableView,
+        kept: _OwnParts | None = None,
+        ranks: int = 0,
+        suits: int = 0,
+    ) -> float:
+        """What the cards in hand (``shape``) are worth beside the side's melds (``view``).
+
+        ``kept``: the parts of the hand's own shape beside the side's table, taken as they
+        are for every rank not in ``ranks`` and every suit not in ``suits`` (bits by index)
+        whose ranks held are unchanged: where the cards and the view change only those (a
+        discard changes one rank and one suit, a meld its own), the same numbers, added in
+        the same order.
+        """
         w = self.w
         lim = self.lim
         value = 0.0
         value -= self.risk * shape.penalty
         # groups: the side's biggest unfinished group of each rank, grown by the hand's cards
         groups = view.groups
-        shared = self.tables
         by_rank = shape.by_rank
         for r in lim.group_ranks:
-            c = by_rank[r]
-            if not c:
+            if kept is not None and not ranks >> r & 1:
+                for term in kept.terms[r]:
+                    value += term
                 continue
-            on = groups.get(r)
-            # rank (4 bits), count and the group's size + 1 (10 bits each: MAX_CARDS < 1024),
-            # then its wild cards
-            key = r | c << 4 if on is None else r | c << 4 | (on[0] + 1) << 14 | on[1] << 24
-            for term in shared.rank_terms(key, r, c, on):
-                value += term
+            c = by_rank[r]
+            if c:
+                for term in self._rank_part(r, c, groups):
+                    value += term
         # wild cards: toward a wild canasta, or to finish another
         wilds = shape.wilds
         if wilds:
             value += w.wild * wilds
             if lim.wild_allowed:
-                value += shared.wild_gain(view.wild_meld, wilds)
+                value += self.tables.wild_gain(view.wild_meld, wilds)
         # runs: the best window of an escalera's length in each suit
         if lim.sequence_allowed:
-            value += self._runs_value(shape.masks, view)
+            value += self._runs_value(shape.masks, view, kept, suits)
         return value
 
-    def _runs_value(self, masks: Sequence[int], view: _TableView) -> float:
-        open_runs = view.open_runs
-        shared = self.tables
+    def _rank_part(self, r: int, c: int, groups: dict[int, tuple[int, int]]) -> tuple[float, ...]:
+        """The terms ``c`` cards of rank ``r`` in hand add, beside the side's groups."""
+        on = groups.get(r)
+        # rank (4 bits), count and the group's size + 1 (10 bits each: MAX_CARDS < 1024),
+        # then its wild cards
+        key = r | c << 4 if on is None else r | c << 4 | (on[0] + 1) << 14 | on[1] << 24
+        return self.tables.rank_terms(key, r, c, on)
+
+    def _runs_value(
+        self, masks: Sequence[int], view: _TableView, kept: _OwnParts | None, suits: int
+    ) -> float:
         value = 0.0
         for suit in range(4):
             mask = masks[suit]
-            if not mask:
-                continue
-            on = open_runs.get(suit, 0)
-            key = suit | mask << 2 | on << 16  # a rank mask has 13 bits
-            gain = shared.run_gain(key, suit, mask, on)
+            if kept is not None and mask == kept.masks[suit] and not suits >> suit & 1:
+                gain = kept.gains[suit]
+            else:
+                gain = self._run_part(suit, mask, view.open_runs)
             if gain is not None:
                 value += gain
         return value
+
+    def _run_part(self, suit: int, mask: int, open_runs: dict[int, int]) -> float | None:
+        """What the hand's ranks ``mask`` of ``suit`` add to the side's run of it."""
+        if not mask:
+            return None
+        on = open_runs.get(suit, 0)
+        key = suit | mask << 2 | on << 16  # a rank mask has 13 bits
+        return self.tables.run_gain(key, suit, mask, on)
+
+    def _own_parts(self) -> _OwnParts:
+        """The parts of the hand's own shape beside the side's table as it is, once."""
+        if self._parts is None:
+            view = self.view(self.table)
+            own = self.own
+            terms: list[tuple[float, ...]] = [() for _ in range(13)]
+            for r in self.lim.group_ranks:
+                c = own.by_rank[r]
+                if c:
+                    terms[r] = self._rank_part(r, c, view.groups)
+            gains = [self._run_part(suit, own.masks[suit], view.open_runs) for suit in range(4)]
+            self._parts = _OwnParts(terms, list(own.masks), gains)
+        return self._parts
 
     def value(self, counts: Sequence[int], table: Sequence[Summary]) -> float:
         view = self.view(table)
@@ -597,22 +701,29 @@ class Position:
         view = self.view(self.table)
         return view.value + self.shape_value(self.own, view)
 
-    def value_melding(self, cards: Sequence[Card], table: Sequence[Summary]) -> float:
-        """The position's value once these cards of the hand are melded, the side's melds
-        then ``table``."""
+    def value_melding(
+        self, cards: Sequence[Card], table: Sequence[Summary], grown: Summary
+    ) -> float:
+        """The position's value once these cards of the hand are melded onto one of the
+        side's melds, ``grown`` as it then is, the side's melds then ``table``."""
         view = self.view(table)
-        return view.value + self.shape_value(self.shape_without(cards), view)
+        ranks, suits = _touched(cards, (grown,))
+        shape = self.shape_without(cards)
+        return view.value + self.shape_value(shape, view, self._own_parts(), ranks, suits)
 
     def value_laying(self, cards: Sequence[Card], melds: Sequence[Summary]) -> float:
         """The position's value once these cards of the hand are laid as new melds
         (``melds``, after the side's own)."""
         view = self.tables.grown(self.view(self.table), melds)
-        return view.value + self.shape_value(self.shape_without(cards), view)
+        ranks, suits = _touched(cards, melds)
+        shape = self.shape_without(cards)
+        return view.value + self.shape_value(shape, view, self._own_parts(), ranks, suits)
 
     def value_discarding(self, index: int) -> float:
         """The position's value once the card of ``index`` is discarded."""
         view = self.view(self.table)
-        return view.value + self.shape_value(self.discarded(index), view)
+        ranks = 1 << (index >> 2) if index < 52 else 0  # (a joker changes no rank)
+        return view.value + self.shape_value(self.discarded(index), view, self._own_parts(), ranks)
 
     # ------------------------------------------------------------------ danger
 
