@@ -525,17 +525,10 @@ class Position:
     def shape(self, counts: Sequence[int]) -> _Shape:
         """What the valuation reads off the cards in hand."""
         lim = self.lim
-        penalties = self.penalties
-        penalty = 0
-        for i, n in enumerate(counts):
-            if n:
-                penalty += n * penalties[i]
+        penalty, wilds = self._penalty_and_wilds(counts)
         by_rank = [
             counts[b] + counts[b + 1] + counts[b + 2] + counts[b + 3] for b in range(0, 52, 4)
         ]
-        wilds = 0
-        for i in lim.wild_indices:
-            wilds += counts[i]
         masks = [0, 0, 0, 0]
         if lim.sequence_allowed:
             runs = lim.run_ranks  # the ranks a run may hold
@@ -547,20 +540,24 @@ class Position:
                 masks[suit] = mask
         return _Shape(penalty, by_rank, wilds, masks)
 
-    def _own_shape(self) -> _Shape:
-        """:meth:`shape` of the player's own hand, from the counts the hand keeps by rank and
-        the ranks it keeps by suit."""
-        hand = self.hand
-        lim = self.lim
-        counts = self.counts
+    def _penalty_and_wilds(self, counts: Sequence[int]) -> tuple[int, int]:
+        """The penalty of these cards, and how many of them are wild."""
         penalties = self.penalties
         penalty = 0
         for i, n in enumerate(counts):
             if n:
                 penalty += n * penalties[i]
         wilds = 0
-        for i in lim.wild_indices:
+        for i in self.lim.wild_indices:
             wilds += counts[i]
+        return penalty, wilds
+
+    def _own_shape(self) -> _Shape:
+        """:meth:`shape` of the player's own hand, from the counts the hand keeps by rank and
+        the ranks it keeps by suit."""
+        hand = self.hand
+        lim = self.lim
+        penalty, wilds = self._penalty_and_wilds(self.counts)
         masks = [0, 0, 0, 0]
         if lim.sequence_allowed:
             runs = lim.run_ranks
