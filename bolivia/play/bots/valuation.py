@@ -58,7 +58,16 @@ class Weights:
         >>> Weights.__slots__ == WEIGHT_NAMES
         True
         """
-        return tuple(float(getattr(self, name)) for name in WEIGHT_NAMES)
+        return (
+            self.draw,
+            self.hand,
+            self.pair,
+            self.pile,
+            self.risk,
+            self.run,
+            self.second_run,
+            self.wild,
+        )
 
 
 def _track(size: int, target: int, bonus: float) -> float:
@@ -76,7 +85,17 @@ class _TableView:
     run of each suit.
     """
 
-    __slots__ = ("done", "groups", "longest", "open_runs", "partial", "runs", "value", "wild_meld")
+    __slots__ = (
+        "done",
+        "groups",
+        "longest",
+        "open_runs",
+        "partial",
+        "run_terms",
+        "runs",
+        "value",
+        "wild_meld",
+    )
 
     def __init__(
         self,
@@ -96,6 +115,11 @@ class _TableView:
         self.done: list[int] = [0, 0, 0, 0]
         self.runs: dict[int, list[float]] = {}
         self.longest = 0
+        self.run_terms: list[float] = []  # each suit's unfinished runs' part, in order
+
+
+#: the view of a table of no melds, that every table is read on from
+_EMPTY_VIEW = _TableView(0.0, {}, 0, {})
 
 
 class _Shape:
@@ -152,6 +176,7 @@ class Tables:
         self.wild = lim.wild
         self.points = lim.points
         self.penalties = ruleset.penalties
+        self.pack = [lim.decks] * 52 + [ruleset.pack.jokers]  # the cards of each index
         count, including = lim.requirement(players)
         self.req_count = count
         self.req_kinds = dict(including)
@@ -231,50 +256,60 @@ class Tables:
         less), and the requirement's part.
         """
         if base is None:
-            value = 0.0
-            done = [0, 0, 0, 0]
-            runs: dict[int, list[float]] = {}
-            groups: dict[int, tuple[int, int]] = {}
-            wild_meld = 0
-            open_runs: dict[int, int] = {}
-            longest = 0
-        else:
-            value = base.partial
-            done = list(base.done)
-            runs = {suit: list(values) for suit, values in base.runs.items()}
-            groups = dict(base.groups)
-            wild_meld = base.wild_meld
-            open_runs = dict(base.open_runs)
-            longest = base.longest
+            base = _EMPTY_VIEW
+        # the base's containers are shared until a meld changes them (a view is not changed
+        # once made), then copied
+        value = base.partial
+        done = base.done
+        runs = base.runs
+        groups = base.groups
+        wild_meld = base.wild_meld
+        open_runs = base.open_runs
+        longest = base.longest
+        run_terms: list[float] | None = base.run_terms
         for s in added:
             kind_done = self.canasta_kind(s)
             v = self.meld_value(s)
             if kind_done is not None:
+                if done is base.done:
+                    done = list(done)
                 done[kind_done] += 1
                 value += v
             elif s[0] == "group":
                 value += v
                 held = groups.get(s[3])
                 if held is None or s[1] > held[0]:
+                    if groups is base.groups:
+                        groups = dict(groups)
                     groups[s[3]] = (s[1], s[2])
             elif s[0] == "wild":
                 value += v
                 wild_meld = max(wild_meld, s[1])
             elif s[0] == "sequence":
+                if runs is base.runs:
+                    runs = {suit: list(values) for suit, values in runs.items()}
                 runs.setdefault(s[3], []).append(v)
+                run_terms = None
                 longest = max(longest, s[1])
                 run = open_runs.get(s[3])
                 if run is None or bin(s[4]).count("1") > bin(run).count("1"):
+                    if open_runs is base.open_runs:
+                        open_runs = dict(open_runs)
                     open_runs[s[3]] = s[4]
             else:
                 value += v
+        if run_terms is None:  # one unfinished run a suit worth its way, another beside it less
+            run_terms = []
+            for found in runs.values():
+                ranked = sorted(found, reverse=True)
+                run_terms.append(ranked[0] + self.w.second_run * sum(ranked[1:]))
         total = value
-        for found in runs.values():
-            ranked = sorted(found, reverse=True)
-            total += ranked[0] + self.w.second_run * sum(ranked[1:])
+        for term in run_terms:
+            total += term
         total = self._with_requirement(total, done, longest)
         view = _TableView(total, groups, wild_meld, open_runs)
         view.partial, view.done, view.runs, view.longest = value, done, runs, longest
+        view.run_terms = run_terms
         return view
 
     def _with_requirement(self, value: float, done: list[int], longest: int) -> float:
@@ -311,8 +346,9 @@ class Tables:
         terms.append(w.hand * c * self.points[r * 4])
         return tuple(terms)
 
-    def _run_gain(self, suit: int, mask: int, on: int) -> float | None:
-        """What the hand's cards of a suit add to the side's run of it, weighted.
+    def _run_gain(self, mask: int, on: int) -> float | None:
+        """What the hand's cards of a suit add to the side's run of it, weighted (the same in
+        every suit: a run's value does not depend on its suit).
 
         ``mask``: the ranks held; ``on``: the run's. None when they add nothing.
         """
@@ -332,8 +368,8 @@ class Tables:
         have = bin(on).count("1")
         if best <= have:
             return None
-        gain = self.meld_value(("sequence", best, 0, suit, 0)) - self.meld_value(
-            ("sequence", have, 0, suit, 0)
+        gain = self.meld_value(("sequence", best, 0, -1, 0)) - self.meld_value(
+            ("sequence", have, 0, -1, 0)
         )
         weight = self.w.run if on else self.w.run * 0.7
         needs = self.req_kinds.get(KIND_INDEX["escalera"], 0)
@@ -360,13 +396,13 @@ class Tables:
             terms = self._ranks[key] = self._rank_terms(r, c, on)
         return terms
 
-    def run_gain(self, key: int, suit: int, mask: int, on: int) -> float | None:
+    def run_gain(self, key: int, mask: int, on: int) -> float | None:
         """:meth:`_run_gain`, kept under ``key`` (see :meth:`Position._runs_value`)."""
         if key in self._suits:
             return self._suits[key]
         if len(self._suits) >= MOST_KEPT:
             self._suits.clear()
-        gain = self._suits[key] = self._run_gain(suit, mask, on)
+        gain = self._suits[key] = self._run_gain(mask, on)
         return gain
 
     def wild_gain(self, wild_meld: int, wilds: int) -> float:
@@ -461,10 +497,10 @@ class Position:
     def _unseen(self) -> None:
         """The cards the player cannot see: the pack less its hand, the melds, the pile."""
         hand = self.hand
-        decks = self.lim.decks
-        unseen = [decks] * 52 + [hand.ruleset.pack.jokers]
-        for i, n in enumerate(self.counts):
-            unseen[i] -= n
+        unseen = list(self.tables.pack)
+        counts = self.counts
+        for i in range(53):
+            unseen[i] -= counts[i]
         for team in hand.melds:
             for meld in team:
                 for card in meld.cards:
@@ -473,11 +509,18 @@ class Position:
             unseen[i] -= 1
         for i in RED_THREES:
             unseen[i] = 0
-        self.unseen = [max(n, 0) for n in unseen]
-        self.unseen_total = max(sum(self.unseen), 1)
-        self.mean_penalty = (
-            sum(n * self.penalties[i] for i, n in enumerate(self.unseen)) / self.unseen_total
-        )
+        penalties = self.penalties
+        total = 0
+        weighted = 0
+        for i in range(53):
+            n = unseen[i]
+            if n < 0:
+                n = unseen[i] = 0
+            total += n
+            weighted += n * penalties[i]
+        self.unseen = unseen
+        self.unseen_total = max(total, 1)
+        self.mean_penalty = weighted / self.unseen_total
 
     def summary(self, meld: Meld) -> Summary:
         if meld.kind == "group":
@@ -672,8 +715,7 @@ class Position:
         if not mask:
             return None
         on = open_runs.get(suit, 0)
-        key = suit | mask << 2 | on << 16  # a rank mask has 13 bits
-        return self.tables.run_gain(key, suit, mask, on)
+        return self.tables.run_gain(mask | on << 13, mask, on)  # (a rank mask has 13 bits)
 
     def _own_parts(self) -> _OwnParts:
         """The parts of the hand's own shape beside the side's table as it is, once."""
