@@ -573,7 +573,7 @@ def test_ctrl_c_in_any_command_exits_130(
     def interrupted(*_: object, **__: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("bolivia.options.Library", interrupted)  # where commands build it
+    monkeypatch.setattr("bolivia.rules.library.Library", interrupted)  # where commands build it
     assert main(["rulesets"]) == 130
     assert capsys.readouterr().err.strip() == "interrupted"
 

@@ -1,8 +1,9 @@
 """The bots: who chooses among the legal actions.
 
 What a bot is and the bot a spec names (``registry``); random and greedy (``simple``); the
-expert, which weighs a position (``expert``, its valuation in ``valuation``); the search,
-which plays each candidate out on sampled deals (``search``, ``sampling``).
+expert, which weighs a position (``expert``, its valuation in ``valuation``, with the tables a
+run's positions share in ``tables``); the search, which plays each candidate out on sampled
+deals (``search``, ``sampling``).
 
 May import: :mod:`bolivia.play.table`, :mod:`bolivia.engine`, :mod:`bolivia.rules` and the
 ground floor.
