@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, ClassVar, Final
 
 from bolivia.errors import CardError
@@ -34,6 +34,7 @@ __all__ = [
     "Card",
     "Pack",
     "below",
+    "cards_of",
     "normalize_rank",
     "parse_cards",
     "shuffle",
@@ -261,6 +262,16 @@ class Pack:
 
     def __hash__(self) -> int:
         return hash((self.decks, self.jokers))
+
+
+def cards_of(counts: Sequence[int]) -> list[Card]:
+    """The cards a hand kept as counts by index holds, in index order.
+
+    >>> cards_of([1, 0, 0, 0, 2])
+    [2C, 3C, 3C]
+    """
+    every = Card._by_index
+    return [every[i] for i, n in enumerate(counts) for _ in range(n)]
 
 
 def shuffle(rng: random.Random, items: list[int]) -> None:

@@ -217,13 +217,13 @@ def _play_out(
 
 def _canastas(hand: Hand) -> dict[str, int]:
     """The canastas of each kind on the table, in the order first met."""
-    canastas: Counter[str] = Counter()
+    canastas: dict[str, int] = {}
     for team in hand.melds:
         for meld in team:
             kind = canasta_of(hand.ruleset, meld)
             if kind is not None:
-                canastas[kind] += 1
-    return dict(canastas)
+                canastas[kind] = canastas.get(kind, 0) + 1
+    return canastas
 
 
 @dataclass(frozen=True)

@@ -177,10 +177,8 @@ class _Weighing:
                 wilds += 1
             elif kind == "sequence":
                 mask |= 1 << (card.index >> 2)
-        new = list(pos.table)
         grown: Summary = (kind, size + len(action.cards), wilds, key, mask)
-        new[action.target] = grown
-        gain = pos.value_melding(action.cards, new, grown) - self.now
+        gain = pos.value_melding(action.cards, action.target, grown) - self.now
         self.meld(action, gain + _melded_points(pos, (action.cards,)))
 
     def combine(self, n: int, action: Action) -> None:

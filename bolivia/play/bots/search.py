@@ -29,6 +29,7 @@ from bolivia.engine.melds import Meld, canasta_bonus, canasta_of
 from bolivia.engine.scoring import TeamHand, score_team
 from bolivia.play.bots.expert import ExpertBot
 from bolivia.play.bots.sampling import determinize
+from bolivia.play.bots.simple import GreedyBot
 from bolivia.play.table.actions import Action, Answer, Ask, Discard, Draw, GoOut, TakePile, TakeTop
 from bolivia.play.table.hand import Hand
 from bolivia.rules.ruleset import Ruleset
@@ -42,7 +43,8 @@ PLAYOUT_STEPS = 2_000
 #: gives them, each with its lowest and highest value: whole numbers, ``depth`` also ``none``
 #: (to the hand's end), ``discards`` 0 or 1 (no or yes), ``confidence`` in standard errors,
 #: ``win`` points a playout scores more when its side is ahead at the end (less when behind),
-#: ``melds`` 0 or 1 (search holding a meld back), ``extra`` playouts more while undecided
+#: ``melds`` 0 or 1 (search holding a meld back), ``extra`` playouts more while undecided,
+#: ``greedy`` 0 or 1 (the playouts played by the greedy bot, not the expert: cheaper)
 BUDGET: dict[str, tuple[float, float]] = {
     "playouts": (1, 256),
     "width": (1, 8),
@@ -52,6 +54,7 @@ BUDGET: dict[str, tuple[float, float]] = {
     "win": (0, 10_000),
     "melds": (0, 1),
     "extra": (0, 256),
+    "greedy": (0, 1),
 }
 
 
@@ -68,6 +71,7 @@ class SearchBot:
         win: int = 0,
         melds: bool = False,
         extra: int = 0,
+        greedy: bool = False,
     ) -> None:
         self.name = "search"
         self.playouts = playouts
@@ -79,6 +83,13 @@ class SearchBot:
         self.depth = depth
         self.discards = discards
         self.policy = ExpertBot()
+        self.greedy = greedy
+        self._greedy_bot = GreedyBot()
+
+    def _rollout(self) -> ExpertBot | GreedyBot:
+        """The bot that plays the playouts out in every seat: the expert, or the greedy bot
+        (``greedy``)."""
+        return self._greedy_bot if self.greedy else self.policy
 
     def choose(self, hand: Hand, actions: Sequence[Action], rng: random.Random) -> Action:
         if len(actions) == 1:
@@ -146,8 +157,9 @@ class SearchBot:
         return self.discards and all(isinstance(action, Discard) for action in options)
 
     def _playout(self, sim: Hand, team: int) -> float:
-        """The side's margin after playing ``sim`` out with the expert in every seat."""
-        policy = self.policy
+        """The side's margin after playing ``sim`` out with the expert (or the greedy bot) in
+        every seat."""
+        policy = self._rollout()
         stop = sim.turns + self.depth if self.depth is not None else None
         quiet = random.Random(0)  # the expert draws nothing from it
         steps = 0
@@ -297,6 +309,10 @@ def _set_extra(bot: SearchBot, value: float | None) -> None:
     bot.extra = int(value or 0)
 
 
+def _set_greedy(bot: SearchBot, value: float | None) -> None:
+    bot.greedy = bool(value)
+
+
 #: each key of :data:`BUDGET` -> what sets it on the bot
 _SET_BUDGET: dict[str, Callable[[SearchBot, float | None], None]] = {
     "playouts": _set_playouts,
@@ -307,6 +323,7 @@ _SET_BUDGET: dict[str, Callable[[SearchBot, float | None], None]] = {
     "win": _set_win,
     "melds": _set_melds,
     "extra": _set_extra,
+    "greedy": _set_greedy,
 }
 
 

@@ -7,6 +7,7 @@ suit's ranks in hand add), kept across the positions of a run. The positions the
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from bolivia.engine.limits import KIND_INDEX, limits
 from bolivia.engine.melds import special_bonus
@@ -21,7 +22,7 @@ Summary = tuple[str, int, int, int, int]
 
 
 #: the names of the weights, as :class:`Weights` has them (its slots)
-WEIGHT_NAMES = ("draw", "hand", "pair", "pile", "risk", "run", "second_run", "wild")
+WEIGHT_NAMES: Final = ("draw", "hand", "pair", "pile", "risk", "run", "second_run", "wild")
 
 
 class Weights:
@@ -109,15 +110,21 @@ class TableView:
 
 
 #: the view of a table of no melds, that every table is read on from
-EMPTY_VIEW = TableView(0.0, {}, 0, {})
+EMPTY_VIEW: Final = TableView(0.0, {}, 0, {})
 
+
+#: the canasta kinds' indices (:data:`~bolivia.engine.limits.KINDS`)
+NATURAL: Final = KIND_INDEX["natural"]
+MIXED: Final = KIND_INDEX["mixed"]
+ESCALERA: Final = KIND_INDEX["escalera"]
+BOLIVIA: Final = KIND_INDEX["bolivia"]
 
 #: a meld's kind in the key of its value (any other kind is worth nothing)
-_KIND_KEY = {"group": 0, "sequence": 1, "wild": 2}
+_KIND_KEY: Final = {"group": 0, "sequence": 1, "wild": 2}
 
 #: the most entries a shared table of values keeps before it starts again (the values are
 #: worked out again when asked: the same numbers, so play does not depend on it)
-MOST_KEPT = 1 << 16
+MOST_KEPT: Final = 1 << 16
 
 
 class Tables:
@@ -194,12 +201,12 @@ class Tables:
         lim = self.lim
         if kind == "group":
             if wilds == 0:
-                return KIND_INDEX["natural"] if size >= lim.natural_size else None
-            return KIND_INDEX["mixed"] if size >= lim.mixed_size else None
+                return NATURAL if size >= lim.natural_size else None
+            return MIXED if size >= lim.mixed_size else None
         if kind == "sequence":
-            return KIND_INDEX["escalera"] if size >= lim.escalera_size else None
+            return ESCALERA if size >= lim.escalera_size else None
         if kind == "wild":
-            return KIND_INDEX["bolivia"] if size >= lim.bolivia_size else None
+            return BOLIVIA if size >= lim.bolivia_size else None
         return None
 
     def _table_view(self, table: Sequence[Summary]) -> TableView:
@@ -251,7 +258,7 @@ class Tables:
                 run_terms = None
                 longest = max(longest, s[1])
                 run = open_runs.get(s[3])
-                if run is None or bin(s[4]).count("1") > bin(run).count("1"):
+                if run is None or _ones(s[4]) > _ones(run):
                     if open_runs is base.open_runs:
                         open_runs = dict(open_runs)
                     open_runs[s[3]] = s[4]
@@ -282,7 +289,7 @@ class Tables:
         value += self.req_value * min(total, self.req_count) / max(self.req_count, 1)
         for kind, n in self.req_kinds.items():
             value += self.req_value * min(done[kind], n) / n
-            if done[kind] < n and kind == KIND_INDEX["escalera"]:
+            if done[kind] < n and kind == ESCALERA:
                 # the runs toward the escalera still missing count more
                 value += self.req_value * (longest / self.lim.escalera_size) ** 2
         return value
@@ -323,15 +330,15 @@ class Tables:
             window = ((1 << span) - 1) << start
             for at in ons:
                 if not at & ~window:
-                    best = max(best, bin((places | at) & window).count("1"))
-        have = bin(on).count("1")
+                    best = max(best, _ones((places | at) & window))
+        have = _ones(on)
         if best <= have:
             return None
         gain = self.meld_value(("sequence", best, 0, -1, 0)) - self.meld_value(
             ("sequence", have, 0, -1, 0)
         )
         weight = self.w.run if on else self.w.run * 0.7
-        needs = self.req_kinds.get(KIND_INDEX["escalera"], 0)
+        needs = self.req_kinds.get(ESCALERA, 0)
         if needs:
             gain += self.req_value * ((best / span) ** 2 - (have / span) ** 2)
         return weight * gain
@@ -345,6 +352,12 @@ class Tables:
                 self._views.clear()
             found = self._views[key] = self._table_view(table)
         return found
+
+    def replaced(self, table: Sequence[Summary], k: int, meld: Summary) -> TableView:
+        """The view of ``table`` with its meld ``k`` now ``meld``: read on from the view of
+        the melds before it (kept: those change least), the same numbers in the same order
+        as reading the whole table."""
+        return self.grown(self.view(table[:k]), [meld, *table[k + 1 :]])
 
     def rank_terms(self, key: int, r: int, c: int, on: tuple[int, int] | None) -> tuple[float, ...]:
         """:meth:`_rank_terms`, kept under ``key`` (see :meth:`Position.shape_value`)."""
@@ -378,7 +391,20 @@ class Tables:
         return gain
 
 
-_TABLES: dict[tuple[int, int, tuple[float, ...]], Tables] = {}
+def _ones(mask: int) -> int:
+    """How many bits ``mask`` (not negative) has set.
+
+    >>> _ones(0b1011)
+    3
+    """
+    n = 0
+    while mask:
+        mask &= mask - 1
+        n += 1
+    return n
+
+
+_TABLES: Final[dict[tuple[int, int, tuple[float, ...]], Tables]] = {}
 
 
 def tables(ruleset: Ruleset, players: int, weights: Weights) -> Tables:

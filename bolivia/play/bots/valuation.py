@@ -359,14 +359,12 @@ class Position:
     def value_now(self) -> float:
         """The position's value as it stands (:meth:`value` of the hand and the side's melds)."""
         view = self.view(self.table)
-        return view.value + self.shape_value(self.own, view)
+        return view.value + self.shape_value(self.own, view, self._own_parts())
 
-    def value_melding(
-        self, cards: Sequence[Card], table: Sequence[Summary], grown: Summary
-    ) -> float:
-        """The position's value once these cards of the hand are melded onto one of the
-        side's melds, ``grown`` as it then is, the side's melds then ``table``."""
-        view = self.view(table)
+    def value_melding(self, cards: Sequence[Card], target: int, grown: Summary) -> float:
+        """The position's value once these cards of the hand are melded onto the side's meld
+        ``target``, ``grown`` as it then is."""
+        view = self.tables.replaced(self.table, target, grown)
         ranks, suits = _touched(cards, (grown,))
         shape = self.shape_without(cards)
         return view.value + self.shape_value(shape, view, self._own_parts(), ranks, suits)

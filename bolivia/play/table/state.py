@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal, Self
 
-from bolivia.cards import Card, shuffle
+from bolivia.cards import Card, cards_of, shuffle
 from bolivia.engine.aside import barred, canasta_total, taken_up
 from bolivia.engine.discard import barred as bar_of
 from bolivia.engine.going_out import requirement_for, verify_go_out
@@ -36,7 +36,7 @@ from bolivia.engine.pile import card_class, turn_up
 from bolivia.engine.scoring import TeamHand, TeamScore, score_hand
 from bolivia.errors import BadRequest, Illegal
 from bolivia.play.table.actions import Action, GoOut
-from bolivia.play.table.views import cards_of, seating_of
+from bolivia.play.table.views import seating_of
 from bolivia.play.table.ways_out import DiscardCheck
 from bolivia.rules.ruleset import Ruleset
 from bolivia.values import reduce_fields

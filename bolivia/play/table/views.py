@@ -7,16 +7,14 @@ May import: :mod:`bolivia.cards`, :mod:`bolivia.errors` and :mod:`bolivia.rules`
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Final, overload
+from typing import overload
 
-from bolivia.cards import Card
+from bolivia.cards import Card, cards_of
 from bolivia.errors import BadRequest
 from bolivia.rules.model import Seating
 from bolivia.rules.ruleset import Ruleset
 
-__all__ = ["HandView", "cards_of", "seating_of"]
-
-CARDS: Final = Card.all()
+__all__ = ["HandView", "seating_of"]
 
 
 def seating_of(ruleset: Ruleset, players: int) -> Seating:
@@ -29,10 +27,6 @@ def seating_of(ruleset: Ruleset, players: int) -> Seating:
             f"not {players}"
         )
     return seating
-
-
-def cards_of(counts: Sequence[int]) -> list[Card]:
-    return [CARDS[i] for i, n in enumerate(counts) for _ in range(n)]
 
 
 class HandView(Sequence[Card]):
