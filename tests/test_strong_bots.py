@@ -172,9 +172,13 @@ def test_a_small_match_of_the_expert() -> None:
 
 
 def test_every_search_option_plays_legally_and_the_same_with_any_workers() -> None:
-    """The search's options all on, a small budget: legal actions only, the hand conserved,
-    and a match of it the same figures from one worker or two."""
-    spec = "search:playouts=2,width=3,depth=2,discards=1,confidence=0.5,win=100,melds=1,extra=2"
+    """The search's options all on (its playouts by the greedy bot), a small budget: legal
+    actions only, the hand conserved, and a match of it the same figures from one worker or
+    two."""
+    spec = (
+        "search:playouts=2,width=3,depth=2,discards=1,confidence=0.5,win=100,melds=1,extra=2,"
+        "greedy=1"
+    )
     bot = make_bot(spec)
     ruleset = LIBRARY.load("bolivia-da")
     hand = Hand.deal(ruleset, 4, random.Random(8))
