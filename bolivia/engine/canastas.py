@@ -123,7 +123,7 @@ def canasta_counts(ruleset: Ruleset, melds: Sequence[Meld], names: Collection[st
         found = next(
             (e.name for e, t in named if _matches(t, kind, size, meld.wilds, jokers, rank)), kind
         )
-        out[found] += 1
+        out[found] = out[found] + 1
     return out
 
 

@@ -286,11 +286,11 @@ def _redrawn_value(pos: Position, action: TakePile) -> float:
     hand = pos.hand
     counts = list(pos.counts)
     for card in [*(action.with_cards or ()), *(c for m in action.also for c in m)]:
-        counts[card.index] -= 1
+        counts[card.index] = counts[card.index] - 1
     out = hand.lim.pile_out
     for i in hand.pile[:-1]:
         if i not in out:
-            counts[i] += 1
+            counts[i] = counts[i] + 1
     return pos.value(counts, _table_taking(pos, action)) + pos.w.draw
 
 

@@ -35,17 +35,17 @@ def unseen(hand: Hand, player: int) -> list[int]:
     pack = hand.ruleset.pack
     counts = [pack.decks] * 52 + [pack.jokers]
     for i, n in enumerate(hand.hands[player]):
-        counts[i] -= n
+        counts[i] = counts[i] - n
     for team in hand.melds:
         for meld in team:
             for card in meld.cards:
-                counts[card.index] -= 1
+                counts[card.index] = counts[card.index] - 1
     for i in (*hand.pile, *hand.set_aside):
-        counts[i] -= 1
+        counts[i] = counts[i] - 1
     for p in range(hand.players):
         if p != player:
             for i, n in enumerate(hand.taken[p]):
-                counts[i] -= n
+                counts[i] = counts[i] - n
     reds = sum(counts[i] for i in RED_THREES) - sum(hand.red_threes)
     for i in sorted(RED_THREES):
         counts[i] = 0
@@ -53,7 +53,7 @@ def unseen(hand: Hand, player: int) -> list[int]:
     aside = sum(hand.black_threes)  # set aside by number: the clubs' first, then spades'
     for i in sorted(BLACK_THREES):
         used = min(aside, counts[i])
-        counts[i] -= used
+        counts[i] = counts[i] - used
         aside -= used
     return counts
 

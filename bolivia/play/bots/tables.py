@@ -142,7 +142,7 @@ class Tables:
         self.wild = lim.wild
         self.points = lim.points
         self.penalties = ruleset.penalties
-        self.pack = [lim.decks] * 52 + [ruleset.pack.jokers]  # the cards of each index
+        self.pack: list[int] = [lim.decks] * 52 + [ruleset.pack.jokers]  # the cards of each index
         count, including = lim.requirement(players)
         self.req_count = count
         self.req_kinds = dict(including)
@@ -238,8 +238,8 @@ class Tables:
             v = self.meld_value(s)
             if kind_done is not None:
                 if done is base.done:
-                    done = list(done)
-                done[kind_done] += 1
+                    done = done[:]
+                done[kind_done] = done[kind_done] + 1
                 value += v
             elif s[0] == "group":
                 value += v

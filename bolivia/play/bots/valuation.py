@@ -118,16 +118,16 @@ class Position:
     def _unseen(self) -> None:
         """The cards the player cannot see: the pack less its hand, the melds, the pile."""
         hand = self.hand
-        unseen = list(self.tables.pack)
+        unseen: list[int] = self.tables.pack[:]
         counts = self.counts
         for i in range(53):
-            unseen[i] -= counts[i]
+            unseen[i] = unseen[i] - counts[i]
         for team in hand.melds:
             for meld in team:
                 for card in meld.cards:
-                    unseen[card.index] -= 1
+                    unseen[card.index] = unseen[card.index] - 1
         for i in hand.pile:
-            unseen[i] -= 1
+            unseen[i] = unseen[i] - 1
         for i in RED_THREES:
             unseen[i] = 0
         penalties = self.penalties
@@ -233,8 +233,8 @@ class Position:
         """The hand's shape without these cards (held), from the hand's own: what
         :meth:`shape` reads off the hand once they are melded."""
         was = self.own
-        by_rank = list(was.by_rank)
-        masks = list(was.masks)
+        by_rank: list[int] = was.by_rank[:]
+        masks: list[int] = was.masks[:]
         wilds = was.wilds
         penalty = was.penalty
         counts = self.counts
@@ -246,24 +246,24 @@ class Position:
                 wilds -= 1
             if index < 52:
                 r = index >> 2
-                by_rank[r] -= 1
+                by_rank[r] = by_rank[r] - 1
                 left = gone.get(index, counts[index]) - 1
                 gone[index] = left
                 if left == 0 and self.lim.run_ranks >> r & 1:
-                    masks[index & 3] &= ~(1 << r)
+                    masks[index & 3] = masks[index & 3] & ~(1 << r)
         return _Shape(penalty, by_rank, wilds, masks)
 
     def discarded(self, index: int) -> _Shape:
         """The hand's shape without one card of ``index`` (held), from the hand's own."""
         was = self.own
-        by_rank = list(was.by_rank)
-        masks = list(was.masks)
+        by_rank: list[int] = was.by_rank[:]
+        masks: list[int] = was.masks[:]
         wilds = was.wilds - 1 if self.wild[index] else was.wilds
         if index < 52:
             r = index >> 2
-            by_rank[r] -= 1
+            by_rank[r] = by_rank[r] - 1
             if self.counts[index] == 1 and self.lim.run_ranks >> r & 1:
-                masks[index & 3] &= ~(1 << r)
+                masks[index & 3] = masks[index & 3] & ~(1 << r)
         return _Shape(was.penalty - self.penalties[index], by_rank, wilds, masks)
 
     def shape_value(

@@ -749,5 +749,5 @@ def _take_from(available: list[int], cards: tuple[Card, ...]) -> bool:
     if any(available[i] < n for i, n in need.items()):
         return False
     for i, n in need.items():
-        available[i] -= n
+        available[i] = available[i] - n
     return True

@@ -105,7 +105,7 @@ def canonical_melds(
                 k = kind_of[card.index]
                 pool = copies.get(k, [])
                 cards.append(pool[used[k]] if used[k] < len(pool) else card.index)
-                used[k] += 1
+                used[k] = used[k] + 1
         out.append(tuple(CARDS[i] for i in sorted(cards)))
     return tuple(out)
 
@@ -227,7 +227,7 @@ class Moves:
         """Add a first meld's pickups with these cards: each minimal set of melds."""
         left = list(counts)
         for i in cards:
-            left[i] -= 1
+            left[i] = left[i] - 1
         for also in self._first_sets(left, with_cards, top):
             melds = canonical_melds(self.ruleset, counts, [with_cards, *also], keep_first=True)
             out.append(TakePile(melds[0], None, melds[1:]))
@@ -396,7 +396,7 @@ class Moves:
                 total = (points + value) if several else max(points, value)
                 held = canastas + canasta[j]
                 for s, n in need.items():
-                    left[s] -= n
+                    left[s] = left[s] - n
                 chosen.append(j)
                 if complete(total, held):
                     if minimal(total, held):
@@ -405,7 +405,7 @@ class Moves:
                     yield from grow(j + 1, total, held)
                 chosen.pop()
                 for s, n in need.items():
-                    left[s] += n
+                    left[s] = left[s] + n
 
         yield from grow(0, start, 0)
 
