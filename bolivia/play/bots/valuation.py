@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from bolivia.cards import Card
 from bolivia.engine.melds import Meld
-from bolivia.engine.pile import card_class, frozen_when
+from bolivia.engine.pile import frozen_when
 from bolivia.engine.scoring import TeamHand, score_team
 from bolivia.play.bots.tables import Summary, TableView, Weights, tables
 from bolivia.play.table.hand import Hand
@@ -99,6 +99,7 @@ class Position:
         # the cards the player cannot see, counted when first asked (:meth:`_know`)
         self.unseen: list[int] = []
         self.unseen_total = 1
+        self.unseen_wild = 0  # of them wild
         self.mean_penalty = 0.0
         self.own = self._own_shape()
         self._own_view: TableView | None = None  # the view of the side's table as it is
@@ -141,6 +142,10 @@ class Position:
             weighted += n * penalties[i]
         self.unseen = unseen
         self.unseen_total = max(total, 1)
+        wild = 0
+        for i in self.lim.wild_indices:
+            wild += unseen[i]
+        self.unseen_wild = wild
         self.mean_penalty = weighted / self.unseen_total
 
     def summary(self, meld: Meld) -> Summary:
@@ -391,8 +396,8 @@ class Position:
         The chance they take the pile, times what the pile is worth.
         """
         hand = self.hand
-        kind = card_class(self.ruleset, CARDS[index])
-        if kind in self.rules.pile.blocked_by_top:
+        kind = self.tables.card_classes[index]
+        if kind in self.tables.blocked_by_top:
             return 0.0
         nxt = (self.player + 1) % hand.players
         their = hand.team_of[nxt]
@@ -433,7 +438,7 @@ class Position:
         if "natural_pair" in ways:
             chance = max(chance, 1 - miss - one)
         if "natural_and_wild" in ways:
-            wilds = sum(self.unseen[i] for i in self.lim.wild_indices) / self.unseen_total
+            wilds = self.unseen_wild / self.unseen_total
             has_wild = 1 - (1 - wilds) ** size
             chance = max(chance, (1 - miss) * has_wild)
         return chance
@@ -441,7 +446,7 @@ class Position:
     def _fits(self, index: int, melds: Sequence[Meld]) -> bool:
         """Whether the natural card goes onto one of these melds, taking the pile."""
         card = CARDS[index]
-        onto = self.rules.pile.onto_kinds
+        onto = self.tables.onto_kinds
         for meld in melds:
             if meld.kind not in onto:
                 continue
