@@ -40,15 +40,10 @@ def _checked(pos: Position, hand: Hand) -> int:
             whole = pos.value(after, [*pos.table, *new])
             assert pos.value_laying(cards, new) == whole, action
         elif isinstance(action, Extend):
-            kind, size, wilds, key, mask = pos.table[action.target]
             after = list(counts)
             for card in action.cards:
                 after[card.index] -= 1
-                if pos.wild[card.index]:
-                    wilds += 1
-                elif kind == "sequence":
-                    mask |= 1 << (card.index >> 2)
-            grown = (kind, size + len(action.cards), wilds, key, mask)
+            grown = pos.extended(action.target, action.cards)
             table = list(pos.table)
             table[action.target] = grown
             whole = pos.value(after, table)

@@ -98,6 +98,7 @@ class Sources(Mapping[str, Source]):
         # the claims by the paths they fix: at each path and each path above it (see touching)
         self._under: dict[str, list[int]] | None = None
         self._at: dict[str, list[int]] = {}
+        self._listed: list[Claim] = []
 
     def __getitem__(self, key: str) -> Source:
         return self._sources[key]
@@ -120,12 +121,12 @@ class Sources(Mapping[str, Source]):
                     for k in range(1, len(parts) + 1):
                         under.setdefault(".".join(parts[:k]), []).append(n)
             self._under = under
+            self._listed = list(self.claims.values())
         found = set(self._under.get(path, ()))
         parts = path.split(".")
         for k in range(1, len(parts)):
             found.update(self._at.get(".".join(parts[:k]), ()))
-        listed = list(self.claims.values())
-        return [listed[n] for n in sorted(found)]
+        return [self._listed[n] for n in sorted(found)]
 
     def claim(self, claim_id: str) -> Claim:
         return self.claims[claim_id]

@@ -171,13 +171,7 @@ class _Weighing:
         """Cards onto a meld: the value they add, and their points."""
         assert isinstance(action, Extend)
         pos = self.pos
-        kind, size, wilds, key, mask = pos.table[action.target]
-        for card in action.cards:
-            if pos.wild[card.index]:
-                wilds += 1
-            elif kind == "sequence":
-                mask |= 1 << (card.index >> 2)
-        grown: Summary = (kind, size + len(action.cards), wilds, key, mask)
+        grown = pos.extended(action.target, action.cards)
         gain = pos.value_melding(action.cards, action.target, grown) - self.now
         self.meld(action, gain + _melded_points(pos, (action.cards,)))
 

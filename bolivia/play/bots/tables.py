@@ -23,10 +23,6 @@ __all__ = ["MOST_KEPT", "Summary", "TableView", "Tables", "Weights", "tables"]
 Summary = tuple[str, int, int, int, int]
 
 
-#: the names of the weights, as :class:`Weights` has them (its slots)
-WEIGHT_NAMES: Final = ("draw", "hand", "pair", "pile", "risk", "run", "second_run", "wild")
-
-
 class Weights:
     """The few weights that are not the ruleset's values.
 
@@ -48,7 +44,8 @@ class Weights:
     def key(self) -> tuple[float, ...]:
         """The weights' values, in the order of their names.
 
-        >>> Weights.__slots__ == WEIGHT_NAMES
+        >>> w = Weights()
+        >>> w.key() == tuple(getattr(w, name) for name in Weights.__slots__)
         True
         """
         return (

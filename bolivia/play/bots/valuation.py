@@ -366,6 +366,16 @@ class Position:
         view = self.view(self.table)
         return view.value + self.shape_value(self.own, view, self._own_parts())
 
+    def extended(self, target: int, cards: Sequence[Card]) -> Summary:
+        """The side's meld ``target`` as it is once these cards join it."""
+        kind, size, wilds, key, mask = self.table[target]
+        for card in cards:
+            if self.wild[card.index]:
+                wilds += 1
+            elif kind == "sequence":
+                mask |= 1 << (card.index >> 2)
+        return (kind, size + len(cards), wilds, key, mask)
+
     def value_melding(self, cards: Sequence[Card], target: int, grown: Summary) -> float:
         """The position's value once these cards of the hand are melded onto the side's meld
         ``target``, ``grown`` as it then is."""
