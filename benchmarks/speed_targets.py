@@ -12,7 +12,12 @@ beside the figure before the issue's work and the target.
   included) of ``bolivia compare --games 0`` with 10 and with 30 deals a column, run in turn
   ``--compare-repeat`` times; the fixed cost is the line through the two medians at no deal
   (its range from the runs' extremes). CPU seconds move with the machine's load: the range
-  says how much.
+  says how much;
+- the same fixed cost in instructions (``compare-instructions``, slow: four minutes a run under
+  valgrind): every process of the two comparisons counted by callgrind, a forked worker from
+  its fork (``--zero-before=PyOS_AfterFork_Child``: callgrind's child starts with its parent's
+  counts), a spawned one whole; the line through the two at no deal. Its target is the CPU
+  target scaled by the figure before (2.0 / 3.36 of the instructions before).
 
 ``--python`` measures the build installed in another environment (``-P``: never a checkout);
 the default compiled build is the one the targets are for. ``--base-python`` measures the
@@ -46,6 +51,13 @@ FIGURES = {
     "search": ("search:playouts=16,width=3 hand", 12.06e9, 1e9, "instructions"),
     # (CPU seconds move with the load: 4.0 on a busy day, 3.36 measured beside a8b2d2f)
     "compare": ("default comparison, fixed cost", 3.36, 2.0, "CPU seconds"),
+    # (the same, counted: 20.87 G at 149ce0f; the target scaled as the CPU seconds')
+    "compare-instructions": (
+        "comparison fixed cost, counted",
+        20.87e9,
+        20.87e9 * 2.0 / 3.36,
+        "instructions",
+    ),
 }
 
 
@@ -72,6 +84,40 @@ def hand_instructions(python: str, bot: str, hands: int) -> float:
     start, _, _ = instructions(python, "bolivia-da", bot, 0, "none")
     total, _, _ = instructions(python, "bolivia-da", bot, hands, "none")
     return (total - start) / hands
+
+
+def compare_instructions(python: str, deals: int) -> float:
+    """Instructions of ``bolivia compare --games 0 --hands deals``, every process of it (a
+    forked worker's from its fork on)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        command = [
+            "valgrind",
+            "--tool=callgrind",
+            "--trace-children=yes",
+            "--zero-before=PyOS_AfterFork_Child",
+            f"--callgrind-out-file={os.path.join(tmp, 'cg.%p')}",
+            python,
+            "-P",
+            "-m",
+            "bolivia",
+            "compare",
+            "--hands",
+            str(deals),
+            "--games",
+            "0",
+            "--out",
+            os.path.join(tmp, "report"),
+        ]
+        subprocess.run(command, capture_output=True, check=True, cwd=tmp)
+        total = 0
+        for name in os.listdir(tmp):
+            if name.startswith("cg."):
+                with open(os.path.join(tmp, name), errors="replace") as counts:
+                    found = re.search(r"^summary: (\d+)", counts.read(), re.MULTILINE)
+                if found is None:
+                    raise SystemExit(f"no instruction count in {name}")
+                total += int(found.group(1))
+    return float(total)
 
 
 def compare_seconds(python: str, deals: int) -> float:
@@ -147,6 +193,10 @@ def main() -> None:
             now = hand_instructions(args.python, key, args.hands)
         elif key == "search":
             now = hand_instructions(args.python, "search:playouts=16,width=3", args.search_hands)
+        elif key == "compare-instructions":
+            few, many = (compare_instructions(args.python, deals) for deals in (10, 30))
+            now = few - 10 * (many - few) / 20
+            extra = f"10 deals {few / 1e9:.2f} G, 30 deals {many / 1e9:.2f} G"
         else:
             pythons = [args.python, *([args.base_python] if args.base_python else [])]
             measured = compare_fixed(pythons, args.compare_repeat)

@@ -1,11 +1,13 @@
 """Where the shipped data lives: inside the wheel (``bolivia/_data``) or, in a source checkout,
-at the top of the repository (``rulesets/``, ``seeds/``, ``docs/``)."""
+at the top of the repository (``rulesets/``, ``seeds/``, ``docs/``); and the folder the toolkit
+keeps what it can work out again in (:func:`cache_dir`)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
-__all__ = ["data_dir", "docs_dir", "rulesets_dir", "seeds_dir"]
+__all__ = ["cache_dir", "data_dir", "docs_dir", "rulesets_dir", "seeds_dir"]
 
 _PACKAGE = Path(__file__).resolve().parent
 
@@ -32,3 +34,11 @@ def seeds_dir() -> Path:
 def docs_dir() -> Path:
     """The documents: the oracle protocol, checking an engine, how the engine reads the rules."""
     return data_dir("docs")
+
+
+def cache_dir() -> Path:
+    """The folder the toolkit keeps what it can work out again in (the sweeps' results, the
+    compiled templates): ``bolivia`` in ``$XDG_CACHE_HOME``, or in ``~/.cache`` where that is
+    not set. :class:`RuntimeError` where there is no home folder to find."""
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache) / "bolivia"

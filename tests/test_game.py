@@ -4,6 +4,7 @@ replay exactly; tampered replays are refused with the step and the rule."""
 from __future__ import annotations
 
 import json
+import multiprocessing
 import random
 from dataclasses import replace
 from pathlib import Path
@@ -18,6 +19,7 @@ from bolivia.cards import POSITION_RANK, Card
 from bolivia.compare.differences import differing_areas, play_areas
 from bolivia.engine.melds import new_meld, verify_meld
 from bolivia.errors import Illegal
+from bolivia.play.batch import workers
 from bolivia.play.batch.replay import ReplayError, verify_replay
 from bolivia.play.batch.seeds import derive_seed
 from bolivia.play.batch.simulate import RunSpec, play_hand, run
@@ -222,7 +224,15 @@ def test_the_same_seed_gives_the_same_replay_bytes() -> None:
     assert other != lines[0]
 
 
-def test_simulation_is_the_same_for_any_number_of_workers(tmp_path: Path) -> None:
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_simulation_is_the_same_for_any_number_of_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, method: str
+) -> None:
+    """Forked (where the system allows it) or spawned, two workers play what one does."""
+    if method not in multiprocessing.get_all_start_methods():
+        pytest.skip(f"this system cannot {method}")
+    used: list[str] = []
+    monkeypatch.setattr(workers, "start_method", lambda: used.append(method) or method)
     spec = RunSpec(
         "bolivia-da",
         LibrarySpec(),
@@ -234,6 +244,7 @@ def test_simulation_is_the_same_for_any_number_of_workers(tmp_path: Path) -> Non
     )
     one = run(spec, workers=1)
     two = run(replace(spec, replays=str(tmp_path / "two")), workers=2)
+    assert used == [method]
     # the command hands its loaded ruleset to a one-worker run (it is not loaded again)
     given = run(replace(spec, replays=str(tmp_path / "given")), ruleset=LIBRARY.load("bolivia-da"))
     for summary in (one, two, given):

@@ -614,3 +614,34 @@ def test_show_standalone_reads_back_any_notes(tmp_path: Path, notes: str) -> Non
     (tmp_path / "flat.yaml").write_text(standalone_yaml(original), encoding="utf-8")
     again = Library([tmp_path]).load(tmp_path / "flat.yaml")
     assert (again.name, again.notes) == (original.name, notes)
+
+
+def test_templates_compiled_once_are_read_back_and_an_unusable_cache_is_passed_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The report's templates, compiled once, are read from the cache folder by the next
+    command (which then compiles nothing), kept apart by autoescaping; a cache folder that
+    cannot be made leaves the templates compiled as without one."""
+    import jinja2
+
+    from bolivia.compare.report import report_environment
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    names = {False: "report.md.j2", True: "report.html.j2"}
+    first = {auto: report_environment(autoescape=auto).get_template(name)
+             for auto, name in names.items()}  # fmt: skip
+    assert len(list((tmp_path / "cache" / "bolivia" / "templates").iterdir())) == 2
+
+    def compiles(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("compiled again")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(jinja2.Environment, "compile", compiles)
+        for auto, name in names.items():
+            again = report_environment(autoescape=auto).get_template(name)
+            assert again.root_render_func.__code__ == first[auto].root_render_func.__code__
+
+    (tmp_path / "file").write_text("not a folder")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))
+    made = report_environment(autoescape=True).get_template(names[True])
+    assert made.root_render_func.__code__ == first[True].root_render_func.__code__

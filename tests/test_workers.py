@@ -10,12 +10,13 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from bolivia.play.batch.workers import WorkerDied, worker_pool
+from bolivia.play.batch.workers import WorkerDied, start_method, worker_pool
 
 
 def _square(n: int) -> int:
@@ -33,6 +34,36 @@ def test_results_come_in_the_jobs_order_or_as_they_finish() -> None:
         assert list(pool.imap(_square, iter(range(50)), chunksize=3)) == [n * n for n in range(50)]
         assert sorted(pool.imap_unordered(_square, range(20))) == [n * n for n in range(20)]
         assert pool.map(_square, []) == []
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="workers fork on Linux only")
+def test_workers_fork_from_one_thread_and_are_spawned_beside_others() -> None:
+    assert start_method() == "fork"
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        assert start_method() == "spawn"  # a fork could copy a lock the other thread holds
+        with worker_pool(2) as pool:
+            assert pool.method == "spawn"
+            assert pool.map(_square, range(5)) == [0, 1, 4, 9, 16]
+    finally:
+        release.set()
+        other.join()
+    with worker_pool(2, _remember, (7,)) as pool:
+        assert pool.method == "fork"
+        assert pool.map(_remembered, range(3)) == [7, 8, 9]  # each worker ran the setup first
+
+
+_REMEMBERED: list[int] = []
+
+
+def _remember(n: int) -> None:
+    _REMEMBERED.append(n)
+
+
+def _remembered(n: int) -> int:
+    return _REMEMBERED[-1] + n
 
 
 def test_a_worker_killed_mid_run_ends_the_run_with_one_clear_error() -> None:
@@ -59,15 +90,19 @@ def _children(pid: int) -> list[int]:
 
 
 def _workers(run: subprocess.Popen[str]) -> list[int]:
-    """The run's worker processes, once two have started (within a minute)."""
+    """The run's worker processes, once two have started (within a minute): its children,
+    forked or spawned, but for the helper multiprocessing starts beside spawned ones."""
     deadline = time.monotonic() + 60
     workers: list[int] = []
     while len(workers) < 2 and time.monotonic() < deadline and run.poll() is None:
         time.sleep(0.2)
         workers = []
         for p in _children(run.pid):
-            line = Path(f"/proc/{p}/cmdline").read_bytes()
-            if b"spawn_main" in line and b"resource_tracker" not in line:
+            try:
+                line = Path(f"/proc/{p}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if b"resource_tracker" not in line:
                 workers.append(p)
     assert len(workers) >= 2, "the workers did not start"
     return workers

@@ -47,6 +47,7 @@ from bolivia.compare.playing import (
     Runs,
     game_stats,
     play_stats,
+    preload,
     run_jobs,
 )
 from bolivia.compare.summary import columns, measured_effects
@@ -419,19 +420,20 @@ def _rulings_and_play(
     rulings: Callable[[], Rulings],
     play: Callable[[threading.Event | None, Workers | None], Play],
     workers: int,
+    played: tuple[Sequence[Ruleset], LibrarySpec],
 ) -> tuple[Rulings, Play]:
     """The rulings and the play, the workers playing while this process finds the rulings.
 
-    The two use separate state (the workers load their own rulesets), so the order cannot
-    change a byte. The pool is made here: only the main thread may set the signal handling it
-    needs.
+    The two use separate state (the workers play the ``played`` rulesets, given them as they
+    start), so the order cannot change a byte. The pool is made here: only the main thread may
+    set the signal handling it needs.
     """
     if workers <= 1:
         found = rulings()
         return found, play(None, None)
     stop = threading.Event()
     # the pool is left first: stopping its workers ends a play thread waiting on them
-    with ThreadPoolExecutor(1, "play") as ahead, worker_pool(workers) as pool:
+    with ThreadPoolExecutor(1, "play") as ahead, worker_pool(workers, preload, played) as pool:
         playing = ahead.submit(play, stop, pool)
         try:
             found = rulings()
@@ -486,7 +488,9 @@ def build(
         return witnesses, findings, gallery
 
     play_all = functools.partial(_play, played, sizing, seed, workers, where, progress, base, more)
-    (witnesses, findings, gallery), play = _rulings_and_play(rulings, play_all, workers)
+    (witnesses, findings, gallery), play = _rulings_and_play(
+        rulings, play_all, workers, (played, where)
+    )
     comparison = Comparison(
         rulesets=list(rulesets),
         seed=seed,

@@ -113,6 +113,13 @@ class GamePlayed:
 _LOADED: dict[tuple[str, LibrarySpec], Ruleset] = {}
 
 
+def preload(rulesets: Sequence[Ruleset], where: LibrarySpec) -> None:
+    """Keep these rulesets as the jobs naming them and ``where`` play them: a worker's setup,
+    so that it plays the rulesets the parent loaded instead of loading them again."""
+    for ruleset in rulesets:
+        _LOADED[ruleset.id, where] = ruleset
+
+
 def _ruleset(job: PlayJob) -> Ruleset:
     key = (job.ruleset, job.where)
     if key not in _LOADED:

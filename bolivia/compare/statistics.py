@@ -26,6 +26,7 @@ quantiles are :class:`statistics.NormalDist`'s.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -182,9 +183,11 @@ def t_cdf(t: float, df: int) -> float:
     return 1.0 - tail if t > 0 else tail
 
 
+@functools.lru_cache(maxsize=4096)
 def t_quantile(p: float, df: int) -> float:
     """Student's t distribution's ``p`` quantile (0 < p < 1) with ``df`` degrees of freedom,
-    to about 1e-12, by bisection on :func:`t_cdf`."""
+    to about 1e-12, by bisection on :func:`t_cdf` (each kept once worked out: a report asks
+    the same few hundreds of times)."""
     if not 0.0 < p < 1.0:
         raise ValueError("a quantile is of a probability strictly between 0 and 1")
     if p < 0.5:

@@ -14,6 +14,7 @@ result -- exactly what ``bolivia oracle`` answers, so every witness can be re-as
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import json
@@ -520,6 +521,20 @@ def _shrink(
     return op, request
 
 
+def _shows(
+    op: str, results: dict[str, dict[str, Any]], a: str, b: str, variant: Callable[[], Any]
+) -> bool:
+    """Whether ``a`` and ``b`` rule differently on a situation (``results``: their answers),
+    and so do ``a`` and the variant (whose answer ``variant`` gives, asked only then)."""
+    if not _both_answer(op, results, a, b):
+        return False
+    mine = _verdict(op, results[a])
+    if mine == _verdict(op, results[b]):
+        return False
+    again = variant()
+    return "error" not in again and mine != _verdict(op, again)
+
+
 def _separates(
     oracle: Oracle, a: Ruleset, b: Ruleset, variant: Ruleset
 ) -> Callable[[tuple[str, dict[str, Any]]], bool]:
@@ -528,35 +543,79 @@ def _separates(
 
     def separates(item: tuple[str, dict[str, Any]]) -> bool:
         op, request = item
-        results = _ask_all(oracle, (a, b), op, request)
-        if not _both_answer(op, results, a.id, b.id):
-            return False
-        mine = _verdict(op, results[a.id])
-        if mine == _verdict(op, results[b.id]):
-            return False  # the variant is asked only where a and b differ
-        again = _ask_all(oracle, (variant,), op, request)[variant.id]
-        return "error" not in again and mine != _verdict(op, again)
+        return _shows(
+            op,
+            _ask_all(oracle, (a, b), op, request),
+            a.id,
+            b.id,
+            functools.partial(_answer, oracle, variant, op, request),
+        )
 
     return separates
 
 
+class Situations:
+    """The random situations the search tries in one area: :data:`RANDOM_TRIES` of them, drawn
+    once with :mod:`random` from a seed of the area's name alone, each ruleset's answer to each
+    kept once asked. Every pair of rulesets and every rule of the area tries the same ones, so
+    no ruleset is asked a situation twice; and Hypothesis is not used, as its draws also depend
+    on the modules loaded from the current folder, and it keeps a cache there: the same inputs
+    find the same witness wherever the command runs."""
+
+    def __init__(self, oracle: Oracle, area: str) -> None:
+        self.oracle = oracle
+        self.area = area
+        self._items: list[tuple[str, dict[str, Any]]] | None = None
+        self._answers: dict[tuple[int, str], dict[str, Any]] = {}
+
+    @property
+    def items(self) -> list[tuple[str, dict[str, Any]]]:
+        """The situations, (op, request) each, drawn when first read."""
+        if self._items is None:
+            area = self.area
+            rng = random.Random(int.from_bytes(hashlib.sha256(area.encode()).digest()[:8]))
+            ops = AREA_OPS[area]
+            self._items = []
+            for _ in range(RANDOM_TRIES):
+                op = ops[rng.randrange(len(ops))]
+                self._items.append((op, _random_request(rng, op)))
+        return self._items
+
+    def answer(self, index: int, ruleset: Ruleset) -> dict[str, Any]:
+        """The ruleset's answer to the situation at ``index``."""
+        key = (index, ruleset.id)
+        found = self._answers.get(key)
+        if found is None:
+            op, request = self.items[index]
+            found = self._answers[key] = _answer(self.oracle, ruleset, op, request)
+        return found
+
+
 def _random_witness(
-    oracle: Oracle, area: str, a: Ruleset, b: Ruleset, variant: Ruleset
+    oracle: Oracle,
+    area: str,
+    a: Ruleset,
+    b: Ruleset,
+    variant: Ruleset,
+    situations: Situations | None = None,
 ) -> tuple[str, dict[str, Any]] | None:
-    """A random situation that shows the rule (:func:`_separates`), shrunk. Seeded by the area
-    and the rulesets' ids alone, and drawn with :mod:`random` rather than Hypothesis (whose draws
-    also depend on the modules loaded from the current folder, and which keeps a cache there):
-    the same inputs find the same witness wherever the command runs."""
+    """The first of the area's random situations that shows the rule (:func:`_separates`),
+    shrunk; ``situations``: the area's, where the caller keeps them for its other rules."""
+    tried = situations if situations is not None else Situations(oracle, area)
     separates = _separates(oracle, a, b, variant)
-    text = f"{area}|{a.id}|{b.id}|{variant.id}"
-    rng = random.Random(int.from_bytes(hashlib.sha256(text.encode()).digest()[:8]))
-    ops = AREA_OPS[area]
-    for _ in range(RANDOM_TRIES):
-        op = ops[rng.randrange(len(ops))]
-        item = (op, _random_request(rng, op))
-        if separates(item):
-            return _shrink(item, separates)
+    for index, (op, request) in enumerate(tried.items):
+        results = {r.id: tried.answer(index, r) for r in (a, b)}
+        # the variant's answer is asked afresh: variants of one rule share an id
+        if _shows(
+            op, results, a.id, b.id, functools.partial(_answer, oracle, variant, op, request)
+        ):
+            return _shrink((op, request), separates)
     return None
+
+
+def _answer(oracle: Oracle, ruleset: Ruleset, op: str, request: dict[str, Any]) -> dict[str, Any]:
+    """One ruleset's answer, as :func:`_ask_all` keeps it."""
+    return _ask_all(oracle, (ruleset,), op, request)[ruleset.id]
 
 
 @dataclass(frozen=True)
@@ -600,7 +659,7 @@ def _rule_witness(
     pair: tuple[Ruleset, Ruleset],
     rule: str,
     separating: Asked,
-    search: bool,
+    situations: Situations | None,
 ) -> tuple[tuple[str, dict[str, Any]] | None, str]:
     """A situation the rule alone decides, and how it was found.
 
@@ -613,9 +672,9 @@ def _rule_witness(
         again = _ask_all(oracle, (variant,), op, request)[variant.id]
         if "error" not in again and _verdict(op, again) != _verdict(op, results[a.id]):
             return (op, request), "enumeration"
-    if not search:
+    if situations is None:
         return None, ""
-    found = _random_witness(oracle, area, a, b, variant)
+    found = _random_witness(oracle, area, a, b, variant, situations)
     return found, "random search" if found is not None else ""
 
 
@@ -631,7 +690,7 @@ def _pair_findings(
     area: str,
     pair: tuple[Ruleset, Ruleset],
     asked: Asked,
-    search: bool,
+    situations: Situations | None,
     witnesses: dict[str, Witness],
 ) -> list[Finding]:
     """What the search finds for one pair in one area: a finding for each differing rule."""
@@ -643,7 +702,7 @@ def _pair_findings(
     separating = _separating(asked, a, b)
     out = []
     for rule in rules:
-        found, how = _rule_witness(oracle, area, pair, rule, separating, search)
+        found, how = _rule_witness(oracle, area, pair, rule, separating, situations)
         key = None
         if found is not None:
             op, request = found
@@ -676,6 +735,7 @@ def find_witnesses(
     pairs = list(itertools.combinations(rulesets, 2))
     for area in areas:
         asked = _asked(oracle, rulesets, area)
+        situations = Situations(oracle, area) if search else None  # the random search's
         for pair in pairs:
-            findings += _pair_findings(oracle, rulesets, area, pair, asked, search, witnesses)
+            findings += _pair_findings(oracle, rulesets, area, pair, asked, situations, witnesses)
     return list(witnesses.values()), findings

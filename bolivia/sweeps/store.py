@@ -30,13 +30,13 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import os
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from bolivia.output import OutputError, prepare_folder
+from bolivia.resources import cache_dir
 from bolivia.sweeps.jobs import CANASTA_KINDS, HAND_FIELDS, Job
 from bolivia.version import __version__
 
@@ -135,8 +135,7 @@ def _locked(exc: sqlite3.Error) -> bool:
 
 def default_store() -> Path:
     """Where sweeps keep their results unless told otherwise."""
-    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(cache) / "bolivia" / "sweeps.sqlite"
+    return cache_dir() / "sweeps.sqlite"
 
 
 def _key(job: Job) -> tuple[Any, ...]:
