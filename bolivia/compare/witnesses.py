@@ -416,14 +416,19 @@ def _cards_named(value: Any) -> int:
     return 1 if isinstance(value, str) else 0
 
 
+_KEPT: dict[str, frozenset[str]] = {}  # by op: the fields of an answer the search keeps
+
+
 def _ask_all(
     oracle: Oracle, rulesets: Sequence[Ruleset], op: str, request: dict[str, Any]
 ) -> dict[str, dict[str, Any]]:
     results: dict[str, dict[str, Any]] = {}
+    keep = _KEPT.get(op)
+    if keep is None:
+        keep = _KEPT[op] = RESULT_FIELDS[op] | set(_KEYS[op]) | {"code", "rule"}
     for ruleset in rulesets:
         answer = oracle.handle({"op": op, "ruleset": ruleset.id, **request})
         if answer["ok"]:
-            keep = RESULT_FIELDS[op] | set(_KEYS[op]) | {"code", "rule"}
             results[ruleset.id] = {k: v for k, v in answer["result"].items() if k in keep}
         else:
             results[ruleset.id] = {"error": answer["error"]}
@@ -522,17 +527,28 @@ def _shrink(
 
 
 def _shows(
-    op: str, results: dict[str, dict[str, Any]], a: str, b: str, variant: Callable[[], Any]
+    op: str,
+    results: dict[str, dict[str, Any]],
+    verdicts: dict[str, Any],
+    a: str,
+    b: str,
+    variant: Callable[[], Any],
 ) -> bool:
-    """Whether ``a`` and ``b`` rule differently on a situation (``results``: their answers),
-    and so do ``a`` and the variant (whose answer ``variant`` gives, asked only then)."""
+    """Whether ``a`` and ``b`` rule differently on a situation (``results``: their answers,
+    ``verdicts`` their verdicts), and so do ``a`` and the variant (whose answer ``variant``
+    gives, asked only then)."""
     if not _both_answer(op, results, a, b):
         return False
-    mine = _verdict(op, results[a])
-    if mine == _verdict(op, results[b]):
+    mine = verdicts[a]
+    if mine == verdicts[b]:
         return False
     again = variant()
     return "error" not in again and mine != _verdict(op, again)
+
+
+def _verdicts(op: str, results: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Each ruleset's verdict, by id (worked out once: comparing them is most of the work)."""
+    return {rid: _verdict(op, answer) for rid, answer in results.items()}
 
 
 def _separates(
@@ -543,9 +559,11 @@ def _separates(
 
     def separates(item: tuple[str, dict[str, Any]]) -> bool:
         op, request = item
+        results = _ask_all(oracle, (a, b), op, request)
         return _shows(
             op,
-            _ask_all(oracle, (a, b), op, request),
+            results,
+            _verdicts(op, results),
             a.id,
             b.id,
             functools.partial(_answer, oracle, variant, op, request),
@@ -566,7 +584,7 @@ class Situations:
         self.oracle = oracle
         self.area = area
         self._items: list[tuple[str, dict[str, Any]]] | None = None
-        self._answers: dict[tuple[int, str], dict[str, Any]] = {}
+        self._answers: dict[tuple[int, str], tuple[dict[str, Any], Any]] = {}
 
     @property
     def items(self) -> list[tuple[str, dict[str, Any]]]:
@@ -581,13 +599,14 @@ class Situations:
                 self._items.append((op, _random_request(rng, op)))
         return self._items
 
-    def answer(self, index: int, ruleset: Ruleset) -> dict[str, Any]:
-        """The ruleset's answer to the situation at ``index``."""
+    def answer(self, index: int, ruleset: Ruleset) -> tuple[dict[str, Any], Any]:
+        """The ruleset's answer to the situation at ``index``, and its verdict."""
         key = (index, ruleset.id)
         found = self._answers.get(key)
         if found is None:
             op, request = self.items[index]
-            found = self._answers[key] = _answer(self.oracle, ruleset, op, request)
+            answer = _answer(self.oracle, ruleset, op, request)
+            found = self._answers[key] = (answer, _verdict(op, answer))
         return found
 
 
@@ -604,10 +623,15 @@ def _random_witness(
     tried = situations if situations is not None else Situations(oracle, area)
     separates = _separates(oracle, a, b, variant)
     for index, (op, request) in enumerate(tried.items):
-        results = {r.id: tried.answer(index, r) for r in (a, b)}
+        (mine, va), (theirs, vb) = tried.answer(index, a), tried.answer(index, b)
         # the variant's answer is asked afresh: variants of one rule share an id
         if _shows(
-            op, results, a.id, b.id, functools.partial(_answer, oracle, variant, op, request)
+            op,
+            {a.id: mine, b.id: theirs},
+            {a.id: va, b.id: vb},
+            a.id,
+            b.id,
+            functools.partial(_answer, oracle, variant, op, request),
         ):
             return _shrink((op, request), separates)
     return None
@@ -629,27 +653,26 @@ class Finding:
     how: str  # "enumeration", "random search", or "" when nothing was found
 
 
-Asked = list[tuple[str, dict[str, Any], dict[str, Any]]]  # op, request, answers by id
+# op, request, answers by id, verdicts by id
+Asked = list[tuple[str, dict[str, Any], dict[str, Any], dict[str, Any]]]
 
 
 def _asked(oracle: Oracle, rulesets: Sequence[Ruleset], area: str) -> Asked:
-    """Every request of the area with each ruleset's answer, the fewest cards first."""
-    return sorted(
-        (
-            (op, request, _ask_all(oracle, rulesets, op, request))
-            for op, request in requests_for(area)
-        ),
-        key=lambda item: _cards_named(item[1]),
-    )
+    """Every request of the area with each ruleset's answer and verdict, the fewest cards
+    first."""
+    out: Asked = []
+    for op, request in requests_for(area):
+        results = _ask_all(oracle, rulesets, op, request)
+        out.append((op, request, results, _verdicts(op, results)))
+    return sorted(out, key=lambda item: _cards_named(item[1]))
 
 
 def _separating(asked: Asked, a: Ruleset, b: Ruleset) -> Asked:
     """The requests both rulesets answer, with different verdicts."""
     return [
-        (op, request, results)
-        for op, request, results in asked
-        if _both_answer(op, results, a.id, b.id)
-        and _verdict(op, results[a.id]) != _verdict(op, results[b.id])
+        item
+        for item in asked
+        if _both_answer(item[0], item[2], a.id, b.id) and item[3][a.id] != item[3][b.id]
     ]
 
 
@@ -668,9 +691,9 @@ def _rule_witness(
     a, b = pair
     variant = with_value(a, rule, b)
     oracle.register(variant)
-    for op, request, results in separating:
+    for op, request, _, verdicts in separating:
         again = _ask_all(oracle, (variant,), op, request)[variant.id]
-        if "error" not in again and _verdict(op, again) != _verdict(op, results[a.id]):
+        if "error" not in again and _verdict(op, again) != verdicts[a.id]:
             return (op, request), "enumeration"
     if situations is None:
         return None, ""
@@ -712,7 +735,7 @@ def _pair_findings(
     if separating and all(f.witness is None for f in out):
         # no rule alone makes the difference, several do together (taking the top card
         # needs both the rule and the meld kinds it may extend)
-        op, request, results = separating[0]
+        op, request, results, _ = separating[0]
         key = _kept(witnesses, Witness(area, op, request, results))
         out.append(Finding(area, ids, " + ".join(rules), key, "enumeration, rules together"))
     return out

@@ -15,11 +15,10 @@ True
 from __future__ import annotations
 
 import json
-from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import IO, Any
 
-from bolivia.cards import Card
+from bolivia.cards import JOKER_INDEX, Card
 from bolivia.engine.game_end import game_over, target_for
 from bolivia.engine.going_out import verify_go_out
 from bolivia.engine.initial_meld import canasta_needed, minimum, verify_initial_meld
@@ -301,23 +300,27 @@ def _fields(
 def _check_copies(
     ruleset: Ruleset, lists: Iterable[list[Card]], red_threes: int = 0, black_threes: int = 0
 ) -> None:
-    counts: Counter[Card] = Counter()
+    counts = [0] * 53  # by card index
     for cards in lists:
-        counts.update(cards)
+        for card in cards:
+            counts[card.index] += 1
     pack = ruleset.pack
-    for card in sorted(card for card, n in counts.items() if n > pack.copies(card)):
-        raise OracleError(
-            "too-many-copies",
-            f"the request names {card!r} {counts[card]} "
-            f"times; the pack of {ruleset.id} holds "
-            f"{pack.copies(card)}",
-        )
+    if max(counts[:JOKER_INDEX]) > pack.decks or counts[JOKER_INDEX] > pack.jokers:
+        for index, n in enumerate(counts):  # the first card past its copies, in card order
+            card = Card.from_index(index)
+            if n > pack.copies(card):
+                raise OracleError(
+                    "too-many-copies",
+                    f"the request names {card!r} {n} "
+                    f"times; the pack of {ruleset.id} holds "
+                    f"{pack.copies(card)}",
+                )
     # threes by number: those named plus those laid out (red) or set aside (black)
     for threes, more, what in (
         (_RED_THREES, red_threes, "red threes"),
         (_BLACK_THREES, black_threes, "black threes"),
     ):
-        named = counts[threes[0]] + counts[threes[1]] + more
+        named = counts[threes[0].index] + counts[threes[1].index] + more
         if named > 2 * pack.decks:
             raise OracleError(
                 "too-many-copies",
