@@ -11,6 +11,7 @@ the same bytes. The files are written together, atomically (``bolivia.output``).
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import re
@@ -288,7 +289,7 @@ def _turns_plot(plt: Any, play: Sequence[tuple[str, PlayStats]]) -> str:
     return svg
 
 
-def plots(comparison: Comparison) -> dict[str, str]:
+def plots(comparison: Comparison, data: dict[str, Any] | None = None) -> dict[str, str]:
     """name -> SVG text of each plot: one measure a figure, one series per column of the
     report, every figure the same size, counts and shares from zero.
 
@@ -296,7 +297,7 @@ def plots(comparison: Comparison) -> dict[str, str]:
     outside the data; the bars' lines are 95% intervals.
     """
     plt = pyplot()
-    play = context_play(comparison)
+    play = context_play(comparison, data)
     out: dict[str, str] = {}
     with any_script():
         out["points"] = _points_plot(plt, play)
@@ -305,19 +306,26 @@ def plots(comparison: Comparison) -> dict[str, str]:
     return out
 
 
-def context_play(comparison: Comparison) -> list[tuple[str, PlayStats]]:
+def context_play(
+    comparison: Comparison, data: dict[str, Any] | None = None
+) -> list[tuple[str, PlayStats]]:
     """The play figures per column under the first bot (rulesets with the same rules play the
-    same hands once)."""
-    tables: list[tuple[str, list[tuple[str, PlayStats]]]] = context(comparison)["play"]["tables"]
+    same hands once); ``data``: the comparison's :func:`context`, where the caller has it."""
+    data = data if data is not None else context(comparison)
+    tables: list[tuple[str, list[tuple[str, PlayStats]]]] = data["play"]["tables"]
     return tables[0][1]
 
 
 # --------------------------------------------------------------------------- renderers
 
 
-def render_markdown(comparison: Comparison, plot_files: dict[str, str]) -> str:
+def render_markdown(
+    comparison: Comparison, plot_files: dict[str, str], data: dict[str, Any] | None = None
+) -> str:
+    """The Markdown page; ``data``: the comparison's :func:`context`, where the caller has it
+    (in the language being written)."""
     env = report_environment(autoescape=False)
-    data = context(comparison)
+    data = data if data is not None else context(comparison)
     return current().spaced(
         env.get_template("report.md.j2").render(
             **data,
@@ -357,9 +365,12 @@ def _html_tables(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def render_html(comparison: Comparison, svgs: dict[str, str]) -> str:
+def render_html(
+    comparison: Comparison, svgs: dict[str, str], data: dict[str, Any] | None = None
+) -> str:
+    """The HTML page; ``data`` as :func:`render_markdown` takes it."""
     env = report_environment(autoescape=True)
-    data = context(comparison)
+    data = data if data is not None else context(comparison)
     page = env.get_template("report.html.j2").render(
         **data,
         **_html_tables(data),
@@ -615,13 +626,15 @@ def write_report(
     words are English); the paths written. All are staged before any older file is replaced
     (:mod:`bolivia.output`): a failure leaves the older report whole."""
     with speaking(lang):
+        # the figures and words every page shows, worked out once for the three (read only)
+        shared = functools.cache(lambda: context(comparison))
         return write_formats(
             out,
             REPORT_NAME,
             formats,
-            lambda: plots(comparison),
-            lambda names: render_markdown(comparison, names),
-            lambda svgs: render_html(comparison, svgs),
+            lambda: plots(comparison, shared()),
+            lambda names: render_markdown(comparison, names, shared()),
+            lambda svgs: render_html(comparison, svgs, shared()),
             lambda: render_json(comparison),
         )
 
