@@ -14,10 +14,11 @@ beside the figure before the issue's work and the target.
   (its range from the runs' extremes). CPU seconds move with the machine's load: the range
   says how much;
 - the same fixed cost in instructions (``compare-instructions``, slow: four minutes a run under
-  valgrind): every process of the two comparisons counted by callgrind, a forked worker from
-  its fork (``--zero-before=PyOS_AfterFork_Child``: callgrind's child starts with its parent's
-  counts), a spawned one whole; the line through the two at no deal. Its target is the CPU
-  target scaled by the figure before (2.0 / 3.36 of the instructions before).
+  valgrind, the two runs at once): every process of the two comparisons counted by callgrind,
+  a forked worker from its fork (``--zero-before=PyOS_AfterFork_Child``: callgrind's child
+  starts with its parent's counts), a spawned one whole; the line through the two at no deal.
+  Its target is the CPU target scaled by the figure before (2.0 / 3.36 of the instructions
+  before).
 
 ``--python`` measures the build installed in another environment (``-P``: never a checkout);
 the default compiled build is the one the targets are for. ``--base-python`` measures the
@@ -28,6 +29,7 @@ comparison's fixed cost of the build before too, its runs interleaved with the o
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import re
 import resource
@@ -36,6 +38,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -194,7 +197,9 @@ def main() -> None:
         elif key == "search":
             now = hand_instructions(args.python, "search:playouts=16,width=3", args.search_hands)
         elif key == "compare-instructions":
-            few, many = (compare_instructions(args.python, deals) for deals in (10, 30))
+            # the two runs at once: instructions do not depend on what runs beside them
+            with ThreadPoolExecutor(2) as both:
+                few, many = both.map(functools.partial(compare_instructions, args.python), (10, 30))
             now = few - 10 * (many - few) / 20
             extra = f"10 deals {few / 1e9:.2f} G, 30 deals {many / 1e9:.2f} G"
         else:
