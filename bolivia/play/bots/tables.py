@@ -141,14 +141,12 @@ class Tables:
         self.wild = lim.wild
         self.points = lim.points
         self.penalties = ruleset.penalties
-        self.pack: list[int] = [lim.decks] * 52 + [ruleset.pack.jokers]
+        self.pack: list[int] = [lim.decks] * 52 + [ruleset.pack.jokers]  # the cards by index
         # what a discard's danger reads of the pile's rules: each card's class, the classes
         # that block the pile, the kinds of melds a card from it may go onto
         self.card_classes: list[str | None] = [card_class(ruleset, card) for card in Card.all()]
         self.blocked_by_top: frozenset[str] = frozenset(rules.pile.blocked_by_top)
-        self.onto_kinds: frozenset[str] = frozenset(
-            rules.pile.onto_kinds
-        )  # the cards of each index
+        self.onto_kinds: frozenset[str] = frozenset(rules.pile.onto_kinds)
         count, including = lim.requirement(players)
         self.req_count = count
         self.req_kinds = dict(including)
