@@ -1,10 +1,13 @@
 """The wheel's build hook: the hot modules compiled with mypyc, or pure Python with BOLIVIA_PURE=1.
 
-hatch-mypyc does the compiling; this hook only decides whether it runs, because hatchling can
-switch a hook on by an environment variable but not off (short of ``HATCH_BUILD_NO_HOOKS``,
-which would switch off every hook). A pure build asks for neither hatch-mypyc nor mypy, and a
-compiled build leaves no extension modules in the source tree, so that tests run from the
-checkout import the Python source and a later pure build cannot pick them up.
+The compiled build also builds the valuation's native core (``bolivia/play/bots/_core.c``, a C
+extension built by setuptools) beside the modules mypyc compiles; the pure build has none and
+runs the Python it stands for. hatch-mypyc does the compiling; this hook only decides whether it
+runs, because hatchling can switch a hook on by an environment variable but not off (short of
+``HATCH_BUILD_NO_HOOKS``, which would switch off every hook). A pure build asks for neither
+hatch-mypyc nor mypy, and a compiled build leaves no extension modules in the source tree, so
+that tests run from the checkout import the Python source and a later pure build cannot pick
+them up.
 """
 
 from __future__ import annotations
@@ -18,7 +21,10 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 #: build-time requirements of the compiled build (the pure build needs none): the compiler, and
 #: what mypy needs to type the modules the compiled ones import
-COMPILER = ["hatch-mypyc>=0.16", "mypy>=1.10", "pydantic>=2.6", "types-PyYAML"]
+COMPILER = ["hatch-mypyc>=0.16", "mypy>=1.10", "pydantic>=2.6", "types-PyYAML", "setuptools>=68"]
+#: the native core: its source, and its module
+CORE_SOURCE = "bolivia/play/bots/_core.c"
+CORE_MODULE = "bolivia.play.bots._core"
 #: build-time requirements of every build: Babel compiles the message catalogs
 CATALOGS = ["babel>=2.14"]
 
@@ -53,6 +59,29 @@ class MypycUnlessPure(BuildHookInterface):  # type: ignore[type-arg]
             inside = os.path.relpath(po, self.root)[: -len(".po")] + ".mo"
             build_data["force_include"][target] = inside.replace(os.sep, "/")
 
+    def _build_core(self, build_data: dict[str, Any]) -> None:
+        """The native core built into a folder of its own and put in the wheel.
+
+        Built without contracting a product and a sum into one fused operation (``-ffp-contract=
+        off``; MSVC contracts none by default), so that it adds and multiplies as Python does.
+        """
+        from setuptools import Distribution, Extension
+
+        flags = [] if os.name == "nt" else ["-O2", "-ffp-contract=off"]
+        source = os.path.join(self.root, *CORE_SOURCE.split("/"))
+        ext = Extension(CORE_MODULE, sources=[source], extra_compile_args=flags)
+        out = tempfile.mkdtemp(prefix="bolivia-core-")
+        build = Distribution({"name": "bolivia-core", "ext_modules": [ext]}).get_command_obj(
+            "build_ext"
+        )
+        build.build_lib = out
+        build.build_temp = os.path.join(out, "temp")
+        build.ensure_finalized()
+        build.run()
+        for path in build.get_outputs():
+            inside = os.path.relpath(path, out).replace(os.sep, "/")
+            build_data["force_include"][path] = inside
+
     def _compiled_files(self) -> list[str]:
         """Extension modules in the source tree, left by this build or an earlier one."""
         found: list[str] = []
@@ -65,9 +94,9 @@ class MypycUnlessPure(BuildHookInterface):  # type: ignore[type-arg]
         if self.target_name != "wheel":
             return
         self._compile_catalogs(build_data)
+        for path in self._compiled_files():  # left by an earlier build: never shipped as data
+            os.remove(path)
         if pure():
-            for path in self._compiled_files():
-                os.remove(path)
             return
         from hatch_mypyc.plugin import MypycBuildHook  # type: ignore[import-untyped]
 
@@ -81,6 +110,7 @@ class MypycUnlessPure(BuildHookInterface):  # type: ignore[type-arg]
             self.app,
         )
         self._mypyc.initialize(version, build_data)
+        self._build_core(build_data)
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
         if self.target_name == "wheel" and not pure():

@@ -7,7 +7,7 @@ suit's ranks in hand add), kept across the positions of a run. The positions the
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final, TypeAlias, cast
 
 from bolivia.cards import Card
 from bolivia.engine.limits import KIND_INDEX, limits
@@ -16,7 +16,10 @@ from bolivia.engine.pile import card_class
 from bolivia.play.table.runs import positions
 from bolivia.rules.ruleset import Ruleset
 
-__all__ = ["MOST_KEPT", "Summary", "TableView", "Tables", "Weights", "tables"]
+if TYPE_CHECKING:
+    from bolivia.play.bots._core import Core, View
+
+__all__ = ["MOST_KEPT", "AnyView", "Summary", "TableView", "Tables", "Weights", "native", "tables"]
 
 # a meld as the valuation sees it: kind, size, wild cards, and the rank (group) or the suit
 # with a bit per natural rank (sequence)
@@ -111,6 +114,22 @@ class TableView:
 #: the view of a table of no melds, that every table is read on from
 EMPTY_VIEW: Final = TableView(0.0, {}, 0, {})
 
+#: a table's view, read by the Python above or by the native core (its ``value`` alone is read
+#: outside the two)
+AnyView: TypeAlias = "TableView | View"
+
+
+def native() -> type[Core] | None:
+    """The native core of the valuation (the compiled build's), or None (the pure build's).
+
+    Both give the same values bit for bit; the Python is the reference.
+    """
+    try:
+        from bolivia.play.bots._core import Core as found
+    except ImportError:
+        return None
+    return found
+
 
 #: the canasta kinds' indices (:data:`~bolivia.engine.limits.KINDS`)
 NATURAL: Final = KIND_INDEX["natural"]
@@ -131,7 +150,9 @@ class Tables:
     alone, kept across the positions of a run: the melds' values, each table's view, what a
     rank's cards and a suit's runs in hand add. Made by :func:`tables`."""
 
-    def __init__(self, ruleset: Ruleset, players: int, weights: Weights) -> None:
+    def __init__(
+        self, ruleset: Ruleset, players: int, weights: Weights, use_native: bool = True
+    ) -> None:
         self.ruleset = ruleset
         self.players = players
         self.w = weights
@@ -153,12 +174,17 @@ class Tables:
         # what the side gains by meeting the requirement: it may go out (the bonus, and the
         # opponents' cards counted against them)
         self.req_value = float(rules.going_out.bonus) + 150.0
-        self._views: dict[tuple[Summary, ...], TableView] = {}
+        self._views: dict[tuple[Summary, ...], AnyView] = {}
         # keyed by one int each (no tuple built per lookup): see shape_value and _runs_value
         self._suits: dict[int, float | None] = {}
         self._ranks: dict[int, tuple[float, ...]] = {}
         self._wilds: dict[int, float] = {}
         self._melds: dict[int, float] = {}
+        self.use_native = use_native
+        self.weights_key = weights.key()  # (the weights' values when the tables were made)
+        core = native() if use_native else None
+        # the native core, where there is one: it asks these tables what it has not kept
+        self.core: Core | None = None if core is None else core(self, ESCALERA)
 
     def bonus(self, kind: str, size: int, wilds: int, rank: int) -> float:
         """The bonus of the canasta of ``kind`` a meld would make as it stands.
@@ -213,10 +239,16 @@ class Tables:
             return BOLIVIA if size >= lim.bolivia_size else None
         return None
 
-    def _table_view(self, table: Sequence[Summary]) -> TableView:
+    def _table_view(self, table: Sequence[Summary]) -> AnyView:
         return self.grown(None, table)
 
-    def grown(self, base: TableView | None, added: Sequence[Summary]) -> TableView:
+    def grown(self, base: AnyView | None, added: Sequence[Summary]) -> AnyView:
+        """:meth:`grown_here`, by the native core where there is one."""
+        if self.core is not None:
+            return self.core.grown(cast("View | None", base), added)
+        return self.grown_here(cast("TableView | None", base), added)
+
+    def grown_here(self, base: TableView | None, added: Sequence[Summary]) -> TableView:
         """The view of a table: ``base``'s melds (none when None), then ``added``.
 
         The melds are read in their order, so a table grown by new melds is read as the
@@ -272,7 +304,10 @@ class Tables:
             run_terms = []
             for found in runs.values():
                 ranked = sorted(found, reverse=True)
-                run_terms.append(ranked[0] + self.w.second_run * sum(ranked[1:]))
+                rest = 0.0  # (added in order, as the native core adds them)
+                for other in ranked[1:]:
+                    rest += other
+                run_terms.append(ranked[0] + self.w.second_run * rest)
         total = value
         for term in run_terms:
             total += term
@@ -347,8 +382,11 @@ class Tables:
             gain += self.req_value * ((best / span) ** 2 - (have / span) ** 2)
         return weight * gain
 
-    def view(self, table: Sequence[Summary]) -> TableView:
-        """What the valuation reads off a table, worked out once per table."""
+    def view(self, table: Sequence[Summary]) -> AnyView:
+        """What the valuation reads off a table, worked out once per table (by the native core,
+        every time: reading it costs less than looking it up)."""
+        if self.core is not None:
+            return self.core.grown(None, table)
         key = tuple(table)
         found = self._views.get(key)
         if found is None:
@@ -357,10 +395,12 @@ class Tables:
             found = self._views[key] = self._table_view(table)
         return found
 
-    def replaced(self, table: Sequence[Summary], k: int, meld: Summary) -> TableView:
+    def replaced(self, table: Sequence[Summary], k: int, meld: Summary) -> AnyView:
         """The view of ``table`` with its meld ``k`` now ``meld``: read on from the view of
         the melds before it (kept: those change least), the same numbers in the same order
-        as reading the whole table."""
+        as reading the whole table (the native core reads the whole table)."""
+        if self.core is not None:
+            return self.core.replaced(table, k, meld)
         return self.grown(self.view(table[:k]), [meld, *table[k + 1 :]])
 
     def rank_terms(self, key: int, r: int, c: int, on: tuple[int, int] | None) -> tuple[float, ...]:
@@ -408,16 +448,29 @@ def _ones(mask: int) -> int:
     return n
 
 
-_TABLES: Final[dict[tuple[int, int, tuple[float, ...]], Tables]] = {}
+_TABLES: Final[dict[tuple[int, int, tuple[float, ...], bool], Tables]] = {}
+#: the tables last asked for
+_LAST: Final[list[Tables | None]] = [None]
 
 
-def tables(ruleset: Ruleset, players: int, weights: Weights) -> Tables:
+def tables(ruleset: Ruleset, players: int, weights: Weights, use_native: bool = True) -> Tables:
     """The valuation's tables of a ruleset, a number of players and weights: made once (per
-    process) and shared by every position valued under them."""
-    key = (id(ruleset), players, weights.key())
+    process) and shared by every position valued under them. ``use_native``: by the native
+    core where there is one."""
+    last = _LAST[0]
+    if (
+        last is not None
+        and last.ruleset is ruleset
+        and last.players == players
+        and last.use_native == use_native
+        and last.weights_key == weights.key()
+    ):  # (most positions are the last one's: no key hashed)
+        return last
+    key = (id(ruleset), players, weights.key(), use_native)
     found = _TABLES.get(key)
     if found is None or found.ruleset is not ruleset:  # (an id may be used again)
         if len(_TABLES) >= 32:
             _TABLES.clear()
-        found = _TABLES[key] = Tables(ruleset, players, weights)
+        found = _TABLES[key] = Tables(ruleset, players, weights, use_native)
+    _LAST[0] = found
     return found

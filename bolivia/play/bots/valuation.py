@@ -12,14 +12,18 @@ the next player) and the margin of going out. It may import the engine and the t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, TypeAlias, cast
 
 from bolivia.cards import Card
 from bolivia.engine.melds import Meld
 from bolivia.engine.pile import frozen_when
 from bolivia.engine.scoring import TeamHand, score_team
-from bolivia.play.bots.tables import Summary, TableView, Weights, tables
+from bolivia.play.bots.tables import AnyView, Summary, TableView, Weights, tables
 from bolivia.play.table.hand import Hand
 from bolivia.play.table.state import BLACK_THREES, CARDS, RED_THREES
+
+if TYPE_CHECKING:
+    from bolivia.play.bots._core import Parts, Shape, View
 
 __all__ = ["Position", "Summary", "Weights"]
 
@@ -72,14 +76,20 @@ def _touched(cards: Sequence[Card], melds: Sequence[Summary]) -> tuple[int, int]
     return ranks, suits
 
 
+#: the own shape's parts, and a hand's shape, worked out by the Python or by the native core
+AnyParts: TypeAlias = "_OwnParts | Parts"
+AnyShape: TypeAlias = "_Shape | Shape"
+
+
 class Position:
     """What the bot knows and values once per choice; what does not change within a run is
-    read from the run's :class:`Tables`."""
+    read from the run's :class:`Tables` (``use_native``: by the native core where there is
+    one, the same values)."""
 
-    def __init__(self, hand: Hand, weights: Weights) -> None:
+    def __init__(self, hand: Hand, weights: Weights, use_native: bool = True) -> None:
         self.hand = hand
         self.w = weights
-        shared = tables(hand.ruleset, hand.players, weights)
+        shared = tables(hand.ruleset, hand.players, weights, use_native)
         self.tables = shared
         self.ruleset = hand.ruleset
         self.rules = shared.rules
@@ -102,11 +112,11 @@ class Position:
         self.unseen_wild = 0  # of them wild
         self.mean_penalty = 0.0
         self.own = self._own_shape()
-        self._own_view: TableView | None = None  # the view of the side's table as it is
+        self._own_view: AnyView | None = None  # the view of the side's table as it is
         # what every discard's danger shares: the ways to take the pile by the class of the
         # card on top, and what the pile's cards are worth
         self._ways: dict[str | None, tuple[str, ...]] = {}
-        self._parts: _OwnParts | None = None  # the own shape's parts, for the discards
+        self._parts: AnyParts | None = None  # the own shape's parts, for the discards
         self._pile_base: float | None = None
 
     # ------------------------------------------------------------------ what is known
@@ -183,7 +193,7 @@ class Position:
 
     # ------------------------------------------------------------------ the valuation
 
-    def view(self, table: Sequence[Summary]) -> TableView:
+    def view(self, table: Sequence[Summary]) -> AnyView:
         """What the valuation reads off a table (the side's own, kept for the choice)."""
         if table is self.table:
             if self._own_view is None:
@@ -191,8 +201,11 @@ class Position:
             return self._own_view
         return self.tables.view(table)
 
-    def shape(self, counts: Sequence[int]) -> _Shape:
-        """What the valuation reads off the cards in hand."""
+    def shape(self, counts: Sequence[int]) -> AnyShape:
+        """What the valuation reads off the cards in hand (by the native core where there is
+        one; each of the shapes below the same)."""
+        if self.tables.core is not None:
+            return self.tables.core.shape(counts)
         lim = self.lim
         penalty, wilds = self._penalty_and_wilds(counts)
         by_rank = [
@@ -221,10 +234,15 @@ class Position:
             wilds += counts[i]
         return penalty, wilds
 
-    def _own_shape(self) -> _Shape:
+    def _own_shape(self) -> AnyShape:
         """:meth:`shape` of the player's own hand, from the counts the hand keeps by rank and
         the ranks it keeps by suit."""
         hand = self.hand
+        if self.tables.core is not None:
+            player = self.player
+            return self.tables.core.own_shape(
+                self.counts, hand.rank_counts[player], hand.suit_masks[player]
+            )
         lim = self.lim
         penalty, wilds = self._penalty_and_wilds(self.counts)
         masks = [0, 0, 0, 0]
@@ -234,10 +252,13 @@ class Position:
             masks = [held[0] & runs, held[1] & runs, held[2] & runs, held[3] & runs]
         return _Shape(penalty, list(hand.rank_counts[self.player]), wilds, masks)
 
-    def shape_without(self, cards: Sequence[Card]) -> _Shape:
+    def shape_without(self, cards: Sequence[Card]) -> AnyShape:
         """The hand's shape without these cards (held), from the hand's own: what
         :meth:`shape` reads off the hand once they are melded."""
-        was = self.own
+        if self.tables.core is not None:
+            indices = [card.index for card in cards]
+            return self.tables.core.without(cast("Shape", self.own), indices, self.counts)
+        was = cast(_Shape, self.own)
         by_rank: list[int] = was.by_rank[:]
         masks: list[int] = was.masks[:]
         wilds = was.wilds
@@ -258,9 +279,11 @@ class Position:
                     masks[index & 3] = masks[index & 3] & ~(1 << r)
         return _Shape(penalty, by_rank, wilds, masks)
 
-    def discarded(self, index: int) -> _Shape:
+    def discarded(self, index: int) -> AnyShape:
         """The hand's shape without one card of ``index`` (held), from the hand's own."""
-        was = self.own
+        if self.tables.core is not None:
+            return self.tables.core.discarded(cast("Shape", self.own), index, self.counts[index])
+        was = cast(_Shape, self.own)
         by_rank: list[int] = was.by_rank[:]
         masks: list[int] = was.masks[:]
         wilds = was.wilds - 1 if self.wild[index] else was.wilds
@@ -273,9 +296,9 @@ class Position:
 
     def shape_value(
         self,
-        shape: _Shape,
-        view: TableView,
-        kept: _OwnParts | None = None,
+        shape: AnyShape,
+        view: AnyView,
+        kept: AnyParts | None = None,
         ranks: int = 0,
         suits: int = 0,
     ) -> float:
@@ -285,8 +308,29 @@ class Position:
         are for every rank not in ``ranks`` and every suit not in ``suits`` (bits by index)
         whose ranks held are unchanged: where the cards and the view change only those (a
         discard changes one rank and one suit, a meld its own), the same numbers, added in
-        the same order.
+        the same order. Worked out by the native core where there is one.
         """
+        core = self.tables.core
+        if core is not None:
+            return core.shape_value(
+                cast("Shape", shape),
+                cast("View", view),
+                cast("Parts | None", kept),
+                ranks,
+                suits,
+                self.risk,
+            )
+        return self._shape_value(
+            cast(_Shape, shape),
+            cast(TableView, view),
+            cast("_OwnParts | None", kept),
+            ranks,
+            suits,
+        )
+
+    def _shape_value(
+        self, shape: _Shape, view: TableView, kept: _OwnParts | None, ranks: int, suits: int
+    ) -> float:
         w = self.w
         lim = self.lim
         value = 0.0
@@ -343,11 +387,18 @@ class Position:
         on = open_runs.get(suit, 0)
         return self.tables.run_gain(mask | on << 13, mask, on)  # (a rank mask has 13 bits)
 
-    def _own_parts(self) -> _OwnParts:
-        """The parts of the hand's own shape beside the side's table as it is, once."""
+    def _own_parts(self) -> AnyParts:
+        """The parts of the hand's own shape beside the side's table as it is, once (by the
+        native core where there is one)."""
         if self._parts is None:
             view = self.view(self.table)
             own = self.own
+            core = self.tables.core
+            if core is not None:
+                self._parts = core.parts(cast("Shape", own), cast("View", view))
+                return self._parts
+            view = cast(TableView, view)
+            own = cast(_Shape, own)
             terms: list[tuple[float, ...]] = [() for _ in range(13)]
             for r in self.lim.group_ranks:
                 c = own.by_rank[r]

@@ -1,0 +1,1265 @@
+/* The expert's valuation core, native: what bolivia/play/bots/tables.py (Tables.grown) and
+ * bolivia/play/bots/valuation.py (Position.shape_value, Position._own_parts) work out, over
+ * machine numbers instead of Python's tuples and dicts.
+ *
+ * The compiled build uses it; the pure build has none and runs the Python, which stays the
+ * reference: the same floating point operations in the same order, so that both builds give
+ * the same values bit for bit (built without contraction into fused multiply-adds, and pow()
+ * called as Python calls it, never folded into a product). What the ruleset alone decides (a
+ * meld's value, what a rank's cards or a suit's ranks in hand add, what wild cards add) is
+ * asked of the Python Tables once and kept here by the same keys.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ a map of int keys */
+
+#define MOST_KEPT (1 << 16) /* as tables.MOST_KEPT: the map starts again when it is full */
+
+typedef struct {
+    uint64_t key; /* key + 1; 0 is an empty slot */
+    double v[3];
+    int n; /* values held; -1: None */
+} Entry;
+
+typedef struct {
+    Entry *slots;
+    size_t cap; /* a power of two */
+    size_t used;
+} Map;
+
+static int map_init(Map *m) {
+    m->cap = 256;
+    m->used = 0;
+    m->slots = PyMem_Calloc(m->cap, sizeof(Entry));
+    if (m->slots == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static void map_free(Map *m) {
+    PyMem_Free(m->slots);
+    m->slots = NULL;
+}
+
+static inline size_t map_hash(uint64_t key) {
+    key ^= key >> 33;
+    key *= 0xff51afd7ed558ccdULL;
+    key ^= key >> 33;
+    return (size_t)key;
+}
+
+static Entry *map_find(Map *m, uint64_t key) {
+    size_t mask = m->cap - 1;
+    size_t i = map_hash(key) & mask;
+    for (;;) {
+        Entry *e = &m->slots[i];
+        if (e->key == key + 1) return e;
+        if (e->key == 0) return NULL;
+        i = (i + 1) & mask;
+    }
+}
+
+/* A slot for a new key (not in the map); NULL with an exception set when out of memory. */
+static Entry *map_add(Map *m, uint64_t key) {
+    if (m->used >= MOST_KEPT) {
+        memset(m->slots, 0, m->cap * sizeof(Entry));
+        m->used = 0;
+    }
+    if (2 * (m->used + 1) > m->cap) {
+        size_t cap = m->cap * 2;
+        Entry *slots = PyMem_Calloc(cap, sizeof(Entry));
+        if (slots == NULL) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+        for (size_t j = 0; j < m->cap; j++) {
+            Entry *e = &m->slots[j];
+            if (e->key == 0) continue;
+            size_t i = map_hash(e->key - 1) & (cap - 1);
+            while (slots[i].key != 0) i = (i + 1) & (cap - 1);
+            slots[i] = *e;
+        }
+        PyMem_Free(m->slots);
+        m->slots = slots;
+        m->cap = cap;
+    }
+    size_t mask = m->cap - 1;
+    size_t i = map_hash(key) & mask;
+    while (m->slots[i].key != 0) i = (i + 1) & mask;
+    m->slots[i].key = key + 1;
+    m->used++;
+    return &m->slots[i];
+}
+
+/* ------------------------------------------------------------------ the objects */
+
+enum { GROUP = 0, SEQUENCE = 1, WILD = 2, OTHER = 3 };
+#define RANKS 13
+#define SUITS 4
+#define KINDS 4
+
+/* A table as the valuation reads it (tables.TableView). */
+typedef struct {
+    PyObject_HEAD
+    double value;
+    double partial;
+    int done[KINDS];
+    int gsize[RANKS]; /* the biggest unfinished group's size, -1 where none */
+    int gwilds[RANKS];
+    int wild_meld;
+    int runmask[SUITS]; /* the longest unfinished run's ranks, -1 where none */
+    int longest;
+    int nsuits; /* the suits with unfinished runs, in the order first read */
+    int suit_order[SUITS];
+    Py_ssize_t nruns[SUITS];
+    Py_ssize_t caps[SUITS];
+    double *runs[SUITS]; /* each suit's unfinished runs' values, in order */
+    double run_terms[SUITS];
+} View;
+
+/* The parts of the hand's own value beside the side's table (valuation._OwnParts). */
+typedef struct {
+    PyObject_HEAD
+    int nterms[RANKS];
+    double terms[RANKS][3];
+    int masks[SUITS];
+    int has_gain[SUITS];
+    double gains[SUITS];
+} Parts;
+
+/* The cards in hand as the valuation reads them (valuation._Shape). */
+typedef struct {
+    PyObject_HEAD
+    long penalty;
+    int by_rank[RANKS];
+    int wilds;
+    int masks[SUITS];
+} Shape;
+
+#define CARDS 53
+
+/* What the valuation works out from the ruleset, the players and the weights (tables.Tables). */
+typedef struct {
+    PyObject_HEAD
+    PyObject *tables; /* the Python Tables, asked what is not yet kept */
+    PyObject *kind_names[3]; /* "group", "sequence", "wild" */
+    int ngroup_ranks;
+    int group_ranks[RANKS];
+    int natural_size, mixed_size, escalera_size, bolivia_size;
+    int wild_allowed, sequence_allowed;
+    int span_low, span_high, run_places; /* the sequences' span, by position (an ace at both ends) */
+    int run_ranks;                       /* the ranks a run may hold */
+    long penalties[CARDS];               /* by card index */
+    char wild[CARDS];
+    int nwild_indices;
+    int wild_indices[CARDS];
+    double second_run, wild_weight, run_weight, req_value;
+    int req_count;
+    int nreq;
+    int req_kind[KINDS];
+    int req_n[KINDS];
+    int escalera; /* the escalera's kind index */
+    Map melds, ranks, suits, wilds;
+} Core;
+
+static PyTypeObject ViewType;
+static PyTypeObject PartsType;
+static PyTypeObject ShapeType;
+
+/* ------------------------------------------------------------------ View */
+
+static View *view_new(void) {
+    View *v = PyObject_New(View, &ViewType);
+    if (v == NULL) return NULL;
+    v->value = 0.0;
+    v->partial = 0.0;
+    for (int k = 0; k < KINDS; k++) v->done[k] = 0;
+    for (int r = 0; r < RANKS; r++) {
+        v->gsize[r] = -1;
+        v->gwilds[r] = 0;
+    }
+    v->wild_meld = 0;
+    for (int s = 0; s < SUITS; s++) {
+        v->runmask[s] = -1;
+        v->nruns[s] = 0;
+        v->caps[s] = 0;
+        v->runs[s] = NULL;
+        v->run_terms[s] = 0.0;
+    }
+    v->longest = 0;
+    v->nsuits = 0;
+    return v;
+}
+
+static void view_dealloc(View *v) {
+    for (int s = 0; s < SUITS; s++) PyMem_Free(v->runs[s]);
+    PyObject_Free(v);
+}
+
+static int view_push_run(View *v, int suit, double value) {
+    if (v->nruns[suit] == v->caps[suit]) {
+        Py_ssize_t cap = v->caps[suit] ? 2 * v->caps[suit] : 4;
+        double *runs = PyMem_Realloc(v->runs[suit], (size_t)cap * sizeof(double));
+        if (runs == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        v->runs[suit] = runs;
+        v->caps[suit] = cap;
+    }
+    if (v->nruns[suit] == 0) v->suit_order[v->nsuits++] = suit;
+    v->runs[suit][v->nruns[suit]++] = value;
+    return 0;
+}
+
+static PyObject *view_get_value(View *v, void *closure) { return PyFloat_FromDouble(v->value); }
+
+static PyGetSetDef view_getset[] = {
+    {"value", (getter)view_get_value, NULL, "the table's value", NULL},
+    {NULL},
+};
+
+static PyTypeObject ViewType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "bolivia.play.bots._core.View",
+    .tp_basicsize = sizeof(View),
+    .tp_dealloc = (destructor)view_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A table as the valuation reads it (made by Core.grown).",
+    .tp_getset = view_getset,
+};
+
+static PyObject *shape_get_penalty(Shape *sh, void *closure) {
+    return PyLong_FromLong(sh->penalty);
+}
+
+static PyObject *shape_get_wilds(Shape *sh, void *closure) { return PyLong_FromLong(sh->wilds); }
+
+static PyObject *int_list(const int *values, int n) {
+    PyObject *list = PyList_New(n);
+    if (list == NULL) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromLong(values[i]);
+        if (x == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, x);
+    }
+    return list;
+}
+
+static PyObject *shape_get_by_rank(Shape *sh, void *closure) { return int_list(sh->by_rank, RANKS); }
+
+static PyObject *shape_get_masks(Shape *sh, void *closure) { return int_list(sh->masks, SUITS); }
+
+static PyGetSetDef shape_getset[] = {
+    {"penalty", (getter)shape_get_penalty, NULL, "the cards' penalty", NULL},
+    {"by_rank", (getter)shape_get_by_rank, NULL, "the cards of each rank (a new list)", NULL},
+    {"wilds", (getter)shape_get_wilds, NULL, "the wild cards", NULL},
+    {"masks", (getter)shape_get_masks, NULL, "the ranks held of each suit (a new list)", NULL},
+    {NULL},
+};
+
+static PyTypeObject ShapeType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "bolivia.play.bots._core.Shape",
+    .tp_basicsize = sizeof(Shape),
+    .tp_dealloc = (destructor)PyObject_Free,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The cards in hand as the valuation reads them (made by Core.shape and the like).",
+    .tp_getset = shape_getset,
+};
+
+static PyTypeObject PartsType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "bolivia.play.bots._core.Parts",
+    .tp_basicsize = sizeof(Parts),
+    .tp_dealloc = (destructor)PyObject_Free,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The parts of the hand's own value beside the side's table (made by Core.parts).",
+};
+
+/* ------------------------------------------------------------------ reading Python values */
+
+static int as_int(PyObject *o, long *out) {
+#if PY_VERSION_HEX < 0x030C0000
+    /* a small int read off its one digit (the layout of 3.11's ints), the rest by the API */
+    if (PyLong_CheckExact(o)) {
+        Py_ssize_t size = Py_SIZE(o);
+        if (size == 0 || size == 1) {
+            *out = size ? (long)((PyLongObject *)o)->ob_digit[0] : 0;
+            return 0;
+        }
+    }
+#else
+    if (PyLong_CheckExact(o) && PyUnstable_Long_IsCompact((PyLongObject *)o)) {
+        *out = (long)PyUnstable_Long_CompactValue((PyLongObject *)o);
+        return 0;
+    }
+#endif
+    long x = PyLong_AsLong(o);
+    if (x == -1 && PyErr_Occurred()) return -1;
+    *out = x;
+    return 0;
+}
+
+static int attr_int(PyObject *o, const char *name, int *out) {
+    PyObject *a = PyObject_GetAttrString(o, name);
+    if (a == NULL) return -1;
+    long x;
+    int err = as_int(a, &x);
+    Py_DECREF(a);
+    if (err) return -1;
+    *out = (int)x;
+    return 0;
+}
+
+static int attr_double(PyObject *o, const char *name, double *out) {
+    PyObject *a = PyObject_GetAttrString(o, name);
+    if (a == NULL) return -1;
+    double x = PyFloat_AsDouble(a);
+    Py_DECREF(a);
+    if (x == -1.0 && PyErr_Occurred()) return -1;
+    *out = x;
+    return 0;
+}
+
+/* A meld's kind: GROUP, SEQUENCE, WILD or OTHER. */
+static int kind_of(Core *c, PyObject *name) {
+    for (int k = 0; k < 3; k++) {
+        if (name == c->kind_names[k]) return k;
+    }
+    for (int k = 0; k < 3; k++) {
+        int eq = PyUnicode_Compare(name, c->kind_names[k]);
+        if (eq == -1 && PyErr_Occurred()) return -1;
+        if (eq == 0) return k;
+    }
+    return OTHER;
+}
+
+/* A summary (kind, size, wild cards, key, mask) read off its tuple. */
+typedef struct {
+    int kind;
+    long size, wilds, key, mask;
+} Summary;
+
+static int read_summary(Core *c, PyObject *s, Summary *out) {
+    if (!PyTuple_Check(s) || PyTuple_GET_SIZE(s) != 5) {
+        PyErr_SetString(PyExc_TypeError, "a meld summary is a tuple of five");
+        return -1;
+    }
+    out->kind = kind_of(c, PyTuple_GET_ITEM(s, 0));
+    if (out->kind < 0) return -1;
+    if (as_int(PyTuple_GET_ITEM(s, 1), &out->size) || as_int(PyTuple_GET_ITEM(s, 2), &out->wilds) ||
+        as_int(PyTuple_GET_ITEM(s, 3), &out->key) || as_int(PyTuple_GET_ITEM(s, 4), &out->mask))
+        return -1;
+    if (out->size < 0 || out->size >= 1024 || out->wilds < 0 || out->wilds >= 1024 ||
+        out->key < -1 || out->key >= RANKS || out->mask < 0 || out->mask >= (1 << RANKS)) {
+        PyErr_SetString(PyExc_ValueError, "a meld summary out of its bounds");
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ what the Tables decide */
+
+/* tables.meld_value: asked of the Python Tables once a key. */
+static int meld_value(Core *c, const Summary *s, PyObject *kind_name, double *out) {
+    if (s->kind == OTHER) { /* any other kind is worth nothing */
+        *out = 0.0;
+        return 0;
+    }
+    uint64_t key = (uint64_t)s->kind | (uint64_t)s->size << 2 | (uint64_t)s->wilds << 12 |
+                   (uint64_t)(s->key + 1) << 22;
+    Entry *e = map_find(&c->melds, key);
+    if (e != NULL) {
+        *out = e->v[0];
+        return 0;
+    }
+    PyObject *r = PyObject_CallMethod(c->tables, "_meld_value", "Olll", kind_name, s->size,
+                                      s->wilds, s->key);
+    if (r == NULL) return -1;
+    double x = PyFloat_AsDouble(r);
+    Py_DECREF(r);
+    if (x == -1.0 && PyErr_Occurred()) return -1;
+    e = map_add(&c->melds, key);
+    if (e == NULL) return -1;
+    e->v[0] = x;
+    e->n = 1;
+    *out = x;
+    return 0;
+}
+
+/* tables.rank_terms: what c cards of rank r in hand add beside the side's group. */
+static Entry *rank_terms(Core *c, int r, int n, const View *view) {
+    int size = view->gsize[r];
+    uint64_t key = size < 0 ? (uint64_t)(r | n << 4)
+                            : (uint64_t)r | (uint64_t)n << 4 | (uint64_t)(size + 1) << 14 |
+                                  (uint64_t)view->gwilds[r] << 24;
+    Entry *e = map_find(&c->ranks, key);
+    if (e != NULL) return e;
+    PyObject *r_ = size < 0 ? PyObject_CallMethod(c->tables, "_rank_terms", "iiO", r, n, Py_None)
+                            : PyObject_CallMethod(c->tables, "_rank_terms", "ii(ii)", r, n, size,
+                                                  view->gwilds[r]);
+    if (r_ == NULL) return NULL;
+    if (!PyTuple_Check(r_) || PyTuple_GET_SIZE(r_) > 3) {
+        Py_DECREF(r_);
+        PyErr_SetString(PyExc_TypeError, "a rank's terms are a tuple of at most three");
+        return NULL;
+    }
+    double v[3];
+    int k = (int)PyTuple_GET_SIZE(r_);
+    for (int i = 0; i < k; i++) {
+        v[i] = PyFloat_AsDouble(PyTuple_GET_ITEM(r_, i));
+        if (v[i] == -1.0 && PyErr_Occurred()) {
+            Py_DECREF(r_);
+            return NULL;
+        }
+    }
+    Py_DECREF(r_);
+    e = map_add(&c->ranks, key);
+    if (e == NULL) return NULL;
+    for (int i = 0; i < k; i++) e->v[i] = v[i];
+    e->n = k;
+    return e;
+}
+
+static inline int ones(long mask) {
+    int n = 0;
+    while (mask) {
+        mask &= mask - 1;
+        n++;
+    }
+    return n;
+}
+
+/* a volatile exponent: pow() is called as Python calls it, never folded into x * x */
+static volatile double TWO = 2.0;
+
+/* runs.positions: a mask of ranks as a mask of positions, the ace at both ends */
+static inline long positions(long mask) { return (mask << 1) | (mask >> 12 & 1); }
+
+/* A sequence of `size` cards, none wild (a summary for tables.meld_value). */
+static int sequence_value(Core *c, long size, double *out) {
+    Summary s = {SEQUENCE, size, 0, -1, 0};
+    return meld_value(c, &s, c->kind_names[SEQUENCE], out);
+}
+
+/* tables._run_gain: what the hand's ranks `mask` of a suit add to the side's run `on` (its
+ * ranks), weighted; *none set where they add nothing. */
+static int run_gain_of(Core *c, long mask, long on, double *out, int *none) {
+    long span = c->escalera_size;
+    long places = positions(mask) & c->run_places;
+    long laid = positions(on) & c->run_places;
+    long ons[2] = {laid, 0};
+    int nons = 1;
+    if (laid & 1 && laid >> 13 & 1) { /* the side's run with its ace low or high */
+        ons[0] = laid & ~1L;
+        ons[1] = laid & ~(1L << 13);
+        nons = 2;
+    }
+    int best = 0;
+    long stop = c->span_high - span + 2;
+    if (stop < c->span_low + 1) stop = c->span_low + 1;
+    for (long start = c->span_low; start < stop; start++) {
+        long window = ((1L << span) - 1) << start;
+        for (int i = 0; i < nons; i++) {
+            if (!(ons[i] & ~window)) {
+                int n = ones((places | ons[i]) & window);
+                if (n > best) best = n;
+            }
+        }
+    }
+    int have = ones(on);
+    if (best <= have) {
+        *none = 1;
+        return 0;
+    }
+    double grown, was;
+    if (sequence_value(c, best, &grown) || sequence_value(c, have, &was)) return -1;
+    double gain = grown - was;
+    double weight = on ? c->run_weight : c->run_weight * 0.7;
+    int needs = 0;
+    for (int i = 0; i < c->nreq; i++) {
+        if (c->req_kind[i] == c->escalera) needs = c->req_n[i];
+    }
+    if (needs) {
+        double b = (double)best / (double)span, h = (double)have / (double)span;
+        gain += c->req_value * (pow(b, TWO) - pow(h, TWO));
+    }
+    *none = 0;
+    *out = weight * gain;
+    return 0;
+}
+
+/* tables.run_gain, kept: an entry of n == -1 where the ranks add nothing. */
+static Entry *run_gain(Core *c, int mask, int on) {
+    uint64_t key = (uint64_t)mask | (uint64_t)on << 13;
+    Entry *e = map_find(&c->suits, key);
+    if (e != NULL) return e;
+    if (c->escalera_size <= 0 || c->escalera_size > 14) {
+        PyErr_SetString(PyExc_ValueError, "an escalera's size out of the span");
+        return NULL;
+    }
+    double x = 0.0;
+    int none;
+    if (run_gain_of(c, mask, on, &x, &none)) return NULL;
+    e = map_add(&c->suits, key);
+    if (e == NULL) return NULL;
+    e->v[0] = x;
+    e->n = none ? -1 : 1;
+    return e;
+}
+
+/* tables.wild_gain */
+static int wild_gain(Core *c, int wild_meld, int wilds, double *out) {
+    uint64_t key = (uint64_t)wild_meld << 10 | (uint64_t)wilds;
+    Entry *e = map_find(&c->wilds, key);
+    if (e != NULL) {
+        *out = e->v[0];
+        return 0;
+    }
+    PyObject *r = PyObject_CallMethod(c->tables, "wild_gain", "ii", wild_meld, wilds);
+    if (r == NULL) return -1;
+    double x = PyFloat_AsDouble(r);
+    Py_DECREF(r);
+    if (x == -1.0 && PyErr_Occurred()) return -1;
+    e = map_add(&c->wilds, key);
+    if (e == NULL) return -1;
+    e->v[0] = x;
+    e->n = 1;
+    *out = x;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ Core */
+
+static int core_clear(Core *c) {
+    Py_CLEAR(c->tables);
+    for (int k = 0; k < 3; k++) Py_CLEAR(c->kind_names[k]);
+    return 0;
+}
+
+static int core_traverse(Core *c, visitproc visit, void *arg) {
+    Py_VISIT(c->tables);
+    return 0;
+}
+
+static void core_dealloc(Core *c) {
+    PyObject_GC_UnTrack(c);
+    core_clear(c);
+    map_free(&c->melds);
+    map_free(&c->ranks);
+    map_free(&c->suits);
+    map_free(&c->wilds);
+    Py_TYPE(c)->tp_free((PyObject *)c);
+}
+
+/* A sequence of ints read into `out` (n of them, each within [low, high)). */
+static int read_bounded(PyObject *o, long *out, Py_ssize_t n, long low, long high,
+                        const char *what) {
+    PyObject *seq = PySequence_Fast(o, what);
+    if (seq == NULL) return -1;
+    if (n >= 0 && PySequence_Fast_GET_SIZE(seq) != n) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "%s: %zd values expected", what, n);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
+        long x;
+        if (as_int(PySequence_Fast_GET_ITEM(seq, i), &x)) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (x < low || x >= high) {
+            Py_DECREF(seq);
+            PyErr_Format(PyExc_ValueError, "%s: a value out of range", what);
+            return -1;
+        }
+        out[i] = x;
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+/* The cards' penalties and which are wild (by index), read off the tables and their limits. */
+static int read_cards(Core *c, PyObject *lim) {
+    long values[CARDS];
+    PyObject *o = PyObject_GetAttrString(c->tables, "penalties");
+    if (o == NULL) return -1;
+    int err = read_bounded(o, c->penalties, CARDS, -100000, 100000, "penalties");
+    Py_DECREF(o);
+    if (err) return -1;
+    o = PyObject_GetAttrString(lim, "wild");
+    if (o == NULL) return -1;
+    err = read_bounded(o, values, CARDS, 0, 2, "wild");
+    Py_DECREF(o);
+    if (err) return -1;
+    for (int i = 0; i < CARDS; i++) c->wild[i] = (char)values[i];
+    o = PyObject_GetAttrString(lim, "wild_indices");
+    if (o == NULL) return -1;
+    Py_ssize_t n = PyObject_Length(o);
+    if (n < 0 || n > CARDS) {
+        Py_DECREF(o);
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "too many wild indices");
+        return -1;
+    }
+    err = read_bounded(o, values, n, 0, CARDS, "wild_indices");
+    Py_DECREF(o);
+    if (err) return -1;
+    c->nwild_indices = (int)n;
+    for (Py_ssize_t i = 0; i < n; i++) c->wild_indices[i] = (int)values[i];
+    return 0;
+}
+
+/* Core(tables, escalera): the numbers read off the Python Tables once. */
+static int core_init(Core *c, PyObject *args, PyObject *kwds) {
+    PyObject *tables;
+    int escalera;
+    if (!PyArg_ParseTuple(args, "Oi", &tables, &escalera)) return -1;
+    if (c->tables != NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "a Core is made once");
+        return -1;
+    }
+    Py_INCREF(tables);
+    c->tables = tables;
+    c->escalera = escalera;
+    const char *names[3] = {"group", "sequence", "wild"};
+    for (int k = 0; k < 3; k++) {
+        c->kind_names[k] = PyUnicode_InternFromString(names[k]);
+        if (c->kind_names[k] == NULL) return -1;
+    }
+    if (map_init(&c->melds) || map_init(&c->ranks) || map_init(&c->suits) || map_init(&c->wilds))
+        return -1;
+    PyObject *lim = PyObject_GetAttrString(tables, "lim");
+    if (lim == NULL) return -1;
+    int err = attr_int(lim, "natural_size", &c->natural_size) ||
+              attr_int(lim, "mixed_size", &c->mixed_size) ||
+              attr_int(lim, "escalera_size", &c->escalera_size) ||
+              attr_int(lim, "bolivia_size", &c->bolivia_size) ||
+              attr_int(lim, "wild_allowed", &c->wild_allowed) ||
+              attr_int(lim, "sequence_allowed", &c->sequence_allowed) ||
+              attr_int(lim, "span_low", &c->span_low) || attr_int(lim, "span_high", &c->span_high) ||
+              attr_int(lim, "run_places", &c->run_places) ||
+              attr_int(lim, "run_ranks", &c->run_ranks) || read_cards(c, lim);
+    PyObject *ranks = err ? NULL : PyObject_GetAttrString(lim, "group_ranks");
+    Py_DECREF(lim);
+    if (ranks == NULL) return -1;
+    PyObject *seq = PySequence_Fast(ranks, "the group ranks are a sequence");
+    Py_DECREF(ranks);
+    if (seq == NULL) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n > RANKS) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "more group ranks than ranks");
+        return -1;
+    }
+    c->ngroup_ranks = (int)n;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long r;
+        if (as_int(PySequence_Fast_GET_ITEM(seq, i), &r)) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (r < 0 || r >= RANKS) {
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_ValueError, "a group rank out of range");
+            return -1;
+        }
+        c->group_ranks[i] = (int)r;
+    }
+    Py_DECREF(seq);
+    PyObject *w = PyObject_GetAttrString(tables, "w");
+    if (w == NULL) return -1;
+    err = attr_double(w, "second_run", &c->second_run) || attr_double(w, "wild", &c->wild_weight) ||
+          attr_double(w, "run", &c->run_weight);
+    Py_DECREF(w);
+    if (err || attr_double(tables, "req_value", &c->req_value) ||
+        attr_int(tables, "req_count", &c->req_count))
+        return -1;
+    PyObject *kinds = PyObject_GetAttrString(tables, "req_kinds");
+    if (kinds == NULL) return -1;
+    if (!PyDict_Check(kinds) || PyDict_GET_SIZE(kinds) > KINDS) {
+        Py_DECREF(kinds);
+        PyErr_SetString(PyExc_TypeError, "the requirement's kinds are a dict of at most four");
+        return -1;
+    }
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    c->nreq = 0;
+    while (PyDict_Next(kinds, &pos, &key, &value)) { /* in the dict's order, as Python reads it */
+        long k, m;
+        if (as_int(key, &k) || as_int(value, &m)) {
+            Py_DECREF(kinds);
+            return -1;
+        }
+        if (k < 0 || k >= KINDS || m <= 0) {
+            Py_DECREF(kinds);
+            PyErr_SetString(PyExc_ValueError, "a requirement's kind out of range");
+            return -1;
+        }
+        c->req_kind[c->nreq] = (int)k;
+        c->req_n[c->nreq] = (int)m;
+        c->nreq++;
+    }
+    Py_DECREF(kinds);
+    return 0;
+}
+
+/* tables.canasta_kind: the kind of canasta a meld is, or -1. */
+static int canasta_kind(const Core *c, const Summary *s) {
+    switch (s->kind) {
+    case GROUP:
+        if (s->wilds == 0) return s->size >= c->natural_size ? 0 : -1;
+        return s->size >= c->mixed_size ? 1 : -1;
+    case SEQUENCE:
+        return s->size >= c->escalera_size ? 2 : -1;
+    case WILD:
+        return s->size >= c->bolivia_size ? 3 : -1;
+    default:
+        return -1;
+    }
+}
+
+/* tables._with_requirement */
+static double with_requirement(const Core *c, double value, const int *done, int longest) {
+    long total = 0;
+    for (int k = 0; k < KINDS; k++) total += done[k];
+    long have = total < c->req_count ? total : c->req_count;
+    long of = c->req_count > 1 ? c->req_count : 1;
+    value += c->req_value * (double)have / (double)of;
+    for (int i = 0; i < c->nreq; i++) {
+        int kind = c->req_kind[i], n = c->req_n[i];
+        int got = done[kind] < n ? done[kind] : n;
+        value += c->req_value * (double)got / (double)n;
+        if (done[kind] < n && kind == c->escalera) {
+            double share = (double)longest / (double)c->escalera_size;
+            value += c->req_value * pow(share, TWO);
+        }
+    }
+    return value;
+}
+
+/* A copy of a view's melds as read so far, to read more onto. */
+static View *view_copy(const View *base) {
+    View *v = view_new();
+    if (v == NULL) return NULL;
+    v->partial = base->partial;
+    memcpy(v->done, base->done, sizeof v->done);
+    memcpy(v->gsize, base->gsize, sizeof v->gsize);
+    memcpy(v->gwilds, base->gwilds, sizeof v->gwilds);
+    v->wild_meld = base->wild_meld;
+    memcpy(v->runmask, base->runmask, sizeof v->runmask);
+    v->longest = base->longest;
+    v->nsuits = base->nsuits;
+    memcpy(v->suit_order, base->suit_order, sizeof v->suit_order);
+    memcpy(v->run_terms, base->run_terms, sizeof v->run_terms);
+    for (int s = 0; s < SUITS; s++) {
+        Py_ssize_t n = base->nruns[s];
+        if (n == 0) continue;
+        v->runs[s] = PyMem_Malloc((size_t)n * sizeof(double));
+        if (v->runs[s] == NULL) {
+            Py_DECREF(v);
+            PyErr_NoMemory();
+            return NULL;
+        }
+        memcpy(v->runs[s], base->runs[s], (size_t)n * sizeof(double));
+        v->nruns[s] = v->caps[s] = n;
+    }
+    return v;
+}
+
+/* Read one meld onto the view; *runs_changed set where it is an unfinished run. */
+static int view_read(Core *c, View *v, PyObject *item, int *runs_changed) {
+    Summary s;
+    if (read_summary(c, item, &s)) return -1;
+    int done = canasta_kind(c, &s);
+    double value;
+    if (meld_value(c, &s, PyTuple_GET_ITEM(item, 0), &value)) return -1;
+    if (done >= 0) {
+        v->done[done]++;
+        v->partial += value;
+    } else if (s.kind == GROUP) {
+        v->partial += value;
+        if (s.key < 0) {
+            PyErr_SetString(PyExc_ValueError, "a group summary without its rank");
+            return -1;
+        }
+        if (v->gsize[s.key] < 0 || s.size > v->gsize[s.key]) {
+            v->gsize[s.key] = (int)s.size;
+            v->gwilds[s.key] = (int)s.wilds;
+        }
+    } else if (s.kind == WILD) {
+        v->partial += value;
+        if (s.size > v->wild_meld) v->wild_meld = (int)s.size;
+    } else if (s.kind == SEQUENCE) {
+        if (s.key < 0 || s.key >= SUITS) {
+            PyErr_SetString(PyExc_ValueError, "a sequence summary without its suit");
+            return -1;
+        }
+        if (view_push_run(v, (int)s.key, value)) return -1;
+        *runs_changed = 1;
+        if (s.size > v->longest) v->longest = (int)s.size;
+        int run = v->runmask[s.key];
+        if (run < 0 || ones(s.mask) > ones(run)) v->runmask[s.key] = (int)s.mask;
+    } else {
+        v->partial += value;
+    }
+    return 0;
+}
+
+/* One unfinished run a suit worth its way, another beside it less (sorted, the best first). */
+static int view_run_terms(const Core *c, View *v) {
+    for (int i = 0; i < v->nsuits; i++) {
+        int suit = v->suit_order[i];
+        Py_ssize_t n = v->nruns[suit];
+        double *ranked = PyMem_Malloc((size_t)n * sizeof(double));
+        if (ranked == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (Py_ssize_t j = 0; j < n; j++) { /* a stable insertion, greatest first */
+            double x = v->runs[suit][j];
+            Py_ssize_t at = j;
+            while (at > 0 && ranked[at - 1] < x) {
+                ranked[at] = ranked[at - 1];
+                at--;
+            }
+            ranked[at] = x;
+        }
+        double rest = 0.0;
+        for (Py_ssize_t j = 1; j < n; j++) rest += ranked[j];
+        v->run_terms[i] = ranked[0] + c->second_run * rest;
+        PyMem_Free(ranked);
+    }
+    return 0;
+}
+
+/* The view's value, once its melds are read (its runs' terms worked out again where a run
+ * was read). */
+static int view_total(const Core *c, View *v, int runs_changed) {
+    if (runs_changed && view_run_terms(c, v)) return -1;
+    double total = v->partial;
+    for (int i = 0; i < v->nsuits; i++) total += v->run_terms[i];
+    v->value = with_requirement(c, total, v->done, v->longest);
+    return 0;
+}
+
+/* Core.grown(base, added): the view of base's melds (none when None), then added. */
+static PyObject *core_grown(Core *c, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "grown(base, added)");
+        return NULL;
+    }
+    View *v;
+    if (args[0] == Py_None) {
+        v = view_new();
+    } else if (Py_IS_TYPE(args[0], &ViewType)) {
+        v = view_copy((View *)args[0]);
+    } else {
+        PyErr_SetString(PyExc_TypeError, "the base is a View or None");
+        return NULL;
+    }
+    if (v == NULL) return NULL;
+    PyObject *seq = PySequence_Fast(args[1], "the melds added are a sequence");
+    if (seq == NULL) {
+        Py_DECREF(v);
+        return NULL;
+    }
+    int runs_changed = 0;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (view_read(c, v, PySequence_Fast_GET_ITEM(seq, i), &runs_changed)) {
+            Py_DECREF(seq);
+            Py_DECREF(v);
+            return NULL;
+        }
+    }
+    Py_DECREF(seq);
+    if (view_total(c, v, runs_changed)) {
+        Py_DECREF(v);
+        return NULL;
+    }
+    return (PyObject *)v;
+}
+
+/* Core.replaced(table, k, meld): the view of the table with its meld k now meld
+ * (tables.Tables.replaced: the same numbers as reading the table so made). */
+static PyObject *core_replaced(Core *c, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "replaced(table, k, meld)");
+        return NULL;
+    }
+    long k;
+    if (as_int(args[1], &k)) return NULL;
+    PyObject *seq = PySequence_Fast(args[0], "the table is a sequence");
+    if (seq == NULL) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (k < 0 || k >= n) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_IndexError, "no such meld on the table");
+        return NULL;
+    }
+    View *v = view_new();
+    if (v == NULL) {
+        Py_DECREF(seq);
+        return NULL;
+    }
+    int runs_changed = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = i == k ? args[2] : PySequence_Fast_GET_ITEM(seq, i);
+        if (view_read(c, v, item, &runs_changed)) {
+            Py_DECREF(seq);
+            Py_DECREF(v);
+            return NULL;
+        }
+    }
+    Py_DECREF(seq);
+    if (view_total(c, v, runs_changed)) {
+        Py_DECREF(v);
+        return NULL;
+    }
+    return (PyObject *)v;
+}
+
+/* ------------------------------------------------------------------ shapes */
+
+static Shape *shape_new(void) { return PyObject_New(Shape, &ShapeType); }
+
+static Shape *as_shape(PyObject *o) {
+    if (!Py_IS_TYPE(o, &ShapeType)) {
+        PyErr_SetString(PyExc_TypeError, "the shape is a Shape");
+        return NULL;
+    }
+    return (Shape *)o;
+}
+
+/* The penalty of these cards (counts by index), and how many of them are wild
+ * (valuation.Position._penalty_and_wilds). */
+static void penalty_and_wilds(const Core *c, const long *counts, Shape *sh) {
+    long penalty = 0;
+    for (int i = 0; i < CARDS; i++) {
+        if (counts[i]) penalty += counts[i] * c->penalties[i];
+    }
+    int wilds = 0;
+    for (int i = 0; i < c->nwild_indices; i++) wilds += (int)counts[c->wild_indices[i]];
+    sh->penalty = penalty;
+    sh->wilds = wilds;
+}
+
+/* Core.shape(counts): valuation.Position.shape, the cards in hand by index. */
+static PyObject *core_shape(Core *c, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 1) {
+        PyErr_SetString(PyExc_TypeError, "shape(counts)");
+        return NULL;
+    }
+    long counts[CARDS];
+    if (read_bounded(args[0], counts, CARDS, 0, 1 << 20, "counts")) return NULL;
+    Shape *sh = shape_new();
+    if (sh == NULL) return NULL;
+    penalty_and_wilds(c, counts, sh);
+    for (int r = 0; r < RANKS; r++) {
+        long b = r * 4;
+        sh->by_rank[r] = (int)(counts[b] + counts[b + 1] + counts[b + 2] + counts[b + 3]);
+    }
+    for (int suit = 0; suit < SUITS; suit++) {
+        int mask = 0;
+        if (c->sequence_allowed) {
+            for (int r = 0; r < RANKS; r++) {
+                if (c->run_ranks >> r & 1 && counts[r * 4 + suit]) mask |= 1 << r;
+            }
+        }
+        sh->masks[suit] = mask;
+    }
+    return (PyObject *)sh;
+}
+
+/* Core.own_shape(counts, by_rank, held): valuation.Position._own_shape, from the counts the
+ * hand keeps by rank (by_rank) and the ranks it keeps by suit (held). */
+static PyObject *core_own_shape(Core *c, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "own_shape(counts, by_rank, held)");
+        return NULL;
+    }
+    long counts[CARDS], by_rank[RANKS], held[SUITS];
+    if (read_bounded(args[0], counts, CARDS, 0, 1 << 20, "counts") ||
+        read_bounded(args[1], by_rank, RANKS, 0, 1 << 20, "by_rank") ||
+        read_bounded(args[2], held, SUITS, 0, 1 << 14, "held"))
+        return NULL;
+    Shape *sh = shape_new();
+    if (sh == NULL) return NULL;
+    penalty_and_wilds(c, counts, sh);
+    for (int r = 0; r < RANKS; r++) sh->by_rank[r] = (int)by_rank[r];
+    for (int suit = 0; suit < SUITS; suit++)
+        sh->masks[suit] = c->sequence_allowed ? (int)(held[suit] & c->run_ranks) : 0;
+    return (PyObject *)sh;
+}
+
+/* The count of one card index in the hand's counts (a list), bounded. */
+static int count_at(PyObject *counts, long index, long *out) {
+    if (!PyList_Check(counts) || PyList_GET_SIZE(counts) != CARDS) {
+        PyErr_SetString(PyExc_TypeError, "the counts are a list of 53");
+        return -1;
+    }
+    return as_int(PyList_GET_ITEM(counts, index), out);
+}
+
+/* Core.without(shape, indices, counts): valuation.Position.shape_without, the shape without
+ * these cards (held: counts by index). */
+static PyObject *core_without(Core *c, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "without(shape, indices, counts)");
+        return NULL;
+    }
+    Shape *was = as_shape(args[0]);
+    if (was == NULL) return NULL;
+    PyObject *seq = PySequence_Fast(args[1], "the cards' indices are a sequence");
+    if (seq == NULL) return NULL;
+    Shape *sh = shape_new();
+    if (sh == NULL) {
+        Py_DECREF(seq);
+        return NULL;
+    }
+    sh->penalty = was->penalty;
+    sh->wilds = was->wilds;
+    memcpy(sh->by_rank, was->by_rank, sizeof sh->by_rank);
+    memcpy(sh->masks, was->masks, sizeof sh->masks);
+    long left[CARDS];
+    uint64_t gone = 0; /* the indices seen so far (a bit each): their count left in `left` */
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
+        long index;
+        if (as_int(PySequence_Fast_GET_ITEM(seq, i), &index)) goto failed;
+        if (index < 0 || index >= CARDS) {
+            PyErr_SetString(PyExc_ValueError, "a card index out of range");
+            goto failed;
+        }
+        sh->penalty -= c->penalties[index];
+        if (c->wild[index]) sh->wilds--;
+        if (index < 52) {
+            int r = (int)(index >> 2);
+            sh->by_rank[r]--;
+            if (!(gone >> index & 1)) {
+                if (count_at(args[2], index, &left[index])) goto failed;
+                gone |= (uint64_t)1 << index;
+            }
+            left[index]--;
+            if (left[index] == 0 && c->run_ranks >> r & 1) sh->masks[index & 3] &= ~(1 << r);
+        }
+    }
+    Py_DECREF(seq);
+    return (PyObject *)sh;
+failed:
+    Py_DECREF(seq);
+    Py_DECREF(sh);
+    return NULL;
+}
+
+/* Core.discarded(shape, index, count): valuation.Position.discarded, the shape without one
+ * card of `index` (count: how many of it are held). */
+static PyObject *core_discarded(Core *c, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "discarded(shape, index, count)");
+        return NULL;
+    }
+    Shape *was = as_shape(args[0]);
+    long index, count;
+    if (was == NULL || as_int(args[1], &index) || as_int(args[2], &count)) return NULL;
+    if (index < 0 || index >= CARDS) {
+        PyErr_SetString(PyExc_ValueError, "a card index out of range");
+        return NULL;
+    }
+    Shape *sh = shape_new();
+    if (sh == NULL) return NULL;
+    memcpy(sh->by_rank, was->by_rank, sizeof sh->by_rank);
+    memcpy(sh->masks, was->masks, sizeof sh->masks);
+    sh->wilds = c->wild[index] ? was->wilds - 1 : was->wilds;
+    if (index < 52) {
+        int r = (int)(index >> 2);
+        sh->by_rank[r]--;
+        if (count == 1 && c->run_ranks >> r & 1) sh->masks[index & 3] &= ~(1 << r);
+    }
+    sh->penalty = was->penalty - c->penalties[index];
+    return (PyObject *)sh;
+}
+
+/* ------------------------------------------------------------------ the hand's value */
+
+/* valuation._run_part: the entry of what a suit's ranks add, or NULL (no mask: nothing) with
+ * *failed set on an error. */
+static Entry *run_part(Core *c, int suit, int mask, const View *view, int *failed) {
+    *failed = 0;
+    if (!mask) return NULL;
+    int on = view->runmask[suit] < 0 ? 0 : view->runmask[suit];
+    Entry *e = run_gain(c, mask, on);
+    if (e == NULL) *failed = 1;
+    return e;
+}
+
+static const View *as_view(PyObject *o) {
+    if (!Py_IS_TYPE(o, &ViewType)) {
+        PyErr_SetString(PyExc_TypeError, "the view is a View");
+        return NULL;
+    }
+    return (const View *)o;
+}
+
+/* Core.shape_value(shape, view, kept, ranks, suits, risk): valuation.Position.shape_value with
+ * its _rank_part and _runs_value. */
+static PyObject *core_shape_value(Core *c, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "shape_value(shape, view, kept, ranks, suits, risk)");
+        return NULL;
+    }
+    long ranks, suits;
+    const Shape *shape = as_shape(args[0]);
+    if (shape == NULL) return NULL;
+    const View *view = as_view(args[1]);
+    if (view == NULL || as_int(args[3], &ranks) || as_int(args[4], &suits)) return NULL;
+    const Parts *kept = NULL;
+    if (args[2] != Py_None) {
+        if (!Py_IS_TYPE(args[2], &PartsType)) {
+            PyErr_SetString(PyExc_TypeError, "the parts kept are Parts or None");
+            return NULL;
+        }
+        kept = (const Parts *)args[2];
+    }
+    double risk = PyFloat_AsDouble(args[5]);
+    if (risk == -1.0 && PyErr_Occurred()) return NULL;
+    double value = 0.0;
+    value -= risk * (double)shape->penalty;
+    for (int i = 0; i < c->ngroup_ranks; i++) {
+        int r = c->group_ranks[i];
+        if (kept != NULL && !(ranks >> r & 1)) {
+            for (int j = 0; j < kept->nterms[r]; j++) value += kept->terms[r][j];
+            continue;
+        }
+        int n = shape->by_rank[r];
+        if (n) {
+            Entry *e = rank_terms(c, r, n, view);
+            if (e == NULL) return NULL;
+            for (int j = 0; j < e->n; j++) value += e->v[j];
+        }
+    }
+    int wilds = shape->wilds;
+    if (wilds) {
+        value += c->wild_weight * (double)wilds;
+        if (c->wild_allowed) {
+            double gain;
+            if (wild_gain(c, view->wild_meld, wilds, &gain)) return NULL;
+            value += gain;
+        }
+    }
+    if (c->sequence_allowed) {
+        double runs = 0.0;
+        for (int suit = 0; suit < SUITS; suit++) {
+            int mask = shape->masks[suit];
+            if (kept != NULL && mask == kept->masks[suit] && !(suits >> suit & 1)) {
+                if (kept->has_gain[suit]) runs += kept->gains[suit];
+                continue;
+            }
+            int failed;
+            Entry *e = run_part(c, suit, mask, view, &failed);
+            if (failed) return NULL;
+            if (e != NULL && e->n >= 0) runs += e->v[0];
+        }
+        value += runs;
+    }
+    return PyFloat_FromDouble(value);
+}
+
+/* Core.parts(shape, view): valuation.Position._own_parts. */
+static PyObject *core_parts(Core *c, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "parts(shape, view)");
+        return NULL;
+    }
+    const Shape *shape = as_shape(args[0]);
+    if (shape == NULL) return NULL;
+    const View *view = as_view(args[1]);
+    if (view == NULL) return NULL;
+    Parts *p = PyObject_New(Parts, &PartsType);
+    if (p == NULL) return NULL;
+    for (int r = 0; r < RANKS; r++) p->nterms[r] = 0;
+    for (int i = 0; i < c->ngroup_ranks; i++) {
+        int r = c->group_ranks[i];
+        if (!shape->by_rank[r]) continue;
+        Entry *e = rank_terms(c, r, shape->by_rank[r], view);
+        if (e == NULL) {
+            Py_DECREF(p);
+            return NULL;
+        }
+        p->nterms[r] = e->n;
+        for (int j = 0; j < e->n; j++) p->terms[r][j] = e->v[j];
+    }
+    for (int suit = 0; suit < SUITS; suit++) {
+        p->masks[suit] = shape->masks[suit];
+        int failed;
+        Entry *e = run_part(c, suit, shape->masks[suit], view, &failed);
+        if (failed) {
+            Py_DECREF(p);
+            return NULL;
+        }
+        p->has_gain[suit] = e != NULL && e->n >= 0;
+        p->gains[suit] = p->has_gain[suit] ? e->v[0] : 0.0;
+    }
+    return (PyObject *)p;
+}
+
+static PyMethodDef core_methods[] = {
+    {"grown", (PyCFunction)(void (*)(void))core_grown, METH_FASTCALL,
+     "grown(base, added): the view of base's melds (none when None), then added"},
+    {"replaced", (PyCFunction)(void (*)(void))core_replaced, METH_FASTCALL,
+     "replaced(table, k, meld): the view of the table with its meld k now meld"},
+    {"shape_value", (PyCFunction)(void (*)(void))core_shape_value, METH_FASTCALL,
+     "shape_value(shape, view, kept, ranks, suits, risk): the cards in hand beside the view"},
+    {"parts", (PyCFunction)(void (*)(void))core_parts, METH_FASTCALL,
+     "parts(shape, view): the parts of the hand's own value beside the view"},
+    {"shape", (PyCFunction)(void (*)(void))core_shape, METH_FASTCALL,
+     "shape(counts): the cards in hand (counts by index) as the valuation reads them"},
+    {"own_shape", (PyCFunction)(void (*)(void))core_own_shape, METH_FASTCALL,
+     "own_shape(counts, by_rank, held): the player's own cards, from what the hand keeps"},
+    {"without", (PyCFunction)(void (*)(void))core_without, METH_FASTCALL,
+     "without(shape, indices, counts): the shape without these cards"},
+    {"discarded", (PyCFunction)(void (*)(void))core_discarded, METH_FASTCALL,
+     "discarded(shape, index, count): the shape without one card of index"},
+    {NULL},
+};
+
+static PyTypeObject CoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "bolivia.play.bots._core.Core",
+    .tp_basicsize = sizeof(Core),
+    .tp_dealloc = (destructor)core_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "Core(tables, escalera): the valuation's core over the Python Tables' numbers.",
+    .tp_traverse = (traverseproc)core_traverse,
+    .tp_clear = (inquiry)core_clear,
+    .tp_methods = core_methods,
+    .tp_init = (initproc)core_init,
+    .tp_new = PyType_GenericNew,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "bolivia.play.bots._core",
+    .m_doc = "The expert's valuation core, native (see tables.py and valuation.py).",
+    .m_size = -1,
+};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    if (PyType_Ready(&ViewType) < 0 || PyType_Ready(&PartsType) < 0 ||
+        PyType_Ready(&ShapeType) < 0 || PyType_Ready(&CoreType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) return NULL;
+    Py_INCREF(&CoreType);
+    if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) {
+        Py_DECREF(&CoreType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
