@@ -7,6 +7,7 @@ build must have one. CI also compares the two builds' comparison reports byte fo
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,7 +20,8 @@ from bolivia.play.bots.valuation import Position, Weights
 from bolivia.play.table.actions import Action, Discard, Extend, Lay, TakePile, TakeTop
 from bolivia.play.table.hand import Hand
 from bolivia.play.table.state import CARDS
-from bolivia.rules.library import shipped_library
+from bolivia.rules.library import Library, shipped_library
+from bolivia.rules.ruleset import Ruleset
 from bolivia.version import compiled
 
 LIBRARY = shipped_library()
@@ -54,14 +56,12 @@ def _values(pos: Position, hand: Hand, actions: list[Action]) -> list[float]:
     return out
 
 
-@needs_core
-@pytest.mark.parametrize("ruleset_id", LIBRARY.ids())
-def test_the_core_values_every_position_of_play_as_the_python_does(ruleset_id: str) -> None:
-    ruleset = LIBRARY.load(ruleset_id)
+def _played_alike(ruleset: Ruleset, hands: int = 3) -> None:
+    """Every position of ``hands`` expert hands valued alike by the core and the Python."""
     players = ruleset.rules.players.usual
     weights = Weights()
     checked = 0
-    for seed in range(3):
+    for seed in range(hands):
         rng = random.Random(seed)
         hand = Hand.deal(ruleset, players, rng)
         bot = ExpertBot()
@@ -73,6 +73,44 @@ def test_the_core_values_every_position_of_play_as_the_python_does(ruleset_id: s
             checked += len(by_core)
             hand.apply(bot.choose(hand, actions, rng))
     assert checked > 100
+
+
+@needs_core
+@pytest.mark.parametrize("ruleset_id", LIBRARY.ids())
+def test_the_core_values_every_position_of_play_as_the_python_does(ruleset_id: str) -> None:
+    _played_alike(LIBRARY.load(ruleset_id))
+
+
+#: house rules at the bounds of their values (a million a card, a bonus)
+LARGEST = (
+    "going_out: {bonus: 1000000, concealed_bonus: 1000000}\n"
+    "red_threes: {value: 1000000, all_value: 1000000}\n"
+    "canastas:\n  mixed: {bonus: 1000000}\n  natural: {bonus: 1000000}\n"
+    "  escalera: {bonus: 1000000}\nscoring: {black_three_in_hand: 1000000}\n"
+    "game: {target: 10000000}\n"
+)
+
+
+@needs_core
+@pytest.mark.parametrize(
+    ("base", "body"),
+    [
+        ("bolivia-da", LARGEST),
+        ("bolivia-zh", LARGEST),
+        ("canasta", LARGEST.replace("  escalera: {bonus: 1000000}\n", "")),
+    ],
+)
+def test_the_core_values_house_rules_at_their_bounds_as_the_python_does(
+    tmp_path: Path, base: str, body: str
+) -> None:
+    path = tmp_path / "house.yaml"
+    path.write_text(
+        f"id: house\nextends: {base}\n{body}provenance:\n  extends: {{house: test}}\n",
+        encoding="utf-8",
+    )
+    ruleset = Library([tmp_path]).load(path)
+    assert max(ruleset.penalties) == 1_000_000
+    _played_alike(ruleset, hands=2)
 
 
 _KINDS = st.sampled_from(["group", "sequence", "wild", "threes", "natural"])
@@ -212,3 +250,27 @@ def test_the_core_refuses_hands_out_of_bounds() -> None:
         core.shape_value(shape, view, view, 0, 0, 0.5)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="shape"):
         core.parts(view, view)  # type: ignore[arg-type]
+
+
+@needs_core
+@settings(max_examples=200, deadline=None)
+@given(
+    unseen=_COUNTS,
+    wild=st.integers(0, 12),
+    index=st.integers(0, 52),
+    size=st.integers(0, 40),
+    ways=st.sets(st.sampled_from(["natural_pair", "natural_and_wild"])),
+)
+def test_the_core_weighs_the_chance_of_a_take_as_the_python_does(
+    unseen: list[int], wild: int, index: int, size: int, ways: set[str]
+) -> None:
+    ruleset = LIBRARY.load("bolivia-da")
+    pos = Position(Hand.deal(ruleset, 4, random.Random(0)), Weights(), use_native=False)
+    core = Tables(ruleset, 4, Weights()).core
+    assert core is not None
+    total = max(sum(unseen), 1)
+    pos.unseen, pos.unseen_total, pos.unseen_wild = unseen, total, wild
+    want = pos._take_chance(index, tuple(sorted(ways)), [], size)
+    pair, with_wild = "natural_pair" in ways, "natural_and_wild" in ways
+    got = core.take_chance(unseen, total, wild, index, size, pair, with_wild)
+    assert got.hex() == want.hex()

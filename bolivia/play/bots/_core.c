@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <string.h>
 
+typedef long long i64; /* (a long has 32 bits on Windows) */
+
 /* ------------------------------------------------------------------ a map of int keys */
 
 #define MOST_KEPT (1 << 16) /* as tables.MOST_KEPT: the map starts again when it is full */
@@ -136,13 +138,16 @@ typedef struct {
 /* The cards in hand as the valuation reads them (valuation._Shape). */
 typedef struct {
     PyObject_HEAD
-    long penalty;
+    i64 penalty;
     int by_rank[RANKS];
     int wilds;
     int masks[SUITS];
 } Shape;
 
 #define CARDS 53
+/* a card's penalty is within the ruleset's bounds of points (rules.fields.MAX_POINTS, a
+ * million) by far: with at most 2^20 cards, every sum stays exact in a double */
+#define PENALTY_BOUND ((i64)1 << 30)
 
 /* What the valuation works out from the ruleset, the players and the weights (tables.Tables). */
 typedef struct {
@@ -155,7 +160,7 @@ typedef struct {
     int wild_allowed, sequence_allowed;
     int span_low, span_high, run_places; /* the sequences' span, by position (an ace at both ends) */
     int run_ranks;                       /* the ranks a run may hold */
-    long penalties[CARDS];               /* by card index */
+    i64 penalties[CARDS];               /* by card index */
     char wild[CARDS];
     int nwild_indices;
     int wild_indices[CARDS];
@@ -235,7 +240,7 @@ static PyTypeObject ViewType = {
 };
 
 static PyObject *shape_get_penalty(Shape *sh, void *closure) {
-    return PyLong_FromLong(sh->penalty);
+    return PyLong_FromLongLong(sh->penalty);
 }
 
 static PyObject *shape_get_wilds(Shape *sh, void *closure) { return PyLong_FromLong(sh->wilds); }
@@ -285,23 +290,23 @@ static PyTypeObject PartsType = {
 
 /* ------------------------------------------------------------------ reading Python values */
 
-static int as_int(PyObject *o, long *out) {
+static int as_int(PyObject *o, i64 *out) {
 #if PY_VERSION_HEX < 0x030C0000
     /* a small int read off its one digit (the layout of 3.11's ints), the rest by the API */
     if (PyLong_CheckExact(o)) {
         Py_ssize_t size = Py_SIZE(o);
         if (size == 0 || size == 1) {
-            *out = size ? (long)((PyLongObject *)o)->ob_digit[0] : 0;
+            *out = size ? (i64)((PyLongObject *)o)->ob_digit[0] : 0;
             return 0;
         }
     }
 #else
     if (PyLong_CheckExact(o) && PyUnstable_Long_IsCompact((PyLongObject *)o)) {
-        *out = (long)PyUnstable_Long_CompactValue((PyLongObject *)o);
+        *out = (i64)PyUnstable_Long_CompactValue((PyLongObject *)o);
         return 0;
     }
 #endif
-    long x = PyLong_AsLong(o);
+    i64 x = PyLong_AsLongLong(o);
     if (x == -1 && PyErr_Occurred()) return -1;
     *out = x;
     return 0;
@@ -310,7 +315,7 @@ static int as_int(PyObject *o, long *out) {
 static int attr_int(PyObject *o, const char *name, int *out) {
     PyObject *a = PyObject_GetAttrString(o, name);
     if (a == NULL) return -1;
-    long x;
+    i64 x;
     int err = as_int(a, &x);
     Py_DECREF(a);
     if (err) return -1;
@@ -344,7 +349,7 @@ static int kind_of(Core *c, PyObject *name) {
 /* A summary (kind, size, wild cards, key, mask) read off its tuple. */
 typedef struct {
     int kind;
-    long size, wilds, key, mask;
+    i64 size, wilds, key, mask;
 } Summary;
 
 static int read_summary(Core *c, PyObject *s, Summary *out) {
@@ -428,7 +433,7 @@ static Entry *rank_terms(Core *c, int r, int n, const View *view) {
     return e;
 }
 
-static inline int ones(long mask) {
+static inline int ones(i64 mask) {
     int n = 0;
     while (mask) {
         mask &= mask - 1;
@@ -440,33 +445,40 @@ static inline int ones(long mask) {
 /* a volatile exponent: pow() is called as Python calls it, never folded into x * x */
 static volatile double TWO = 2.0;
 
+/* The positions from `start` on, `span` of them (a span past the 14 positions takes all of
+ * them from `start`, as Python's unbounded ints do). */
+static inline i64 window_of(i64 span, i64 start) {
+    if (span > 40) span = 40;
+    return (((i64)1 << span) - 1) << start;
+}
+
 /* runs.positions: a mask of ranks as a mask of positions, the ace at both ends */
-static inline long positions(long mask) { return (mask << 1) | (mask >> 12 & 1); }
+static inline i64 positions(i64 mask) { return (mask << 1) | (mask >> 12 & 1); }
 
 /* A sequence of `size` cards, none wild (a summary for tables.meld_value). */
-static int sequence_value(Core *c, long size, double *out) {
+static int sequence_value(Core *c, i64 size, double *out) {
     Summary s = {SEQUENCE, size, 0, -1, 0};
     return meld_value(c, &s, c->kind_names[SEQUENCE], out);
 }
 
 /* tables._run_gain: what the hand's ranks `mask` of a suit add to the side's run `on` (its
  * ranks), weighted; *none set where they add nothing. */
-static int run_gain_of(Core *c, long mask, long on, double *out, int *none) {
-    long span = c->escalera_size;
-    long places = positions(mask) & c->run_places;
-    long laid = positions(on) & c->run_places;
-    long ons[2] = {laid, 0};
+static int run_gain_of(Core *c, i64 mask, i64 on, double *out, int *none) {
+    i64 span = c->escalera_size;
+    i64 places = positions(mask) & c->run_places;
+    i64 laid = positions(on) & c->run_places;
+    i64 ons[2] = {laid, 0};
     int nons = 1;
     if (laid & 1 && laid >> 13 & 1) { /* the side's run with its ace low or high */
-        ons[0] = laid & ~1L;
-        ons[1] = laid & ~(1L << 13);
+        ons[0] = laid & ~(i64)1;
+        ons[1] = laid & ~((i64)1 << 13);
         nons = 2;
     }
     int best = 0;
-    long stop = c->span_high - span + 2;
+    i64 stop = c->span_high - span + 2;
     if (stop < c->span_low + 1) stop = c->span_low + 1;
-    for (long start = c->span_low; start < stop; start++) {
-        long window = ((1L << span) - 1) << start;
+    for (i64 start = c->span_low; start < stop; start++) {
+        i64 window = window_of(span, start);
         for (int i = 0; i < nons; i++) {
             if (!(ons[i] & ~window)) {
                 int n = ones((places | ons[i]) & window);
@@ -501,8 +513,8 @@ static Entry *run_gain(Core *c, int mask, int on) {
     uint64_t key = (uint64_t)mask | (uint64_t)on << 13;
     Entry *e = map_find(&c->suits, key);
     if (e != NULL) return e;
-    if (c->escalera_size <= 0 || c->escalera_size > 14) {
-        PyErr_SetString(PyExc_ValueError, "an escalera's size out of the span");
+    if (c->escalera_size <= 0) {
+        PyErr_SetString(PyExc_ZeroDivisionError, "an escalera of no cards");
         return NULL;
     }
     double x = 0.0;
@@ -560,7 +572,7 @@ static void core_dealloc(Core *c) {
 }
 
 /* A sequence of ints read into `out` (n of them, each within [low, high)). */
-static int read_bounded(PyObject *o, long *out, Py_ssize_t n, long low, long high,
+static int read_bounded(PyObject *o, i64 *out, Py_ssize_t n, i64 low, i64 high,
                         const char *what) {
     PyObject *seq = PySequence_Fast(o, what);
     if (seq == NULL) return -1;
@@ -570,7 +582,7 @@ static int read_bounded(PyObject *o, long *out, Py_ssize_t n, long low, long hig
         return -1;
     }
     for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
-        long x;
+        i64 x;
         if (as_int(PySequence_Fast_GET_ITEM(seq, i), &x)) {
             Py_DECREF(seq);
             return -1;
@@ -588,10 +600,10 @@ static int read_bounded(PyObject *o, long *out, Py_ssize_t n, long low, long hig
 
 /* The cards' penalties and which are wild (by index), read off the tables and their limits. */
 static int read_cards(Core *c, PyObject *lim) {
-    long values[CARDS];
+    i64 values[CARDS];
     PyObject *o = PyObject_GetAttrString(c->tables, "penalties");
     if (o == NULL) return -1;
-    int err = read_bounded(o, c->penalties, CARDS, -100000, 100000, "penalties");
+    int err = read_bounded(o, c->penalties, CARDS, -PENALTY_BOUND, PENALTY_BOUND, "penalties");
     Py_DECREF(o);
     if (err) return -1;
     o = PyObject_GetAttrString(lim, "wild");
@@ -660,7 +672,7 @@ static int core_init(Core *c, PyObject *args, PyObject *kwds) {
     }
     c->ngroup_ranks = (int)n;
     for (Py_ssize_t i = 0; i < n; i++) {
-        long r;
+        i64 r;
         if (as_int(PySequence_Fast_GET_ITEM(seq, i), &r)) {
             Py_DECREF(seq);
             return -1;
@@ -692,7 +704,7 @@ static int core_init(Core *c, PyObject *args, PyObject *kwds) {
     PyObject *key, *value;
     c->nreq = 0;
     while (PyDict_Next(kinds, &pos, &key, &value)) { /* in the dict's order, as Python reads it */
-        long k, m;
+        i64 k, m;
         if (as_int(key, &k) || as_int(value, &m)) {
             Py_DECREF(kinds);
             return -1;
@@ -727,10 +739,10 @@ static int canasta_kind(const Core *c, const Summary *s) {
 
 /* tables._with_requirement */
 static double with_requirement(const Core *c, double value, const int *done, int longest) {
-    long total = 0;
+    i64 total = 0;
     for (int k = 0; k < KINDS; k++) total += done[k];
-    long have = total < c->req_count ? total : c->req_count;
-    long of = c->req_count > 1 ? c->req_count : 1;
+    i64 have = total < c->req_count ? total : c->req_count;
+    i64 of = c->req_count > 1 ? c->req_count : 1;
     value += c->req_value * (double)have / (double)of;
     for (int i = 0; i < c->nreq; i++) {
         int kind = c->req_kind[i], n = c->req_n[i];
@@ -894,7 +906,7 @@ static PyObject *core_replaced(Core *c, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "replaced(table, k, meld)");
         return NULL;
     }
-    long k;
+    i64 k;
     if (as_int(args[1], &k)) return NULL;
     PyObject *seq = PySequence_Fast(args[0], "the table is a sequence");
     if (seq == NULL) return NULL;
@@ -940,8 +952,8 @@ static Shape *as_shape(PyObject *o) {
 
 /* The penalty of these cards (counts by index), and how many of them are wild
  * (valuation.Position._penalty_and_wilds). */
-static void penalty_and_wilds(const Core *c, const long *counts, Shape *sh) {
-    long penalty = 0;
+static void penalty_and_wilds(const Core *c, const i64 *counts, Shape *sh) {
+    i64 penalty = 0;
     for (int i = 0; i < CARDS; i++) {
         if (counts[i]) penalty += counts[i] * c->penalties[i];
     }
@@ -957,13 +969,13 @@ static PyObject *core_shape(Core *c, PyObject *const *args, Py_ssize_t nargs) {
         PyErr_SetString(PyExc_TypeError, "shape(counts)");
         return NULL;
     }
-    long counts[CARDS];
+    i64 counts[CARDS];
     if (read_bounded(args[0], counts, CARDS, 0, 1 << 20, "counts")) return NULL;
     Shape *sh = shape_new();
     if (sh == NULL) return NULL;
     penalty_and_wilds(c, counts, sh);
     for (int r = 0; r < RANKS; r++) {
-        long b = r * 4;
+        i64 b = r * 4;
         sh->by_rank[r] = (int)(counts[b] + counts[b + 1] + counts[b + 2] + counts[b + 3]);
     }
     for (int suit = 0; suit < SUITS; suit++) {
@@ -985,7 +997,7 @@ static PyObject *core_own_shape(Core *c, PyObject *const *args, Py_ssize_t nargs
         PyErr_SetString(PyExc_TypeError, "own_shape(counts, by_rank, held)");
         return NULL;
     }
-    long counts[CARDS], by_rank[RANKS], held[SUITS];
+    i64 counts[CARDS], by_rank[RANKS], held[SUITS];
     if (read_bounded(args[0], counts, CARDS, 0, 1 << 20, "counts") ||
         read_bounded(args[1], by_rank, RANKS, 0, 1 << 20, "by_rank") ||
         read_bounded(args[2], held, SUITS, 0, 1 << 14, "held"))
@@ -1000,7 +1012,7 @@ static PyObject *core_own_shape(Core *c, PyObject *const *args, Py_ssize_t nargs
 }
 
 /* The count of one card index in the hand's counts (a list), bounded. */
-static int count_at(PyObject *counts, long index, long *out) {
+static int count_at(PyObject *counts, i64 index, i64 *out) {
     if (!PyList_Check(counts) || PyList_GET_SIZE(counts) != CARDS) {
         PyErr_SetString(PyExc_TypeError, "the counts are a list of 53");
         return -1;
@@ -1028,10 +1040,10 @@ static PyObject *core_without(Core *c, PyObject *const *args, Py_ssize_t nargs) 
     sh->wilds = was->wilds;
     memcpy(sh->by_rank, was->by_rank, sizeof sh->by_rank);
     memcpy(sh->masks, was->masks, sizeof sh->masks);
-    long left[CARDS];
+    i64 left[CARDS];
     uint64_t gone = 0; /* the indices seen so far (a bit each): their count left in `left` */
     for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
-        long index;
+        i64 index;
         if (as_int(PySequence_Fast_GET_ITEM(seq, i), &index)) goto failed;
         if (index < 0 || index >= CARDS) {
             PyErr_SetString(PyExc_ValueError, "a card index out of range");
@@ -1066,7 +1078,7 @@ static PyObject *core_discarded(Core *c, PyObject *const *args, Py_ssize_t nargs
         return NULL;
     }
     Shape *was = as_shape(args[0]);
-    long index, count;
+    i64 index, count;
     if (was == NULL || as_int(args[1], &index) || as_int(args[2], &count)) return NULL;
     if (index < 0 || index >= CARDS) {
         PyErr_SetString(PyExc_ValueError, "a card index out of range");
@@ -1114,7 +1126,7 @@ static PyObject *core_shape_value(Core *c, PyObject *const *args, Py_ssize_t nar
         PyErr_SetString(PyExc_TypeError, "shape_value(shape, view, kept, ranks, suits, risk)");
         return NULL;
     }
-    long ranks, suits;
+    i64 ranks, suits;
     const Shape *shape = as_shape(args[0]);
     if (shape == NULL) return NULL;
     const View *view = as_view(args[1]);
@@ -1209,7 +1221,59 @@ static PyObject *core_parts(Core *c, PyObject *const *args, Py_ssize_t nargs) {
     return (PyObject *)p;
 }
 
+/* Core.take_chance(unseen, total, wild, index, size, pair, with_wild):
+ * valuation.Position._take_chance past the meld it may go onto: the chance that a player of
+ * `size` cards takes the pile on the natural card `index`, from the cards unseen (counts by
+ * index; `total` of them, `wild` wild), by a natural pair (`pair`) or a natural and a wild
+ * card (`with_wild`). */
+static PyObject *core_take_chance(Core *c, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError,
+                        "take_chance(unseen, total, wild, index, size, pair, with_wild)");
+        return NULL;
+    }
+    i64 total, wild, index, size;
+    if (as_int(args[1], &total) || as_int(args[2], &wild) || as_int(args[3], &index) ||
+        as_int(args[4], &size))
+        return NULL;
+    int pair = PyObject_IsTrue(args[5]), with_wild = PyObject_IsTrue(args[6]);
+    if (pair < 0 || with_wild < 0) return NULL;
+    if (index < 0 || index >= CARDS || total <= 0 || size < 0 || size > 1000) {
+        PyErr_SetString(PyExc_ValueError, "take_chance: a value out of range");
+        return NULL;
+    }
+    if (!PyList_Check(args[0]) || PyList_GET_SIZE(args[0]) != CARDS) {
+        PyErr_SetString(PyExc_TypeError, "the unseen cards are a list of 53");
+        return NULL;
+    }
+    i64 base = (index >> 2) * 4, left = 0;
+    for (i64 i = base; i < base + 4 && i < CARDS; i++) { /* (as Python slices) */
+        i64 n;
+        if (as_int(PyList_GET_ITEM(args[0], i), &n)) return NULL;
+        left += n;
+    }
+    double p = (double)left / (double)total;
+    if (1.0 < p) p = 1.0;
+    double miss = pow(1 - p, (double)size);
+    double one = (double)size * p * pow(1 - p, (double)(size - 1 > 0 ? size - 1 : 0));
+    double chance = 0.0;
+    if (pair) {
+        double x = 1 - miss - one;
+        if (x > chance) chance = x;
+    }
+    if (with_wild) {
+        double wilds = (double)wild / (double)total;
+        double has_wild = 1 - pow(1 - wilds, (double)size);
+        double x = (1 - miss) * has_wild;
+        if (x > chance) chance = x;
+    }
+    return PyFloat_FromDouble(chance);
+}
+
 static PyMethodDef core_methods[] = {
+    {"take_chance", (PyCFunction)(void (*)(void))core_take_chance, METH_FASTCALL,
+     "take_chance(unseen, total, wild, index, size, pair, with_wild): the chance the next "
+     "player takes the pile"},
     {"grown", (PyCFunction)(void (*)(void))core_grown, METH_FASTCALL,
      "grown(base, added): the view of base's melds (none when None), then added"},
     {"replaced", (PyCFunction)(void (*)(void))core_replaced, METH_FASTCALL,

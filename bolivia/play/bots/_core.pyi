@@ -46,3 +46,13 @@ class Core:
     ) -> Shape: ...
     def without(self, shape: Shape, indices: Sequence[int], counts: list[int]) -> Shape: ...
     def discarded(self, shape: Shape, index: int, count: int) -> Shape: ...
+    def take_chance(
+        self,
+        unseen: list[int],
+        total: int,
+        wild: int,
+        index: int,
+        size: int,
+        pair: bool,
+        with_wild: bool,
+    ) -> float: ...

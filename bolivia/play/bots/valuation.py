@@ -490,6 +490,12 @@ class Position:
         if "onto_meld" in ways and self._fits(index, melds):
             return 1.0
         self._know()
+        core = self.tables.core
+        if core is not None:
+            pair, with_wild = "natural_pair" in ways, "natural_and_wild" in ways
+            return core.take_chance(
+                self.unseen, self.unseen_total, self.unseen_wild, index, size, pair, with_wild
+            )
         base = (index >> 2) * 4
         left = sum(self.unseen[base : base + 4])
         p = min(left / self.unseen_total, 1.0)
