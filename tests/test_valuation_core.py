@@ -56,6 +56,10 @@ def _values(pos: Position, hand: Hand, actions: list[Action]) -> list[float]:
     return out
 
 
+def _unseen(pos: Position) -> tuple[list[int], int, int, str]:
+    return pos.unseen, pos.unseen_total, pos.unseen_wild, pos.mean_penalty.hex()
+
+
 def _played_alike(ruleset: Ruleset, hands: int = 3) -> None:
     """Every position of ``hands`` expert hands valued alike by the core and the Python."""
     players = ruleset.rules.players.usual
@@ -67,9 +71,18 @@ def _played_alike(ruleset: Ruleset, hands: int = 3) -> None:
         bot = ExpertBot()
         while not hand.over and hand.steps < 2000:
             actions = hand.choices()
-            by_core = _values(Position(hand, weights, use_native=True), hand, actions)
-            by_python = _values(Position(hand, weights, use_native=False), hand, actions)
+            core, python = (Position(hand, weights, use_native=use) for use in (True, False))
+            by_core, by_python = _values(core, hand, actions), _values(python, hand, actions)
             assert [v.hex() for v in by_core] == [v.hex() for v in by_python]
+            core._know()
+            python._know()
+            assert _unseen(core) == _unseen(python)
+            fresh = [0] * 53  # the table's cards kept from position to position: as counted now
+            for side in hand.melds:
+                for meld in side:
+                    for card in meld.cards:
+                        fresh[card.index] += 1
+            assert core.tables.table_counts(hand.melds) == fresh
             checked += len(by_core)
             hand.apply(bot.choose(hand, actions, rng))
     assert checked > 100

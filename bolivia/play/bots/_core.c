@@ -164,6 +164,9 @@ typedef struct {
     char wild[CARDS];
     int nwild_indices;
     int wild_indices[CARDS];
+    i64 pack[CARDS]; /* the pack's cards by index */
+    int nred_threes;
+    int red_threes[CARDS];
     double second_run, wild_weight, run_weight, req_value;
     int req_count;
     int nreq;
@@ -625,6 +628,24 @@ static int read_cards(Core *c, PyObject *lim) {
     if (err) return -1;
     c->nwild_indices = (int)n;
     for (Py_ssize_t i = 0; i < n; i++) c->wild_indices[i] = (int)values[i];
+    o = PyObject_GetAttrString(c->tables, "pack");
+    if (o == NULL) return -1;
+    err = read_bounded(o, c->pack, CARDS, 0, 1 << 20, "pack");
+    Py_DECREF(o);
+    if (err) return -1;
+    o = PyObject_GetAttrString(c->tables, "red_threes");
+    if (o == NULL) return -1;
+    n = PyObject_Length(o);
+    if (n < 0 || n > CARDS) {
+        Py_DECREF(o);
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "too many red threes");
+        return -1;
+    }
+    err = read_bounded(o, values, n, 0, CARDS, "red_threes");
+    Py_DECREF(o);
+    if (err) return -1;
+    c->nred_threes = (int)n;
+    for (Py_ssize_t i = 0; i < n; i++) c->red_threes[i] = (int)values[i];
     return 0;
 }
 
@@ -1270,7 +1291,61 @@ static PyObject *core_take_chance(Core *c, PyObject *const *args, Py_ssize_t nar
     return PyFloat_FromDouble(chance);
 }
 
+/* Core.unseen(counts, table, pile): valuation.Position._unseen, the cards the player cannot
+ * see (the pack less its hand, the table's cards by index, the pile's), none below 0 and no red
+ * three: (them by index, how many (at least 1), how many wild, their mean penalty). */
+static PyObject *core_unseen(Core *c, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "unseen(counts, table, pile)");
+        return NULL;
+    }
+    i64 counts[CARDS], table[CARDS], unseen[CARDS];
+    if (read_bounded(args[0], counts, CARDS, 0, 1 << 20, "counts") ||
+        read_bounded(args[1], table, CARDS, 0, 1 << 20, "table"))
+        return NULL;
+    for (int i = 0; i < CARDS; i++) unseen[i] = c->pack[i] - counts[i] - table[i];
+    PyObject *pile = PySequence_Fast(args[2], "the pile is a sequence");
+    if (pile == NULL) return NULL;
+    for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(pile); j++) {
+        i64 index;
+        if (as_int(PySequence_Fast_GET_ITEM(pile, j), &index)) {
+            Py_DECREF(pile);
+            return NULL;
+        }
+        if (index < 0 || index >= CARDS) {
+            Py_DECREF(pile);
+            PyErr_SetString(PyExc_ValueError, "a card index out of range");
+            return NULL;
+        }
+        unseen[index]--;
+    }
+    Py_DECREF(pile);
+    for (int i = 0; i < c->nred_threes; i++) unseen[c->red_threes[i]] = 0;
+    i64 total = 0, weighted = 0, wild = 0;
+    for (int i = 0; i < CARDS; i++) {
+        if (unseen[i] < 0) unseen[i] = 0;
+        total += unseen[i];
+        weighted += unseen[i] * c->penalties[i];
+    }
+    if (total < 1) total = 1;
+    for (int i = 0; i < c->nwild_indices; i++) wild += unseen[c->wild_indices[i]];
+    PyObject *list = PyList_New(CARDS);
+    if (list == NULL) return NULL;
+    for (int i = 0; i < CARDS; i++) {
+        PyObject *x = PyLong_FromLongLong(unseen[i]);
+        if (x == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, x);
+    }
+    return Py_BuildValue("(NLLd)", list, total, wild, (double)weighted / (double)total);
+}
+
 static PyMethodDef core_methods[] = {
+    {"unseen", (PyCFunction)(void (*)(void))core_unseen, METH_FASTCALL,
+     "unseen(counts, table, pile): the cards unseen, how many, how many wild, their mean "
+     "penalty"},
     {"take_chance", (PyCFunction)(void (*)(void))core_take_chance, METH_FASTCALL,
      "take_chance(unseen, total, wild, index, size, pair, with_wild): the chance the next "
      "player takes the pile"},

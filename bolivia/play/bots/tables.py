@@ -11,9 +11,11 @@ from typing import TYPE_CHECKING, Final, TypeAlias, cast
 
 from bolivia.cards import Card
 from bolivia.engine.limits import KIND_INDEX, limits
+from bolivia.engine.meld import Meld
 from bolivia.engine.melds import special_bonus
 from bolivia.engine.pile import card_class
 from bolivia.play.table.runs import positions
+from bolivia.play.table.state import RED_THREES
 from bolivia.rules.ruleset import Ruleset
 
 if TYPE_CHECKING:
@@ -163,6 +165,7 @@ class Tables:
         self.points = lim.points
         self.penalties = ruleset.penalties
         self.pack: list[int] = [lim.decks] * 52 + [ruleset.pack.jokers]  # the cards by index
+        self.red_threes: tuple[int, ...] = tuple(sorted(RED_THREES))  # never unseen: laid
         # what a discard's danger reads of the pile's rules: each card's class, the classes
         # that block the pile, the kinds of melds a card from it may go onto
         self.card_classes: list[str | None] = [card_class(ruleset, card) for card in Card.all()]
@@ -180,11 +183,30 @@ class Tables:
         self._ranks: dict[int, tuple[float, ...]] = {}
         self._wilds: dict[int, float] = {}
         self._melds: dict[int, float] = {}
+        # the cards on the table by index, kept while its melds are the same (see table_counts)
+        self._table_melds: list[Meld] = []
+        self._table_counts: list[int] = [0] * 53
         self.use_native = use_native
         self.weights_key = weights.key()  # (the weights' values when the tables were made)
         core = native() if use_native else None
         # the native core, where there is one: it asks these tables what it has not kept
         self.core: Core | None = None if core is None else core(self, ESCALERA)
+
+    def table_counts(self, melds: Sequence[Sequence[Meld]]) -> list[int]:
+        """The cards of every side's melds, by card index (not to be changed).
+
+        Kept while the melds are the same objects (a meld is immutable: the same cards), which
+        they stay from one position to the next until a side melds.
+        """
+        flat = [meld for side in melds for meld in side]
+        if flat == self._table_melds:  # (the same objects are equal at once)
+            return self._table_counts
+        counts = [0] * 53
+        for meld in flat:
+            for card in meld.cards:
+                counts[card.index] = counts[card.index] + 1
+        self._table_melds, self._table_counts = flat, counts
+        return counts
 
     def bonus(self, kind: str, size: int, wilds: int, rank: int) -> float:
         """The bonus of the canasta of ``kind`` a meld would make as it stands.

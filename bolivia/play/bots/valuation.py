@@ -129,14 +129,16 @@ class Position:
     def _unseen(self) -> None:
         """The cards the player cannot see: the pack less its hand, the melds, the pile."""
         hand = self.hand
+        table = self.tables.table_counts(hand.melds)
+        core = self.tables.core
+        if core is not None:
+            found = core.unseen(self.counts, table, hand.pile)
+            self.unseen, self.unseen_total, self.unseen_wild, self.mean_penalty = found
+            return
         unseen: list[int] = self.tables.pack[:]
         counts = self.counts
         for i in range(53):
-            unseen[i] = unseen[i] - counts[i]
-        for team in hand.melds:
-            for meld in team:
-                for card in meld.cards:
-                    unseen[card.index] = unseen[card.index] - 1
+            unseen[i] = unseen[i] - counts[i] - table[i]
         for i in hand.pile:
             unseen[i] = unseen[i] - 1
         for i in RED_THREES:
