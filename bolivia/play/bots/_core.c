@@ -601,51 +601,40 @@ static int read_bounded(PyObject *o, i64 *out, Py_ssize_t n, i64 low, i64 high,
     return 0;
 }
 
-/* The cards' penalties and which are wild (by index), read off the tables and their limits. */
+/* The attribute `name` of `o`, a sequence of ints within [low, high): n of them, or as many as
+ * it holds (at most CARDS) where n is -1, the count then put in *count. */
+static int read_attr(PyObject *o, const char *name, i64 *out, Py_ssize_t n, i64 low, i64 high,
+                     int *count) {
+    PyObject *a = PyObject_GetAttrString(o, name);
+    if (a == NULL) return -1;
+    if (n < 0) {
+        n = PyObject_Length(a);
+        if (n < 0 || n > CARDS) {
+            Py_DECREF(a);
+            if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "%s: too many values", name);
+            return -1;
+        }
+        *count = (int)n;
+    }
+    int err = read_bounded(a, out, n, low, high, name);
+    Py_DECREF(a);
+    return err;
+}
+
+/* The cards' penalties, which are wild, the pack and the red threes (by index), read off the
+ * tables and their limits. */
 static int read_cards(Core *c, PyObject *lim) {
-    i64 values[CARDS];
-    PyObject *o = PyObject_GetAttrString(c->tables, "penalties");
-    if (o == NULL) return -1;
-    int err = read_bounded(o, c->penalties, CARDS, -PENALTY_BOUND, PENALTY_BOUND, "penalties");
-    Py_DECREF(o);
-    if (err) return -1;
-    o = PyObject_GetAttrString(lim, "wild");
-    if (o == NULL) return -1;
-    err = read_bounded(o, values, CARDS, 0, 2, "wild");
-    Py_DECREF(o);
-    if (err) return -1;
-    for (int i = 0; i < CARDS; i++) c->wild[i] = (char)values[i];
-    o = PyObject_GetAttrString(lim, "wild_indices");
-    if (o == NULL) return -1;
-    Py_ssize_t n = PyObject_Length(o);
-    if (n < 0 || n > CARDS) {
-        Py_DECREF(o);
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "too many wild indices");
+    i64 wild[CARDS], wilds[CARDS], threes[CARDS];
+    if (read_attr(c->tables, "penalties", c->penalties, CARDS, -PENALTY_BOUND, PENALTY_BOUND,
+                  NULL) ||
+        read_attr(lim, "wild", wild, CARDS, 0, 2, NULL) ||
+        read_attr(lim, "wild_indices", wilds, -1, 0, CARDS, &c->nwild_indices) ||
+        read_attr(c->tables, "pack", c->pack, CARDS, 0, 1 << 20, NULL) ||
+        read_attr(c->tables, "red_threes", threes, -1, 0, CARDS, &c->nred_threes))
         return -1;
-    }
-    err = read_bounded(o, values, n, 0, CARDS, "wild_indices");
-    Py_DECREF(o);
-    if (err) return -1;
-    c->nwild_indices = (int)n;
-    for (Py_ssize_t i = 0; i < n; i++) c->wild_indices[i] = (int)values[i];
-    o = PyObject_GetAttrString(c->tables, "pack");
-    if (o == NULL) return -1;
-    err = read_bounded(o, c->pack, CARDS, 0, 1 << 20, "pack");
-    Py_DECREF(o);
-    if (err) return -1;
-    o = PyObject_GetAttrString(c->tables, "red_threes");
-    if (o == NULL) return -1;
-    n = PyObject_Length(o);
-    if (n < 0 || n > CARDS) {
-        Py_DECREF(o);
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "too many red threes");
-        return -1;
-    }
-    err = read_bounded(o, values, n, 0, CARDS, "red_threes");
-    Py_DECREF(o);
-    if (err) return -1;
-    c->nred_threes = (int)n;
-    for (Py_ssize_t i = 0; i < n; i++) c->red_threes[i] = (int)values[i];
+    for (int i = 0; i < CARDS; i++) c->wild[i] = (char)wild[i];
+    for (int i = 0; i < c->nwild_indices; i++) c->wild_indices[i] = (int)wilds[i];
+    for (int i = 0; i < c->nred_threes; i++) c->red_threes[i] = (int)threes[i];
     return 0;
 }
 
