@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from bolivia.play.bots.expert import ExpertBot
@@ -45,9 +45,11 @@ def _values(pos: Position, hand: Hand, actions: list[Action]) -> list[float]:
             new = [pos.cards_summary([c.index for c in meld]) for meld in action.melds]
             cards = [c for meld in action.melds for c in meld]
             out.append(pos.value_laying(cards, new))
+            out.extend(pos.laying(action.melds))
         elif isinstance(action, Extend):
             grown = pos.extended(action.target, action.cards)
             out.append(pos.value_melding(action.cards, action.target, grown))
+            out.extend(pos.melding(action.target, action.cards))
         elif isinstance(action, TakePile | TakeTop):
             after = hand.after_pickup(action)
             if after is not None:
@@ -287,3 +289,54 @@ def test_the_core_weighs_the_chance_of_a_take_as_the_python_does(
     pair, with_wild = "natural_pair" in ways, "natural_and_wild" in ways
     got = core.take_chance(unseen, total, wild, index, size, pair, with_wild)
     assert got.hex() == want.hex()
+
+
+@needs_core
+@settings(max_examples=200, deadline=None)
+@given(
+    ruleset_id=st.sampled_from(LIBRARY.ids()),
+    table=st.lists(_summaries(), min_size=1, max_size=12),
+    own=_COUNTS,
+    picks=st.lists(st.lists(st.integers(0, 52), min_size=1, max_size=5), max_size=3),
+    target=st.integers(0, 11),
+    discard=st.integers(0, 52),
+)
+@example(  # black threes laid (a meld of its own kind, worth nothing by itself)
+    ruleset_id="bolivia-da",
+    table=[("group", 3, 0, 5, 0)],
+    own=[1] * 53,
+    picks=[[4, 6]],
+    target=0,
+    discard=4,
+)
+def test_the_core_values_any_meld_or_discard_as_the_python_does(
+    ruleset_id: str,
+    table: list[Summary],
+    own: list[int],
+    picks: list[list[int]],
+    target: int,
+    discard: int,
+) -> None:
+    """New melds of any held cards (black or red threes among them), cards onto any of the
+    side's melds, any discard: the value the expert reads, by the core and by the Python."""
+    ruleset = LIBRARY.load(ruleset_id)
+    hand = Hand.deal(ruleset, ruleset.rules.players.usual, random.Random(0))
+    found = []
+    for use in (True, False):
+        pos = Position(hand, Weights(), use_native=use)
+        pos.counts, pos.own, pos.table = own, pos.shape(own), table
+        pos._own_view, pos._parts = None, None
+        left = list(own)
+        melds = []
+        for pick in picks:  # each card at most as often as it is held
+            meld = [CARDS[i] for i in pick if left[i] > 0 and not left.__setitem__(i, left[i] - 1)]
+            if meld:
+                melds.append(meld)
+        values = [*pos.laying(melds)] if melds else []
+        cards = [card for meld in melds for card in meld]
+        if cards:
+            values += pos.melding(target % len(table), cards)
+        if own[discard]:
+            values.append(pos.value_discarding(discard))
+        found.append([v.hex() for v in values])
+    assert found[0] == found[1]

@@ -165,6 +165,7 @@ typedef struct {
     int nwild_indices;
     int wild_indices[CARDS];
     i64 pack[CARDS]; /* the pack's cards by index */
+    i64 points[CARDS]; /* each card's points in a meld */
     int nred_threes;
     int red_threes[CARDS];
     double second_run, wild_weight, run_weight, req_value;
@@ -630,6 +631,7 @@ static int read_cards(Core *c, PyObject *lim) {
         read_attr(lim, "wild", wild, CARDS, 0, 2, NULL) ||
         read_attr(lim, "wild_indices", wilds, -1, 0, CARDS, &c->nwild_indices) ||
         read_attr(c->tables, "pack", c->pack, CARDS, 0, 1 << 20, NULL) ||
+        read_attr(c->tables, "points", c->points, CARDS, -PENALTY_BOUND, PENALTY_BOUND, NULL) ||
         read_attr(c->tables, "red_threes", threes, -1, 0, CARDS, &c->nred_threes))
         return -1;
     for (int i = 0; i < CARDS; i++) c->wild[i] = (char)wild[i];
@@ -796,12 +798,11 @@ static View *view_copy(const View *base) {
 }
 
 /* Read one meld onto the view; *runs_changed set where it is an unfinished run. */
-static int view_read(Core *c, View *v, PyObject *item, int *runs_changed) {
-    Summary s;
-    if (read_summary(c, item, &s)) return -1;
+static int view_add(Core *c, View *v, const Summary *sp, int *runs_changed) {
+    Summary s = *sp;
     int done = canasta_kind(c, &s);
     double value;
-    if (meld_value(c, &s, PyTuple_GET_ITEM(item, 0), &value)) return -1;
+    if (meld_value(c, &s, s.kind == OTHER ? NULL : c->kind_names[s.kind], &value)) return -1;
     if (done >= 0) {
         v->done[done]++;
         v->partial += value;
@@ -832,6 +833,13 @@ static int view_read(Core *c, View *v, PyObject *item, int *runs_changed) {
         v->partial += value;
     }
     return 0;
+}
+
+/* Read one meld's summary (a tuple) onto the view. */
+static int view_read(Core *c, View *v, PyObject *item, int *runs_changed) {
+    Summary s;
+    if (read_summary(c, item, &s)) return -1;
+    return view_add(c, v, &s, runs_changed);
 }
 
 /* One unfinished run a suit worth its way, another beside it less (sorted, the best first). */
@@ -909,16 +917,10 @@ static PyObject *core_grown(Core *c, PyObject *const *args, Py_ssize_t nargs) {
     return (PyObject *)v;
 }
 
-/* Core.replaced(table, k, meld): the view of the table with its meld k now meld
- * (tables.Tables.replaced: the same numbers as reading the table so made). */
-static PyObject *core_replaced(Core *c, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "replaced(table, k, meld)");
-        return NULL;
-    }
-    i64 k;
-    if (as_int(args[1], &k)) return NULL;
-    PyObject *seq = PySequence_Fast(args[0], "the table is a sequence");
+/* The view of the table (a sequence of summaries) with its meld k now `meld` (tables.Tables.
+ * replaced: the same numbers as reading the table so made); NULL on an error. */
+static View *replaced_view(Core *c, PyObject *table, i64 k, const Summary *meld) {
+    PyObject *seq = PySequence_Fast(table, "the table is a sequence");
     if (seq == NULL) return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     if (k < 0 || k >= n) {
@@ -933,8 +935,9 @@ static PyObject *core_replaced(Core *c, PyObject *const *args, Py_ssize_t nargs)
     }
     int runs_changed = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *item = i == k ? args[2] : PySequence_Fast_GET_ITEM(seq, i);
-        if (view_read(c, v, item, &runs_changed)) {
+        int err = i == k ? view_add(c, v, meld, &runs_changed)
+                         : view_read(c, v, PySequence_Fast_GET_ITEM(seq, i), &runs_changed);
+        if (err) {
             Py_DECREF(seq);
             Py_DECREF(v);
             return NULL;
@@ -945,7 +948,19 @@ static PyObject *core_replaced(Core *c, PyObject *const *args, Py_ssize_t nargs)
         Py_DECREF(v);
         return NULL;
     }
-    return (PyObject *)v;
+    return v;
+}
+
+/* Core.replaced(table, k, meld): the view of the table with its meld k now meld. */
+static PyObject *core_replaced(Core *c, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "replaced(table, k, meld)");
+        return NULL;
+    }
+    i64 k;
+    Summary meld;
+    if (as_int(args[1], &k) || read_summary(c, args[2], &meld)) return NULL;
+    return (PyObject *)replaced_view(c, args[0], k, &meld);
 }
 
 /* ------------------------------------------------------------------ shapes */
@@ -1030,6 +1045,61 @@ static int count_at(PyObject *counts, i64 index, i64 *out) {
     return as_int(PyList_GET_ITEM(counts, index), out);
 }
 
+/* valuation.Position.shape_without: `was` without the cards of these indices (`n`, each
+ * checked), held (`counts`: the hand's counts by index, a list), into `sh`. */
+static int without_into(const Core *c, const Shape *was, const i64 *indices, Py_ssize_t n,
+                        PyObject *counts, Shape *sh) {
+    sh->penalty = was->penalty;
+    sh->wilds = was->wilds;
+    memcpy(sh->by_rank, was->by_rank, sizeof sh->by_rank);
+    memcpy(sh->masks, was->masks, sizeof sh->masks);
+    i64 left[CARDS];
+    uint64_t gone = 0; /* the indices seen so far (a bit each): their count left in `left` */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        i64 index = indices[i];
+        if (index < 0 || index >= CARDS) {
+            PyErr_SetString(PyExc_ValueError, "a card index out of range");
+            return -1;
+        }
+        sh->penalty -= c->penalties[index];
+        if (c->wild[index]) sh->wilds--;
+        if (index < 52) {
+            int r = (int)(index >> 2);
+            sh->by_rank[r]--;
+            if (!(gone >> index & 1)) {
+                if (count_at(counts, index, &left[index])) return -1;
+                gone |= (uint64_t)1 << index;
+            }
+            left[index]--;
+            if (left[index] == 0 && c->run_ranks >> r & 1) sh->masks[index & 3] &= ~(1 << r);
+        }
+    }
+    return 0;
+}
+
+/* At most this many cards go in one action (a hand holds at most rules.fields.MAX_CARDS, 440). */
+#define MOST_CARDS 1024
+
+/* The indices of a sequence of ints (at most MOST_CARDS) into `out`; their count, or -1. */
+static Py_ssize_t read_indices(PyObject *o, i64 *out) {
+    PyObject *seq = PySequence_Fast(o, "the cards' indices are a sequence");
+    if (seq == NULL) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n > MOST_CARDS) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "more cards than a hand holds");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (as_int(PySequence_Fast_GET_ITEM(seq, i), &out[i])) {
+            Py_DECREF(seq);
+            return -1;
+        }
+    }
+    Py_DECREF(seq);
+    return n;
+}
+
 /* Core.without(shape, indices, counts): valuation.Position.shape_without, the shape without
  * these cards (held: counts by index). */
 static PyObject *core_without(Core *c, PyObject *const *args, Py_ssize_t nargs) {
@@ -1039,63 +1109,24 @@ static PyObject *core_without(Core *c, PyObject *const *args, Py_ssize_t nargs) 
     }
     Shape *was = as_shape(args[0]);
     if (was == NULL) return NULL;
-    PyObject *seq = PySequence_Fast(args[1], "the cards' indices are a sequence");
-    if (seq == NULL) return NULL;
-    Shape *sh = shape_new();
-    if (sh == NULL) {
-        Py_DECREF(seq);
-        return NULL;
-    }
-    sh->penalty = was->penalty;
-    sh->wilds = was->wilds;
-    memcpy(sh->by_rank, was->by_rank, sizeof sh->by_rank);
-    memcpy(sh->masks, was->masks, sizeof sh->masks);
-    i64 left[CARDS];
-    uint64_t gone = 0; /* the indices seen so far (a bit each): their count left in `left` */
-    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
-        i64 index;
-        if (as_int(PySequence_Fast_GET_ITEM(seq, i), &index)) goto failed;
-        if (index < 0 || index >= CARDS) {
-            PyErr_SetString(PyExc_ValueError, "a card index out of range");
-            goto failed;
-        }
-        sh->penalty -= c->penalties[index];
-        if (c->wild[index]) sh->wilds--;
-        if (index < 52) {
-            int r = (int)(index >> 2);
-            sh->by_rank[r]--;
-            if (!(gone >> index & 1)) {
-                if (count_at(args[2], index, &left[index])) goto failed;
-                gone |= (uint64_t)1 << index;
-            }
-            left[index]--;
-            if (left[index] == 0 && c->run_ranks >> r & 1) sh->masks[index & 3] &= ~(1 << r);
-        }
-    }
-    Py_DECREF(seq);
-    return (PyObject *)sh;
-failed:
-    Py_DECREF(seq);
-    Py_DECREF(sh);
-    return NULL;
-}
-
-/* Core.discarded(shape, index, count): valuation.Position.discarded, the shape without one
- * card of `index` (count: how many of it are held). */
-static PyObject *core_discarded(Core *c, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "discarded(shape, index, count)");
-        return NULL;
-    }
-    Shape *was = as_shape(args[0]);
-    i64 index, count;
-    if (was == NULL || as_int(args[1], &index) || as_int(args[2], &count)) return NULL;
-    if (index < 0 || index >= CARDS) {
-        PyErr_SetString(PyExc_ValueError, "a card index out of range");
-        return NULL;
-    }
+    i64 indices[MOST_CARDS];
+    Py_ssize_t n = read_indices(args[1], indices);
+    if (n < 0) return NULL;
     Shape *sh = shape_new();
     if (sh == NULL) return NULL;
+    if (without_into(c, was, indices, n, args[2], sh)) {
+        Py_DECREF(sh);
+        return NULL;
+    }
+    return (PyObject *)sh;
+}
+
+/* valuation.Position.discarded: `was` without one card of `index` (`count` of it held). */
+static int discarded_into(const Core *c, const Shape *was, i64 index, i64 count, Shape *sh) {
+    if (index < 0 || index >= CARDS) {
+        PyErr_SetString(PyExc_ValueError, "a card index out of range");
+        return -1;
+    }
     memcpy(sh->by_rank, was->by_rank, sizeof sh->by_rank);
     memcpy(sh->masks, was->masks, sizeof sh->masks);
     sh->wilds = c->wild[index] ? was->wilds - 1 : was->wilds;
@@ -1105,6 +1136,25 @@ static PyObject *core_discarded(Core *c, PyObject *const *args, Py_ssize_t nargs
         if (count == 1 && c->run_ranks >> r & 1) sh->masks[index & 3] &= ~(1 << r);
     }
     sh->penalty = was->penalty - c->penalties[index];
+    return 0;
+}
+
+/* Core.discarded(shape, index, count): the shape without one card of `index` (count: how
+ * many of it are held). */
+static PyObject *core_discarded(Core *c, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "discarded(shape, index, count)");
+        return NULL;
+    }
+    Shape *was = as_shape(args[0]);
+    i64 index, count;
+    if (was == NULL || as_int(args[1], &index) || as_int(args[2], &count)) return NULL;
+    Shape *sh = shape_new();
+    if (sh == NULL) return NULL;
+    if (discarded_into(c, was, index, count, sh)) {
+        Py_DECREF(sh);
+        return NULL;
+    }
     return (PyObject *)sh;
 }
 
@@ -1129,28 +1179,11 @@ static const View *as_view(PyObject *o) {
     return (const View *)o;
 }
 
-/* Core.shape_value(shape, view, kept, ranks, suits, risk): valuation.Position.shape_value with
- * its _rank_part and _runs_value. */
-static PyObject *core_shape_value(Core *c, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 6) {
-        PyErr_SetString(PyExc_TypeError, "shape_value(shape, view, kept, ranks, suits, risk)");
-        return NULL;
-    }
-    i64 ranks, suits;
-    const Shape *shape = as_shape(args[0]);
-    if (shape == NULL) return NULL;
-    const View *view = as_view(args[1]);
-    if (view == NULL || as_int(args[3], &ranks) || as_int(args[4], &suits)) return NULL;
-    const Parts *kept = NULL;
-    if (args[2] != Py_None) {
-        if (!Py_IS_TYPE(args[2], &PartsType)) {
-            PyErr_SetString(PyExc_TypeError, "the parts kept are Parts or None");
-            return NULL;
-        }
-        kept = (const Parts *)args[2];
-    }
-    double risk = PyFloat_AsDouble(args[5]);
-    if (risk == -1.0 && PyErr_Occurred()) return NULL;
+/* valuation.Position.shape_value, with its _rank_part and _runs_value: what the cards in hand
+ * (`shape`) are worth beside the view, the parts `kept` (or NULL) taken as they are for the
+ * ranks not in `ranks` and the suits not in `suits`. */
+static int shape_value_of(Core *c, const Shape *shape, const View *view, const Parts *kept,
+                          i64 ranks, i64 suits, double risk, double *out) {
     double value = 0.0;
     value -= risk * (double)shape->penalty;
     for (int i = 0; i < c->ngroup_ranks; i++) {
@@ -1162,7 +1195,7 @@ static PyObject *core_shape_value(Core *c, PyObject *const *args, Py_ssize_t nar
         int n = shape->by_rank[r];
         if (n) {
             Entry *e = rank_terms(c, r, n, view);
-            if (e == NULL) return NULL;
+            if (e == NULL) return -1;
             for (int j = 0; j < e->n; j++) value += e->v[j];
         }
     }
@@ -1171,7 +1204,7 @@ static PyObject *core_shape_value(Core *c, PyObject *const *args, Py_ssize_t nar
         value += c->wild_weight * (double)wilds;
         if (c->wild_allowed) {
             double gain;
-            if (wild_gain(c, view->wild_meld, wilds, &gain)) return NULL;
+            if (wild_gain(c, view->wild_meld, wilds, &gain)) return -1;
             value += gain;
         }
     }
@@ -1185,12 +1218,257 @@ static PyObject *core_shape_value(Core *c, PyObject *const *args, Py_ssize_t nar
             }
             int failed;
             Entry *e = run_part(c, suit, mask, view, &failed);
-            if (failed) return NULL;
+            if (failed) return -1;
             if (e != NULL && e->n >= 0) runs += e->v[0];
         }
         value += runs;
     }
+    *out = value;
+    return 0;
+}
+
+/* The parts kept: Parts, or NULL for None (0), or -1 with an error. */
+static int as_parts(PyObject *o, const Parts **out) {
+    *out = NULL;
+    if (o == Py_None) return 0;
+    if (!Py_IS_TYPE(o, &PartsType)) {
+        PyErr_SetString(PyExc_TypeError, "the parts kept are Parts or None");
+        return -1;
+    }
+    *out = (const Parts *)o;
+    return 0;
+}
+
+static int as_double(PyObject *o, double *out) {
+    *out = PyFloat_AsDouble(o);
+    return *out == -1.0 && PyErr_Occurred() ? -1 : 0;
+}
+
+/* Core.shape_value(shape, view, kept, ranks, suits, risk): the cards in hand beside the view. */
+static PyObject *core_shape_value(Core *c, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "shape_value(shape, view, kept, ranks, suits, risk)");
+        return NULL;
+    }
+    i64 ranks, suits;
+    double risk, value;
+    const Parts *kept;
+    const Shape *shape = as_shape(args[0]);
+    if (shape == NULL) return NULL;
+    const View *view = as_view(args[1]);
+    if (view == NULL || as_parts(args[2], &kept) || as_int(args[3], &ranks) ||
+        as_int(args[4], &suits) || as_double(args[5], &risk) ||
+        shape_value_of(c, shape, view, kept, ranks, suits, risk, &value))
+        return NULL;
     return PyFloat_FromDouble(value);
+}
+
+/* ------------------------------------------------------------------ an action's value */
+
+static PyObject *INDEX; /* "index", a card's attribute */
+
+/* The indices of a sequence of cards (each read off its `index`), appended to `out` from *n
+ * (at most MOST_CARDS in all). */
+static int card_indices(PyObject *cards, i64 *out, Py_ssize_t *n) {
+    PyObject *seq = PySequence_Fast(cards, "the cards are a sequence");
+    if (seq == NULL) return -1;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
+    if (*n + k > MOST_CARDS) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "more cards than a hand holds");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        PyObject *index = PyObject_GetAttr(PySequence_Fast_GET_ITEM(seq, i), INDEX);
+        if (index == NULL) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        i64 x;
+        int err = as_int(index, &x);
+        Py_DECREF(index);
+        if (err || x < 0 || x >= CARDS) {
+            Py_DECREF(seq);
+            if (!err) PyErr_SetString(PyExc_ValueError, "a card index out of range");
+            return -1;
+        }
+        out[(*n)++] = x;
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+/* valuation.Position.cards_summary: a new meld of these cards (legal: the engine offered it). */
+static void cards_summary(const Core *c, const i64 *cards, Py_ssize_t n, Summary *s) {
+    int wilds = 0, ranks = 0;
+    i64 first = -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (c->wild[cards[i]]) {
+            wilds++;
+            continue;
+        }
+        if (first < 0) first = cards[i];
+        ranks |= 1 << (cards[i] >> 2);
+    }
+    s->size = n;
+    s->wilds = wilds;
+    s->mask = 0;
+    if (first < 0) {
+        s->kind = WILD;
+        s->key = -1;
+    } else if (ones(ranks) == 1) { /* a group, or black or red threes (worth nothing here) */
+        s->key = first >> 2;
+        s->kind = s->key == 1 ? OTHER : GROUP;
+    } else {
+        s->kind = SEQUENCE;
+        s->key = first & 3;
+        s->mask = ranks;
+    }
+}
+
+/* valuation._touched: the ranks and suits (bits) whose part of the hand's value these cards
+ * leaving it for these melds may change. */
+static void touched(const i64 *cards, Py_ssize_t n, const Summary *melds, Py_ssize_t m,
+                    i64 *ranks, i64 *suits) {
+    *ranks = 0;
+    *suits = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (cards[i] < 52) *ranks |= (i64)1 << (cards[i] >> 2);
+    }
+    for (Py_ssize_t i = 0; i < m; i++) {
+        if (melds[i].kind == GROUP) *ranks |= (i64)1 << melds[i].key;
+        else if (melds[i].kind == SEQUENCE) *suits |= (i64)1 << melds[i].key;
+    }
+}
+
+/* The value once these cards leave the hand (`own`) for a table read as `view`, and the cards'
+ * points: the tuple (value, points) Core.laying and Core.melding give. */
+static PyObject *value_after(Core *c, const Shape *own, View *view, const Parts *kept,
+                             PyObject *counts, const i64 *cards, Py_ssize_t n,
+                             const Summary *melds, Py_ssize_t m, double risk) {
+    i64 ranks, suits, points = 0;
+    touched(cards, n, melds, m, &ranks, &suits);
+    Shape shape;
+    double value;
+    if (without_into(c, own, cards, n, counts, &shape) ||
+        shape_value_of(c, &shape, view, kept, ranks, suits, risk, &value))
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) points += c->points[cards[i]];
+    return Py_BuildValue("(dd)", view->value + value, (double)points);
+}
+
+/* Core.laying(own, view, kept, counts, melds, risk): valuation.Position.laying, the value once
+ * these new melds (sequences of cards) are laid from the hand onto the side's table (`view`),
+ * and their cards' points. */
+static PyObject *core_laying(Core *c, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "laying(own, view, kept, counts, melds, risk)");
+        return NULL;
+    }
+    const Parts *kept;
+    double risk;
+    const Shape *own = as_shape(args[0]);
+    if (own == NULL) return NULL;
+    const View *base = as_view(args[1]);
+    if (base == NULL || as_parts(args[2], &kept) || as_double(args[5], &risk)) return NULL;
+    PyObject *seq = PySequence_Fast(args[4], "the melds are a sequence");
+    if (seq == NULL) return NULL;
+    Py_ssize_t m = PySequence_Fast_GET_SIZE(seq), n = 0;
+    if (m > MOST_CARDS / 2) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "more melds than a hand makes");
+        return NULL;
+    }
+    i64 cards[MOST_CARDS];
+    Summary melds[MOST_CARDS / 2];
+    for (Py_ssize_t j = 0; j < m; j++) {
+        Py_ssize_t from = n;
+        if (card_indices(PySequence_Fast_GET_ITEM(seq, j), cards, &n)) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+        cards_summary(c, cards + from, n - from, &melds[j]);
+    }
+    Py_DECREF(seq);
+    View *view = view_copy(base);
+    if (view == NULL) return NULL;
+    int runs_changed = 0;
+    for (Py_ssize_t j = 0; j < m; j++) {
+        if (view_add(c, view, &melds[j], &runs_changed)) {
+            Py_DECREF(view);
+            return NULL;
+        }
+    }
+    PyObject *found = view_total(c, view, runs_changed)
+                          ? NULL
+                          : value_after(c, own, view, kept, args[3], cards, n, melds, m, risk);
+    Py_DECREF(view);
+    return found;
+}
+
+/* Core.melding(own, table, target, cards, counts, kept, risk): valuation.Position.melding, the
+ * value once these cards of the hand go onto the side's meld `target` of `table` (summaries),
+ * and their points. */
+static PyObject *core_melding(Core *c, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "melding(own, table, target, cards, counts, kept, risk)");
+        return NULL;
+    }
+    const Parts *kept;
+    double risk;
+    i64 target;
+    const Shape *own = as_shape(args[0]);
+    if (own == NULL || as_int(args[2], &target) || as_parts(args[5], &kept) ||
+        as_double(args[6], &risk))
+        return NULL;
+    Py_ssize_t size = PyObject_Length(args[1]);
+    if (size < 0) return NULL;
+    if (target < 0 || target >= size) {
+        PyErr_SetString(PyExc_IndexError, "no such meld on the table");
+        return NULL;
+    }
+    PyObject *was = PySequence_GetItem(args[1], target);
+    if (was == NULL) return NULL;
+    Summary grown;
+    int err = read_summary(c, was, &grown);
+    Py_DECREF(was);
+    i64 cards[MOST_CARDS];
+    Py_ssize_t n = 0;
+    if (err || card_indices(args[3], cards, &n)) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) { /* valuation.Position.extended */
+        if (c->wild[cards[i]]) grown.wilds++;
+        else if (grown.kind == SEQUENCE) grown.mask |= (i64)1 << (cards[i] >> 2);
+    }
+    grown.size += n;
+    View *view = replaced_view(c, args[1], target, &grown);
+    if (view == NULL) return NULL;
+    PyObject *found = value_after(c, own, view, kept, args[4], cards, n, &grown, 1, risk);
+    Py_DECREF(view);
+    return found;
+}
+
+/* Core.discarding(own, view, kept, index, count, risk): valuation.Position.value_discarding,
+ * the value once one card of `index` (`count` of it held) is discarded. */
+static PyObject *core_discarding(Core *c, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "discarding(own, view, kept, index, count, risk)");
+        return NULL;
+    }
+    const Parts *kept;
+    double risk, value;
+    i64 index, count;
+    const Shape *own = as_shape(args[0]);
+    if (own == NULL) return NULL;
+    const View *view = as_view(args[1]);
+    if (view == NULL || as_parts(args[2], &kept) || as_int(args[3], &index) ||
+        as_int(args[4], &count) || as_double(args[5], &risk))
+        return NULL;
+    Shape shape;
+    i64 ranks = index < 52 ? (i64)1 << (index >> 2) : 0; /* (a joker changes no rank) */
+    if (discarded_into(c, own, index, count, &shape) ||
+        shape_value_of(c, &shape, view, kept, ranks, 0, risk, &value))
+        return NULL;
+    return PyFloat_FromDouble(view->value + value);
 }
 
 /* Core.parts(shape, view): valuation.Position._own_parts. */
@@ -1332,6 +1610,15 @@ static PyObject *core_unseen(Core *c, PyObject *const *args, Py_ssize_t nargs) {
 }
 
 static PyMethodDef core_methods[] = {
+    {"laying", (PyCFunction)(void (*)(void))core_laying, METH_FASTCALL,
+     "laying(own, view, kept, counts, melds, risk): (the value once these melds are laid, "
+     "their points)"},
+    {"melding", (PyCFunction)(void (*)(void))core_melding, METH_FASTCALL,
+     "melding(own, table, target, cards, counts, kept, risk): (the value once these cards go "
+     "onto the meld target, their points)"},
+    {"discarding", (PyCFunction)(void (*)(void))core_discarding, METH_FASTCALL,
+     "discarding(own, view, kept, index, count, risk): the value once one card of index is "
+     "discarded"},
     {"unseen", (PyCFunction)(void (*)(void))core_unseen, METH_FASTCALL,
      "unseen(counts, table, pile): the cards unseen, how many, how many wild, their mean "
      "penalty"},
@@ -1381,6 +1668,8 @@ PyMODINIT_FUNC PyInit__core(void) {
     if (PyType_Ready(&ViewType) < 0 || PyType_Ready(&PartsType) < 0 ||
         PyType_Ready(&ShapeType) < 0 || PyType_Ready(&CoreType) < 0)
         return NULL;
+    INDEX = PyUnicode_InternFromString("index");
+    if (INDEX == NULL) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
     Py_INCREF(&CoreType);

@@ -46,6 +46,28 @@ class Core:
     ) -> Shape: ...
     def without(self, shape: Shape, indices: Sequence[int], counts: list[int]) -> Shape: ...
     def discarded(self, shape: Shape, index: int, count: int) -> Shape: ...
+    def laying(
+        self,
+        own: Shape,
+        view: View,
+        kept: Parts | None,
+        counts: list[int],
+        melds: Sequence[Sequence[object]],
+        risk: float,
+    ) -> tuple[float, float]: ...
+    def melding(
+        self,
+        own: Shape,
+        table: Sequence[tuple[str, int, int, int, int]],
+        target: int,
+        cards: Sequence[object],
+        counts: list[int],
+        kept: Parts | None,
+        risk: float,
+    ) -> tuple[float, float]: ...
+    def discarding(
+        self, own: Shape, view: View, kept: Parts | None, index: int, count: int, risk: float
+    ) -> float: ...
     def unseen(
         self, counts: Sequence[int], table: Sequence[int], pile: Sequence[int]
     ) -> tuple[list[int], int, int, float]: ...

@@ -24,7 +24,6 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from bolivia.cards import Card
 from bolivia.play.bots.valuation import Position, Summary, Weights
 from bolivia.play.table.actions import (
     Action,
@@ -119,11 +118,6 @@ class ExpertBot:
         return weighing.ranked(actions)
 
 
-def _melded_points(pos: Position, melds: Sequence[Sequence[Card]]) -> float:
-    """The cards' points once on the table."""
-    return float(sum(pos.points[card.index] for meld in melds for card in meld))
-
-
 def _go_out_value(pos: Position, action: GoOut) -> float:
     """Going out this way: far above any other play, or -inf if unwanted.
 
@@ -161,19 +155,14 @@ class _Weighing:
     def lay(self, n: int, action: Action) -> None:
         """New melds: the value they add, and their cards' points."""
         assert isinstance(action, Lay)
-        pos = self.pos
-        new = [pos.cards_summary([c.index for c in meld]) for meld in action.melds]
-        cards = [card for meld in action.melds for card in meld]
-        gain = pos.value_laying(cards, new) - self.now
-        self.meld(action, gain + _melded_points(pos, action.melds))
+        value, points = self.pos.laying(action.melds)
+        self.meld(action, value - self.now + points)
 
     def extend(self, n: int, action: Action) -> None:
         """Cards onto a meld: the value they add, and their points."""
         assert isinstance(action, Extend)
-        pos = self.pos
-        grown = pos.extended(action.target, action.cards)
-        gain = pos.value_melding(action.cards, action.target, grown) - self.now
-        self.meld(action, gain + _melded_points(pos, (action.cards,)))
+        value, points = self.pos.melding(action.target, action.cards)
+        self.meld(action, value - self.now + points)
 
     def combine(self, n: int, action: Action) -> None:
         """Two groups joined: the value the join adds."""

@@ -445,8 +445,43 @@ class Position:
         shape = self.shape_without(cards)
         return view.value + self.shape_value(shape, view, self._own_parts(), ranks, suits)
 
+    def laying(self, melds: Sequence[Sequence[Card]]) -> tuple[float, float]:
+        """The position's value once these new melds are laid from the hand, and their cards'
+        points (by the native core where there is one, in one call)."""
+        core = self.tables.core
+        if core is not None:
+            own_view = cast("View", self.view(self.table))
+            parts = cast("Parts", self._own_parts())
+            own = cast("Shape", self.own)
+            return core.laying(own, own_view, parts, self.counts, melds, self.risk)
+        new = [self.cards_summary([card.index for card in meld]) for meld in melds]
+        cards = [card for meld in melds for card in meld]
+        return self.value_laying(cards, new), self._points(cards)
+
+    def melding(self, target: int, cards: Sequence[Card]) -> tuple[float, float]:
+        """The position's value once these cards of the hand go onto the side's meld
+        ``target``, and their points (by the native core where there is one, in one call)."""
+        core = self.tables.core
+        if core is not None:
+            parts = cast("Parts", self._own_parts())
+            own = cast("Shape", self.own)
+            return core.melding(own, self.table, target, cards, self.counts, parts, self.risk)
+        grown = self.extended(target, cards)
+        return self.value_melding(cards, target, grown), self._points(cards)
+
+    def _points(self, cards: Sequence[Card]) -> float:
+        """The cards' points once on the table."""
+        return float(sum(self.points[card.index] for card in cards))
+
     def value_discarding(self, index: int) -> float:
         """The position's value once the card of ``index`` is discarded."""
+        core = self.tables.core
+        if core is not None:
+            own_view = cast("View", self.view(self.table))
+            parts = cast("Parts", self._own_parts())
+            own = cast("Shape", self.own)
+            count = self.counts[index]
+            return core.discarding(own, own_view, parts, index, count, self.risk)
         view = self.view(self.table)
         ranks = 1 << (index >> 2) if index < 52 else 0  # (a joker changes no rank)
         return view.value + self.shape_value(self.discarded(index), view, self._own_parts(), ranks)
