@@ -37,6 +37,7 @@ needs_core = pytest.mark.skipif(native() is None, reason="no native core (the pu
 def _values(pos: Position, hand: Hand, actions: list[Action]) -> list[float]:
     """What the expert's valuation says of each of the actions (those it values by position)."""
     out = [pos.value_now()]
+    out += pos.discard_scores([a.card.index for a in actions if isinstance(a, Discard)])
     for action in actions:
         if isinstance(action, Discard):
             out.append(pos.value_discarding(action.card.index))

@@ -168,6 +168,7 @@ typedef struct {
     i64 points[CARDS]; /* each card's points in a meld */
     int nred_threes;
     int red_threes[CARDS];
+    char black_three[CARDS]; /* whether each card is a black three */
     double second_run, wild_weight, run_weight, req_value;
     int req_count;
     int nreq;
@@ -625,15 +626,19 @@ static int read_attr(PyObject *o, const char *name, i64 *out, Py_ssize_t n, i64 
 /* The cards' penalties, which are wild, the pack and the red threes (by index), read off the
  * tables and their limits. */
 static int read_cards(Core *c, PyObject *lim) {
-    i64 wild[CARDS], wilds[CARDS], threes[CARDS];
+    i64 wild[CARDS], wilds[CARDS], threes[CARDS], blacks[CARDS];
+    int nblacks;
     if (read_attr(c->tables, "penalties", c->penalties, CARDS, -PENALTY_BOUND, PENALTY_BOUND,
                   NULL) ||
         read_attr(lim, "wild", wild, CARDS, 0, 2, NULL) ||
         read_attr(lim, "wild_indices", wilds, -1, 0, CARDS, &c->nwild_indices) ||
         read_attr(c->tables, "pack", c->pack, CARDS, 0, 1 << 20, NULL) ||
         read_attr(c->tables, "points", c->points, CARDS, -PENALTY_BOUND, PENALTY_BOUND, NULL) ||
-        read_attr(c->tables, "red_threes", threes, -1, 0, CARDS, &c->nred_threes))
+        read_attr(c->tables, "red_threes", threes, -1, 0, CARDS, &c->nred_threes) ||
+        read_attr(c->tables, "black_threes", blacks, -1, 0, CARDS, &nblacks))
         return -1;
+    memset(c->black_three, 0, sizeof c->black_three);
+    for (int i = 0; i < nblacks; i++) c->black_three[blacks[i]] = 1;
     for (int i = 0; i < CARDS; i++) c->wild[i] = (char)wild[i];
     for (int i = 0; i < c->nwild_indices; i++) c->wild_indices[i] = (int)wilds[i];
     for (int i = 0; i < c->nred_threes; i++) c->red_threes[i] = (int)threes[i];
@@ -1509,35 +1514,24 @@ static PyObject *core_parts(Core *c, PyObject *const *args, Py_ssize_t nargs) {
     return (PyObject *)p;
 }
 
-/* Core.take_chance(unseen, total, wild, index, size, pair, with_wild):
- * valuation.Position._take_chance past the meld it may go onto: the chance that a player of
- * `size` cards takes the pile on the natural card `index`, from the cards unseen (counts by
- * index; `total` of them, `wild` wild), by a natural pair (`pair`) or a natural and a wild
- * card (`with_wild`). */
-static PyObject *core_take_chance(Core *c, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 7) {
-        PyErr_SetString(PyExc_TypeError,
-                        "take_chance(unseen, total, wild, index, size, pair, with_wild)");
-        return NULL;
-    }
-    i64 total, wild, index, size;
-    if (as_int(args[1], &total) || as_int(args[2], &wild) || as_int(args[3], &index) ||
-        as_int(args[4], &size))
-        return NULL;
-    int pair = PyObject_IsTrue(args[5]), with_wild = PyObject_IsTrue(args[6]);
-    if (pair < 0 || with_wild < 0) return NULL;
+/* valuation.Position._take_chance past the meld it may go onto: the chance that a player of
+ * `size` cards takes the pile on the natural card `index`, from the cards unseen (a list of
+ * counts by index; `total` of them, `wild` wild), by a natural pair (`pair`) or a natural and a
+ * wild card (`with_wild`). */
+static int chance_of(PyObject *unseen, i64 total, i64 wild, i64 index, i64 size, int pair,
+                     int with_wild, double *out) {
     if (index < 0 || index >= CARDS || total <= 0 || size < 0 || size > 1000) {
         PyErr_SetString(PyExc_ValueError, "take_chance: a value out of range");
-        return NULL;
+        return -1;
     }
-    if (!PyList_Check(args[0]) || PyList_GET_SIZE(args[0]) != CARDS) {
+    if (!PyList_Check(unseen) || PyList_GET_SIZE(unseen) != CARDS) {
         PyErr_SetString(PyExc_TypeError, "the unseen cards are a list of 53");
-        return NULL;
+        return -1;
     }
     i64 base = (index >> 2) * 4, left = 0;
     for (i64 i = base; i < base + 4 && i < CARDS; i++) { /* (as Python slices) */
         i64 n;
-        if (as_int(PyList_GET_ITEM(args[0], i), &n)) return NULL;
+        if (as_int(PyList_GET_ITEM(unseen, i), &n)) return -1;
         left += n;
     }
     double p = (double)left / (double)total;
@@ -1555,7 +1549,117 @@ static PyObject *core_take_chance(Core *c, PyObject *const *args, Py_ssize_t nar
         double x = (1 - miss) * has_wild;
         if (x > chance) chance = x;
     }
+    *out = chance;
+    return 0;
+}
+
+/* Core.take_chance(unseen, total, wild, index, size, pair, with_wild): chance_of. */
+static PyObject *core_take_chance(Core *c, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError,
+                        "take_chance(unseen, total, wild, index, size, pair, with_wild)");
+        return NULL;
+    }
+    i64 total, wild, index, size;
+    if (as_int(args[1], &total) || as_int(args[2], &wild) || as_int(args[3], &index) ||
+        as_int(args[4], &size))
+        return NULL;
+    int pair = PyObject_IsTrue(args[5]), with_wild = PyObject_IsTrue(args[6]);
+    double chance;
+    if (pair < 0 || with_wild < 0 ||
+        chance_of(args[0], total, wild, index, size, pair, with_wild, &chance))
+        return NULL;
     return PyFloat_FromDouble(chance);
+}
+
+/* valuation.Position._with_card: what the pile is worth to its taker with the card `i` on it. */
+static double with_card(const Core *c, double worth, i64 i) {
+    if (c->black_three[i]) return worth - (double)c->penalties[i] * 0.5;
+    return worth + (12.0 + (double)c->points[i]);
+}
+
+/* how the next player may take the pile on a discard (valuation._NONE, _SURE, _PAIR, ...) */
+enum { TAKE_NONE = -1, TAKE_SURE = 1, TAKE_PAIR = 2, TAKE_WITH_WILD = 4 };
+
+/* Core.discard_scores(own, view, kept, counts, risk, indices, ways, unseen, total, wild, size,
+ * weight, pile): valuation.Position.discard_scores, what discarding each card scores: the
+ * danger of feeding the pile (valuation.Position.danger: `ways` says how the next player, of
+ * `size` cards, may take it on each; `weight` is what the danger weighs; `pile` its cards)
+ * less the value after it (Core.discarding). */
+static PyObject *core_discard_scores(Core *c, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 13) {
+        PyErr_SetString(PyExc_TypeError, "discard_scores(own, view, kept, counts, risk, indices, "
+                                         "ways, unseen, total, wild, size, weight, pile)");
+        return NULL;
+    }
+    const Parts *kept;
+    double risk, weight;
+    i64 total, wild, size;
+    const Shape *own = as_shape(args[0]);
+    if (own == NULL) return NULL;
+    const View *view = as_view(args[1]);
+    if (view == NULL || as_parts(args[2], &kept) || as_double(args[4], &risk) ||
+        as_int(args[8], &total) || as_int(args[9], &wild) || as_int(args[10], &size) ||
+        as_double(args[11], &weight))
+        return NULL;
+    if (!PyList_Check(args[3]) || PyList_GET_SIZE(args[3]) != CARDS) {
+        PyErr_SetString(PyExc_TypeError, "the counts are a list of 53");
+        return NULL;
+    }
+    i64 indices[CARDS], ways[CARDS];
+    Py_ssize_t n = PyObject_Length(args[5]);
+    if (n < 0) return NULL;
+    if (n > CARDS || PyObject_Length(args[6]) != n) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a way a card, 53 at most");
+        return NULL;
+    }
+    if (read_bounded(args[5], indices, n, 0, CARDS, "indices") ||
+        read_bounded(args[6], ways, n, TAKE_NONE, 8, "ways"))
+        return NULL;
+    double base = 60.0; /* valuation.Position._pile_worth: the pile's cards, once */
+    PyObject *pile = PySequence_Fast(args[12], "the pile is a sequence");
+    if (pile == NULL) return NULL;
+    for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(pile); j++) {
+        i64 i;
+        if (as_int(PySequence_Fast_GET_ITEM(pile, j), &i) || i < 0 || i >= CARDS) {
+            Py_DECREF(pile);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a card index out of range");
+            return NULL;
+        }
+        base = with_card(c, base, i);
+    }
+    Py_DECREF(pile);
+    PyObject *scores = PyList_New(n);
+    if (scores == NULL) return NULL;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        i64 index = indices[k], count;
+        Shape shape;
+        double value, danger = 0.0;
+        i64 ranks = index < 52 ? (i64)1 << (index >> 2) : 0; /* (a joker changes no rank) */
+        if (as_int(PyList_GET_ITEM(args[3], index), &count) ||
+            discarded_into(c, own, index, count, &shape) ||
+            shape_value_of(c, &shape, view, kept, ranks, 0, risk, &value))
+            goto failed;
+        value = view->value + value;
+        if (ways[k] != TAKE_NONE) {
+            double chance = 1.0;
+            if (ways[k] != TAKE_SURE &&
+                chance_of(args[7], total, wild, index, size, (int)(ways[k] & TAKE_PAIR),
+                          (int)(ways[k] & TAKE_WITH_WILD), &chance))
+                goto failed;
+            if (chance > 0.0) {
+                double worth = with_card(c, base, index);
+                danger = weight * chance * (0.0 > worth ? 0.0 : worth);
+            }
+        }
+        PyObject *x = PyFloat_FromDouble(danger - value);
+        if (x == NULL) goto failed;
+        PyList_SET_ITEM(scores, k, x);
+    }
+    return scores;
+failed:
+    Py_DECREF(scores);
+    return NULL;
 }
 
 /* Core.unseen(counts, table, pile): valuation.Position._unseen, the cards the player cannot
@@ -1610,6 +1714,9 @@ static PyObject *core_unseen(Core *c, PyObject *const *args, Py_ssize_t nargs) {
 }
 
 static PyMethodDef core_methods[] = {
+    {"discard_scores", (PyCFunction)(void (*)(void))core_discard_scores, METH_FASTCALL,
+     "discard_scores(own, view, kept, counts, risk, indices, ways, unseen, total, wild, size, "
+     "weight, pile): what discarding each card scores"},
     {"laying", (PyCFunction)(void (*)(void))core_laying, METH_FASTCALL,
      "laying(own, view, kept, counts, melds, risk): (the value once these melds are laid, "
      "their points)"},

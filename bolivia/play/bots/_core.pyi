@@ -68,6 +68,22 @@ class Core:
     def discarding(
         self, own: Shape, view: View, kept: Parts | None, index: int, count: int, risk: float
     ) -> float: ...
+    def discard_scores(
+        self,
+        own: Shape,
+        view: View,
+        kept: Parts | None,
+        counts: list[int],
+        risk: float,
+        indices: Sequence[int],
+        ways: Sequence[int],
+        unseen: list[int],
+        total: int,
+        wild: int,
+        size: int,
+        weight: float,
+        pile: Sequence[int],
+    ) -> list[float]: ...
     def unseen(
         self, counts: Sequence[int], table: Sequence[int], pile: Sequence[int]
     ) -> tuple[list[int], int, int, float]: ...

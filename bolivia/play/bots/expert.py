@@ -111,10 +111,7 @@ class ExpertBot:
             chosen = weighing.made()
             if chosen is not None:
                 return [chosen]
-        for n in discards:
-            action = actions[n]
-            assert isinstance(action, Discard)
-            weighing.discard(n, action)
+        weighing.discard_all(discards, actions)
         return weighing.ranked(actions)
 
 
@@ -146,11 +143,17 @@ class _Weighing:
         self.going_out_value = float("-inf")
         self.ask: Action | None = None
 
-    def discard(self, n: int, action: Discard) -> None:
-        """A discard, ranked by what it loses and the danger of feeding the pile."""
-        pos = self.pos
-        index = action.card.index
-        self.discards.append((pos.danger(index) - pos.value_discarding(index), n))
+    def discard_all(self, discards: Sequence[int], actions: Sequence[Action]) -> None:
+        """The discards (``actions[n]`` for each ``n``), ranked by what they lose and the danger
+        of feeding the pile (:meth:`Position.discard_scores`)."""
+        indices: list[int] = []
+        for n in discards:
+            action = actions[n]
+            assert isinstance(action, Discard)
+            indices.append(action.card.index)
+        scores = self.pos.discard_scores(indices)
+        for k, n in enumerate(discards):
+            self.discards.append((scores[k], n))
 
     def lay(self, n: int, action: Action) -> None:
         """New melds: the value they add, and their cards' points."""

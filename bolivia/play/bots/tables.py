@@ -15,7 +15,7 @@ from bolivia.engine.meld import Meld
 from bolivia.engine.melds import special_bonus
 from bolivia.engine.pile import card_class
 from bolivia.play.table.runs import positions
-from bolivia.play.table.state import RED_THREES
+from bolivia.play.table.state import BLACK_THREES, RED_THREES
 from bolivia.rules.ruleset import Ruleset
 
 if TYPE_CHECKING:
@@ -166,6 +166,7 @@ class Tables:
         self.penalties = ruleset.penalties
         self.pack: list[int] = [lim.decks] * 52 + [ruleset.pack.jokers]  # the cards by index
         self.red_threes: tuple[int, ...] = tuple(sorted(RED_THREES))  # never unseen: laid
+        self.black_threes: tuple[int, ...] = tuple(sorted(BLACK_THREES))
         # what a discard's danger reads of the pile's rules: each card's class, the classes
         # that block the pile, the kinds of melds a card from it may go onto
         self.card_classes: list[str | None] = [card_class(ruleset, card) for card in Card.all()]

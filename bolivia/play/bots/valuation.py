@@ -12,7 +12,7 @@ the next player) and the margin of going out. It may import the engine and the t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, TypeAlias, cast
+from typing import TYPE_CHECKING, Final, TypeAlias, cast
 
 from bolivia.cards import Card
 from bolivia.engine.melds import Meld
@@ -75,6 +75,13 @@ def _touched(cards: Sequence[Card], melds: Sequence[Summary]) -> tuple[int, int]
             suits |= 1 << key
     return ranks, suits
 
+
+#: how the next player may take the pile on a discard (Position._danger_ways): not at all (or
+#: only by ways that weigh nothing), surely, or by a natural pair or a natural and a wild card
+_NONE: Final = -1
+_SURE: Final = 1
+_PAIR: Final = 2
+_WITH_WILD: Final = 4
 
 #: the own shape's parts, and a hand's shape, worked out by the Python or by the native core
 AnyParts: TypeAlias = "_OwnParts | Parts"
@@ -487,6 +494,50 @@ class Position:
         return view.value + self.shape_value(self.discarded(index), view, self._own_parts(), ranks)
 
     # ------------------------------------------------------------------ danger
+
+    def discard_scores(self, indices: Sequence[int]) -> list[float]:
+        """What discarding each card of these indices scores: the danger of feeding the pile
+        less the position's value after it (by the native core where there is one, in one
+        call, from what the pile's rules say of each card here: :meth:`_danger_ways`)."""
+        core = self.tables.core
+        if core is None:
+            return [self.danger(index) - self.value_discarding(index) for index in indices]
+        hand = self.hand
+        nxt = (self.player + 1) % hand.players
+        their = hand.team_of[nxt]
+        ways = [self._danger_ways(index, their) for index in indices]
+        if any(way > _SURE for way in ways):
+            self._know()
+        return core.discard_scores(
+            cast("Shape", self.own),
+            cast("View", self.view(self.table)),
+            cast("Parts", self._own_parts()),
+            self.counts,
+            self.risk,
+            indices,
+            ways,
+            self.unseen,  # (empty where no card asks for it)
+            self.unseen_total,
+            self.unseen_wild,
+            hand.sizes[nxt],
+            self.w.pile,
+            hand.pile,
+        )
+
+    def _danger_ways(self, index: int, their: int) -> int:
+        """How the next player (of side ``their``) may take the pile on the card: not at all
+        (:data:`_NONE`), surely (:data:`_SURE`: onto one of their melds), or by the ways
+        :meth:`_take_chance` weighs (:data:`_PAIR`, :data:`_WITH_WILD`, bits)."""
+        kind = self.tables.card_classes[index]
+        if kind in self.tables.blocked_by_top or their == self.team or self.wild[index]:
+            return _NONE
+        ways = self._ways_to_take(kind, their)
+        if not ways:
+            return _NONE
+        if "onto_meld" in ways and self._fits(index, self.hand.melds[their]):
+            return _SURE
+        found = _PAIR if "natural_pair" in ways else 0
+        return found | (_WITH_WILD if "natural_and_wild" in ways else 0)
 
     def danger(self, index: int) -> float:
         """What discarding the card may give the next player.
