@@ -19,7 +19,6 @@ command line share it.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import html
 import json
 import re
@@ -308,6 +307,8 @@ def _compiled_templates(package: str, autoescape: bool) -> jinja2.BytecodeCache 
     the package, autoescaping, jinja2's and Python's versions (jinja2 checks the last and each
     template's text itself). A folder that cannot be made, read or written is passed over: the
     templates are compiled, as without a cache."""
+    import hashlib  # (here: a command that renders nothing does not start OpenSSL)
+
     import jinja2
 
     try:
