@@ -341,3 +341,21 @@ def test_the_core_values_any_meld_or_discard_as_the_python_does(
             values.append(pos.value_discarding(discard))
         found.append([v.hex() for v in values])
     assert found[0] == found[1]
+
+
+@needs_core
+def test_a_core_not_made_refuses_to_work() -> None:
+    core_type = native()
+    assert core_type is not None
+    unmade = core_type.__new__(core_type)
+    with pytest.raises(RuntimeError, match="before it is made"):
+        unmade.grown(None, [])
+    half = core_type.__new__(core_type)
+    with pytest.raises(AttributeError):
+        half.__init__(object(), 2)  # type: ignore[misc]  # not the valuation's tables
+    with pytest.raises(RuntimeError, match="before it is made"):
+        half.shape([0] * 53)
+    made = Tables(LIBRARY.load("bolivia-da"), 4, Weights()).core
+    assert made is not None
+    with pytest.raises(RuntimeError, match="made once"):
+        made.__init__(object(), 2)  # type: ignore[misc]

@@ -175,6 +175,7 @@ typedef struct {
     int req_kind[KINDS];
     int req_n[KINDS];
     int escalera; /* the escalera's kind index */
+    int made;     /* Core.__init__ has read every number */
     Map melds, ranks, suits, wilds;
 } Core;
 
@@ -736,7 +737,17 @@ static int core_init(Core *c, PyObject *args, PyObject *kwds) {
         c->nreq++;
     }
     Py_DECREF(kinds);
+    c->made = 1;
     return 0;
+}
+
+/* Whether the core was made (Core.__init__ ran): a core only allocated has no maps. */
+static int ready(const Core *c) {
+    if (!c->made) {
+        PyErr_SetString(PyExc_RuntimeError, "a Core is used before it is made (Core(tables, k))");
+        return 0;
+    }
+    return 1;
 }
 
 /* tables.canasta_kind: the kind of canasta a meld is, or -1. */
@@ -886,6 +897,7 @@ static int view_total(const Core *c, View *v, int runs_changed) {
 
 /* Core.grown(base, added): the view of base's melds (none when None), then added. */
 static PyObject *core_grown(Core *c, PyObject *const *args, Py_ssize_t nargs) {
+    if (!ready(c)) return NULL;
     if (nargs != 2) {
         PyErr_SetString(PyExc_TypeError, "grown(base, added)");
         return NULL;
@@ -958,6 +970,7 @@ static View *replaced_view(Core *c, PyObject *table, i64 k, const Summary *meld)
 
 /* Core.replaced(table, k, meld): the view of the table with its meld k now meld. */
 static PyObject *core_replaced(Core *c, PyObject *const *args, Py_ssize_t nargs) {
+    if (!ready(c)) return NULL;
     if (nargs != 3) {
         PyErr_SetString(PyExc_TypeError, "replaced(table, k, meld)");
         return NULL;
@@ -995,6 +1008,7 @@ static void penalty_and_wilds(const Core *c, const i64 *counts, Shape *sh) {
 
 /* Core.shape(counts): valuation.Position.shape, the cards in hand by index. */
 static PyObject *core_shape(Core *c, PyObject *const *args, Py_ssize_t nargs) {
+    if (!ready(c)) return NULL;
     if (nargs != 1) {
         PyErr_SetString(PyExc_TypeError, "shape(counts)");
         return NULL;
@@ -1023,6 +1037,7 @@ static PyObject *core_shape(Core *c, PyObject *const *args, Py_ssize_t nargs) {
 /* Core.own_shape(counts, by_rank, held): valuation.Position._own_shape, from the counts the
  * hand keeps by rank (by_rank) and the ranks it keeps by suit (held). */
 static PyObject *core_own_shape(Core *c, PyObject *const *args, Py_ssize_t nargs) {
+    if (!ready(c)) return NULL;
     if (nargs != 3) {
         PyErr_SetString(PyExc_TypeError, "own_shape(counts, by_rank, held)");
         return NULL;
@@ -1108,6 +1123,7 @@ static Py_ssize_t read_indices(PyObject *o, i64 *out) {
 /* Core.without(shape, indices, counts): valuation.Position.shape_without, the shape without
  * these cards (held: counts by index). */
 static PyObject *core_without(Core *c, PyObject *const *args, Py_ssize_t nargs) {
+    if (!ready(c)) return NULL;
     if (nargs != 3) {
         PyErr_SetString(PyExc_TypeError, "without(shape, indices, counts)");
         return NULL;
@@ -1147,6 +1163,7 @@ static int discarded_into(const Core *c, const Shape *was, i64 index, i64 count,
 /* Core.discarded(shape, index, count): the shape without one card of `index` (count: how
  * many of it are held). */
 static PyObject *core_discarded(Core *c, PyObject *const *args, Py_ssize_t nargs) {
+    if (!ready(c)) return NULL;
     if (nargs != 3) {
         PyErr_SetString(PyExc_TypeError, "discarded(shape, index, count)");
         return NULL;
@@ -1251,6 +1268,7 @@ static int as_double(PyObject *o, double *out) {
 
 /* Core.shape_value(shape, view, kept, ranks, suits, risk): the cards in hand beside the view. */
 static PyObject *core_shape_value(Core *c, PyObject *const *args, Py_ssize_t nargs) {
+    if (!ready(c)) return NULL;
     if (nargs != 6) {
         PyErr_SetString(PyExc_TypeError, "shape_value(shape, view, kept, ranks, suits, risk)");
         return NULL;
@@ -1366,6 +1384,7 @@ static PyObject *value_after(Core *c, const Shape *own, View *view, const Parts 
  * these new melds (sequences of cards) are laid from the hand onto the side's table (`view`),
  * and their cards' points. */
 static PyObject *core_laying(Core *c, PyObject *const *args, Py_ssize_t nargs) {
+    if (!ready(c)) return NULL;
     if (nargs != 6) {
         PyErr_SetString(PyExc_TypeError, "laying(own, view, kept, counts, melds, risk)");
         return NULL;
@@ -1415,6 +1434,7 @@ static PyObject *core_laying(Core *c, PyObject *const *args, Py_ssize_t nargs) {
  * value once these cards of the hand go onto the side's meld `target` of `table` (summaries),
  * and their points. */
 static PyObject *core_melding(Core *c, PyObject *const *args, Py_ssize_t nargs) {
+    if (!ready(c)) return NULL;
     if (nargs != 7) {
         PyErr_SetString(PyExc_TypeError, "melding(own, table, target, cards, counts, kept, risk)");
         return NULL;
@@ -1455,6 +1475,7 @@ static PyObject *core_melding(Core *c, PyObject *const *args, Py_ssize_t nargs) 
 /* Core.discarding(own, view, kept, index, count, risk): valuation.Position.value_discarding,
  * the value once one card of `index` (`count` of it held) is discarded. */
 static PyObject *core_discarding(Core *c, PyObject *const *args, Py_ssize_t nargs) {
+    if (!ready(c)) return NULL;
     if (nargs != 6) {
         PyErr_SetString(PyExc_TypeError, "discarding(own, view, kept, index, count, risk)");
         return NULL;
@@ -1478,6 +1499,7 @@ static PyObject *core_discarding(Core *c, PyObject *const *args, Py_ssize_t narg
 
 /* Core.parts(shape, view): valuation.Position._own_parts. */
 static PyObject *core_parts(Core *c, PyObject *const *args, Py_ssize_t nargs) {
+    if (!ready(c)) return NULL;
     if (nargs != 2) {
         PyErr_SetString(PyExc_TypeError, "parts(shape, view)");
         return NULL;
@@ -1555,6 +1577,7 @@ static int chance_of(PyObject *unseen, i64 total, i64 wild, i64 index, i64 size,
 
 /* Core.take_chance(unseen, total, wild, index, size, pair, with_wild): chance_of. */
 static PyObject *core_take_chance(Core *c, PyObject *const *args, Py_ssize_t nargs) {
+    if (!ready(c)) return NULL;
     if (nargs != 7) {
         PyErr_SetString(PyExc_TypeError,
                         "take_chance(unseen, total, wild, index, size, pair, with_wild)");
@@ -1587,6 +1610,7 @@ enum { TAKE_NONE = -1, TAKE_SURE = 1, TAKE_PAIR = 2, TAKE_WITH_WILD = 4 };
  * `size` cards, may take it on each; `weight` is what the danger weighs; `pile` its cards)
  * less the value after it (Core.discarding). */
 static PyObject *core_discard_scores(Core *c, PyObject *const *args, Py_ssize_t nargs) {
+    if (!ready(c)) return NULL;
     if (nargs != 13) {
         PyErr_SetString(PyExc_TypeError, "discard_scores(own, view, kept, counts, risk, indices, "
                                          "ways, unseen, total, wild, size, weight, pile)");
@@ -1666,6 +1690,7 @@ failed:
  * see (the pack less its hand, the table's cards by index, the pile's), none below 0 and no red
  * three: (them by index, how many (at least 1), how many wild, their mean penalty). */
 static PyObject *core_unseen(Core *c, PyObject *const *args, Py_ssize_t nargs) {
+    if (!ready(c)) return NULL;
     if (nargs != 3) {
         PyErr_SetString(PyExc_TypeError, "unseen(counts, table, pile)");
         return NULL;
