@@ -11,6 +11,7 @@ import random
 import pytest
 
 from bolivia.play.bots.expert import ExpertBot
+from bolivia.play.bots.tables import tables
 from bolivia.play.bots.valuation import Position, Weights
 from bolivia.play.table.actions import Discard, Extend, Lay
 from bolivia.play.table.hand import Hand
@@ -71,3 +72,17 @@ def test_each_candidate_is_valued_as_its_position_worked_out_whole(ruleset_id: s
                 checked += _checked(Position(hand, Weights()), hand)
             hand.apply(bot.choose(hand, actions, rng))
     assert checked > 100  # the hands held many candidates to value
+
+
+def test_the_tables_follow_the_weights_values() -> None:
+    """The valuation's tables are shared by the weights' values, not by their object: weights
+    changed after use get tables of their own, and changed back the first ones again."""
+    ruleset = LIBRARY.load("bolivia-da")
+    weights = Weights()
+    first = tables(ruleset, 4, weights)
+    assert tables(ruleset, 4, Weights()) is first
+    weights.pair = 31.0
+    changed = tables(ruleset, 4, weights)
+    assert changed is not first and changed.weights_key == weights.key()
+    weights.pair = 30.0
+    assert tables(ruleset, 4, weights) is first
