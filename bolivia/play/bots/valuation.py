@@ -125,6 +125,7 @@ class Position:
         self._ways: dict[str | None, tuple[str, ...]] = {}
         self._parts: AnyParts | None = None  # the own shape's parts, for the discards
         self._pile_base: float | None = None
+        self._standings: dict[int, float] = {}  # see _standing
 
     # ------------------------------------------------------------------ what is known
 
@@ -664,13 +665,26 @@ class Position:
         for team in range(hand.teams):
             if team == self.team:
                 points = self.team_score(team, after, went_out=True)
+                for p in range(hand.players):
+                    if hand.team_of[p] == team and p != goer:
+                        points -= self.held(p)
+                margin += points
             else:
-                points = self.team_score(team, hand.melds[team], went_out=False)
-            for p in range(hand.players):
-                if hand.team_of[p] == team and p != goer:
-                    points -= self.held(p)
-            margin += points if team == self.team else -points / (hand.teams - 1)
+                margin += -self._standing(team) / (hand.teams - 1)
         return margin
+
+    def _standing(self, team: int) -> float:
+        """Another side's points if the hand ended now, its players' cards counted against
+        it: the same for every way out weighed in the position, so worked out once."""
+        found = self._standings.get(team)
+        if found is None:
+            hand = self.hand
+            found = self.team_score(team, hand.melds[team], went_out=False)
+            for p in range(hand.players):
+                if hand.team_of[p] == team:
+                    found -= self.held(p)
+            self._standings[team] = found
+        return found
 
     def wants_out(self, margin: float) -> bool:
         return margin > 0 or self.stock <= 2 * self.hand.draw_count * self.hand.players
