@@ -21,6 +21,7 @@ __all__ = ["SuitRuns"]
 
 CARDS: Final = Card.all()
 KEPT_RUNS: Final = 10_000  # the most runs whose ends a hand keeps (then cleared)
+KEPT_ENDS: Final = 1 << 16  # the most runs' shapes whose ends a ruleset keeps (then cleared)
 
 
 class SuitRuns:
@@ -42,6 +43,11 @@ class SuitRuns:
         # each table run's ends, by the run (see ends; kept with the run, which the side's
         # melds keep until it grows)
         self._ends: Kept[int, tuple[int, ...]] = Kept(KEPT_RUNS)
+        # and by what they depend on, the naturals' ranks, the wild cards and the suit: shared
+        # by the hands of a ruleset (a run made again, in another hand, is read once)
+        self._ends_by_run: dict[tuple[tuple[int, ...], int, int], tuple[int, ...]] = (
+            ruleset.__dict__.setdefault("_ends_by_run", {})
+        )
 
     def runs(self, masks: list[int], player: int) -> list[tuple[Card, ...]]:
         """The runs of one suit the player can lay: the longest, cut to the size limit.
@@ -101,14 +107,25 @@ class SuitRuns:
             return known[1]
         ranks = sorted(natural_ranks(self.lim.wild, meld))
         s = SUIT_INDEX[meld.suit or "C"]
+        key = (tuple(ranks), meld.wilds, s)
+        found = self._ends_by_run.get(key)
+        if found is None:
+            found = self._ends_of(ranks, meld.wilds, s)
+            if len(self._ends_by_run) >= KEPT_ENDS:
+                self._ends_by_run.clear()
+            self._ends_by_run[key] = found
+        return self._ends.keep(id(meld), meld, found)
+
+    def _ends_of(self, ranks: list[int], wilds: int, s: int) -> tuple[int, ...]:
+        """:meth:`ends` of a run of these naturals' ranks (sorted), wild cards and suit."""
         out: list[int] = []
-        for places in sequence_places(self.ruleset, ranks, meld.wilds):
+        for places in sequence_places(self.ruleset, ranks, wilds):
             for p in (places[0] - 1, places[-1] + 1):  # the positions beside its naturals
                 r = POSITION_RANK[p] if 0 <= p < 14 else -1
                 if (
                     r >= 0
                     and r * 4 + s not in out
-                    and sequence_fault(self.ruleset, [*ranks, r], meld.wilds, new=False) is None
+                    and sequence_fault(self.ruleset, [*ranks, r], wilds, new=False) is None
                 ):
                     out.append(r * 4 + s)
-        return self._ends.keep(id(meld), meld, tuple(out))
+        return tuple(out)
