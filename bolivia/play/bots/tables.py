@@ -2,6 +2,10 @@
 players and the weights alone (each meld's value, each table's view, what a rank's cards and a
 suit's ranks in hand add), kept across the positions of a run. The positions themselves are
 :mod:`bolivia.play.bots.valuation`'s. It may import the engine and the table.
+
+Where the compiled build has its native core (``_core.c``, :func:`native`), a table's view is
+read by it; the Python here is the reference, which the core follows operation for operation
+(tests/test_valuation_core.py compares them bit for bit) and the pure build runs.
 """
 
 from __future__ import annotations

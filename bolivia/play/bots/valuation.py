@@ -7,6 +7,10 @@ side lacks them. The cards in hand add what they promise: groups and runs they w
 natural pairs to take the pile with, wild cards for a wild canasta. They cost the penalty they
 would count if the hand ended now. It also weighs the danger of a discard (feeding the pile to
 the next player) and the margin of going out. It may import the engine and the table.
+
+The compiled build works the numbers out in its native core (``_core.c``, see
+:mod:`bolivia.play.bots.tables`): each method that has a core path says so, and keeps the Python
+it stands for, the reference, which the pure build runs.
 """
 
 from __future__ import annotations
