@@ -1380,6 +1380,30 @@ static PyObject *value_after(Core *c, const Shape *own, View *view, const Parts 
     return Py_BuildValue("(dd)", view->value + value, (double)points);
 }
 
+/* valuation.Position.value_discarding: the value once one card of `index` (`count` of it
+ * held) leaves the hand (`own`) beside the side's table (`view`). */
+static int discard_value(Core *c, const Shape *own, const View *view, const Parts *kept,
+                         i64 index, i64 count, double risk, double *out) {
+    Shape shape;
+    double value;
+    i64 ranks = index < 52 ? (i64)1 << (index >> 2) : 0; /* (a joker changes no rank) */
+    if (discarded_into(c, own, index, count, &shape) ||
+        shape_value_of(c, &shape, view, kept, ranks, 0, risk, &value))
+        return -1;
+    *out = view->value + value;
+    return 0;
+}
+
+/* The hand's own shape, the side's table and the parts kept: the first three arguments of
+ * Core.laying, Core.discarding and Core.discard_scores. */
+static int own_view_kept(PyObject *const *args, const Shape **own, const View **view,
+                         const Parts **kept) {
+    *own = as_shape(args[0]);
+    if (*own == NULL) return -1;
+    *view = as_view(args[1]);
+    return *view == NULL || as_parts(args[2], kept) ? -1 : 0;
+}
+
 /* Core.laying(own, view, kept, counts, melds, risk): valuation.Position.laying, the value once
  * these new melds (sequences of cards) are laid from the hand onto the side's table (`view`),
  * and their cards' points. */
@@ -1391,10 +1415,9 @@ static PyObject *core_laying(Core *c, PyObject *const *args, Py_ssize_t nargs) {
     }
     const Parts *kept;
     double risk;
-    const Shape *own = as_shape(args[0]);
-    if (own == NULL) return NULL;
-    const View *base = as_view(args[1]);
-    if (base == NULL || as_parts(args[2], &kept) || as_double(args[5], &risk)) return NULL;
+    const Shape *own;
+    const View *base;
+    if (own_view_kept(args, &own, &base, &kept) || as_double(args[5], &risk)) return NULL;
     PyObject *seq = PySequence_Fast(args[4], "the melds are a sequence");
     if (seq == NULL) return NULL;
     Py_ssize_t m = PySequence_Fast_GET_SIZE(seq), n = 0;
@@ -1483,18 +1506,13 @@ static PyObject *core_discarding(Core *c, PyObject *const *args, Py_ssize_t narg
     const Parts *kept;
     double risk, value;
     i64 index, count;
-    const Shape *own = as_shape(args[0]);
-    if (own == NULL) return NULL;
-    const View *view = as_view(args[1]);
-    if (view == NULL || as_parts(args[2], &kept) || as_int(args[3], &index) ||
+    const Shape *own;
+    const View *view;
+    if (own_view_kept(args, &own, &view, &kept) || as_int(args[3], &index) ||
         as_int(args[4], &count) || as_double(args[5], &risk))
         return NULL;
-    Shape shape;
-    i64 ranks = index < 52 ? (i64)1 << (index >> 2) : 0; /* (a joker changes no rank) */
-    if (discarded_into(c, own, index, count, &shape) ||
-        shape_value_of(c, &shape, view, kept, ranks, 0, risk, &value))
-        return NULL;
-    return PyFloat_FromDouble(view->value + value);
+    if (discard_value(c, own, view, kept, index, count, risk, &value)) return NULL;
+    return PyFloat_FromDouble(value);
 }
 
 /* Core.parts(shape, view): valuation.Position._own_parts. */
@@ -1619,10 +1637,9 @@ static PyObject *core_discard_scores(Core *c, PyObject *const *args, Py_ssize_t 
     const Parts *kept;
     double risk, weight;
     i64 total, wild, size;
-    const Shape *own = as_shape(args[0]);
-    if (own == NULL) return NULL;
-    const View *view = as_view(args[1]);
-    if (view == NULL || as_parts(args[2], &kept) || as_double(args[4], &risk) ||
+    const Shape *own;
+    const View *view;
+    if (own_view_kept(args, &own, &view, &kept) || as_double(args[4], &risk) ||
         as_int(args[8], &total) || as_int(args[9], &wild) || as_int(args[10], &size) ||
         as_double(args[11], &weight))
         return NULL;
@@ -1657,14 +1674,10 @@ static PyObject *core_discard_scores(Core *c, PyObject *const *args, Py_ssize_t 
     if (scores == NULL) return NULL;
     for (Py_ssize_t k = 0; k < n; k++) {
         i64 index = indices[k], count;
-        Shape shape;
         double value, danger = 0.0;
-        i64 ranks = index < 52 ? (i64)1 << (index >> 2) : 0; /* (a joker changes no rank) */
         if (as_int(PyList_GET_ITEM(args[3], index), &count) ||
-            discarded_into(c, own, index, count, &shape) ||
-            shape_value_of(c, &shape, view, kept, ranks, 0, risk, &value))
+            discard_value(c, own, view, kept, index, count, risk, &value))
             goto failed;
-        value = view->value + value;
         if (ways[k] != TAKE_NONE) {
             double chance = 1.0;
             if (ways[k] != TAKE_SURE &&
