@@ -1,8 +1,9 @@
 """The wheel's build hook: the hot modules compiled with mypyc, or pure Python with BOLIVIA_PURE=1.
 
-The compiled build also builds the valuation's native core (``bolivia/play/bots/_core.c``, a C
-extension built by setuptools) beside the modules mypyc compiles; the pure build has none and
-runs the Python it stands for. hatch-mypyc does the compiling; this hook only decides whether it
+The compiled build also builds the native cores (C extensions built by setuptools: the
+valuation's, ``bolivia/play/bots/_core.c``, and the way-out search's bounds,
+``bolivia/play/table/_bounds.c``) beside the modules mypyc compiles; the pure build has none and
+runs the Python they stand for. hatch-mypyc does the compiling; this hook only decides whether it
 runs, because hatchling can switch a hook on by an environment variable but not off (short of
 ``HATCH_BUILD_NO_HOOKS``, which would switch off every hook). A pure build asks for neither
 hatch-mypyc nor mypy, and a compiled build leaves no extension modules in the source tree, so
@@ -22,9 +23,11 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 #: build-time requirements of the compiled build (the pure build needs none): the compiler, and
 #: what mypy needs to type the modules the compiled ones import
 COMPILER = ["hatch-mypyc>=0.16", "mypy>=1.10", "pydantic>=2.6", "types-PyYAML", "setuptools>=68"]
-#: the native core: its source, and its module
-CORE_SOURCE = "bolivia/play/bots/_core.c"
-CORE_MODULE = "bolivia.play.bots._core"
+#: the native cores: each one's module, and its source
+CORES = {
+    "bolivia.play.bots._core": "bolivia/play/bots/_core.c",
+    "bolivia.play.table._bounds": "bolivia/play/table/_bounds.c",
+}
 #: build-time requirements of every build: Babel compiles the message catalogs
 CATALOGS = ["babel>=2.14"]
 
@@ -59,19 +62,25 @@ class MypycUnlessPure(BuildHookInterface):  # type: ignore[type-arg]
             inside = os.path.relpath(po, self.root)[: -len(".po")] + ".mo"
             build_data["force_include"][target] = inside.replace(os.sep, "/")
 
-    def _build_core(self, build_data: dict[str, Any]) -> None:
-        """The native core built into a folder of its own and put in the wheel.
+    def _build_cores(self, build_data: dict[str, Any]) -> None:
+        """The native cores built into a folder of their own and put in the wheel.
 
         Built without contracting a product and a sum into one fused operation (``-ffp-contract=
-        off``; MSVC contracts none by default), so that it adds and multiplies as Python does.
+        off``; MSVC contracts none by default), so that they add and multiply as Python does.
         """
         from setuptools import Distribution, Extension
 
         flags = [] if os.name == "nt" else ["-O2", "-ffp-contract=off"]
-        source = os.path.join(self.root, *CORE_SOURCE.split("/"))
-        ext = Extension(CORE_MODULE, sources=[source], extra_compile_args=flags)
+        exts = [
+            Extension(
+                module,
+                sources=[os.path.join(self.root, *source.split("/"))],
+                extra_compile_args=flags,
+            )
+            for module, source in CORES.items()
+        ]
         out = tempfile.mkdtemp(prefix="bolivia-core-")
-        build = Distribution({"name": "bolivia-core", "ext_modules": [ext]}).get_command_obj(
+        build = Distribution({"name": "bolivia-core", "ext_modules": exts}).get_command_obj(
             "build_ext"
         )
         build.build_lib = out
@@ -110,7 +119,7 @@ class MypycUnlessPure(BuildHookInterface):  # type: ignore[type-arg]
             self.app,
         )
         self._mypyc.initialize(version, build_data)
-        self._build_core(build_data)
+        self._build_cores(build_data)
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
         if self.target_name == "wheel" and not pure():

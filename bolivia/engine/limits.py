@@ -94,6 +94,9 @@ class Limits:
         # whether the two of a sequence's suit may stand in the two's place as a natural card
         # (melds.sequence.natural_twos, where twos are wild and the span holds the place)
         self.natural_twos: bool = sequence.natural_twos and bool(self.wild[0]) and low <= 1 <= high
+        # the bounds of the search for a way out (bolivia.play.table.bounds.checks), made on
+        # first use: the native bounds' where the build has them, else the Python's
+        self.bound_checks: object = None
         # each run of a table's placements (see bolivia.play.table.bounds), kept by the run
         self.run_places_kept: Kept[int, tuple[tuple[int, int, int], ...]] = Kept(RUNS_KEPT)
         # for each suit, the card (index) at each position, -1 where only a wild card goes

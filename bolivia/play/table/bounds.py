@@ -4,16 +4,68 @@ The search of :mod:`bolivia.play.table.ways_out` stops where a hand holds too ma
 nowhere to go, or has too few canastas within reach. Both tests are generous: a hand that can
 go out is never refused here (tests hold them to the search without them). Both are cheap:
 counts and bit masks, no meld is built.
+
+Where the compiled build has its native bounds (``_bounds.c``, :func:`native`), they answer;
+the Python here stays the reference (``python_could_meet``, ``python_stranded``), and
+tests/test_bounds_core.py holds the two to the same answers. The pure build runs the Python.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING, TypeAlias, cast
 
 from bolivia.cards import SUIT_INDEX, SUITS
 from bolivia.engine.limits import Limits, limits
 from bolivia.engine.melds import Meld, natural_ranks, sequence_places
 from bolivia.rules.ruleset import Ruleset
 
-__all__ = ["could_meet", "stranded"]
+if TYPE_CHECKING:
+    from bolivia.play.table._bounds import Bounds
+
+__all__ = [
+    "Checks",
+    "checks",
+    "could_meet",
+    "native",
+    "python_could_meet",
+    "python_stranded",
+    "stranded",
+]
+
+#: a ruleset's :func:`could_meet` and :func:`stranded`, as functions of the hand's counts, the
+#: side's melds (and the players, for the first)
+Checks: TypeAlias = tuple[
+    Callable[[list[int], list[Meld], int], bool], Callable[[list[int], list[Meld]], list[int]]
+]
+
+
+def native() -> type[Bounds] | None:
+    """The native bounds (the compiled build's), or None (the pure build's)."""
+    try:
+        from bolivia.play.table._bounds import Bounds as found
+    except ImportError:
+        return None
+    return found
+
+
+def checks(ruleset: Ruleset) -> Checks:
+    """The ruleset's two bounds: the native bounds' where the build has them, else the
+    Python's. Made on first use and kept with the ruleset's limits (the search asks once)."""
+    lim = limits(ruleset)
+    found = lim.bound_checks
+    if found is None:
+        found = lim.bound_checks = _made_checks(ruleset, lim)
+    return cast(Checks, found)
+
+
+def _made_checks(ruleset: Ruleset, lim: Limits) -> Checks:
+    made = native()
+    if made is None:
+        return partial(python_could_meet, ruleset), partial(python_stranded, ruleset)
+    core = made(lim, partial(_run_places, ruleset, lim), lim.rank_index, SUIT_INDEX)
+    return core.could_meet, core.stranded
 
 
 def stranded(ruleset: Ruleset, counts: list[int], table: list[Meld]) -> list[int]:
@@ -22,6 +74,11 @@ def stranded(ruleset: Ruleset, counts: list[int], table: list[Meld]) -> list[int
     Two at most, two meaning more. Such a card has no meld of the side to join and no card to
     meld with; going out allows one (the discard). Every test is generous.
     """
+    return checks(ruleset)[1](counts, table)
+
+
+def python_stranded(ruleset: Ruleset, counts: list[int], table: list[Meld]) -> list[int]:
+    """:func:`stranded`, in Python (the reference)."""
     lim = limits(ruleset)
     wilds = _wilds_held(lim, counts)
     grouped = _grouped(lim, table)
@@ -211,6 +268,11 @@ def could_meet(ruleset: Ruleset, counts: list[int], table: list[Meld], players: 
     :func:`stranded`: each canasta the cards might make counts once toward the number needed
     and toward every kind it might be.
     """
+    return checks(ruleset)[0](counts, table, players)
+
+
+def python_could_meet(ruleset: Ruleset, counts: list[int], table: list[Meld], players: int) -> bool:
+    """:func:`could_meet`, in Python (the reference)."""
     lim = limits(ruleset)
     count, including = lim.requirement(players)
     # canastas on the table, and those the hand might still make, by kind (see KINDS)

@@ -60,7 +60,7 @@ from bolivia.engine.melds import Meld, canasta_of, combination, could_join, exte
 from bolivia.engine.wild_lock import going_out_locked
 from bolivia.engine.wild_steps import step_fault
 from bolivia.play.table.actions import GoOut
-from bolivia.play.table.bounds import could_meet, stranded
+from bolivia.play.table.bounds import checks
 from bolivia.play.table.places import Place, Places
 from bolivia.play.table.signatures import kinds_with, signature
 from bolivia.rules.ruleset import Ruleset
@@ -116,11 +116,12 @@ def ways_out(
     """
     held = list(counts)  # lists: what the compiled bounds index and walk fastest
     melds = list(table)
+    meet, strand = checks(ruleset)
     # the requirement first: it closes nearly every hand that has no way out (4,966 of 5,008
     # in 100 greedy bolivia-da hands), and the stranded cards are then not looked for
-    if bounded and not could_meet(ruleset, held, melds, players):
+    if bounded and not meet(held, melds, players):
         return []
-    lost = stranded(ruleset, held, melds) if bounded else []
+    lost = strand(held, melds) if bounded else []
     if len(lost) > 1:
         return []
     search = _Search(ruleset, table, held, players, first_minimum, limit)
@@ -169,6 +170,9 @@ class _Search(Places):
         super().__init__(ruleset, limits(ruleset), table, counts, first_minimum)
         self.rules = ruleset.rules
         self.players = players
+        # the quick bounds (bolivia.play.table.bounds): could the side meet the requirement,
+        # the cards with nowhere to go
+        self.meet, self.strand = checks(ruleset)
         self.first_canasta: tuple[str, ...] = ()  # kinds the first meld's canasta may be
         self.limit = limit
         self.combines: list[tuple[int, int]] = []
@@ -417,9 +421,9 @@ class _Search(Places):
         if self.root_lost is not None:
             lost, self.root_lost = self.root_lost, None
             return lost
-        if self.bounded and not could_meet(self.ruleset, self.counts, self.table, self.players):
+        if self.bounded and not self.meet(self.counts, self.table, self.players):
             return None
-        lost = stranded(self.ruleset, self.counts, self.table) if self.bounded else []
+        lost = self.strand(self.counts, self.table) if self.bounded else []
         if len(lost) > (1 if self.discard is None else 0):
             return None
         return lost
@@ -480,8 +484,8 @@ class _Search(Places):
 
     def viable(self) -> bool:
         """Whether the quick bounds leave the state open (see :mod:`bolivia.play.table.bounds`)."""
-        return could_meet(self.ruleset, self.counts, self.table, self.players) and len(
-            stranded(self.ruleset, self.counts, self.table)
+        return self.meet(self.counts, self.table, self.players) and len(
+            self.strand(self.counts, self.table)
         ) <= (1 if self.discard is None else 0)
 
     def viable_discard(self, index: int) -> bool:
