@@ -271,7 +271,13 @@ def cards_of(counts: Sequence[int]) -> list[Card]:
     [2C, 3C, 3C]
     """
     every = Card._by_index
-    return [every[i] for i, n in enumerate(counts) for _ in range(n)]
+    out: list[Card] = []
+    for i in range(len(counts)):
+        n = counts[i]
+        while n > 0:
+            out.append(every[i])
+            n -= 1
+    return out
 
 
 def shuffle(rng: random.Random, items: list[int]) -> None:

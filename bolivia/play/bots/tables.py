@@ -188,8 +188,9 @@ class Tables:
         self._ranks: dict[int, tuple[float, ...]] = {}
         self._wilds: dict[int, float] = {}
         self._melds: dict[int, float] = {}
-        # the cards on the table by index, kept while its melds are the same (see table_counts)
-        self._table_melds: list[Meld] = []
+        # the cards on the table by index, and each side's melds they were counted from (see
+        # table_counts)
+        self._table_melds: list[list[Meld]] = []
         self._table_counts: list[int] = [0] * 53
         self.use_native = use_native
         self.weights_key = weights.key()  # (the weights' values when the tables were made)
@@ -197,20 +198,43 @@ class Tables:
         # the native core, where there is one: it asks these tables what it has not kept
         self.core: Core | None = None if core is None else core(self, ESCALERA)
 
-    def table_counts(self, melds: Sequence[Sequence[Meld]]) -> list[int]:
+    def table_counts(self, melds: list[list[Meld]]) -> list[int]:
         """The cards of every side's melds, by card index (not to be changed).
 
-        Kept while the melds are the same objects (a meld is immutable: the same cards), which
-        they stay from one position to the next until a side melds.
+        Counted again only where a meld changed since the last call (a meld is immutable: the
+        same object, the same cards): a side's melds stay the same objects from one position
+        to the next, until the side lays one (appended) or adds to one (replaced in place).
         """
-        flat = [meld for side in melds for meld in side]
-        if flat == self._table_melds:  # (the same objects are equal at once)
-            return self._table_counts
-        counts = [0] * 53
-        for meld in flat:
-            for card in meld.cards:
-                counts[card.index] = counts[card.index] + 1
-        self._table_melds, self._table_counts = flat, counts
+        last = self._table_melds
+        counts = self._table_counts
+        fresh = False
+        for t in range(len(melds)):
+            side = melds[t]
+            before = last[t] if t < len(last) else []
+            if side == before:  # (the same objects are equal at once)
+                continue
+            if not fresh:
+                counts, fresh = counts[:], True
+            for k in range(max(len(side), len(before))):
+                old = before[k] if k < len(before) else None
+                new = side[k] if k < len(side) else None
+                if old is new:
+                    continue
+                if old is not None:
+                    for card in old.cards:
+                        counts[card.index] = counts[card.index] - 1
+                if new is not None:
+                    for card in new.cards:
+                        counts[card.index] = counts[card.index] + 1
+        for t in range(len(melds), len(last)):  # (sides gone: never, a hand keeps its sides)
+            if not fresh:
+                counts, fresh = counts[:], True
+            for meld in last[t]:
+                for card in meld.cards:
+                    counts[card.index] = counts[card.index] - 1
+        if fresh:
+            self._table_melds = [list(side) for side in melds]
+            self._table_counts = counts
         return counts
 
     def bonus(self, kind: str, size: int, wilds: int, rank: int) -> float:

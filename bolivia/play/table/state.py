@@ -605,12 +605,20 @@ class HandState:
 
     # ------------------------------------------------------------------ results
 
+    def _held_at_end(self, player: int) -> tuple[Card, ...]:
+        """A player's cards as scoring reads them: the hand, and a foot still aside (turned
+        up: its red threes laid out, its other cards held)."""
+        held = cards_of(self.hands[player])
+        for i in self.feet[player]:
+            if i not in RED_THREES:
+                held.append(CARDS[i])
+        return tuple(held)
+
     def positions(self) -> list[TeamHand]:
         """Each side's position now, as scoring reads it.
 
-        A position is the side's melds, red threes, the cards in its players' hands, and
-        whether it went out and earns the bonus. A side that went out after the stock ran dry
-        earns none where the rules withhold it.
+        A position is the side's melds, red threes, the cards in its players' hands, whether it
+        went out and earns the bonus (none after the stock ran dry where the rules withhold it).
         """
         teams = []
         for t in range(self.teams):
@@ -621,15 +629,8 @@ class HandState:
                     melds=tuple(self.melds[t]),
                     red_threes=self.red_threes[t] + self._aside_reds(t),
                     black_threes=self.black_threes[t],
-                    # a foot still aside is turned up: its red threes are laid out, its other
-                    # cards count as cards held (deal.foot)
                     hands=tuple(
-                        (
-                            *cards_of(self.hands[p]),
-                            *(CARDS[i] for i in self.feet[p] if i not in RED_THREES),
-                        )
-                        for p in range(self.players)
-                        if self.team_of[p] == t
+                        self._held_at_end(p) for p in range(self.players) if self.team_of[p] == t
                     ),
                     went_out=bonus,
                     concealed=bonus and self.concealed,

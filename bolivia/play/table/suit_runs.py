@@ -7,7 +7,6 @@ rule: :func:`~bolivia.engine.melds.sequence_fault` does.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Final
 
 from bolivia.cards import POSITION_RANK, SUIT_INDEX, Card
@@ -35,6 +34,15 @@ class SuitRuns:
         self._known: dict[int, tuple[tuple[Card, ...], ...]] = ruleset.__dict__.setdefault(
             "_runs_by_suit", {}
         )
+        # each run of a suit from a position, of a size, or None where it is not legal: by
+        # position, size and suit, shared by the hands of a ruleset (at most 4 x 14 x 14)
+        self._windows: dict[int, tuple[Card, ...] | None] = ruleset.__dict__.setdefault(
+            "_run_windows", {}
+        )
+        # the fewest and the most cards of a run laid (at most 13, see _suit_runs)
+        self._least = self.lim.sequence_min_size
+        self._longest = min(self.lim.sequence_max_size or 13, self.lim.sequence_longest)
+        self._longest = min(self._longest, 13)
         # the positions (see cards.POSITION_RANK) a sequence's naturals may take, a bit each
         self._span = self.lim.run_places
         # by player and suit, the positions last read and their runs (see runs; -1: none)
@@ -75,25 +83,36 @@ class SuitRuns:
             out.extend(found)
         return out
 
-    def _suit_runs(self, s: int, mask: int) -> Iterator[tuple[Card, ...]]:
+    def _suit_runs(self, s: int, mask: int) -> list[tuple[Card, ...]]:
         """The runs of suit ``s`` that the positions in ``mask`` make.
 
         At most 13 cards: a run from ace to ace would need both aces, which the mask does not
         tell.
         """
-        lim = self.lim
-        longest = min(lim.sequence_max_size or 13, lim.sequence_longest, 13)
-        least = lim.sequence_min_size
-        while mask.bit_count() >= least:
+        longest, least = self._longest, self._least
+        out: list[tuple[Card, ...]] = []
+        while mask:
             start = (mask & -mask).bit_length() - 1  # the lowest rank held
             length = (~(mask >> start) & ((mask >> start) + 1)).bit_length() - 1
             mask &= ~(((1 << length) - 1) << start)  # the run of ranks from there
             if length < least:
                 continue
+            size = min(length, longest)
             for first in range(start, start + max(1, length - longest + 1)):
-                ranks = [POSITION_RANK[p] for p in range(first, first + min(length, longest))]
-                if sequence_fault(self.ruleset, ranks, 0, new=True) is None:
-                    yield tuple(sorted(CARDS[x * 4 + s] for x in ranks))
+                key = (first << 4 | size) << 2 | s
+                found = self._windows.get(key)
+                if found is None and key not in self._windows:
+                    found = self._windows[key] = self._window(s, first, size)
+                if found is not None:
+                    out.append(found)
+        return out
+
+    def _window(self, s: int, first: int, size: int) -> tuple[Card, ...] | None:
+        """The run of suit ``s`` from position ``first``, ``size`` cards, if it is legal."""
+        ranks = [POSITION_RANK[p] for p in range(first, first + size)]
+        if sequence_fault(self.ruleset, ranks, 0, new=True) is not None:
+            return None
+        return tuple(sorted(CARDS[x * 4 + s] for x in ranks))
 
     def ends(self, meld: Meld) -> tuple[int, ...]:
         """The cards that may join the run at one end, by index, each once.
