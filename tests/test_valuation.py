@@ -11,7 +11,7 @@ import random
 import pytest
 
 from bolivia.play.bots.expert import ExpertBot
-from bolivia.play.bots.tables import tables
+from bolivia.play.bots.tables import summary_of, tables
 from bolivia.play.bots.valuation import Position, Weights
 from bolivia.play.table.actions import Discard, Extend, Lay
 from bolivia.play.table.hand import Hand
@@ -88,3 +88,31 @@ def test_the_tables_follow_the_weights_values() -> None:
     weights.pair = 30.0
     again = tables(ruleset, 4, weights)
     assert again is not changed and again.weights_key == first.weights_key == weights.key()
+
+
+@pytest.mark.parametrize("ruleset_id", ["bolivia-da", "bolivia-zh", "samba", "bolivia-fr"])
+def test_a_sides_summaries_and_view_kept_from_position_to_position_are_read_afresh(
+    ruleset_id: str,
+) -> None:
+    """What the tables keep of each side's melds from one position to the next (issue 43:
+    read again only where a meld was laid or grown) is what reading them afresh gives, at
+    every position of expert hands, both sides, by the Python and by the native core."""
+    ruleset = LIBRARY.load(ruleset_id)
+    players = ruleset.rules.players.usual
+    read = 0
+    for use_native in (True, False):
+        shared = tables(ruleset, players, Weights(), use_native)
+        for seed in range(2):
+            rng = random.Random(seed)
+            hand = Hand.deal(ruleset, players, rng)
+            bot = ExpertBot()
+            while not hand.over and hand.steps < 2000:
+                for team in range(hand.teams):
+                    fresh = [summary_of(shared.wild, meld) for meld in hand.melds[team]]
+                    kept = shared.side_summaries(team, hand.melds[team])
+                    assert kept == fresh
+                    view = shared.side_view(team, kept)
+                    assert view.value.hex() == shared.view(fresh).value.hex()
+                    read += len(fresh)
+                hand.apply(bot.choose(hand, hand.choices(), rng))
+    assert read > 1000

@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../_ints.h"
+
 typedef long long i64; /* (a long has 32 bits on Windows) */
 
 /* ------------------------------------------------------------------ a map of int keys */
@@ -296,27 +298,7 @@ static PyTypeObject PartsType = {
 
 /* ------------------------------------------------------------------ reading Python values */
 
-static int as_int(PyObject *o, i64 *out) {
-#if PY_VERSION_HEX < 0x030C0000
-    /* a small int read off its one digit (the layout of 3.11's ints), the rest by the API */
-    if (PyLong_CheckExact(o)) {
-        Py_ssize_t size = Py_SIZE(o);
-        if (size == 0 || size == 1) {
-            *out = size ? (i64)((PyLongObject *)o)->ob_digit[0] : 0;
-            return 0;
-        }
-    }
-#else
-    if (PyLong_CheckExact(o) && PyUnstable_Long_IsCompact((PyLongObject *)o)) {
-        *out = (i64)PyUnstable_Long_CompactValue((PyLongObject *)o);
-        return 0;
-    }
-#endif
-    i64 x = PyLong_AsLongLong(o);
-    if (x == -1 && PyErr_Occurred()) return -1;
-    *out = x;
-    return 0;
-}
+static int as_int(PyObject *o, i64 *out) { return read_long_long(o, out); }
 
 static int attr_int(PyObject *o, const char *name, int *out) {
     PyObject *a = PyObject_GetAttrString(o, name);

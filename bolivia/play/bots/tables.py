@@ -25,7 +25,17 @@ from bolivia.rules.ruleset import Ruleset
 if TYPE_CHECKING:
     from bolivia.play.bots._core import Core, View
 
-__all__ = ["MOST_KEPT", "AnyView", "Summary", "TableView", "Tables", "Weights", "native", "tables"]
+__all__ = [
+    "MOST_KEPT",
+    "AnyView",
+    "Summary",
+    "TableView",
+    "Tables",
+    "Weights",
+    "native",
+    "summary_of",
+    "tables",
+]
 
 # a meld as the valuation sees it: kind, size, wild cards, and the rank (group) or the suit
 # with a bit per natural rank (sequence)
@@ -66,6 +76,36 @@ class Weights:
             self.run,
             self.second_run,
             self.wild,
+        )
+
+    def copy(self) -> Weights:
+        """Weights of the same values."""
+        other = Weights()
+        other.draw, other.hand, other.pair, other.pile = self.draw, self.hand, self.pair, self.pile
+        other.risk, other.run, other.second_run = self.risk, self.run, self.second_run
+        other.wild = self.wild
+        return other
+
+    def same(self, other: Weights) -> bool:
+        """Whether the two have the same values (:meth:`key`), compared one by one.
+
+        >>> w = Weights()
+        >>> first = w.copy()
+        >>> w.same(first), first.key() == w.key()
+        (True, True)
+        >>> w.pile = 2.0
+        >>> w.same(first), w.same(w.copy())
+        (False, True)
+        """
+        return (
+            self.draw == other.draw
+            and self.hand == other.hand
+            and self.pair == other.pair
+            and self.pile == other.pile
+            and self.risk == other.risk
+            and self.run == other.run
+            and self.second_run == other.second_run
+            and self.wild == other.wild
         )
 
 
@@ -123,6 +163,27 @@ EMPTY_VIEW: Final = TableView(0.0, {}, 0, {})
 #: a table's view, read by the Python above or by the native core (its ``value`` alone is read
 #: outside the two)
 AnyView: TypeAlias = "TableView | View"
+
+
+def summary_of(wild: tuple[bool, ...], meld: Meld) -> Summary:
+    """What the valuation reads of a meld: its kind, size and wild cards, and a group's rank
+    (its natural's) or a run's suit and ranks (a bit each)."""
+    if meld.kind == "group":
+        rank = meld.cards[0].index >> 2
+        for card in meld.cards:
+            if not wild[card.index]:
+                rank = card.index >> 2
+                break
+        return ("group", meld.size, meld.wilds, rank, 0)
+    if meld.kind == "sequence":
+        mask = 0
+        suit = 0
+        for card in meld.cards:
+            if not wild[card.index]:
+                mask |= 1 << (card.index >> 2)
+                suit = card.index & 3
+        return ("sequence", meld.size, meld.wilds, suit, mask)
+    return (meld.kind, meld.size, meld.wilds, -1, 0)
 
 
 def native() -> type[Core] | None:
@@ -183,6 +244,11 @@ class Tables:
         # opponents' cards counted against them)
         self.req_value = float(rules.going_out.bonus) + 150.0
         self._views: dict[tuple[Summary, ...], AnyView] = {}
+        # by side: its melds as last read (the same objects) and their summaries, and the view
+        # of those summaries (see side_summaries, side_view): a side's melds stay the same from
+        # one position to the next until the side melds
+        self._sides: dict[int, tuple[list[Meld], list[Summary]]] = {}
+        self._side_views: dict[int, tuple[list[Summary], AnyView]] = {}
         # keyed by one int each (no tuple built per lookup): see shape_value and _runs_value
         self._suits: dict[int, float | None] = {}
         self._ranks: dict[int, tuple[float, ...]] = {}
@@ -194,6 +260,7 @@ class Tables:
         self._table_counts: list[int] = [0] * 53
         self.use_native = use_native
         self.weights_key = weights.key()  # (the weights' values when the tables were made)
+        self.weights_made = weights.copy()  # (the same, compared by tables(): no tuple built)
         core = native() if use_native else None
         # the native core, where there is one: it asks these tables what it has not kept
         self.core: Core | None = None if core is None else core(self, ESCALERA)
@@ -433,6 +500,39 @@ class Tables:
             gain += self.req_value * ((best / span) ** 2 - (have / span) ** 2)
         return weight * gain
 
+    def side_summaries(self, team: int, melds: list[Meld]) -> list[Summary]:
+        """The summaries of a side's melds (:func:`summary_of`; not to be changed): kept while
+        its melds are the same objects, and each meld's read again only where it changed (a
+        meld is immutable; a side's melds change by one laid or grown)."""
+        before: list[Meld] = []
+        summaries: list[Summary] = []
+        last = self._sides.get(team)
+        if last is not None:
+            before, summaries = last
+            if len(before) == len(melds) and all(before[k] is melds[k] for k in range(len(melds))):
+                return summaries
+        # (the kept summaries copied as a list, never read one by one: the compiled build
+        # would unpack each tuple and pack it again)
+        found = summaries[: min(len(before), len(melds))]
+        for k in range(len(melds)):
+            meld = melds[k]
+            if k >= len(found):
+                found.append(summary_of(self.wild, meld))
+            elif before[k] is not meld:
+                found[k] = summary_of(self.wild, meld)
+        self._sides[team] = (list(melds), found)
+        return found
+
+    def side_view(self, team: int, table: list[Summary]) -> AnyView:
+        """:meth:`view` of a side's summaries, kept while they are the same list (those of
+        :meth:`side_summaries`)."""
+        last = self._side_views.get(team)
+        if last is not None and last[0] is table:
+            return last[1]
+        found = self.view(table)
+        self._side_views[team] = (table, found)
+        return found
+
     def view(self, table: Sequence[Summary]) -> AnyView:
         """What the valuation reads off a table, worked out once per table (by the native core,
         every time: reading it costs less than looking it up)."""
@@ -514,7 +614,7 @@ def tables(ruleset: Ruleset, players: int, weights: Weights, use_native: bool = 
         and last.ruleset is ruleset
         and last.players == players
         and last.use_native == use_native
-        and last.weights_key == weights.key()
+        and weights.same(last.weights_made)
     ):  # (most positions are the last one's: no key hashed)
         return last
     key = (id(ruleset), players, weights.key(), use_native)

@@ -22,7 +22,7 @@ from bolivia.cards import Card
 from bolivia.engine.melds import Meld
 from bolivia.engine.pile import frozen_when
 from bolivia.engine.scoring import TeamHand, score_team
-from bolivia.play.bots.tables import AnyView, Summary, TableView, Weights, tables
+from bolivia.play.bots.tables import AnyView, Summary, TableView, Weights, summary_of, tables
 from bolivia.play.table.hand import Hand
 from bolivia.play.table.state import BLACK_THREES, CARDS, RED_THREES
 
@@ -86,6 +86,10 @@ _NONE: Final = -1
 _SURE: Final = 1
 _PAIR: Final = 2
 _WITH_WILD: Final = 4
+# and what a position keeps of the ways by the card's class (Position._way_bits): any way at
+# all, onto a meld, and the two above
+_ANY: Final = 8
+_ONTO: Final = 16
 
 #: the own shape's parts, and a hand's shape, worked out by the Python or by the native core
 AnyParts: TypeAlias = "_OwnParts | Parts"
@@ -116,7 +120,7 @@ class Position:
         self.stock = stock
         self.late = 1.0 - stock / dealt if dealt else 1.0
         self.risk = weights.risk + (1.0 - weights.risk) * self.late * self.late
-        self.table = [self.summary(m) for m in hand.melds[self.team]]
+        self.table = shared.side_summaries(self.team, hand.melds[self.team])  # (not changed)
         # the cards the player cannot see, counted when first asked (:meth:`_know`)
         self.unseen: list[int] = []
         self.unseen_total = 1
@@ -127,6 +131,7 @@ class Position:
         # what every discard's danger shares: the ways to take the pile by the class of the
         # card on top, and what the pile's cards are worth
         self._ways: dict[str | None, tuple[str, ...]] = {}
+        self._way_bits: dict[str | None, int] = {}  # the same as bits (see _danger_ways)
         self._parts: AnyParts | None = None  # the own shape's parts, for the discards
         self._pile_base: float | None = None
         self._standings: dict[int, float] = {}  # see _standing
@@ -173,22 +178,7 @@ class Position:
         self.mean_penalty = weighted / self.unseen_total
 
     def summary(self, meld: Meld) -> Summary:
-        if meld.kind == "group":
-            rank = meld.cards[0].index >> 2
-            for card in meld.cards:
-                if not self.wild[card.index]:
-                    rank = card.index >> 2
-                    break
-            return ("group", meld.size, meld.wilds, rank, 0)
-        if meld.kind == "sequence":
-            mask = 0
-            suit = 0
-            for card in meld.cards:
-                if not self.wild[card.index]:
-                    mask |= 1 << (card.index >> 2)
-                    suit = card.index & 3
-            return ("sequence", meld.size, meld.wilds, suit, mask)
-        return (meld.kind, meld.size, meld.wilds, -1, 0)
+        return summary_of(self.wild, meld)
 
     def cards_summary(self, cards: Sequence[int]) -> Summary:
         """A new meld of these cards (legal: the engine offered it)."""
@@ -211,7 +201,7 @@ class Position:
         """What the valuation reads off a table (the side's own, kept for the choice)."""
         if table is self.table:
             if self._own_view is None:
-                self._own_view = self.tables.view(table)
+                self._own_view = self.tables.side_view(self.team, table)
             return self._own_view
         return self.tables.view(table)
 
@@ -534,15 +524,22 @@ class Position:
         (:data:`_NONE`), surely (:data:`_SURE`: onto one of their melds), or by the ways
         :meth:`_take_chance` weighs (:data:`_PAIR`, :data:`_WITH_WILD`, bits)."""
         kind = self.tables.card_classes[index]
-        if kind in self.tables.blocked_by_top or their == self.team or self.wild[index]:
+        if their == self.team or self.wild[index]:
             return _NONE
-        ways = self._ways_to_take(kind, their)
-        if not ways:
+        bits = self._way_bits.get(kind)
+        if bits is None:  # (read once a position by the card's class)
+            ways = () if kind in self.tables.blocked_by_top else self._ways_to_take(kind, their)
+            bits = self._way_bits[kind] = (
+                (_ONTO if "onto_meld" in ways else 0)
+                | (_PAIR if "natural_pair" in ways else 0)
+                | (_WITH_WILD if "natural_and_wild" in ways else 0)
+                | (_ANY if ways else 0)
+            )
+        if not bits:
             return _NONE
-        if "onto_meld" in ways and self._fits(index, self.hand.melds[their]):
+        if bits & _ONTO and self._fits(index, self.hand.melds[their]):
             return _SURE
-        found = _PAIR if "natural_pair" in ways else 0
-        return found | (_WITH_WILD if "natural_and_wild" in ways else 0)
+        return bits & (_PAIR | _WITH_WILD)
 
     def danger(self, index: int) -> float:
         """What discarding the card may give the next player.

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../_ints.h"
+
 typedef long long i64;
 
 #define CARDS 53
@@ -146,51 +148,12 @@ static int attr_of(PyObject *o, PyObject *name, i64 low, i64 high, int *out) {
     return err;
 }
 
-/* CPython keeps one object of each small int (0 to 256) in one array: where the objects of 0
- * to SMALL - 1 are found one stride (a power of two) apart at import, a count is read off its
- * object's place in it (the hand's counts are read at every call, 53 a call); elsewhere, and
- * for any other object, it is read as any int. */
-#define SMALL 64
-static const char *small_first; /* the object of 0; NULL: not so kept */
-static size_t small_shift;       /* the stride between two, a power of two: 1 << small_shift */
-
-static void find_small_ints(void) {
-    PyObject *first = PyLong_FromLong(0), *next = PyLong_FromLong(1);
-    if (first == NULL || next == NULL || next <= first) goto done;
-    size_t stride = (size_t)((uintptr_t)next - (uintptr_t)first);
-    size_t shift = 0;
-    while (shift < 16 && ((size_t)1 << shift) < stride) shift++;
-    if (((size_t)1 << shift) != stride) goto done;
-    for (long k = 2; k < SMALL; k++) {
-        PyObject *o = PyLong_FromLong(k);
-        int placed = o != NULL && (uintptr_t)o == (uintptr_t)first + (uintptr_t)k * stride;
-        Py_XDECREF(o);
-        if (!placed) goto done;
-    }
-    small_first = (const char *)first;
-    small_shift = shift;
-done:
-    Py_XDECREF(first);
-    Py_XDECREF(next);
-    PyErr_Clear();
-}
-
 /* A card count: an int within [0, MOST_COUNT] (the hand's counts, read at every call). */
 static inline int read_count(PyObject *o, int *out) {
-    if (small_first != NULL) {
-        size_t at = (size_t)((uintptr_t)o - (uintptr_t)small_first);
-        if (at < ((size_t)SMALL << small_shift) && !(at & (((size_t)1 << small_shift) - 1))) {
-            *out = (int)(at >> small_shift);
-            return 0;
-        }
-    }
-    if (!PyLong_Check(o)) {
-        PyErr_SetString(PyExc_TypeError, "counts: ints expected");
-        return -1;
-    }
-    long v = PyLong_AsLong(o);
+    long long v;
+    if (read_long_long(o, &v)) return -1;
     if (v < 0 || v > MOST_COUNT) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "counts: a count out of range");
+        PyErr_SetString(PyExc_ValueError, "counts: a count out of range");
         return -1;
     }
     *out = (int)v;
@@ -961,7 +924,6 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__bounds(void) {
     if (PyType_Ready(&BoundsType) < 0) return NULL;
-    find_small_ints();
     PyObject **names[] = {&KIND, &CARDS_NAME, &WILDS, &NATURALS, &RANK, &SUIT, &INDEX};
     const char *texts[] = {"kind", "cards", "wilds", "naturals", "rank", "suit", "index"};
     for (int k = 0; k < 7; k++) {
