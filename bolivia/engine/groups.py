@@ -58,18 +58,33 @@ RATIO_BROKEN: Final[dict[str, Callable[[int, int], bool]]] = {
 
 def group_fault(rule: GroupMelds, naturals: int, wilds: int, *, new: bool) -> str | None:
     """The first limit of ``melds.group`` a group of these counts breaks, or None."""
-    size = naturals + wilds
-    if new and size < rule.min_size:
-        return "group-too-small"
-    if naturals < rule.min_natural:
-        return "group-too-few-naturals"
-    if rule.max_wild is not None and wilds > rule.max_wild:
-        return "group-too-many-wilds"
-    if RATIO_BROKEN[rule.ratio](naturals, wilds):
-        return "group-ratio"
-    if rule.max_size is not None and size > rule.max_size:
-        return "group-too-large"
-    return None
+    return _GroupLimits(rule).fault(naturals, wilds, new)
+
+
+class _GroupLimits:
+    """``melds.group``'s limits read once, for :func:`group_fault` and the table of every
+    count (:func:`_tabulate`: a rule record's fields cost a lookup each)."""
+
+    def __init__(self, rule: GroupMelds) -> None:
+        self.min_size = rule.min_size
+        self.min_natural = rule.min_natural
+        self.max_wild = rule.max_wild
+        self.ratio_broken = RATIO_BROKEN[rule.ratio]
+        self.max_size = rule.max_size
+
+    def fault(self, naturals: int, wilds: int, new: bool) -> str | None:
+        size = naturals + wilds
+        if new and size < self.min_size:
+            return "group-too-small"
+        if naturals < self.min_natural:
+            return "group-too-few-naturals"
+        if self.max_wild is not None and wilds > self.max_wild:
+            return "group-too-many-wilds"
+        if self.ratio_broken(naturals, wilds):
+            return "group-ratio"
+        if self.max_size is not None and size > self.max_size:
+            return "group-too-large"
+        return None
 
 
 def group_codes(ruleset: Ruleset, *, new: bool = True) -> list[list[str | None]]:
@@ -90,13 +105,11 @@ def group_codes(ruleset: Ruleset, *, new: bool = True) -> list[list[str | None]]
 
 def _tabulate(ruleset: Ruleset, *, new: bool) -> list[list[str | None]]:
     """:func:`group_codes` worked out for a new group or one grown on the table."""
-    rule = ruleset.rules.melds.group
+    rule = _GroupLimits(ruleset.rules.melds.group)
     pack = ruleset.rules.pack
     naturals = 4 * pack.decks
     wilds = pack.jokers + 4 * pack.decks * len(pack.wild_ranks)
-    return [
-        [group_fault(rule, n, w, new=new) for w in range(wilds + 1)] for n in range(naturals + 1)
-    ]
+    return [[rule.fault(n, w, new) for w in range(wilds + 1)] for n in range(naturals + 1)]
 
 
 def group_table(ruleset: Ruleset, *, new: bool = True) -> list[list[bool]]:
