@@ -1,9 +1,10 @@
-"""The native bounds of the search for a way out (``bolivia/play/table/_bounds.c``, the compiled
-build's) answer as the Python they stand for (``bounds.python_could_meet``,
-``bounds.python_stranded``): on the states of played hands under every shipped ruleset, with the
-melds and extensions each state offers laid, on random hands and tables, and when more melds
-have been read than it keeps; it refuses what is not a hand or a table. Skipped where the
-package has no native bounds (the pure build, a checkout); the compiled build must have them."""
+"""The native core of the search for a way out (``bolivia/play/table/_bounds.c``, the compiled
+build's) answers as the Python it stands for (``bounds.python_could_meet``,
+``bounds.python_stranded``, a state's ``runs.run_capable`` and ``runs.run_cells``): on the
+states of played hands under every shipped ruleset, with the melds and extensions each state
+offers laid, on random hands and tables, and when more melds have been read than it keeps; it
+refuses what is not a hand or a table. Skipped where the package has no native core (the pure
+build, a checkout); the compiled build must have one."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from bolivia.play.table.bounds import (
     python_stranded,
 )
 from bolivia.play.table.hand import Hand
+from bolivia.play.table.runs import run_capable, run_cells
 from bolivia.rules.library import shipped_library
 from bolivia.rules.ruleset import Ruleset
 from bolivia.version import compiled
@@ -63,6 +65,13 @@ def _alike(
         counts,
         table,
     )
+    # a search state's capable masks and cells (where runs are melded)
+    wilds = sum(counts[i] for i in ruleset.wild_indices)
+    capable = run_capable(limits(ruleset), counts, wilds, table)
+    got = bounds.state(counts, table)
+    assert got[0] == capable, (counts, table)
+    if ruleset.rules.melds.sequence.allowed:
+        assert got[1] == run_cells(ruleset.wild, counts, capable), (counts, table)
 
 
 def _after(ruleset: Ruleset, counts: list[int], table: list[Meld], action: object) -> Any:

@@ -1,5 +1,7 @@
-/* The quick bounds of the search for a way out, native: what bolivia/play/table/bounds.py
- * (could_meet, stranded) work out, over machine numbers instead of Python's lists.
+/* What the search for a way out reads of each state, native: the quick bounds of
+ * bolivia/play/table/bounds.py (could_meet, stranded) and the state's masks and cells of
+ * bolivia/play/table/runs.py (run_capable, run_cells), over machine numbers instead of
+ * Python's lists.
  *
  * The compiled build uses it; the pure build has none and runs the Python, which stays the
  * reference: every function below names the Python it stands for and decides as it does
@@ -75,6 +77,7 @@ typedef struct {
     int threes_never, threes_max_wild, threes_min_size;
     int wild_allowed;
     int natural_twos;
+    int span_places, span_ranks; /* Limits.run_places, run_ranks: where a run's naturals go */
     int group_ranks[RANKS], ngroup_ranks;
     Requirement req[MOST_PLAYERS];
     Summary *slots; /* an open-addressing table by the meld's address */
@@ -296,6 +299,8 @@ static int bounds_init(Bounds *b, PyObject *args, PyObject *kwds) {
         attr(lim, "threes_min_size", 0, big, -2, &b->threes_min_size) ||
         attr(lim, "wild_allowed", 0, 1, -2, &b->wild_allowed) ||
         attr(lim, "natural_twos", 0, 1, -2, &b->natural_twos) ||
+        attr(lim, "run_places", 0, (1 << POSITIONS) - 1, -2, &b->span_places) ||
+        attr(lim, "run_ranks", 0, (1 << RANKS) - 1, -2, &b->span_ranks) ||
         attr_ints(lim, "wild", wild, CARDS, 0, 1) != CARDS)
         return -1;
     int n = attr_ints(lim, "wild_indices", b->wild_indices, CARDS, 0, CARDS - 1);
@@ -858,6 +863,70 @@ static int stranded(Bounds *b, const Input *in, Found *out) {
     return 0;
 }
 
+/* ------------------------------------------------------------------ a search's state */
+
+/* runs.run_capable (with runs.held_ranks, runs.positions, runs.ranks): per suit, the ranks
+ * whose cards held could be in a run. */
+static void run_capable(const Bounds *b, const Input *in, i64 *out) {
+    const int *counts = in->counts;
+    for (int s = 0; s < SUITS; s++) out[s] = 0;
+    if (!b->sequence_allowed) return;
+    for (int r = 0; r < RANKS; r++) /* held_ranks */
+        for (int s = 0; s < SUITS; s++)
+            if (counts[r * 4 + s]) out[s] |= (i64)1 << r;
+    int wilds = wilds_held(b, counts);
+    i64 reach = 1 + (b->sequence_min_size - 1 > 1 ? b->sequence_min_size - 1 : 1) +
+                (wilds < b->sequence_max_wild ? wilds : b->sequence_max_wild) + b->natural_twos;
+    /* (a position is within 14 of any other: a reach past it adds nothing, and a shift of 64
+     * or more would be undefined in C) */
+    if (reach > POSITIONS) reach = POSITIONS;
+    i64 span = b->span_places | (b->natural_twos ? 2 : 0);
+    int laid = 0;
+    for (int k = 0; k < in->nmelds; k++)
+        if (in->melds[k]->kind == SEQUENCE && in->melds[k]->suit >= 0) laid |= 1 << in->melds[k]->suit;
+    for (int s = 0; s < SUITS; s++) {
+        if (laid >> s & 1) {
+            out[s] &= b->span_ranks;
+            continue;
+        }
+        i64 places = ((out[s] << 1) | (out[s] >> 12 & 1)) & span; /* positions */
+        i64 near = 0;
+        for (i64 d = 1; d <= reach; d++) near |= (places << d) | (places >> d);
+        i64 both = places & near;
+        out[s] = (both >> 1) | (both & 1) << 12; /* ranks */
+    }
+}
+
+/* runs.run_cells: each rank's counts and its naturals no run could take, then the jokers. */
+static PyObject *run_cells(const Bounds *b, const int *counts, const i64 *capable) {
+    PyObject *cells = PyTuple_New(RANKS + 1);
+    if (cells == NULL) return NULL;
+    for (int r = 0; r < RANKS; r++) {
+        int base = r << 2;
+        i64 n[SUITS], loose = 0;
+        for (int s = 0; s < SUITS; s++) {
+            n[s] = counts[base + s];
+            if (n[s] && !b->wild[base + s] && !(capable[s] >> r & 1)) {
+                loose += n[s];
+                n[s] = 0;
+            }
+        }
+        PyObject *cell = PyLong_FromLongLong(loose << 32 | n[0] << 24 | n[1] << 16 | n[2] << 8 | n[3]);
+        if (cell == NULL) {
+            Py_DECREF(cells);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(cells, r, cell);
+    }
+    PyObject *jokers = PyLong_FromLong(counts[CARDS - 1]);
+    if (jokers == NULL) {
+        Py_DECREF(cells);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(cells, RANKS, jokers);
+    return cells;
+}
+
 /* ------------------------------------------------------------------ the methods */
 
 static PyObject *bounds_could_meet(Bounds *b, PyObject *const *args, Py_ssize_t nargs) {
@@ -893,11 +962,41 @@ static PyObject *bounds_stranded(Bounds *b, PyObject *const *args, Py_ssize_t na
     return list;
 }
 
+static PyObject *bounds_state(Bounds *b, PyObject *const *args, Py_ssize_t nargs) {
+    if (!ready(b)) return NULL;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "state(counts, table)");
+        return NULL;
+    }
+    Input in;
+    if (read_input(b, args[0], args[1], &in)) return NULL;
+    i64 capable[SUITS];
+    run_capable(b, &in, capable);
+    PyObject *masks = PyList_New(SUITS);
+    if (masks == NULL) return NULL;
+    for (int s = 0; s < SUITS; s++) {
+        PyObject *mask = PyLong_FromLongLong(capable[s]);
+        if (mask == NULL) {
+            Py_DECREF(masks);
+            return NULL;
+        }
+        PyList_SET_ITEM(masks, s, mask);
+    }
+    PyObject *cells = run_cells(b, in.counts, capable);
+    if (cells == NULL) {
+        Py_DECREF(masks);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", masks, cells);
+}
+
 static PyMethodDef bounds_methods[] = {
     {"could_meet", (PyCFunction)(void (*)(void))bounds_could_meet, METH_FASTCALL,
      "could_meet(counts, table, players): bounds.could_meet"},
     {"stranded", (PyCFunction)(void (*)(void))bounds_stranded, METH_FASTCALL,
      "stranded(counts, table): bounds.stranded"},
+    {"state", (PyCFunction)(void (*)(void))bounds_state, METH_FASTCALL,
+     "state(counts, table): a search state's runs.run_capable and runs.run_cells"},
     {NULL},
 };
 

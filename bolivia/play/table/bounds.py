@@ -26,18 +26,28 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Checks",
+    "StateReader",
     "checks",
     "could_meet",
     "native",
     "python_could_meet",
     "python_stranded",
+    "state_reader",
     "stranded",
 ]
 
+#: the native core's reading of a search's state, the hand's counts and the side's melds: the
+#: ranks of each suit that could be in a run (:func:`~bolivia.play.table.runs.run_capable`)
+#: and the state's cells (:func:`~bolivia.play.table.runs.run_cells`)
+StateReader: TypeAlias = Callable[[list[int], list[Meld]], tuple[list[int], tuple[int, ...]]]
+
 #: a ruleset's :func:`could_meet` and :func:`stranded`, as functions of the hand's counts, the
-#: side's melds (and the players, for the first)
+#: side's melds (and the players, for the first); and the native core's state reader (None in
+#: the pure build)
 Checks: TypeAlias = tuple[
-    Callable[[list[int], list[Meld], int], bool], Callable[[list[int], list[Meld]], list[int]]
+    Callable[[list[int], list[Meld], int], bool],
+    Callable[[list[int], list[Meld]], list[int]],
+    StateReader | None,
 ]
 
 
@@ -63,9 +73,14 @@ def checks(ruleset: Ruleset) -> Checks:
 def _made_checks(ruleset: Ruleset, lim: Limits) -> Checks:
     made = native()
     if made is None:
-        return partial(python_could_meet, ruleset), partial(python_stranded, ruleset)
+        return partial(python_could_meet, ruleset), partial(python_stranded, ruleset), None
     core = made(lim, partial(_run_places, ruleset, lim), lim.rank_index, SUIT_INDEX)
-    return core.could_meet, core.stranded
+    return core.could_meet, core.stranded, core.state
+
+
+def state_reader(ruleset: Ruleset) -> StateReader | None:
+    """The native core's reader of a search's state (where runs may be melded), or None."""
+    return checks(ruleset)[2]
 
 
 def stranded(ruleset: Ruleset, counts: list[int], table: list[Meld]) -> list[int]:

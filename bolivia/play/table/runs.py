@@ -94,6 +94,38 @@ def held_ranks(counts: list[int]) -> list[int]:
     return [clubs, diamonds, hearts, spades]
 
 
+def run_cells(wild: tuple[bool, ...], counts: list[int], capable: list[int]) -> tuple[int, ...]:
+    """The cards held as the search for a way out keys a state where runs are melded: each
+    rank's counts, and its naturals that no run could take (``capable``: :func:`run_capable`)
+    counted as loose, by rank alone.
+
+    Eight bits each in one int a rank (a card is held at most MAX_DECKS = 8 times, the loose at
+    most 32), then the jokers.
+
+    >>> counts = [0] * 53
+    >>> counts[8] = counts[11] = 1  # the four of clubs, the four of spades
+    >>> run_cells((False,) * 53, counts, [1 << 2, 0, 0, 0])[2] == 1 << 32 | 1 << 24
+    True
+    """
+    c0, c1, c2, c3 = capable[0], capable[1], capable[2], capable[3]
+    cells: list[int] = []
+    for r in range(13):
+        base = r << 2
+        a, b, c, d = counts[base], counts[base + 1], counts[base + 2], counts[base + 3]
+        loose = 0
+        if a and not wild[base] and not (c0 >> r) & 1:
+            loose, a = loose + a, 0
+        if b and not wild[base + 1] and not (c1 >> r) & 1:
+            loose, b = loose + b, 0
+        if c and not wild[base + 2] and not (c2 >> r) & 1:
+            loose, c = loose + c, 0
+        if d and not wild[base + 3] and not (c3 >> r) & 1:
+            loose, d = loose + d, 0
+        cells.append(loose << 32 | a << 24 | b << 16 | c << 8 | d)
+    cells.append(counts[52])
+    return tuple(cells)
+
+
 def run_capable(
     lim: Limits,
     counts: list[int],

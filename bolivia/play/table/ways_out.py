@@ -60,8 +60,9 @@ from bolivia.engine.melds import Meld, canasta_of, combination, could_join, exte
 from bolivia.engine.wild_lock import going_out_locked
 from bolivia.engine.wild_steps import step_fault
 from bolivia.play.table.actions import GoOut
-from bolivia.play.table.bounds import checks
+from bolivia.play.table.bounds import checks, state_reader
 from bolivia.play.table.places import Place, Places
+from bolivia.play.table.runs import run_cells
 from bolivia.play.table.signatures import kinds_with, signature
 from bolivia.rules.ruleset import Ruleset
 
@@ -116,7 +117,7 @@ def ways_out(
     """
     held = list(counts)  # lists: what the compiled bounds index and walk fastest
     melds = list(table)
-    meet, strand = checks(ruleset)
+    meet, strand, _ = checks(ruleset)
     # the requirement first: it closes nearly every hand that has no way out (4,966 of 5,008
     # in 100 greedy bolivia-da hands), and the stranded cards are then not looked for
     if bounded and not meet(held, melds, players):
@@ -172,7 +173,10 @@ class _Search(Places):
         self.players = players
         # the quick bounds (bolivia.play.table.bounds): could the side meet the requirement,
         # the cards with nowhere to go
-        self.meet, self.strand = checks(ruleset)
+        self.meet, self.strand, _ = checks(ruleset)
+        # a state's capable masks and run cells read at once by the native core, where runs
+        # are melded and the build has one (else None: the Python reads them)
+        self.read_state = state_reader(ruleset) if self.lim.sequence_allowed else None
         self.first_canasta: tuple[str, ...] = ()  # kinds the first meld's canasta may be
         self.limit = limit
         self.combines: list[tuple[int, int]] = []
@@ -323,44 +327,24 @@ class _Search(Places):
 
     # ------------------------------------------------------------------ placing cards
 
-    def key(self, capable: list[int]) -> tuple[object, ...]:
+    def key(self, capable: list[int], cells: tuple[int, ...] | None) -> tuple[object, ...]:
         """The state, the naturals that cannot be in a sequence counted by rank only.
 
         States that differ in their suits alone are one state. ``capable``: the state's
-        :meth:`capable_masks`.
+        :meth:`capable_masks`; ``cells``: its :func:`~bolivia.play.table.runs.run_cells`, where
+        the native core read them with the masks.
         """
         points: object = None
         if self.first_minimum is not None:
             new = self.table[self.old :]
             points = (counted_points(self.ruleset, new), bool(new) and self.first_met(new))
-        state = self._run_cells(capable) if self.sequences else self._rank_cells()
+        if cells is not None:
+            state = cells
+        elif self.sequences:
+            state = run_cells(self.wild, self.counts, capable)
+        else:
+            state = self._rank_cells()
         return (state, self.discard is None, tuple(self.sigs), points)
-
-    def _run_cells(self, capable: list[int]) -> tuple[int, ...]:
-        """The cards held, where runs are melded: each rank's counts and loose naturals.
-
-        Eight bits each in one int a rank (a card is held at most MAX_DECKS = 8 times, the
-        loose at most 32), then the jokers.
-        """
-        counts = self.counts
-        wild = self.wild
-        c0, c1, c2, c3 = capable[0], capable[1], capable[2], capable[3]
-        cells: list[int] = []
-        for r in range(13):
-            base = r << 2
-            a, b, c, d = counts[base], counts[base + 1], counts[base + 2], counts[base + 3]
-            loose = 0
-            if a and not wild[base] and not (c0 >> r) & 1:
-                loose, a = loose + a, 0
-            if b and not wild[base + 1] and not (c1 >> r) & 1:
-                loose, b = loose + b, 0
-            if c and not wild[base + 2] and not (c2 >> r) & 1:
-                loose, c = loose + c, 0
-            if d and not wild[base + 3] and not (c3 >> r) & 1:
-                loose, d = loose + d, 0
-            cells.append(loose << 32 | a << 24 | b << 16 | c << 8 | d)
-        cells.append(counts[52])
-        return tuple(cells)
 
     def _rank_cells(self) -> tuple[int, ...]:
         """The cards held, where no run is melded: by rank, wild cards by card."""
@@ -383,8 +367,12 @@ class _Search(Places):
             raise _Cut
         # the ranks that could be in a sequence, read once for the state: its key, the probe
         # and the plan of the card placed all ask
-        capable = self.capable_masks()
-        key = self.key(capable)
+        if self.read_state is not None:
+            capable, cells = self.read_state(self.counts, self.table)
+            key = self.key(capable, cells)
+        else:
+            capable = self.capable_masks()
+            key = self.key(capable, None)
         if key in self.failed:
             return
         before = len(self.found)
