@@ -7,9 +7,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bolivia.errors import BadRequest
 from bolivia.play.batch.match import MatchSpec, play_match
 from bolivia.play.batch.simulate import play_hand
 from bolivia.play.bots.expert import ExpertBot
@@ -104,6 +106,18 @@ def test_a_copy_shares_nothing() -> None:
     assert copy.conserved()
     assert _snapshot(hand) == before
     assert hand.conserved()
+
+
+def test_a_copy_is_dealt_from_its_hands_deck_and_any_other_deck_is_still_checked() -> None:
+    """A copy takes its hand's deck (the same tuple, not checked again, issue 43); a deck that
+    is not the pack is refused after any number of hands and copies, an empty one too."""
+    ruleset = LIBRARY.load("bolivia-da")
+    hand = Hand.deal(ruleset, 4, random.Random(1))
+    assert hand.copy().deck is hand.deck
+    for bad in [(), hand.deck[:-1], list(hand.deck[1:]), (*hand.deck[:-1], hand.deck[0])]:
+        with pytest.raises(BadRequest, match="not the ruleset's pack"):
+            Hand(ruleset, 4, bad)
+        assert hand.copy().deck is hand.deck
 
 
 def _unseen_cards(hand: Hand, player: int) -> Counter[int]:

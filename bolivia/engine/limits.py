@@ -97,6 +97,9 @@ class Limits:
         # the bounds of the search for a way out (bolivia.play.table.bounds.checks), made on
         # first use: the native bounds' where the build has them, else the Python's
         self.bound_checks: object = None
+        # the last deck a hand of the ruleset was dealt from, found to be its pack (a tuple:
+        # the same object is the same cards; see bolivia.play.table.state), or None
+        self.deck_checked: tuple[int, ...] | None = None
         # each run of a table's placements (see bolivia.play.table.bounds), kept by the run
         self.run_places_kept: Kept[int, tuple[tuple[int, int, int], ...]] = Kept(RUNS_KEPT)
         # for each suit, the card (index) at each position, -1 where only a wild card goes

@@ -139,7 +139,7 @@ class HandState:
         rules = ruleset.rules
         seating = seating_of(ruleset, players)
         lim = limits(ruleset)
-        if sorted(deck) != lim.pack:
+        if deck is not lim.deck_checked and sorted(deck) != lim.pack:
             raise BadRequest("the deck is not the ruleset's pack")
         self.ruleset = ruleset
         self.rules = rules
@@ -150,7 +150,7 @@ class HandState:
         self.team_of = [p % self.teams for p in range(players)]
         self.partnerships = self.teams < players
         self.team_scores = list(team_scores) if team_scores is not None else [0] * self.teams
-        self.deck = tuple(deck)
+        self.deck = lim.deck_checked = tuple(deck)  # (a copy passes this very tuple: kept)
         self.first = first
         self.keep = max(rules.going_out.keep_cards, 2)
         self.requirement = requirement_for(ruleset, players)
