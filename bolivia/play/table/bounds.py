@@ -5,8 +5,10 @@ nowhere to go, or has too few canastas within reach. Both tests are generous: a 
 go out is never refused here (tests hold them to the search without them). Both are cheap:
 counts and bit masks, no meld is built.
 
-Where the compiled build has its native bounds (``_bounds.c``, :func:`native`), they answer;
-the Python here stays the reference (``python_could_meet``, ``python_stranded``), and
+Where the compiled build has its native core (``_bounds.c``, :func:`native`), it answers, and
+reads a search state's run masks and cells with them (:func:`state_reader`); the Python stays
+the reference (``python_could_meet``, ``python_stranded``, and
+:mod:`~bolivia.play.table.runs`' ``run_capable`` and ``run_cells``), and
 tests/test_bounds_core.py holds the two to the same answers. The pure build runs the Python.
 """
 
@@ -52,7 +54,7 @@ Checks: TypeAlias = tuple[
 
 
 def native() -> type[Bounds] | None:
-    """The native bounds (the compiled build's), or None (the pure build's)."""
+    """The native core (the compiled build's), or None (the pure build's)."""
     try:
         from bolivia.play.table._bounds import Bounds as found
     except ImportError:
@@ -61,8 +63,9 @@ def native() -> type[Bounds] | None:
 
 
 def checks(ruleset: Ruleset) -> Checks:
-    """The ruleset's two bounds: the native bounds' where the build has them, else the
-    Python's. Made on first use and kept with the ruleset's limits (the search asks once)."""
+    """The ruleset's two bounds, the native core's where the build has one (with its state
+    reader), else the Python's (and no reader). Made on first use and kept with the ruleset's
+    limits (a search asks once)."""
     lim = limits(ruleset)
     found = lim.bound_checks
     if found is None:

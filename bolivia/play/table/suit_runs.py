@@ -41,8 +41,7 @@ class SuitRuns:
         )
         # the fewest and the most cards of a run laid (at most 13, see _suit_runs)
         self._least = self.lim.sequence_min_size
-        self._longest = min(self.lim.sequence_max_size or 13, self.lim.sequence_longest)
-        self._longest = min(self._longest, 13)
+        self._longest = min(self.lim.sequence_max_size or 13, self.lim.sequence_longest, 13)
         # the positions (see cards.POSITION_RANK) a sequence's naturals may take, a bit each
         self._span = self.lim.run_places
         # by player and suit, the positions last read and their runs (see runs; -1: none)
