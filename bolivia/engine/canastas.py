@@ -17,7 +17,6 @@ and the ground floor.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Collection, Sequence
 
 from bolivia.cards import Card
@@ -93,10 +92,13 @@ def canasta_name(ruleset: Ruleset, kind: str, cards: Sequence[Card], wilds: int)
     return canastas.special[found].name if found >= 0 else str(getattr(canastas, kind).name)
 
 
-def canasta_counts(ruleset: Ruleset, melds: Sequence[Meld], names: Collection[str]) -> Counter[str]:
+def canasta_counts(
+    ruleset: Ruleset, melds: Sequence[Meld], names: Collection[str]
+) -> dict[str, int]:
     """How many canastas the melds hold, by kind; a canasta that matches a special canasta
     named in ``names`` is counted under the first such name (in ``canastas.special``'s order)
-    instead of its kind (what a requirement naming special canastas counts).
+    instead of its kind (what a requirement naming special canastas counts). A kind or name
+    the melds hold none of is not a key.
 
     >>> from bolivia.rules.library import shipped_library
     >>> from bolivia.rules.variants import with_values
@@ -109,21 +111,28 @@ def canasta_counts(ruleset: Ruleset, melds: Sequence[Meld], names: Collection[st
     [('canasta of sevens', 1), ('natural', 2)]
     """
     lim = limits(ruleset)
-    named = [
-        (entry, lim.special[i])
-        for i, entry in enumerate(ruleset.rules.canastas.special)
-        if entry.name in names
-    ]
-    out: Counter[str] = Counter()
+    named = (
+        [
+            (entry, lim.special[i])
+            for i, entry in enumerate(ruleset.rules.canastas.special)
+            if entry.name in names
+        ]
+        if lim.special
+        else []
+    )
+    out: dict[str, int] = {}  # (a plain dict: a Counter's methods are Python, at every call)
     for meld in melds:
         kind = canasta_of(ruleset, meld)
         if kind is None:
             continue
-        size, jokers, rank = _composition(ruleset, meld.cards)
-        found = next(
-            (e.name for e, t in named if _matches(t, kind, size, meld.wilds, jokers, rank)), kind
-        )
-        out[found] = out[found] + 1
+        found: str = kind
+        if named:
+            size, jokers, rank = _composition(ruleset, meld.cards)
+            found = next(
+                (e.name for e, t in named if _matches(t, kind, size, meld.wilds, jokers, rank)),
+                kind,
+            )
+        out[found] = out.get(found, 0) + 1
     return out
 
 

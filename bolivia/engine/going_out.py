@@ -82,7 +82,7 @@ def meets_canastas(
     """Whether the melds hold ``count`` canastas, ``including`` these of kinds or special
     canastas by name (as :func:`~bolivia.engine.canastas.canasta_counts` counts them)."""
     have = canasta_counts(ruleset, melds, including)
-    return sum(have.values()) >= count and all(have[k] >= n for k, n in including.items())
+    return sum(have.values()) >= count and all(have.get(k, 0) >= n for k, n in including.items())
 
 
 def verify_go_out(ruleset: Ruleset, melds: Sequence[Meld], players: int | None = None) -> None:
@@ -109,11 +109,11 @@ def verify_go_out(ruleset: Ruleset, melds: Sequence[Meld], players: int | None =
             path,
         )
     for kind, needed in req.including.items():
-        if have[kind] < needed:
+        if have.get(kind, 0) < needed:
             raise Illegal(
                 "go-out-kind",
                 f"going out needs {requirement_text(ruleset, players)};"
-                f" the side has {have[kind]} {kind} "
+                f" the side has {have.get(kind, 0)} {kind} "
                 f"({ruleset.cite(path)})",
                 path,
             )
