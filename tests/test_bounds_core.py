@@ -178,7 +178,7 @@ def test_the_native_bounds_answer_any_hand_and_table_as_the_python_does(
 
 @needs_native
 def test_the_native_bounds_read_melds_again_once_they_forget_them() -> None:
-    """Past the melds it keeps (4,096), it forgets them all and reads them again: the answers
+    """Past the melds it keeps (1,024), it forgets them all and reads them again: the answers
     stay those of the Python (runs among them, whose placements are asked again)."""
     ruleset = LIBRARY.load("bolivia-da")
     bounds = _made(ruleset)

@@ -24,7 +24,7 @@ typedef long long i64;
 #define KINDS 4
 #define POSITIONS 14      /* a run's positions: the ace low (0) to the ace high (13) */
 #define MOST_PLACES 16    /* placements of one run kept; a run with more is refused */
-#define MOST_MELDS 4096   /* melds whose summaries are kept (then all are forgotten) */
+#define MOST_MELDS 1024   /* melds whose summaries are kept (then all are forgotten) */
 #define MOST_PLAYERS 64   /* players whose requirement is kept */
 #define MOST_COUNT (1 << 20) /* a card held more often than this is refused */
 #define MOST_TABLE 512    /* melds of one side's table read at most */
