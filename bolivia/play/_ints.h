@@ -1,4 +1,4 @@
-/* Reading a Python int in the native cores (bolivia/play/bots/_core.c,
+/* Reading and writing Python ints in the native cores (bolivia/play/bots/_core.c,
  * bolivia/play/table/_bounds.c), where the hand's counts are read at every call: a small int
  * off its one digit (the layout of CPython 3.11's ints; 3.12's compact ints by their API), any
  * other by the API. */
@@ -29,6 +29,21 @@ static inline int read_long_long(PyObject *o, long long *out) {
     if (x == -1 && PyErr_Occurred()) return -1;
     *out = x;
     return 0;
+}
+
+/* A list of these n ints; NULL with an exception where one cannot be made. */
+static inline PyObject *int_list(const int *values, int n) {
+    PyObject *list = PyList_New(n);
+    if (list == NULL) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromLong(values[i]);
+        if (x == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, x);
+    }
+    return list;
 }
 
 #endif

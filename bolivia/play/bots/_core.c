@@ -253,19 +253,6 @@ static PyObject *shape_get_penalty(Shape *sh, void *closure) {
 
 static PyObject *shape_get_wilds(Shape *sh, void *closure) { return PyLong_FromLong(sh->wilds); }
 
-static PyObject *int_list(const int *values, int n) {
-    PyObject *list = PyList_New(n);
-    if (list == NULL) return NULL;
-    for (int i = 0; i < n; i++) {
-        PyObject *x = PyLong_FromLong(values[i]);
-        if (x == NULL) {
-            Py_DECREF(list);
-            return NULL;
-        }
-        PyList_SET_ITEM(list, i, x);
-    }
-    return list;
-}
 
 static PyObject *shape_get_by_rank(Shape *sh, void *closure) { return int_list(sh->by_rank, RANKS); }
 

@@ -955,11 +955,7 @@ static PyObject *bounds_stranded(Bounds *b, PyObject *const *args, Py_ssize_t na
     if (read_input(b, args[0], args[1], &in)) return NULL;
     Found out = {{0, 0}, 0};
     if (stranded(b, &in, &out)) return NULL;
-    int n = out.n > 2 ? 2 : (int)out.n;
-    PyObject *list = PyList_New(n);
-    if (list == NULL) return NULL;
-    for (int k = 0; k < n; k++) PyList_SET_ITEM(list, k, PyLong_FromLong(out.first[k]));
-    return list;
+    return int_list(out.first, out.n > 2 ? 2 : (int)out.n);
 }
 
 static PyObject *bounds_state(Bounds *b, PyObject *const *args, Py_ssize_t nargs) {
@@ -972,16 +968,10 @@ static PyObject *bounds_state(Bounds *b, PyObject *const *args, Py_ssize_t nargs
     if (read_input(b, args[0], args[1], &in)) return NULL;
     i64 capable[SUITS];
     run_capable(b, &in, capable);
-    PyObject *masks = PyList_New(SUITS);
+    int bits[SUITS]; /* (13 bits a suit) */
+    for (int s = 0; s < SUITS; s++) bits[s] = (int)capable[s];
+    PyObject *masks = int_list(bits, SUITS);
     if (masks == NULL) return NULL;
-    for (int s = 0; s < SUITS; s++) {
-        PyObject *mask = PyLong_FromLongLong(capable[s]);
-        if (mask == NULL) {
-            Py_DECREF(masks);
-            return NULL;
-        }
-        PyList_SET_ITEM(masks, s, mask);
-    }
     PyObject *cells = run_cells(b, in.counts, capable);
     if (cells == NULL) {
         Py_DECREF(masks);
