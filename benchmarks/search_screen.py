@@ -6,7 +6,8 @@
 For each bot spec (``search``, ``search:playouts=16,width=3``, ...), the deals ``first`` to
 ``first + deals - 1`` of ``seed`` are played twice, as ``bolivia match SPEC expert`` plays
 them (the spec's side at seats 0, 2, then 1, 3), in this process. Printed for each spec: the
-decisions its side made, how many it searched (by the kinds of the expert's candidates) and
+decisions its side made, how many it searched (by the kinds of the expert's candidates), the
+playouts it played (fewer than playouts times width where ``prune`` drops alternatives) and
 how many times it chose otherwise than the expert would have (by the expert's choice and its
 own), and the spec's margin a hand with a 95% t interval paired by deal, and its hands won.
 A deal on which the search never departs from the expert is played identically in both
@@ -53,7 +54,9 @@ class Watched:
         self.tally = tally
 
     def choose(self, hand: Hand, actions: Sequence[Action], rng: random.Random) -> Action:
+        before = self.bot.played
         mine = self.bot.choose(hand, actions, rng)
+        self.tally["playouts"] += self.bot.played - before
         self.tally["decisions"] += 1
         options = self.expert.consider(hand, actions)[: self.bot.width]
         if len(actions) > 1 and len(options) > 1 and self.bot.searches(options):
@@ -119,7 +122,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         )
         print(
             f"  {tally['decisions']:,} decisions, {tally['searched']:,} searched, "
-            f"{tally['departed']:,} departures from the expert"
+            f"{tally['departed']:,} departures from the expert, {tally['playouts']:,} playouts"
         )
         for key, n in sorted(tally.items(), key=lambda kv: (-kv[1], kv[0])):
             if key.startswith(("searched ", "departed ")):

@@ -7,15 +7,23 @@ deals the cards it cannot see again at random (:func:`~bolivia.play.bots.samplin
 the same view, never a card it could not see), plays each action out on the same samples
 with the expert in every seat, and keeps the expert's choice unless another action's playouts
 score better for its side by more than ``confidence`` standard errors of the paired
-differences. A playout runs to the hand's end (or for ``depth`` turns); a hand still on is
-then scored as it stands, the side's unfinished melds counted at a share of the canasta bonus
-they lead to (the ruleset's values). Elsewhere (a meld that pays, a discard, a single legal
-action) it plays as the expert does.
+differences. Every :data:`PRUNE_STEP` samples, an alternative clearly worse than the expert's
+choice stops being played out (``prune``, below). A playout runs to the hand's end (or for
+``depth`` turns); a hand still on is then scored as it stands, the side's unfinished melds
+counted at a share of the canasta bonus they lead to (the ruleset's values). Elsewhere (a
+meld that pays, a discard, a single legal action) it plays as the expert does.
 
 The budget is in playouts, not seconds, so that a seed gives the same play on any machine:
 ``playouts`` samples a decision, ``width`` actions compared, ``depth`` turns a playout
 (None: to the hand's end), and the keys of :data:`BUDGET`; a bot spec names them
 (``search:playouts=16,width=3``, read by :func:`search_bot`).
+
+Pruning (``prune``, in standard errors; 0: never): an alternative whose paired differences from
+the expert's choice are below 0 by more than ``prune`` standard errors, or all exactly 0 (it
+plays out as the choice does), is dropped before the next samples. Most alternatives are
+plainly worse, so most of the playouts go to the few choices that are close. With the default
+of 1, ``search:playouts=16,width=3`` plays 56% of the playouts of ``prune=0`` on 200 screening
+deals and is not told apart from it on 600 others (``docs/bots.md``).
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from bolivia.engine.limits import limits
 from bolivia.engine.melds import Meld, canasta_bonus, canasta_of
@@ -39,12 +48,16 @@ __all__ = ["BUDGET", "SearchBot", "search_bot"]
 #: a playout stops after this many actions whatever happens (a hand never takes so many)
 PLAYOUT_STEPS = 2_000
 
+#: samples between two prunings of the alternatives (the fewest a variance needs)
+PRUNE_STEP = 2
+
 #: the keys of a budget spec (``search:playouts=16,width=3``), in the order the bot's name
 #: gives them, each with its lowest and highest value: whole numbers, ``depth`` also ``none``
 #: (to the hand's end), ``discards`` 0 or 1 (no or yes), ``confidence`` in standard errors,
 #: ``win`` points a playout scores more when its side is ahead at the end (less when behind),
 #: ``melds`` 0 or 1 (search holding a meld back), ``extra`` playouts more while undecided,
-#: ``greedy`` 0 or 1 (the playouts played by the greedy bot, not the expert: cheaper)
+#: ``greedy`` 0 or 1 (the playouts played by the greedy bot, not the expert: cheaper),
+#: ``prune`` in standard errors (0: no alternative dropped before the end)
 BUDGET: dict[str, tuple[float, float]] = {
     "playouts": (1, 256),
     "width": (1, 8),
@@ -55,6 +68,7 @@ BUDGET: dict[str, tuple[float, float]] = {
     "melds": (0, 1),
     "extra": (0, 256),
     "greedy": (0, 1),
+    "prune": (0, 10),
 }
 
 
@@ -72,6 +86,7 @@ class SearchBot:
         melds: bool = False,
         extra: int = 0,
         greedy: bool = False,
+        prune: float = 1.0,
     ) -> None:
         self.name = "search"
         self.playouts = playouts
@@ -84,6 +99,8 @@ class SearchBot:
         self.discards = discards
         self.policy = ExpertBot()
         self.greedy = greedy
+        self.prune = prune
+        self.played = 0  # playouts played so far (what pruning saves is read from it)
         self._greedy_bot = GreedyBot()
 
     def _rollout(self) -> ExpertBot | GreedyBot:
@@ -99,15 +116,22 @@ class SearchBot:
             return options[0]
         seed = rng.getrandbits(64)
         scores: list[list[float]] = [[] for _ in options]
+        alive = list(range(1, len(options)))  # the alternatives still played out
         best = 0
         done = 0
         most = self.playouts + self.extra
+        step = PRUNE_STEP if self.prune > 0 else self.playouts
         # batches of ``playouts`` samples, more (up to ``extra``) while an alternative leads
-        # without a clear edge
-        while done < most:
-            self._sample(hand, options, seed, range(done, min(done + self.playouts, most)), scores)
-            done = len(scores[0])
-            best, leads = self._leader(scores)
+        # without a clear edge; within a batch, the clearly worse dropped every ``step``
+        while done < most and alive:
+            end = min(done + self.playouts, most)
+            while done < end and alive:
+                stop = min(done + step, end)
+                self._sample(hand, options, [0, *alive], seed, range(done, stop), scores)
+                done = stop
+                if done < end:
+                    alive = [k for k in alive if not _dropped(scores[k], scores[0], self.prune)]
+            best, leads = self._leader(scores, alive)
             if best or not leads:
                 break
         return options[best]
@@ -116,27 +140,31 @@ class SearchBot:
         self,
         hand: Hand,
         options: Sequence[Action],
+        which: list[int],
         seed: int,
         samples: range,
         scores: list[list[float]],
     ) -> None:
-        """Each option played out on each of these samples; the scores added to ``scores``."""
+        """The options ``which`` (by index) played out on each of these samples; the scores
+        added to ``scores``."""
         player = hand.current
         for j in samples:
             world = determinize(hand, player, random.Random(seed + j))
-            for k, action in enumerate(options):
+            for k in which:
                 sim = world.copy()
-                sim.apply(action)
+                sim.apply(options[k])
                 scores[k].append(self._playout(sim, hand.team))
+                self.played += 1
 
-    def _leader(self, scores: list[list[float]]) -> tuple[int, bool]:
-        """The option chosen so far, and whether any alternative scores more than the first.
+    def _leader(self, scores: list[list[float]], alive: list[int]) -> tuple[int, bool]:
+        """The option chosen so far, and whether any alternative still played out (``alive``)
+        scores more than the first.
 
         The expert's choice (the first) stays unless an alternative beats it on the same
         samples by more than ``confidence`` standard errors of the paired differences.
         """
         best, best_edge, leads = 0, 0.0, False
-        for k in range(1, len(scores)):
+        for k in alive:
             edge = _paired_edge(scores[k], scores[0], self.confidence)
             leads = leads or math.fsum(scores[k]) > math.fsum(scores[0])
             if edge > best_edge:
@@ -171,6 +199,22 @@ class SearchBot:
             steps += 1
         points = margin(sim, team)
         return points + self.win * ((points > 0) - (points < 0))
+
+
+def _dropped(scores: Sequence[float], base: Sequence[float], z: float) -> bool:
+    """Whether an alternative is pruned: its paired differences from the first's ``base`` are
+    below 0 by more than ``z`` standard errors, or all exactly 0. Never with ``z`` 0 or one
+    sample.
+    """
+    n = len(scores)
+    if z <= 0 or n < 2:
+        return False
+    diffs = [a - b for a, b in zip(scores, base, strict=True)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    if var == 0:
+        return mean <= 0
+    return mean < 0 and mean * mean * n > z * z * var
 
 
 def _paired_edge(scores: Sequence[float], base: Sequence[float], z: float) -> float:
@@ -313,6 +357,10 @@ def _set_greedy(bot: SearchBot, value: float | None) -> None:
     bot.greedy = bool(value)
 
 
+def _set_prune(bot: SearchBot, value: float | None) -> None:
+    bot.prune = float(value or 0)
+
+
 #: each key of :data:`BUDGET` -> what sets it on the bot
 _SET_BUDGET: dict[str, Callable[[SearchBot, float | None], None]] = {
     "playouts": _set_playouts,
@@ -324,6 +372,7 @@ _SET_BUDGET: dict[str, Callable[[SearchBot, float | None], None]] = {
     "melds": _set_melds,
     "extra": _set_extra,
     "greedy": _set_greedy,
+    "prune": _set_prune,
 }
 
 
@@ -332,7 +381,7 @@ def _value(key: str, text: str) -> float | None:
     low, high = BUDGET[key]
     if key == "depth" and text == "none":
         return None
-    whole = key != "confidence"
+    whole = key not in _FRACTIONAL
     try:
         value = float(int(text)) if whole else float(text)
     except ValueError:
@@ -348,4 +397,8 @@ def _shown(key: str, value: float | None) -> str:
     """A budget value as the bot's name gives it."""
     if value is None:
         return "none"
-    return f"{value:g}" if key == "confidence" else str(int(value))
+    return f"{value:g}" if key in _FRACTIONAL else str(int(value))
+
+
+#: the budget keys whose values need not be whole numbers
+_FRACTIONAL: Final = ("confidence", "prune")
