@@ -529,7 +529,12 @@ def replay_command(files: tuple[Path, ...], folders: tuple[Path, ...]) -> None:
     type=click.IntRange(min=0, max=100_000),
     help="Whole games to the target per column (greedy bots); 0 for none.",
 )
-@click.option("--seed", default=1, show_default=True, type=click.IntRange(min=0))
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    help="The run's seed (default: 20261207, one no bot was tuned or screened on; the "
+    "report says so when it runs on it).",
+)
 @click.option(
     "--workers",
     type=click.IntRange(min=1, max=64),
@@ -556,7 +561,7 @@ def compare_command(
     hands: int,
     precision: float | None,
     games: int,
-    seed: int,
+    seed: int | None,
     workers: int | None,
     formats: str,
     suite: Path | None,
@@ -569,6 +574,7 @@ def compare_command(
     """
     from bolivia.compare.findings import build, default_workers
     from bolivia.compare.report import pyplot, witness_suite, write_report
+    from bolivia.play.batch.seeds import REPORT_SEED
 
     chosen = compare_formats(formats)
     library = _library(folders)
@@ -592,7 +598,7 @@ def compare_command(
         hands=hands,
         games=games,
         precision=precision,
-        seed=seed,
+        seed=REPORT_SEED if seed is None else seed,
         workers=workers or default_workers(),
         where=library.spec,
         progress=meter.update,

@@ -303,3 +303,28 @@ def test_the_first_page_says_in_words_what_the_differences_do_to_play(
         assert re.match(r"Under \S+, .+ than under .+: ", sentence), sentence
         assert re.search(size, sentence), sentence
         assert "minus" not in sentence and "[" not in sentence
+
+
+def test_the_report_says_when_its_seed_is_one_no_bot_was_tuned_on(
+    comparison: Comparison,
+) -> None:
+    """The default seed (REPORT_SEED) was chosen after the bots were tuned: the report says
+    so on it, and only on it; ``bolivia compare --help`` names it."""
+    from dataclasses import replace
+
+    from bolivia.cli import cli
+    from bolivia.play.batch.seeds import REPORT_SEED
+
+    said = "No bot was tuned or screened on this seed"
+    assert comparison.seed != REPORT_SEED and not comparison.untuned_seed
+    assert said not in render_markdown(comparison, {})
+    fresh = replace(comparison, seed=REPORT_SEED)
+    assert fresh.untuned_seed
+    assert said in render_markdown(fresh, {}) and said in render_html(fresh, {})
+    shown = subprocess.run(
+        [sys.executable, "-P", "-m", "bolivia", "compare", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert f"default: {REPORT_SEED}" in " ".join(shown.split()) and cli is not None

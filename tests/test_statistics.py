@@ -16,15 +16,20 @@ from bolivia.compare.statistics import (
     Difference,
     benjamini_hochberg,
     bonferroni,
+    clustered_mean_ci,
     correct,
     count_mean_ci,
     detectable_difference,
     difference_from_sums,
     holm,
+    holm_log,
+    log_normal_p,
+    log_t_p,
     mcnemar_p,
     mean_ci,
     no_change_bound,
     normal_quantile,
+    p_json,
     paired_difference,
     paired_mean,
     paired_proportions,
@@ -206,7 +211,9 @@ def test_a_constant_difference_has_no_spread(values: list[int]) -> None:
     constant = paired_mean([values[0]] * len(values))
     interval = constant.interval()
     assert interval.low == interval.high == values[0]
-    assert constant.p_value() == (1.0 if values[0] == 0 else 0.0)
+    # no spread: the exact sign test, 2^(1-n), never 0 (all n of one sign by chance)
+    assert constant.p_value() == pytest.approx(1.0 if values[0] == 0 else 2.0 ** (1 - len(values)))
+    assert constant.log_p() == (0.0 if values[0] == 0 else (1 - len(values)) * math.log(2))
 
 
 def test_detectable_difference_and_units_needed() -> None:
@@ -266,3 +273,60 @@ def test_the_score_interval_excludes_zero_exactly_when_mcnemar_rejects(
 def test_the_bound_on_units_that_differ_when_none_did() -> None:
     assert no_change_bound(1) == pytest.approx(0.975)
     assert no_change_bound(100) == pytest.approx(0.036217, abs=1e-6)  # 1 - 0.025 ** (1 / 100)
+
+
+# Two-sided p-values far in the tails, base-10 logarithms, from scipy 1.17 (``t.logsf`` and
+# ``norm.logsf`` plus log 2), where 2 * (1 - cdf) gives exactly 0
+@pytest.mark.parametrize(
+    ("t", "df", "log10_p"),
+    [(2.0, 5, -0.99165759), (10.0, 30, -10.33958504), (40.0, 99, -62.19483331)],
+)
+def test_a_t_p_value_is_its_tail_however_small(t: float, df: int, log10_p: float) -> None:
+    assert log_t_p(t, df) / math.log(10) == pytest.approx(log10_p, abs=1e-7)
+    assert log_t_p(-t, df) == log_t_p(t, df)
+    if t >= 10:
+        assert 2 * (1 - t_cdf(t, df)) < 1e-9  # what the old formula lost
+
+
+@pytest.mark.parametrize(
+    ("z", "log10_p"), [(1.0, -0.49851555), (20.0, -88.25906535), (40.0, -349.13597646)]
+)
+def test_a_normal_p_value_is_its_tail_however_small(z: float, log10_p: float) -> None:
+    assert log_normal_p(z) / math.log(10) == pytest.approx(log10_p, abs=1e-6)
+
+
+def test_no_p_value_is_zero_and_the_corrections_keep_the_true_order() -> None:
+    # differences far past a float's smallest p-value (t of 200 to 400 on 1,000 units)
+    family = [Difference(v, 1.0, 1000) for v in (300.0, 200.0, 400.0, 0.5)]
+    logs = [d.log_p() for d in family]
+    assert all(math.isfinite(v) for v in logs) and logs[2] < logs[0] < logs[1] < logs[3]
+    assert all(d.p_value() == 0.0 for d in family[:3])  # as floats they are lost...
+    written = [d.as_json() for d in family]
+    assert all(w["p"] > 0 for w in written)  # ...but never written as 0
+    assert written[2]["log10_p"] < written[0]["log10_p"] < written[1]["log10_p"] < -800
+    corrected = correct(family, "holm")
+    adjusted = [c.log_adjusted for c in corrected]
+    # Holm steps in the order of the true p-values: 400, 300, 200, then the small one
+    assert adjusted[2] < adjusted[0] < adjusted[1] < adjusted[3] <= 0
+    assert adjusted[2] == pytest.approx(math.log(4) + logs[2])
+    assert holm_log(logs) == adjusted
+    assert p_json(-1e4) == {"p": 1e-300, "log10_p": round(-1e4 / math.log(10), 3)}
+
+
+@given(st.lists(st.integers(0, 60), min_size=2, max_size=30))
+def test_groups_of_one_value_are_the_plain_mean(values: list[int]) -> None:
+    plain = mean_ci([float(v) for v in values])
+    grouped = clustered_mean_ci([[float(v)] for v in values])
+    assert grouped.value == pytest.approx(plain.value)
+    assert grouped.low == pytest.approx(plain.low) and grouped.high == pytest.approx(plain.high)
+
+
+def test_values_alike_within_a_group_widen_the_interval() -> None:
+    # the same 30 values, as 30 deals of one pick-up, or as 3 deals of 10 alike pick-ups
+    values = [4.0] * 10 + [9.0] * 10 + [14.0] * 10
+    plain = clustered_mean_ci([[v] for v in values])
+    grouped = clustered_mean_ci([values[:10], values[10:20], values[20:]])
+    assert plain.value == grouped.value == 9.0 and plain.n == grouped.n == 30
+    # 3 units, not 30: t(2) and the spread of three group means
+    assert grouped.high - grouped.low > 4 * (plain.high - plain.low)
+    assert grouped.high == pytest.approx(9.0 + t_quantile(0.975, 2) * 5.0 / math.sqrt(3))

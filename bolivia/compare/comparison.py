@@ -13,6 +13,7 @@ from bolivia.compare.paired import HouseCheck, PairedFigure
 from bolivia.compare.playing import GameStats, PlayStats
 from bolivia.compare.witnesses import Finding, Witness
 from bolivia.language import Said
+from bolivia.play.batch.seeds import REPORT_SEED
 from bolivia.rules.ruleset import Ruleset
 from bolivia.rules.sources import Sources
 from bolivia.version import __version__
@@ -130,6 +131,12 @@ class Comparison:
     effects: dict[str, Effect] = field(default_factory=dict)
     gallery_rules: dict[Said, list[str]] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def untuned_seed(self) -> bool:
+        """Whether the run's seed is :data:`~bolivia.play.batch.seeds.REPORT_SEED`, one no bot
+        was tuned or screened on (the report says so)."""
+        return self.seed == REPORT_SEED
 
     @property
     def ids(self) -> list[str]:

@@ -32,6 +32,7 @@ from bolivia.compare.statistics import (
     Method,
     correct,
     detectable_difference,
+    log_normal_p,
     no_change_bound,
     paired_difference,
     paired_share,
@@ -192,10 +193,22 @@ def paired_figures(runs: Runs, columns: Sequence[str]) -> list[PairedFigure]:
             p.sd,
             p.same,
             c,
-            detectable_difference(p.difference.n, p.sd, power=POWER, alpha=strictest),
+            _detectable(p, strictest),
         )
         for p, c in zip(out, corrected, strict=True)
     ]
+
+
+def _detectable(p: PairedFigure, strictest: float) -> float:
+    """The smallest difference the run detects at the family's strictest level, or infinity
+    where it can detect none: a share's test (McNemar's score test) rejects at that level only
+    if its most lopsided outcome, every one of the ``n`` units differing one way (z = sqrt n),
+    would; ten games give at best p = 0.0016, so a family of 42 differences (0.0012) can call
+    none of them."""
+    n = p.difference.n
+    if p.figure.kind == "share" and log_normal_p(math.sqrt(n)) > math.log(strictest):
+        return math.inf
+    return detectable_difference(n, p.sd, power=POWER, alpha=strictest)
 
 
 def deals_for_precision(

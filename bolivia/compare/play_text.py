@@ -14,6 +14,7 @@ Nothing here claims a difference the corrected interval does not show.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -93,7 +94,7 @@ def figure_parts(p: PairedFigure) -> tuple[str, str]:
         ), ""
     if p.shown:
         return text, ""
-    if share and p.detectable >= 1:
+    if math.isinf(p.detectable) or (share and p.detectable >= 1):
         return text, _("no difference shown (too few {units} to detect one)").format(units=_(units))
     detects = _number(p.detectable, digits, share, False)
     return text, _("no difference shown (detects ±{size})").format(size=detects)

@@ -20,7 +20,13 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bolivia.compare.statistics import Estimate, count_mean_ci, mean_ci, proportion_ci
+from bolivia.compare.statistics import (
+    Estimate,
+    clustered_mean_ci,
+    count_mean_ci,
+    mean_ci,
+    proportion_ci,
+)
 from bolivia.engine.game_end import target_for
 from bolivia.play.batch.seeds import derive_seed
 from bolivia.play.batch.simulate import CHUNK_LIMIT, play_game, play_hand
@@ -280,7 +286,8 @@ def play_stats(ruleset: str, bot: str, deals: Sequence[Deal]) -> PlayStats:
         canastas={
             kind: count_mean_ci([d.canastas[k] for d in done]) for k, kind in enumerate(KINDS)
         },
-        pile_taken=mean_ci([n for d in done for n in d.pile_taken], floor=1),
+        # the pick-ups of one deal come together: the deal is the unit of the interval
+        pile_taken=clustered_mean_ci([d.pile_taken for d in done], floor=1),
         turns_histogram=dict(sorted(Counter(d.turns for d in done).items())),
     )
 

@@ -29,7 +29,7 @@ from bolivia.compare.context import context, witness_numbers
 from bolivia.compare.play_text import bots_words
 from bolivia.compare.playing import BOTS, KINDS, GameStats, PlayStats
 from bolivia.compare.situations import KIND_WORDS
-from bolivia.compare.statistics import Estimate
+from bolivia.compare.statistics import Estimate, p_json
 from bolivia.compare.summary import Column, columns, outlier, rank
 from bolivia.compare.witnesses import Witness, compared_keys
 from bolivia.language import current, decimal, join, number, speaking
@@ -444,7 +444,11 @@ def _play_json(comparison: Comparison) -> dict[str, Any]:
                 "level": round(p.corrected.level, 6) if p.corrected else None,
                 "corrected_low": round(p.interval.low, 4) if p.corrected else None,
                 "corrected_high": round(p.interval.high, 4) if p.corrected else None,
-                "adjusted_p": round(p.corrected.adjusted, 6) if p.corrected else None,
+                **(
+                    p_json(p.corrected.log_adjusted, "adjusted_p")
+                    if p.corrected
+                    else {"adjusted_p": None, "log10_adjusted_p": None}
+                ),
                 "shown": p.shown,
                 "detectable": round(p.detectable, 4) if p.detectable != float("inf") else None,
             }
@@ -507,7 +511,7 @@ def _json_text(comparison: Comparison) -> str:
     cols = columns(comparison.rows, comparison.ids)
     data = {
         "format": "bolivia-comparison",
-        "format_version": 3,
+        "format_version": 4,
         "version": comparison.version,
         "seed": comparison.seed,
         "hands": comparison.hands,

@@ -14,14 +14,22 @@ freedom. Its distribution function goes through the regularized incomplete beta 
 (continued fraction, Numerical Recipes 6.4). Its quantiles come by bisection on it. The normal
 quantiles are :class:`statistics.NormalDist`'s.
 
->>> mean_ci([1, 2, 3]).text()
-'2.0 [0.9, 3.1]'
+A p-value is worked out as a tail, never as 1 minus a distribution function (which rounds to
+exactly 0 past about 1e-16), and kept as its logarithm (:meth:`Difference.log_p`), which stays
+exact where the value itself is too small for a float. The corrections order and adjust the
+logarithms, so the smallest p-values keep their true order. Written out, a p-value is floored
+at :data:`P_FLOOR`, and its base-10 logarithm given beside it (:func:`p_json`).
+
+>>> mean_ci([1, 2, 3]).text()  # t(2) = 4.303 standard errors, not 1.96
+'2.0 [-0.5, 4.5]'
 >>> proportion_ci(0, 10).low
 0.0
 >>> round(t_quantile(0.975, 9), 3)
 2.262
 >>> paired_mean([1.2, 2.4, 1.3, 1.3, 0.0, 1.0, 1.8, 0.8, 4.6, 1.4]).interval().text(2)
 '1.58 [0.70, 2.46]'
+>>> round(paired_mean([5.0] * 40 + [6.0] * 60).log_p() / math.log(10), 1)  # t = 114, df = 99
+-106.0
 """
 
 from __future__ import annotations
@@ -43,16 +51,23 @@ __all__ = [
     "Estimate",
     "PairedProportion",
     "benjamini_hochberg",
+    "benjamini_hochberg_log",
     "bonferroni",
+    "bonferroni_log",
+    "clustered_mean_ci",
     "correct",
     "count_mean_ci",
     "detectable_difference",
     "difference_from_sums",
     "holm",
+    "holm_log",
+    "log_normal_p",
+    "log_t_p",
     "mcnemar_p",
     "mean_ci",
     "no_change_bound",
     "normal_quantile",
+    "p_json",
     "paired_difference",
     "paired_mean",
     "paired_proportions",
@@ -92,8 +107,9 @@ class Estimate:
 
 
 def mean_ci(values: Sequence[float], *, floor: float | None = None) -> Estimate:
-    """The mean and its normal-approximation 95% interval; ``floor`` bounds a quantity that
-    cannot go below it (a count cannot be negative)."""
+    """The mean and its 95% interval (Student's t with n - 1 degrees of freedom: with 10 units
+    2.262 standard errors, not the normal's 1.96); ``floor`` bounds a quantity that cannot go
+    below it (a count cannot be negative)."""
     n = len(values)
     if n == 0:
         return Estimate(0.0, 0.0, 0.0, 0)
@@ -101,9 +117,35 @@ def mean_ci(values: Sequence[float], *, floor: float | None = None) -> Estimate:
     if n == 1:
         return Estimate(mean, mean, mean, 1)
     var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    half = 1.96 * math.sqrt(var / n)
+    half = t_quantile(0.975, n - 1) * math.sqrt(var / n)
     low = mean - half if floor is None else max(floor, mean - half)
     return Estimate(mean, low, mean + half, n)
+
+
+def clustered_mean_ci(groups: Sequence[Sequence[float]], *, floor: float | None = None) -> Estimate:
+    """The mean of values that come in groups (the pick-ups of the pile in one deal) with a 95%
+    interval that holds however alike a group's values are: the group is the unit. The mean is
+    the ratio of the groups' sums to their sizes; its variance is the ratio estimator's, over
+    the groups (each group's sum less the mean times its size, over the mean size: a
+    cluster-robust standard error), with Student's t on groups - 1 degrees of freedom. A group
+    may be empty (a deal with no pick-up). ``n`` is the number of values; ``floor`` as in
+    :func:`mean_ci`.
+
+    >>> clustered_mean_ci([[4, 6], [10, 10, 10], [], [2]]).text()
+    '7.0 [0.2, 13.8]'
+    """
+    k = len(groups)
+    count = sum(len(g) for g in groups)
+    if count == 0:
+        return Estimate(0.0, 0.0, 0.0, 0)
+    mean = sum(sum(g) for g in groups) / count
+    if k < 2:
+        return Estimate(mean, mean, mean, count)
+    size = count / k
+    var = sum(((sum(g) - mean * len(g)) / size) ** 2 for g in groups) / (k * (k - 1))
+    half = t_quantile(0.975, k - 1) * math.sqrt(var)
+    low = mean - half if floor is None else max(floor, mean - half)
+    return Estimate(mean, low, mean + half, count)
 
 
 def proportion_ci(hits: int, n: int) -> Estimate:
@@ -165,12 +207,18 @@ def _regularized_beta(a: float, b: float, x: float) -> float:
         return 0.0
     if x >= 1.0:
         return 1.0
+    return math.exp(_log_regularized_beta(a, b, x))
+
+
+def _log_regularized_beta(a: float, b: float, x: float) -> float:
+    """The natural logarithm of I_x(a, b) (0 < x < 1), exact where I_x is too small for a
+    float: the front factor and the continued fraction are multiplied as logarithms."""
     log_front = (
         math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
     )
     if x < (a + 1.0) / (a + b + 2.0):
-        return math.exp(log_front) * _beta_fraction(a, b, x) / a
-    return 1.0 - math.exp(log_front) * _beta_fraction(b, a, 1.0 - x) / b
+        return log_front + math.log(_beta_fraction(a, b, x)) - math.log(a)
+    return math.log1p(-math.exp(log_front) * _beta_fraction(b, a, 1.0 - x) / b)
 
 
 def t_cdf(t: float, df: int) -> float:
@@ -181,6 +229,60 @@ def t_cdf(t: float, df: int) -> float:
         return 1.0 if t > 0 else 0.0
     tail = 0.5 * _regularized_beta(df / 2.0, 0.5, df / (df + t * t))
     return 1.0 - tail if t > 0 else tail
+
+
+def log_t_p(t: float, df: int) -> float:
+    """The natural logarithm of the two-sided p-value of ``t`` under Student's t with ``df``
+    degrees of freedom, P(|T| >= |t|): the tail itself, I_x(df/2, 1/2) at x = df/(df + t^2),
+    never 1 minus the distribution function (exact however small).
+
+    >>> round(math.exp(log_t_p(2.262157, 9)), 4)
+    0.05
+    """
+    if df < 1:
+        raise ValueError("the t distribution needs one degree of freedom or more")
+    if t == 0:
+        return 0.0
+    if math.isinf(t):
+        return -math.inf
+    return min(0.0, _log_regularized_beta(df / 2.0, 0.5, df / (df + t * t)))
+
+
+def log_normal_p(z: float) -> float:
+    """The natural logarithm of the two-sided normal p-value of ``z``, P(|Z| >= |z|) =
+    erfc(|z| / sqrt 2), exact however small (past erfc's smallest float, its asymptotic
+    series).
+
+    >>> round(math.exp(log_normal_p(1.959964)), 4)
+    0.05
+    """
+    u = abs(z) / math.sqrt(2.0)
+    p = math.erfc(u)
+    if p > 1e-300:
+        return math.log(p)
+    # erfc(u) = exp(-u^2) / (u sqrt(pi)) * (1 - 1/(2u^2) + 3/(4u^4) - 15/(8u^6) + ...), u > 26
+    w = 1.0 / (2.0 * u * u)
+    series = 1.0 - w + 3.0 * w * w - 15.0 * w * w * w
+    return -u * u - math.log(u * math.sqrt(math.pi)) + math.log(series)
+
+
+#: the smallest p-value written out as a number; the logarithm beside it is exact (p_json)
+P_FLOOR = 1e-300
+
+
+def p_json(log_p: float, key: str = "p") -> dict[str, float]:
+    """A p-value as the JSON outputs write it, from its natural logarithm: ``key`` to six
+    significant digits and at least :data:`P_FLOOR` (never exactly 0), and ``log10_`` + key,
+    its base-10 logarithm to three decimals, exact below the floor too.
+
+    >>> p_json(math.log(0.0123456789))
+    {'p': 0.0123457, 'log10_p': -1.908}
+    >>> p_json(-1000.0)
+    {'p': 1e-300, 'log10_p': -434.294}
+    """
+    log10 = log_p / math.log(10.0)
+    value = P_FLOOR if log10 < -300 else max(P_FLOOR, float(f"{math.exp(log_p):.6g}"))
+    return {key: value, "log10_" + key: round(log10, 3) + 0.0}
 
 
 @functools.lru_cache(maxsize=4096)
@@ -214,8 +316,10 @@ class Difference:
     """A mean difference over ``n`` matched units (each unit, a deal, seen under both sides),
     with its standard error; intervals and the two-sided p-value use Student's t with n - 1
     degrees of freedom. A difference that is the same on every unit has no spread: its
-    interval is that one value (``[0, 0]`` for identical sides) and its p-value 1 when it is 0,
-    0 otherwise. Fewer than two units give no interval (an unbounded one)."""
+    interval is that one value (``[0, 0]`` for identical sides), and its p-value 1 when it is
+    0, else the exact sign test's, 2^(1-n) (the chance that n differences all take one sign when
+    either sign is as likely): the t test has nothing to say there, and 0 would claim
+    certainty. Fewer than two units give no interval (an unbounded one)."""
 
     value: float
     se: float
@@ -227,12 +331,18 @@ class Difference:
         half = 0.0 if self.se == 0 else t_quantile(0.5 + level / 2, self.n - 1) * self.se
         return Estimate(self.value, self.value - half, self.value + half, self.n)
 
-    def p_value(self) -> float:
+    def log_p(self) -> float:
+        """The natural logarithm of the two-sided p-value (exact however small)."""
         if self.n < 2:
-            return 1.0
+            return 0.0
         if self.se == 0:
-            return 1.0 if self.value == 0 else 0.0
-        return min(1.0, 2 * (1.0 - t_cdf(abs(self.value) / self.se, self.n - 1)))
+            return 0.0 if self.value == 0 else (1 - self.n) * math.log(2.0)
+        return log_t_p(self.value / self.se, self.n - 1)
+
+    def p_value(self) -> float:
+        """The two-sided p-value (as a float: 0.0 only past about 1e-308; :meth:`log_p` is
+        exact there)."""
+        return math.exp(self.log_p())
 
     def as_json(self, level: float = 0.95) -> dict[str, Any]:
         interval = self.interval(level)
@@ -242,7 +352,7 @@ class Difference:
             "high": round(interval.high, 4) if self.n >= 2 else None,
             "se": round(self.se, 4),
             "n": self.n,
-            "p": round(self.p_value(), 6),
+            **p_json(self.log_p()),
         }
 
 
@@ -341,12 +451,12 @@ class PairedProportion(Difference):
         high = 1.0 if self._score(1.0) >= -z else self._root(-z, self.value, 1.0)
         return Estimate(self.value, low, high, self.n)
 
-    def p_value(self) -> float:
+    def log_p(self) -> float:
+        """McNemar's score test, two-sided, as a logarithm (exact however small)."""
         m = self.only_a + self.only_b
         if m == 0:
-            return 1.0
-        z = abs(self.only_a - self.only_b) / math.sqrt(m)
-        return min(1.0, 2 * (1 - NormalDist().cdf(z)))
+            return 0.0
+        return log_normal_p((self.only_a - self.only_b) / math.sqrt(m))
 
 
 def paired_share(only_a: int, only_b: int, n: int) -> PairedProportion:
@@ -366,35 +476,59 @@ def no_change_bound(n: int, level: float = 0.95) -> float:
 # --------------------------------------------------------------------------- a family of them
 
 
+def _logs(p_values: Sequence[float]) -> list[float]:
+    return [math.log(p) if p > 0 else -math.inf for p in p_values]
+
+
+def _exps(log_p: Sequence[float]) -> list[float]:
+    return [math.exp(v) for v in log_p]
+
+
+def bonferroni_log(log_p: Sequence[float]) -> list[float]:
+    """:func:`bonferroni` on natural logarithms of p-values."""
+    m = len(log_p)
+    return [min(0.0, v + math.log(m)) for v in log_p]
+
+
+def holm_log(log_p: Sequence[float]) -> list[float]:
+    """:func:`holm` on natural logarithms of p-values: the order is that of the true values,
+    however small (ties by position only where two are equal)."""
+    m = len(log_p)
+    order = sorted(range(m), key=lambda i: (log_p[i], i))
+    adjusted = [0.0] * m
+    running = -math.inf
+    for rank, i in enumerate(order):
+        running = max(running, min(0.0, math.log(m - rank) + log_p[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+def benjamini_hochberg_log(log_p: Sequence[float]) -> list[float]:
+    """:func:`benjamini_hochberg` on natural logarithms of p-values."""
+    m = len(log_p)
+    order = sorted(range(m), key=lambda i: (log_p[i], i))
+    adjusted = [0.0] * m
+    running = 0.0
+    for rank in range(m - 1, -1, -1):
+        i = order[rank]
+        running = min(running, math.log(m) + log_p[i] - math.log(rank + 1))
+        adjusted[i] = running
+    return adjusted
+
+
 def bonferroni(p_values: Sequence[float]) -> list[float]:
     """Bonferroni's adjusted p-values: each times the family's size, at most 1."""
-    m = len(p_values)
-    return [min(1.0, p * m) for p in p_values]
+    return _exps(bonferroni_log(_logs(p_values)))
 
 
 def holm(p_values: Sequence[float]) -> list[float]:
     """Holm's step-down adjusted p-values (they control the family-wise error rate)."""
-    m = len(p_values)
-    order = sorted(range(m), key=lambda i: (p_values[i], i))
-    adjusted = [0.0] * m
-    running = 0.0
-    for rank, i in enumerate(order):
-        running = max(running, min(1.0, (m - rank) * p_values[i]))
-        adjusted[i] = running
-    return adjusted
+    return _exps(holm_log(_logs(p_values)))
 
 
 def benjamini_hochberg(p_values: Sequence[float]) -> list[float]:
     """Benjamini and Hochberg's step-up adjusted p-values (the false discovery rate)."""
-    m = len(p_values)
-    order = sorted(range(m), key=lambda i: (p_values[i], i))
-    adjusted = [0.0] * m
-    running = 1.0
-    for rank in range(m - 1, -1, -1):
-        i = order[rank]
-        running = min(running, m * p_values[i] / (rank + 1))
-        adjusted[i] = running
-    return adjusted
+    return _exps(benjamini_hochberg_log(_logs(p_values)))
 
 
 METHODS = ("holm", "bh", "bonferroni")
@@ -404,14 +538,16 @@ Method = Literal["holm", "bh", "bonferroni"]
 @dataclass(frozen=True)
 class Corrected:
     """One difference of a family after correction: its interval at the corrected ``level``,
-    its p-value and adjusted p-value, and whether it is called different (its corrected
-    interval excludes 0)."""
+    its p-value and adjusted p-value (and their natural logarithms, exact however small), and
+    whether it is called different (its corrected interval excludes 0)."""
 
     difference: Difference
     level: float
     p: float
     adjusted: float
     different: bool
+    log_p: float = 0.0
+    log_adjusted: float = 0.0
 
     @property
     def interval(self) -> Estimate:
@@ -445,24 +581,25 @@ def correct(
     if method not in METHODS:
         raise ValueError(f"method is one of {', '.join(METHODS)}, not {method!r}")
     m = len(family)
-    p = [d.p_value() for d in family]
+    logs = [d.log_p() for d in family]
     if method == "bonferroni":
-        adjusted = bonferroni(p)
+        adjusted = bonferroni_log(logs)
         levels = [1 - alpha / m] * m
     elif method == "holm":
-        adjusted = holm(p)
-        order = sorted(range(m), key=lambda i: (p[i], i))
+        adjusted = holm_log(logs)
+        order = sorted(range(m), key=lambda i: (logs[i], i))
         levels = [0.0] * m
         for rank, i in enumerate(order):
             levels[i] = 1 - alpha / (m - rank)
     else:
-        adjusted = benjamini_hochberg(p)
-        selected = sum(1 for q in adjusted if q <= alpha)
+        adjusted = benjamini_hochberg_log(logs)
+        selected = sum(1 for q in adjusted if q <= math.log(alpha))
         levels = [1 - max(selected, 1) * alpha / m] * m
     out = []
-    for d, level, raw, adj in zip(family, levels, p, adjusted, strict=True):
+    for d, level, raw, adj in zip(family, levels, logs, adjusted, strict=True):
         shown = d.interval(level)
-        out.append(Corrected(d, level, raw, adj, adj <= alpha and _excludes_zero(shown)))
+        called = adj <= math.log(alpha) and _excludes_zero(shown)
+        out.append(Corrected(d, level, math.exp(raw), math.exp(adj), called, raw, adj))
     return out
 
 

@@ -19,7 +19,7 @@ from fractions import Fraction
 from bolivia.compare.statistics import (
     Difference,
     Estimate,
-    holm,
+    holm_log,
     mean_ci,
     paired_mean,
     proportion_ci,
@@ -143,8 +143,8 @@ def _unit(record: Sequence[int], games: bool, teams: int) -> dict[str, Fraction]
 @dataclass
 class MeasuredVariant:
     """A combination's figures: each measure's estimate and its paired difference from the
-    base (None for the base), the Holm-corrected p-value, and the deals that did not end by
-    a rule or failed the card check."""
+    base (None for the base), the natural logarithm of the Holm-corrected p-value (exact
+    however small), and the deals that did not end by a rule or failed the card check."""
 
     estimates: dict[str, Estimate]
     differences: dict[str, Difference | None]
@@ -175,9 +175,9 @@ def _counts(raw: Sequence[Sequence[int]], games: bool) -> tuple[int, int, int, i
 
 
 def _adjust(out: Sequence[MeasuredVariant]) -> None:
-    """Every difference's p-value, Holm-corrected as one family."""
+    """Every difference's p-value, Holm-corrected as one family (as logarithms)."""
     found = [(v, name, d) for v, mv in enumerate(out) for name, d in mv.differences.items() if d]
-    adjusted = holm([d.p_value() for _v, _name, d in found])
+    adjusted = holm_log([d.log_p() for _v, _name, d in found])
     for mv in out:
         mv.adjusted = dict.fromkeys(mv.differences)
     for (v, name, _d), p in zip(found, adjusted, strict=True):

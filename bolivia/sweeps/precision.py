@@ -18,7 +18,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bolivia.compare.statistics import units_for_precision
+from bolivia.compare.statistics import normal_quantile, t_quantile, units_for_precision
 from bolivia.sweeps.grid import SweepError
 from bolivia.sweeps.measures import Measure, MeasuredVariant
 
@@ -72,10 +72,19 @@ def deals_needed(
         for mv in measured
         if (d := mv.differences[name]) is not None and d.n >= 2
     ]
-    if not spreads:  # the base alone: its own interval
+    if not spreads:  # the base alone: its own interval (a share's Wilson, a mean's t)
         spreads = [
-            (mv.estimates[name].high - mv.estimates[name].low) / 2 / 1.96 * math.sqrt(mv.deals)
+            (mv.estimates[name].high - mv.estimates[name].low)
+            / 2
+            / _quantile(precision.measure.share, mv.deals)
+            * math.sqrt(mv.deals)
             for mv in measured
         ]
     need = max(units_for_precision(precision.half, sd) for sd in spreads)
     return max(deals, -(-need // chunk) * chunk)
+
+
+def _quantile(share: bool, n: int) -> float:
+    """The quantile a base's own 95% interval was drawn with: the normal's for a share
+    (Wilson's interval), Student's t with n - 1 degrees of freedom for a mean."""
+    return normal_quantile(0.975) if share or n < 2 else t_quantile(0.975, n - 1)

@@ -26,7 +26,7 @@ from markupsafe import Markup
 
 from bolivia.compare.play_text import bots_words as seat_bots
 from bolivia.compare.report import report_environment, write_formats
-from bolivia.compare.statistics import Difference, Estimate
+from bolivia.compare.statistics import Difference, Estimate, p_json
 from bolivia.language import current, decimal, ngettext, speaking
 from bolivia.language import gettext_ as _
 from bolivia.rules.phrases import capital
@@ -47,10 +47,12 @@ def _estimate(e: Estimate) -> dict[str, Any]:
     return e.as_json()
 
 
-def _difference(d: Difference | None, adjusted: float | None) -> dict[str, Any] | None:
+def _difference(d: Difference | None, log_adjusted: float | None) -> dict[str, Any] | None:
     if d is None:
         return None
-    return {**d.as_json(), "p_holm": None if adjusted is None else round(adjusted, 6)}
+    if log_adjusted is None:
+        return {**d.as_json(), "p_holm": None, "log10_p_holm": None}
+    return {**d.as_json(), **p_json(log_adjusted, "p_holm")}
 
 
 def _axes(spec: SweepSpec) -> list[dict[str, Any]]:

@@ -13,7 +13,13 @@ from __future__ import annotations
 
 import hashlib
 
-__all__ = ["derive_seed"]
+__all__ = ["REPORT_SEED", "derive_seed"]
+
+#: the default seed of ``bolivia compare``: chosen on 2026-12-07, after the bots' weights and
+#: budgets were tuned and screened (on seeds 0 and 1, ``docs/bots.md``), and never used to tune
+#: or screen them, so the report's figures of play are not fitted to its deals (the report
+#: says so when it is run on it). The default before, 1, was a seed the bots were tuned on.
+REPORT_SEED = 20261207
 
 
 def derive_seed(seed: int, *path: int) -> int:
