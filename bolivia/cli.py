@@ -32,6 +32,7 @@ from bolivia.console import (
     interrupted,
     silence,
 )
+from bolivia.ladder_cli import ladder_command
 from bolivia.options import lang_option
 from bolivia.options import library as _library
 from bolivia.options import rulesets_option as _rulesets_option
@@ -749,6 +750,9 @@ def sweep_command(show_status: bool, **options: Any) -> None:
         status(options["store_path"])
     else:
         sweep(**options)
+
+
+cli.add_command(ladder_command)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -33,6 +33,7 @@ __all__ = [
     "MAX_RUN",
     "bots_of",
     "match",
+    "named_bot",
     "play_option_list",
     "play_options",
     "players_of",
@@ -327,7 +328,7 @@ def match(
 
     if deals and games:
         raise click.UsageError("give --deals or --games, not both")
-    bot_a, bot_b = _named(bot_a, "BOT_A"), _named(bot_b, "BOT_B")
+    bot_a, bot_b = named_bot(bot_a, "BOT_A"), named_bot(bot_b, "BOT_B")
     library = ruleset_library(folders)
     ruleset = library.load(ruleset_ref)
     count = players_of(ruleset, players)
@@ -356,7 +357,7 @@ def match(
     report_unruled({**summary, "games_stopped": _games_stopped(summary)}, strict=False)
 
 
-def _named(name: str, hint: str) -> str:
+def named_bot(name: str, hint: str) -> str:
     """A bot's spec as the bot names itself (a budget's keys in one order)."""
     from bolivia.play.bots.registry import make_bot
 

@@ -44,6 +44,7 @@ LAYERS = {
     "rules_cli": 13,  # the bodies of the commands about ruleset files
     "sweep_cli": 14,  # the body of bolivia sweep (uses play_cli's checks of players and bots)
     "compare_cli": 13,  # which rulesets and formats bolivia compare takes, its progress line
+    "ladder_cli": 14,  # bolivia ladder: every pair of bots, and their ratings
     "cli": 15,
     "__init__": 15,
     "__main__": 16,  # python -m bolivia: runs the cli

@@ -55,6 +55,7 @@ __all__ = [
     "bonferroni",
     "bonferroni_log",
     "clustered_mean_ci",
+    "clustered_ratio_ci",
     "correct",
     "count_mean_ci",
     "detectable_difference",
@@ -134,15 +135,24 @@ def clustered_mean_ci(groups: Sequence[Sequence[float]], *, floor: float | None 
     >>> clustered_mean_ci([[4, 6], [10, 10, 10], [], [2]]).text()
     '7.0 [0.2, 13.8]'
     """
-    k = len(groups)
-    count = sum(len(g) for g in groups)
+    return clustered_ratio_ci([sum(g) for g in groups], [len(g) for g in groups], floor=floor)
+
+
+def clustered_ratio_ci(
+    sums: Sequence[float], sizes: Sequence[int], *, floor: float | None = None
+) -> Estimate:
+    """:func:`clustered_mean_ci` from each group's sum and size (all it reads of a group)."""
+    k = len(sums)
+    count = sum(sizes)
     if count == 0:
         return Estimate(0.0, 0.0, 0.0, 0)
-    mean = sum(sum(g) for g in groups) / count
+    mean = sum(sums) / count
     if k < 2:
         return Estimate(mean, mean, mean, count)
     size = count / k
-    var = sum(((sum(g) - mean * len(g)) / size) ** 2 for g in groups) / (k * (k - 1))
+    var = sum(((s - mean * n) / size) ** 2 for s, n in zip(sums, sizes, strict=True)) / (
+        k * (k - 1)
+    )
     half = t_quantile(0.975, k - 1) * math.sqrt(var)
     low = mean - half if floor is None else max(floor, mean - half)
     return Estimate(mean, low, mean + half, count)
