@@ -275,11 +275,10 @@ def _sampled_positions(
                     said(
                         N_(
                             "The end of a simulated hand under {ruleset} (greedy bots, hand "
-                            "{index} of seed {seed}): a side went out after {turns} turns."
+                            "{index} of the run): a side went out after {turns} turns."
                         ),
                         ruleset=ruleset.id,
                         index=str(index),
-                        seed=str(seed),
                         turns=stats.turns,
                     ),
                     hand.score_request(),
