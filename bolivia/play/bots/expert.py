@@ -12,6 +12,7 @@ It values each action by the position it leads to (:mod:`bolivia.play.bots.valua
 
 >>> import random
 >>> from bolivia.play.table.hand import Hand
+from bolivia.rules.ruleset import Ruleset
 >>> from bolivia.rules.library import shipped_library
 >>> hand = Hand.deal(shipped_library().load("bolivia-da"), 4, random.Random(3))
 >>> ExpertBot().choose(hand, hand.choices(), random.Random(0))
@@ -24,6 +25,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Final
 
+from bolivia.play.bots.tuned import weights_for
 from bolivia.play.bots.valuation import Position, Summary, Weights
 from bolivia.play.table.actions import (
     Action,
@@ -39,6 +41,7 @@ from bolivia.play.table.actions import (
     TakeTop,
 )
 from bolivia.play.table.hand import Hand
+from bolivia.rules.ruleset import Ruleset
 
 __all__ = ["ExpertBot", "Weights"]
 
@@ -49,13 +52,24 @@ class ExpertBot:
     name = "expert"
 
     def __init__(self, weights: Weights | None = None) -> None:
-        self.weights = weights if weights is not None else Weights()
+        # None: the ruleset's (bolivia.play.bots.tuned), read once a ruleset
+        self.weights = weights
+        self._tuned: tuple[Ruleset, Weights] | None = None
+
+    def weights_for(self, hand: Hand) -> Weights:
+        """The weights it plays this hand with: those it was given, else its ruleset's."""
+        if self.weights is not None:
+            return self.weights
+        last = self._tuned
+        if last is None or last[0] is not hand.ruleset:
+            last = self._tuned = (hand.ruleset, weights_for(hand.ruleset))
+        return last[1]
 
     def choose(self, hand: Hand, actions: Sequence[Action], rng: random.Random) -> Action:
         if len(actions) == 1:
             return actions[0]
         if hand.phase == "play":  # the choice alone: the discards weighed only when needed
-            return self._play(Position(hand, self.weights), actions, first=True)[0]
+            return self._play(Position(hand, self.weights_for(hand)), actions, first=True)[0]
         return self.consider(hand, actions)[0]
 
     def consider(self, hand: Hand, actions: Sequence[Action]) -> list[Action]:
@@ -66,7 +80,7 @@ class ExpertBot:
         """
         if len(actions) == 1:
             return [actions[0]]
-        pos = Position(hand, self.weights)
+        pos = Position(hand, self.weights_for(hand))
         if hand.phase == "answer":
             return self._answer(pos, actions)
         if hand.phase == "draw":
