@@ -1,10 +1,11 @@
 """A ladder: every pair of bots in a duplicate match under each ruleset, the same deals for
 every pair (:mod:`bolivia.play.batch.match`), and what each match gave bot A deal by deal.
 
-A deal's score is what A made of its two hands: a hand won 1, tied 1/2, lost 0, a hand that did
-not end by a rule left out (and counted). :mod:`bolivia.compare.ratings` rates the bots from
-them. The matches are played in a fixed order and their jobs added up in the jobs' order, so a
-ladder gives the same figures, to the byte, with any number of worker processes.
+A deal's score is what A made of its two hands: a hand won 1, tied 1/2, lost 0, a hand not
+played to its end left out (and a hand that did not end by a rule counted).
+:mod:`bolivia.compare.ratings` rates the bots from them. The matches are played in a fixed
+order and their jobs added up in the jobs' order, so a ladder gives the same figures, to the
+byte, with any number of worker processes.
 
 May import: the engine, the rules, the bots and the batch runs.
 """
@@ -42,8 +43,8 @@ class LadderMatch:
         assert isinstance(rows, list)
         for hand in rows:
             self.conservation_failures += not hand["conserved"]
-            if hand["ended_by"] not in RULE_ENDINGS:
-                self.not_by_rule += 1
+            self.not_by_rule += hand["ended_by"] not in RULE_ENDINGS
+            if not hand["completed"]:  # (as a match counts its hands: those played out)
                 continue
             ended += 1
             margin = hand["margin"]
