@@ -12,7 +12,6 @@ It values each action by the position it leads to (:mod:`bolivia.play.bots.valua
 
 >>> import random
 >>> from bolivia.play.table.hand import Hand
-from bolivia.rules.ruleset import Ruleset
 >>> from bolivia.rules.library import shipped_library
 >>> hand = Hand.deal(shipped_library().load("bolivia-da"), 4, random.Random(3))
 >>> ExpertBot().choose(hand, hand.choices(), random.Random(0))
