@@ -17,6 +17,8 @@ from bolivia.compare.statistics import (
     benjamini_hochberg,
     bonferroni,
     clustered_mean_ci,
+    clustered_ratio_ci,
+    clustered_share,
     correct,
     count_mean_ci,
     detectable_difference,
@@ -330,3 +332,28 @@ def test_values_alike_within_a_group_widen_the_interval() -> None:
     # 3 units, not 30: t(2) and the spread of three group means
     assert grouped.high - grouped.low > 4 * (plain.high - plain.low)
     assert grouped.high == pytest.approx(9.0 + t_quantile(0.975, 2) * 5.0 / math.sqrt(3))
+
+
+@given(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2)), min_size=2, max_size=40))
+def test_a_share_from_running_sums_is_the_clustered_ratio(units: list[tuple[int, int]]) -> None:
+    """``clustered_share`` (a match's tally: sums only) agrees with ``clustered_ratio_ci`` (the
+    units themselves), but where every unit went all one way: then the exact bound."""
+    units = [(min(won, ended), ended) for won, ended in units]
+    hits = sum(w for w, _ in units)
+    count = sum(n for _, n in units)
+    share = clustered_share(
+        len(units),
+        hits,
+        count,
+        sum(w * w for w, _ in units),
+        sum(w * n for w, n in units),
+        sum(n * n for _, n in units),
+    )
+    direct = clustered_ratio_ci([float(w) for w, _ in units], [n for _, n in units])
+    assert share.value == pytest.approx(direct.value) and share.n == direct.n
+    if count and hits in (0, count):
+        bound = no_change_bound(len(units))
+        assert (share.low, share.high) == ((0.0, bound) if hits == 0 else (1 - bound, 1.0))
+    elif count:
+        assert share.low == pytest.approx(max(0.0, direct.low), abs=1e-9)
+        assert share.high == pytest.approx(min(1.0, direct.high), abs=1e-9)

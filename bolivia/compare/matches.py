@@ -1,18 +1,24 @@
 """A duplicate match's figures with their intervals, as data (versioned JSON) and as a small
 table. The counts come from :func:`bolivia.play.batch.match.play_match`.
 
-Per hand: the share of the hands that ended which A's side won (ties apart), with Wilson's
-interval taking each hand as a unit. Paired: a deal (or a game) played in both seatings is the
-unit, so the luck of the cards cancels: A's margin (its side's points minus B's, averaged over
-the two seatings), with Student's t interval over those units. Games: the share of the games
-played that A won, with Wilson's interval over them.
+Per hand: the share of the hands that ended which A's side won (ties apart), with an interval
+taking the deal (or game) played in both seatings as the unit, as its hands share their cards
+(:func:`~bolivia.compare.statistics.clustered_share`). Paired: a deal (or a game) played in
+both seatings is the unit, so the luck of the cards cancels: A's margin (its side's points
+minus B's, averaged over the two seatings), with Student's t interval over those units.
+Games: the share of the games played that A won, with Wilson's interval over them.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from bolivia.compare.statistics import Difference, difference_from_sums, proportion_ci
+from bolivia.compare.statistics import (
+    Difference,
+    clustered_share,
+    difference_from_sums,
+    proportion_ci,
+)
 
 __all__ = ["FORMAT", "VERSION", "match_json", "match_text"]
 
@@ -49,7 +55,14 @@ def match_json(counts: dict[str, Any]) -> dict[str, Any]:
             "played": counts["hands_played"],
             "ended": ended,
             **hands,
-            "a_win_rate": proportion_ci(hands["won"], ended).as_json(),
+            "a_win_rate": clustered_share(
+                counts["units"],
+                hands["won"],
+                ended,
+                sums["won_squares"],
+                sums["won_ended"],
+                sums["ended_squares"],
+            ).as_json(),
         },
         "paired": {
             "unit": counts["unit"],
@@ -92,7 +105,7 @@ def match_text(summary: dict[str, Any]) -> str:
             f"hands A won (of {hands['ended']} ended; {hands['tied']} tied)",
             f"{win['value']:.3f}",
             _interval(win, 3),
-            "Wilson, hand as unit",
+            f"{unit} as unit, t",
         ],
         [
             f"A's margin a {'game' if unit == 'game' else 'hand'} (A's side minus B's)",

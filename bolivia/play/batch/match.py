@@ -239,11 +239,19 @@ class MatchTally:
         self.pairs: Counter[str] = Counter()  # over the units whose two plays both ended
         # over those units: the sum of A's two margins, and of its square
         self.margin_sum = self.margin_squares = 0
+        # over every unit: the hands A won and the hands that ended, as the sums of a share
+        # with the unit as the unit need them (statistics.clustered_share)
+        self.won_squares = self.won_ended = self.ended_squares = 0
         self.games: Counter[str] = Counter()
         self.game_hands = 0
 
     def add(self, result: dict[str, Any]) -> None:
         self.units += 1
+        done = [hand for hand in result["hands"] if hand["completed"]]
+        won = sum(1 for hand in done if hand["margin"] > 0)
+        self.won_squares += won * won
+        self.won_ended += won * len(done)
+        self.ended_squares += len(done) * len(done)
         for hand in result["hands"]:
             self.hands_played += 1
             self.ended[hand["ended_by"]] += 1
@@ -300,7 +308,13 @@ class MatchTally:
                 for key in ("both_won", "split", "both_lost", "with_a_tie")
             },
             "paired_units": paired,
-            "sums": {"margin": self.margin_sum, "margin_squares": self.margin_squares},
+            "sums": {
+                "margin": self.margin_sum,
+                "margin_squares": self.margin_squares,
+                "won_squares": self.won_squares,
+                "won_ended": self.won_ended,
+                "ended_squares": self.ended_squares,
+            },
         }
         if spec.games:
             out["games"] = {
