@@ -7,11 +7,10 @@ May import: the batch runs and the statistics.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from bolivia.compare.ratings import RESAMPLES, rate
-from bolivia.compare.statistics import clustered_ratio_ci, no_change_bound
+from bolivia.compare.statistics import clustered_share
 from bolivia.play.batch.ladder import LadderMatch
 from bolivia.play.batch.seeds import derive_seed
 from bolivia.text import terminal
@@ -78,12 +77,22 @@ def ladder_json(
 
 def _match_json(m: LadderMatch) -> dict[str, Any]:
     hands = sum(m.hands)
-    # the deal is the unit: its two hands share their cards
-    share = clustered_ratio_ci(m.scores, m.hands, floor=0.0) if hands else None
-    if share is not None and share.low == share.high:  # every deal alike: the exact bound
-        bound = no_change_bound(sum(1 for n in m.hands if n))
-        low, high = (0.0, bound) if share.value < 0.5 else (1.0 - bound, 1.0)
-        share = replace(share, low=min(low, share.value), high=max(high, share.value))
+    # the deal is the unit (its two hands share their cards), as a match's; scores count in
+    # halves (a tie), so in whole half-points the share's sums are integers
+    halves = [round(2 * s) for s in m.scores]
+    sizes = [2 * n for n in m.hands]
+    share = (
+        clustered_share(
+            len(halves),
+            sum(halves),
+            sum(sizes),
+            sum(h * h for h in halves),
+            sum(h * n for h, n in zip(halves, sizes, strict=True)),
+            sum(n * n for n in sizes),
+        )
+        if hands
+        else None
+    )
     return {
         "a": m.bot_a,
         "b": m.bot_b,
@@ -95,7 +104,7 @@ def _match_json(m: LadderMatch) -> dict[str, Any]:
         else {
             "value": round(m.won, 4),
             "low": round(share.low, 4),
-            "high": round(min(1.0, share.high), 4),
+            "high": round(share.high, 4),
         },
         "not_ended_by_a_rule": m.not_by_rule,
         "conservation_failures": m.conservation_failures,
