@@ -1,4 +1,4 @@
-"""The pieces of ``bolivia compare`` around the comparison: which rulesets, which formats, and
+"""The pieces of ``bolivia compare`` around the comparison: which rulesets, bots and formats, and
 the progress line while it plays."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from bolivia.rules.library import Library
     from bolivia.rules.ruleset import Ruleset
 
-__all__ = ["compare_formats", "compare_meter", "compared", "default_compared"]
+__all__ = ["compare_bots", "compare_formats", "compare_meter", "compared", "default_compared"]
 
 
 def default_compared(library: Library) -> list[Ruleset]:
@@ -41,6 +41,21 @@ def compare_formats(formats: str) -> list[str]:
     return chosen
 
 
+def compare_bots(bot_names: str | None) -> tuple[str, ...]:
+    """``--bots``: the bots the deals are played under, each named once (a search budget's
+    own commas stay with it), as each bot names itself; the report's own when none is given."""
+    from bolivia.compare.playing import BOTS
+    from bolivia.play.bots.registry import split_specs
+    from bolivia.play_cli import named_bot
+
+    if bot_names is None:
+        return BOTS
+    bots = tuple(named_bot(name, "--bots") for name in split_specs(bot_names))
+    if not bots or len(set(bots)) != len(bots):
+        raise click.BadParameter("name one bot or more, each once", param_hint="--bots")
+    return bots
+
+
 def compared(refs: tuple[str, ...], library: Library) -> list[Ruleset]:
     """The rulesets to compare: those named (one: it and its base), or the shipped ones."""
     rulesets = [library.load(ref) for ref in refs] if refs else default_compared(library)
@@ -56,13 +71,13 @@ def compared(refs: tuple[str, ...], library: Library) -> list[Ruleset]:
 
 
 def compare_meter(
-    rulesets: Sequence[Ruleset], hands: int, precision: float | None, games: int
+    rulesets: Sequence[Ruleset], hands: int, precision: float | None, games: int, bots: int
 ) -> Progress:
     """The progress line of a comparison, after a line saying what it plays first."""
     from bolivia.compare.findings import PRECISION_BOUNDS, planned_plays
 
     first = PRECISION_BOUNDS[0] if precision is not None else hands
-    total = planned_plays(rulesets, first, games)
+    total = planned_plays(rulesets, first, games, bots)
     meter = Progress(total, "deals and games played")
     meter.note(
         f"comparing {len(rulesets)} rulesets: finding witnesses, then {total:,} deals and games"

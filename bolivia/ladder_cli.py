@@ -1,8 +1,8 @@
 """``bolivia ladder``: every pair of bots in a duplicate match under each ruleset, and the
 bots' ratings with intervals (:mod:`bolivia.play.batch.ladder`, :mod:`bolivia.compare.ratings`).
 
-May import: the command line's plumbing (console, options, play_cli); the rest late, when the
-command runs.
+May import: the command line's plumbing (console, options, play_cli, compare_cli); the rest
+late, when the command runs.
 """
 
 from __future__ import annotations

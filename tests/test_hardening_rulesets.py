@@ -189,8 +189,8 @@ def test_the_largest_values_play_whole_games(tmp_path: Path) -> None:
     assert json.loads(out)["games"] == 2
     report = tmp_path / "report"
     code, _, err = invoke(
-        "compare", str(path), "--hands", "10", "--workers", "1", "--format", "json",
-        "--out", str(report),
+        "compare", str(path), "--hands", "10", "--bots", "greedy", "--workers", "1",
+        "--format", "json", "--out", str(report),
     )  # fmt: skip
     assert code == 0, err
     assert json.loads((report / "comparison.json").read_text(encoding="utf-8"))

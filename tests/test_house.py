@@ -70,7 +70,10 @@ def test_new_lint_rulebook_compare_end_to_end(base: str, tmp_path: Path) -> None
     assert f"differ from {LIBRARY.load(base).name}**" in book
     assert "the club's way" in book
 
-    done = run("compare", "club.yaml", "--hands", "10", "--out", "report", cwd=tmp_path)
+    done = run(
+        "compare", "club.yaml", "--hands", "10", "--bots", "expert,greedy", "--out", "report",
+        cwd=tmp_path,
+    )  # fmt: skip
     assert done.returncode == 0, done.stderr
     data = json.loads((tmp_path / "report" / "comparison.json").read_text())
     assert [r["id"] for r in data["rulesets"]] == [base, "club"]

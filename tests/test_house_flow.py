@@ -47,6 +47,8 @@ def flow(tmp_path: Path, house: str, base: str) -> dict[str, str]:
             "10",
             "--games",
             "1",
+            "--bots",  # the steps, not the search's play (a search hand of some bases is long)
+            "expert,greedy",
             "--workers",
             "1",
             "--out",
@@ -110,8 +112,8 @@ def test_every_command_that_loads_rulesets_reads_the_sources_folder(tmp_path: Pa
         "simulate": ("simulate", "--ruleset", file, "--hands", "4", "--workers", "2"),
         "match": ("match", "greedy", "random", "--ruleset", file, "--deals", "2"),
         "compare": (
-            *("compare", file, "--hands", "10", "--games", "1", "--workers", "2"),
-            *("--out", str(tmp_path / "report")),
+            *("compare", file, "--hands", "10", "--games", "1", "--bots", "greedy"),
+            *("--workers", "2", "--out", str(tmp_path / "report")),
         ),
         "sweep": (
             *("sweep", "--from", file, "--vary", "going_out.bonus=100", "--hands", "4"),

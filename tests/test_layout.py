@@ -43,11 +43,12 @@ LAYERS = {
     "play_cli": 13,  # the bodies of the commands that play (simulate, match)
     "rules_cli": 13,  # the bodies of the commands about ruleset files
     "sweep_cli": 14,  # the body of bolivia sweep (uses play_cli's checks of players and bots)
-    "compare_cli": 13,  # which rulesets and formats bolivia compare takes, its progress line
-    "ladder_cli": 14,  # bolivia ladder: every pair of bots, and their ratings
-    "cli": 15,
-    "__init__": 15,
-    "__main__": 16,  # python -m bolivia: runs the cli
+    "compare_cli": 14,  # which rulesets, bots and formats bolivia compare takes (play_cli names
+    # the bots), its progress line
+    "ladder_cli": 15,  # bolivia ladder: every pair of bots, and their ratings
+    "cli": 16,
+    "__init__": 16,
+    "__main__": 17,  # python -m bolivia: runs the cli
 }
 MAX_LINES = 800
 

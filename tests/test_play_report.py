@@ -13,12 +13,13 @@ from hypothesis import given, settings
 from bolivia.compare.findings import Comparison, build
 from bolivia.compare.paired import paired_figures
 from bolivia.compare.play_text import figure_text
-from bolivia.compare.playing import BOTS, PlayJob, Runs, run_jobs
+from bolivia.compare.playing import PlayJob, Runs, run_jobs
 from bolivia.compare.report import render_markdown
 from bolivia.rules.library import Library, LibrarySpec, shipped_library
 from tests.strategies import played_deals
 
 LIBRARY = shipped_library()
+BOTS = ("expert", "greedy")  # the play's mechanics, not the search's strength, are tested here
 
 
 def _section(markdown: str) -> str:
@@ -28,7 +29,7 @@ def _section(markdown: str) -> str:
 @settings(max_examples=20, deadline=None)
 @given(played_deals())
 def test_identical_columns_never_come_out_different(deals: list) -> None:  # type: ignore[type-arg]
-    runs = Runs()
+    runs = Runs(BOTS)
     for column in ("a", "b"):
         for bot in BOTS:
             runs.deals[(bot, column)] = list(deals)
@@ -45,7 +46,7 @@ def test_rulesets_with_identical_rules_play_identically() -> None:
         for bot in BOTS
         for index in range(2)
     ]
-    runs = Runs()
+    runs = Runs(BOTS)
     for job, result in zip(jobs, run_jobs(jobs, 1), strict=True):
         runs.add(job, result, job.ruleset)
     assert not any(p.shown for p in paired_figures(runs, ["bolivia-ko", "bolivia-zh"]))
@@ -56,7 +57,7 @@ def _house(tmp_path: Path, text: str, **options: Any) -> Comparison:
     library = Library([tmp_path])
     house = library.load("ours")
     assert house.base is not None
-    chosen = {"hands": 6, "games": 2, "seed": 2, **options}
+    chosen = {"hands": 6, "games": 2, "seed": 2, "bots": BOTS, **options}
     return build([house.base, house], where=LibrarySpec((str(tmp_path),)), **chosen)
 
 
@@ -141,7 +142,7 @@ def test_a_failure_beside_the_play_stops_the_play(monkeypatch: pytest.MonkeyPatc
     rulesets = [library.load("bolivia-da"), library.load("bolivia-fr")]
     played: list[int] = []
     with pytest.raises(RuntimeError, match="no witnesses today"):
-        build(rulesets, hands=400, games=10, workers=2, progress=played.append)
+        build(rulesets, hands=400, games=10, bots=BOTS, workers=2, progress=played.append)
     assert len(played) < 2 * (2 * 400 + 10)
 
 

@@ -35,6 +35,7 @@ from bolivia.compare.statistics import (
     paired_difference,
     paired_mean,
     paired_proportions,
+    paired_ratio_ci,
     paired_share,
     proportion_ci,
     t_cdf,
@@ -357,3 +358,36 @@ def test_a_share_from_running_sums_is_the_clustered_ratio(units: list[tuple[int,
     elif count:
         assert share.low == pytest.approx(max(0.0, direct.low), abs=1e-9)
         assert share.high == pytest.approx(min(1.0, direct.high), abs=1e-9)
+
+
+_AMOUNTS = st.lists(st.tuples(st.integers(0, 60), st.integers(0, 60)), min_size=3, max_size=40)
+
+
+@given(_AMOUNTS, st.sampled_from([0.95, 0.99, 0.9988]))
+def test_the_relative_interval_leaves_out_1_exactly_when_the_difference_leaves_out_0(
+    units: list[tuple[int, int]], level: float
+) -> None:
+    """Fieller's interval of a paired ratio against the paired t interval of the difference at
+    the same level: one leaves out no change exactly when the other does; at its ends the t
+    statistic of ``a - r * b`` is the quantile itself; and the ratio lies inside."""
+    a = [float(x) for x, _ in units]
+    b = [float(y) for _, y in units]
+    ratio = paired_ratio_ci(a, b, level)
+    diff = paired_difference(a, b).interval(level)
+    if ratio is None:
+        return
+    assert ratio.low <= ratio.value <= ratio.high
+    if not math.isclose(diff.low, 0, abs_tol=1e-9) and not math.isclose(diff.high, 0, abs_tol=1e-9):
+        assert (ratio.low > 1 or ratio.high < 1) == (diff.low > 0 or diff.high < 0)
+    quantile = t_quantile(0.5 + level / 2, len(a) - 1)
+    for r in (ratio.low, ratio.high):
+        d = paired_difference(a, [r * y for y in b])
+        if d.se > 1e-9:
+            assert abs(d.value / d.se) == pytest.approx(quantile, rel=1e-6)
+
+
+def test_a_ratio_with_no_bound_or_no_positive_mean_is_none() -> None:
+    assert paired_ratio_ci([5.0, 6.0], [0.0, 0.0]) is None  # b's mean is 0
+    assert paired_ratio_ci([1.0, 9.0, 0.0], [0.0, 9.0, 0.0]) is None  # b not told apart from 0
+    assert paired_ratio_ci([3.0], [2.0]) is None  # one unit
+    assert paired_ratio_ci([12.0, 9.0, 15.0, 13.0], [10.0, 8.0, 11.0, 10.0]) is not None

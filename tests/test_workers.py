@@ -166,8 +166,8 @@ def test_compare_with_workers_stops_at_once_and_leaves_no_process(
     """Ctrl-C (to the whole group, as a terminal sends it) or one worker killed, mid-play of
     ``compare --workers 2``: it ends within seconds with one line, and nothing of it stays."""
     run = subprocess.Popen(
-        [sys.executable, "-m", "bolivia", "compare", "--hands", "400", "--workers", "2",
-         "--out", str(tmp_path / "out")],
+        [sys.executable, "-m", "bolivia", "compare", "--hands", "400", "--bots", "expert,greedy",
+         "--workers", "2", "--out", str(tmp_path / "out")],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,

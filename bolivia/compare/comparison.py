@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bolivia.compare.paired import HouseCheck, PairedFigure
-from bolivia.compare.playing import GameStats, PlayStats
+from bolivia.compare.playing import BOTS, GameStats, PlayStats
 from bolivia.compare.witnesses import Finding, Witness
 from bolivia.language import Said
 from bolivia.play.batch.seeds import REPORT_SEED
@@ -107,6 +107,7 @@ class Play:
     games: list[GameStats]
     paired: list[PairedFigure]
     house: list[HouseCheck]
+    bots: tuple[str, ...] = BOTS  # the deals' bots, as named (with their budgets), in order
 
 
 @dataclass

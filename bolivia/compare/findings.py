@@ -308,6 +308,7 @@ def _gallery(rulesets: Sequence[Ruleset], oracle: Oracle, seed: int) -> list[Gal
 def _jobs(
     rulesets: Sequence[Ruleset],
     where: LibrarySpec,
+    bots: Sequence[str],
     seed: int,
     deals: range,
     games: range,
@@ -321,7 +322,7 @@ def _jobs(
         common = (ref, where, players)
         for index in games:
             games_first.append((ruleset.id, PlayJob(*common, GAME_BOT, seed, index, game=True)))
-        for bot in BOTS:
+        for bot in bots:
             for index in deals:
                 out.append((ruleset.id, PlayJob(*common, bot, seed, index, digest=digest)))
     return games_first + out
@@ -344,6 +345,7 @@ def _run(
 def _play(
     rulesets: Sequence[Ruleset],
     sizing: Sizing,
+    bots: Sequence[str],
     seed: int,
     workers: int,
     where: LibrarySpec,
@@ -353,16 +355,16 @@ def _play(
     stop: threading.Event | None = None,
     pool: Workers | None = None,
 ) -> Play:
-    """Play every column's deals under each bot and its games, then (with a precision asked)
+    """Play every column's deals under each of ``bots`` and its games, then (with a precision asked)
     as many more deals as it needs within its bounds; the figures and paired differences.
     Once ``stop`` is set, the next result raises :class:`~bolivia.compare.playing.Stopped`.
     ``more`` is told how many more deals the precision plays, and the deals per column then."""
     ids = [r.id for r in rulesets]
-    runs = Runs()
+    runs = Runs(bots)
     first = sizing.bounds[0] if sizing.precision is not None else sizing.deals
     _run(
         runs,
-        _jobs(rulesets, where, seed, range(first), range(sizing.games), base is not None),
+        _jobs(rulesets, where, bots, seed, range(first), range(sizing.games), base is not None),
         workers,
         progress,
         stop,
@@ -372,7 +374,7 @@ def _play(
         deals, wanted = deals_for_precision(
             runs, ids, sizing.precision, sizing.bounds, sizing.games > 0
         )
-        extra = _jobs(rulesets, where, seed, range(first, deals), range(0), base is not None)
+        extra = _jobs(rulesets, where, bots, seed, range(first, deals), range(0), base is not None)
         if more is not None:
             more(len(extra), deals)
         _run(runs, extra, workers, progress, stop, pool)
@@ -381,11 +383,12 @@ def _play(
     return Play(
         sizing=sizing,
         columns=ids,
-        stats=[play_stats(rid, bot, runs.deals[(bot, rid)]) for bot in BOTS for rid in ids],
+        stats=[play_stats(rid, bot, runs.deals[(bot, rid)]) for bot in bots for rid in ids],
         games=[game_stats(rid, runs.games[rid]) for rid in ids if rid in runs.games],
         paired=paired_figures(runs, ids),
         # a house that plays as its base shares the base's column: nothing to set against it
         house=house_check(runs, ids[0], ids[1]) if base is not None and len(ids) == 2 else [],
+        bots=tuple(bots),
     )
 
 
@@ -447,6 +450,7 @@ def build(
     *,
     hands: int = DEFAULT_DEALS,
     games: int = DEFAULT_GAMES,
+    bots: Sequence[str] = BOTS,
     precision: float | None = None,
     bounds: tuple[int, int] = PRECISION_BOUNDS,
     seed: int = 1,
@@ -458,7 +462,8 @@ def build(
     meanwhile: Callable[[], object] | None = None,
     more: Callable[[int, int], None] | None = None,
 ) -> Comparison:
-    """Everything the report says about these rulesets. ``hands`` deals per column and bot
+    """Everything the report says about these rulesets. ``hands`` deals per column under
+    each of ``bots`` (four of a kind at the table; specs such as ``search:playouts=16,width=3``)
     (or, with ``precision``, as many as it needs within ``bounds``), ``games`` games per
     column; ``progress`` is told of every deal and game played. ``meanwhile`` is the caller's
     own work for this process while the workers play, once the witnesses are found (loading
@@ -467,6 +472,8 @@ def build(
     the deals per column then), before they are played."""
     if len(rulesets) < 2:
         raise ValueError("a comparison needs two rulesets or more")
+    if not bots or len(set(bots)) != len(bots):
+        raise ValueError("a comparison plays under one bot or more, each named once")
     oracle = oracle if oracle is not None else Oracle()
     where = where if where is not None else LibrarySpec()
     for ruleset in rulesets:
@@ -486,7 +493,9 @@ def build(
             meanwhile()
         return witnesses, findings, gallery
 
-    play_all = functools.partial(_play, played, sizing, seed, workers, where, progress, base, more)
+    play_all = functools.partial(
+        _play, played, sizing, tuple(bots), seed, workers, where, progress, base, more
+    )
     (witnesses, findings, gallery), play = _rulings_and_play(
         rulings, play_all, workers, (played, where)
     )
@@ -509,11 +518,11 @@ def build(
     return comparison
 
 
-def planned_plays(rulesets: Sequence[Ruleset], hands: int, games: int) -> int:
+def planned_plays(rulesets: Sequence[Ruleset], hands: int, games: int, bots: int) -> int:
     """How many deals and games a comparison of these rulesets plays first (rulesets with
-    identical rules play once)."""
+    identical rules play once) under ``bots`` bots."""
     cols = columns(_rows(rulesets), [r.id for r in rulesets])
-    return len(cols) * (len(BOTS) * hands + games)
+    return len(cols) * (bots * hands + games)
 
 
 __all__ += [

@@ -21,10 +21,10 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from bolivia.compare.playing import BOTS, GAME_BOT, Deal, GamePlayed, Runs
+from bolivia.compare.playing import GAME_BOT, Deal, GamePlayed, Runs
 from bolivia.compare.statistics import (
     Corrected,
     Difference,
@@ -35,6 +35,7 @@ from bolivia.compare.statistics import (
     log_normal_p,
     no_change_bound,
     paired_difference,
+    paired_ratio_ci,
     paired_share,
     proportion_ci,
     units_for_precision,
@@ -62,26 +63,30 @@ Kind = Literal["mean", "share"]
 
 @dataclass(frozen=True)
 class Figure:
-    """A figure measured on every deal (or game): its name, its unit, how it is compared."""
+    """A figure measured on every deal (or game): its name, its unit, how it is compared.
+    ``relative``: an amount (points, turns, canastas) whose difference is also told in
+    relative terms, scale-free (:attr:`PairedFigure.relative`); not a share, nor a margin
+    that can be either side of 0."""
 
     name: str
     kind: Kind
     digits: int
+    relative: bool = False
 
 
 DEAL_FIGURES: tuple[tuple[Figure, Callable[[Deal], int]], ...] = (
-    (Figure(N_("points a hand (both sides)"), "mean", 0), lambda d: sum(d.points)),
+    (Figure(N_("points a hand (both sides)"), "mean", 0, True), lambda d: sum(d.points)),
     (
         Figure(N_("first side's advantage a hand"), "mean", 0),
         lambda d: d.first_points - d.second_points,
     ),
-    (Figure(N_("turns a hand"), "mean", 1), lambda d: d.turns),
+    (Figure(N_("turns a hand"), "mean", 1, True), lambda d: d.turns),
     (Figure(N_("hands ended by going out"), "share", 3), lambda d: int(d.went_out)),
-    (Figure(N_("canastas a hand"), "mean", 2), lambda d: sum(d.canastas)),
-    (Figure(N_("escalera canastas a hand"), "mean", 2), lambda d: d.canastas[2]),
+    (Figure(N_("canastas a hand"), "mean", 2, True), lambda d: sum(d.canastas)),
+    (Figure(N_("escalera canastas a hand"), "mean", 2, True), lambda d: d.canastas[2]),
 )
 GAME_FIGURES: tuple[tuple[Figure, Callable[[GamePlayed], int]], ...] = (
-    (Figure(N_("hands a game"), "mean", 1), lambda g: g.hands),
+    (Figure(N_("hands a game"), "mean", 1, True), lambda g: g.hands),
     (Figure(N_("games won by the first side"), "share", 3), lambda g: int(g.winner == 0)),
 )
 POINTS = DEAL_FIGURES[0][0]
@@ -102,6 +107,8 @@ class PairedFigure:
     same: bool
     corrected: Corrected | None = None
     detectable: float = math.inf
+    # a relative figure's per-unit values under a and under b (for :attr:`relative`)
+    values: tuple[tuple[int, ...], tuple[int, ...]] = field(default=((), ()), repr=False)
 
     @property
     def shown(self) -> bool:
@@ -112,6 +119,22 @@ class PairedFigure:
         if self.corrected is None:
             return self.difference.interval()
         return self.corrected.interval
+
+    @property
+    def relative(self) -> Estimate | None:
+        """The difference in relative terms, scale-free, so that rulesets with other packs or
+        scoring can be set side by side: a's mean over b's on the same units, less 1 (0.54:
+        54% more under a), with Fieller's interval at the level of the corrected one
+        (:func:`~bolivia.compare.statistics.paired_ratio_ci`), which leaves out 0 exactly when
+        the corrected interval does. None for a figure not told so, for a difference the same on
+        every unit (tested by the sign test, not t), or where the ratio has no bounded
+        interval."""
+        if not self.figure.relative or self.difference.se == 0:
+            return None
+        under_a, under_b = self.values
+        level = self.corrected.level if self.corrected else 0.95
+        e = paired_ratio_ci(under_a, under_b, level)
+        return None if e is None else Estimate(e.value - 1, e.low - 1, e.high - 1, e.n)
 
 
 def _difference(figure: Figure, a: Sequence[int], b: Sequence[int]) -> Difference:
@@ -128,10 +151,10 @@ def _pairs(
     return list(itertools.combinations(columns, 2))
 
 
-def family_size(columns: int, games: bool) -> int:
+def family_size(columns: int, bots: int, games: bool) -> int:
     """How many differences the report corrects together."""
     pairs = columns * (columns - 1) // 2
-    return pairs * (len(BOTS) * len(DEAL_FIGURES) + (len(GAME_FIGURES) if games else 0))
+    return pairs * (bots * len(DEAL_FIGURES) + (len(GAME_FIGURES) if games else 0))
 
 
 def _paired_units(first: Sequence[Deal], second: Sequence[Deal]) -> list[tuple[Deal, Deal]]:
@@ -142,15 +165,15 @@ def _figure(
     a: str, b: str, bot: str, unit: str, figure: Figure, xs: Sequence[int], ys: Sequence[int]
 ) -> PairedFigure:
     diff = _difference(figure, xs, ys)
-    return PairedFigure(
-        a, b, bot, figure, unit, diff, diff.se * math.sqrt(max(diff.n, 1)), list(xs) == list(ys)
-    )
+    sd = diff.se * math.sqrt(max(diff.n, 1))
+    values = (tuple(xs), tuple(ys)) if figure.relative else ((), ())
+    return PairedFigure(a, b, bot, figure, unit, diff, sd, list(xs) == list(ys), values=values)
 
 
 def _deal_figures(runs: Runs, a: str, b: str) -> list[PairedFigure]:
     """The pair's differences in the deals' figures under each bot (not yet corrected)."""
     out = []
-    for bot in BOTS:
+    for bot in runs.bots:
         units = _paired_units(runs.deals[(bot, a)], runs.deals[(bot, b)])
         for figure, value in DEAL_FIGURES:
             xs = [value(x) for x, _ in units]
@@ -183,18 +206,7 @@ def paired_figures(runs: Runs, columns: Sequence[str]) -> list[PairedFigure]:
     corrected = correct([p.difference for p in out], METHOD, ALPHA)
     strictest = ALPHA / len(out)
     return [
-        PairedFigure(
-            p.a,
-            p.b,
-            p.bot,
-            p.figure,
-            p.unit,
-            p.difference,
-            p.sd,
-            p.same,
-            c,
-            _detectable(p, strictest),
-        )
+        replace(p, corrected=c, detectable=_detectable(p, strictest))
         for p, c in zip(out, corrected, strict=True)
     ]
 
@@ -217,11 +229,11 @@ def deals_for_precision(
     """The number of deals that makes the corrected interval of every pair's difference in
     points a hand at most ``precision`` either side, under every bot, estimated from the deals
     played so far, clamped to ``bounds``; and the number it wanted."""
-    level = 1 - ALPHA / max(1, family_size(len(columns), games))
+    level = 1 - ALPHA / max(1, family_size(len(columns), len(runs.bots), games))
     low, high = bounds
     needed = low
     for a, b in _pairs(columns):
-        for bot in BOTS:
+        for bot in runs.bots:
             units = _paired_units(runs.deals[(bot, a)], runs.deals[(bot, b)])
             diff = paired_difference(
                 [float(sum(x.points)) for x, _ in units], [float(sum(y.points)) for _, y in units]
@@ -256,7 +268,7 @@ class HouseCheck:
 
 def house_check(runs: Runs, base: str, house: str) -> list[HouseCheck]:
     out = []
-    for bot in BOTS:
+    for bot in runs.bots:
         units = _paired_units(runs.deals[(bot, base)], runs.deals[(bot, house)])
         other = sum(1 for x, y in units if x.winner != y.winner)
         out.append(

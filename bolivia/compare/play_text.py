@@ -27,7 +27,7 @@ from bolivia.compare.paired import (
     Figure,
     PairedFigure,
 )
-from bolivia.compare.playing import BOTS, GAME_BOT
+from bolivia.compare.playing import GAME_BOT, bot_kind
 from bolivia.compare.statistics import no_change_bound
 from bolivia.compare.summary import Column
 from bolivia.language import N_, decimal, ngettext, number, percent, worded
@@ -53,8 +53,25 @@ _BOTS = {
 
 
 def bots_words(bot: str) -> str:
-    """The four bots of a kind at a table, in words: ``expert bots``."""
-    return worded(_BOTS, bot, N_("{key} bots"))
+    """The four bots of a kind at a table, in words, without a budget: ``search bots`` for
+    ``search:playouts=16,width=3``."""
+    return worded(_BOTS, bot_kind(bot), N_("{key} bots"))
+
+
+# what each kind of bot does, for a club: a sentence each, after the deals played
+_ABOUT = {
+    "search": N_(
+        "Search bots are the strongest bots here: at the big decisions (taking the pile, going "
+        "out) they try their best few moves, play each to the end of the hand on many guesses "
+        "of the cards they cannot see, and keep the one that did best."
+    ),
+    "expert": N_(
+        "Expert bots weigh each move by what it builds, what it risks and what it leaves the "
+        "next player."
+    ),
+    "greedy": N_("Greedy bots make the move that scores most at once."),
+    "random": N_("Random bots pick any legal move."),
+}
 
 
 # a figure's unit, named in a sentence: "too few deals" (counted by the rules' phrases: "100 deals")
@@ -93,11 +110,29 @@ def figure_parts(p: PairedFigure) -> tuple[str, str]:
             units=all_of, share=percent(bound, 1), unit_name=_(units)
         ), ""
     if p.shown:
-        return text, ""
+        return _relative(text, p), ""
     if math.isinf(p.detectable) or (share and p.detectable >= 1):
         return text, _("no difference shown (too few {units} to detect one)").format(units=_(units))
     detects = _number(p.detectable, digits, share, False)
     return text, _("no difference shown (detects ±{size})").format(size=detects)
+
+
+def _signed_percent(share: float) -> str:
+    return _("{value}%").format(value=decimal(100 * share, 0, sign=True))
+
+
+def _relative(text: str, p: PairedFigure) -> str:
+    """A shown difference with, beside it, the same in relative terms (``+54% [40%, 69%]``),
+    where its figure is told so."""
+    r = p.relative
+    if r is None:
+        return text
+    return _("{difference} ({relative} [{low}, {high}])").format(
+        difference=text,
+        relative=_signed_percent(r.value),
+        low=_signed_percent(r.low),
+        high=_signed_percent(r.high),
+    )
 
 
 def figure_text(p: PairedFigure) -> str:
@@ -180,6 +215,8 @@ _SIZES = {
 _BY_BOT = {
     "expert": (N_("by {size} with expert bots"), N_("no difference shown with expert bots")),
     "greedy": (N_("by {size} with greedy bots"), N_("no difference shown with greedy bots")),
+    "random": (N_("by {size} with random bots"), N_("no difference shown with random bots")),
+    "search": (N_("by {size} with search bots"), N_("no difference shown with search bots")),
 }
 
 
@@ -215,7 +252,9 @@ def play_sentence(a: str, b: str, figures: Sequence[PairedFigure]) -> str | None
             "less (section 5)."
         ).format(figure=_(figures[0].figure.name), a=a, b=b)
     sizes = [
-        _(_BY_BOT[p.bot][0]).format(size=_size(p, unit)) if p.shown else _(_BY_BOT[p.bot][1])
+        _(_BY_BOT[bot_kind(p.bot)][0]).format(size=_size(p, unit))
+        if p.shown
+        else _(_BY_BOT[bot_kind(p.bot)][1])
         for p in figures
     ]
     return _(more if signs.pop() else fewer).format(a=a, b=b, sizes=_(", ").join(sizes))
@@ -239,26 +278,28 @@ def _titles(cols: Sequence[Column]) -> dict[str, str]:
     return {col.first: col.title for col in cols}
 
 
-def _figure_row(figure: Figure, of: Sequence[PairedFigure]) -> dict[str, Any]:
+def _figure_row(figure: Figure, of: Sequence[PairedFigure], bots: Sequence[str]) -> dict[str, Any]:
     """One figure's row of a pair's table: its difference under each bot, and what it shows."""
     by_bot = {p.bot: p for p in of}
     return {
         "figure": figure.name,
         "unit": of[0].unit,
-        "cells": [figure_text(by_bot[bot]) if bot in by_bot else "" for bot in BOTS],
-        "parts": [figure_parts(by_bot[bot]) if bot in by_bot else ("", "") for bot in BOTS],
+        "cells": [figure_text(by_bot[bot]) if bot in by_bot else "" for bot in bots],
+        "parts": [figure_parts(by_bot[bot]) if bot in by_bot else ("", "") for bot in bots],
         "conclusion": _conclusion(of),
         "shown": any(p.shown for p in of),
     }
 
 
-def _pair(titles: dict[str, str], a: str, b: str, mine: Sequence[PairedFigure]) -> dict[str, Any]:
+def _pair(
+    titles: dict[str, str], a: str, b: str, mine: Sequence[PairedFigure], bots: Sequence[str]
+) -> dict[str, Any]:
     """One pair of columns: a row for each figure measured, and the points a hand."""
     rows = []
     for figure, _measure in (*DEAL_FIGURES, *GAME_FIGURES):
         of = [p for p in mine if p.figure == figure]
         if of:
-            rows.append(_figure_row(figure, of))
+            rows.append(_figure_row(figure, of, bots))
     points = [p for p in mine if p.figure == POINTS]
     return {
         "a": titles[a],
@@ -273,7 +314,13 @@ def _pairs(comparison: Comparison, cols: Sequence[Column]) -> list[dict[str, Any
     """Every pair of columns, each with its paired differences."""
     titles = _titles(cols)
     return [
-        _pair(titles, a, b, [p for p in comparison.play.paired if (p.a, p.b) == (a, b)])
+        _pair(
+            titles,
+            a,
+            b,
+            [p for p in comparison.play.paired if (p.a, p.b) == (a, b)],
+            comparison.play.bots,
+        )
         for a, b in itertools.combinations([c.first for c in cols], 2)
     ]
 
@@ -291,9 +338,9 @@ def _correction(comparison: Comparison, cols: Sequence[Column]) -> str:
     ).format(
         pairs=ngettext("{n} pair of columns", "{n} pairs of columns", pairs).format(n=pairs),
         figures=len(DEAL_FIGURES),
-        bots=len(BOTS),
+        bots=len(comparison.play.bots),
     )
-    return _(
+    said = _(
         "Every difference is paired on the same deals (and games) and corrected with Holm's "
         "step-down procedure over the family of all {m} differences of this section "
         "({family}), family-wise error {alpha}: each interval is at the level Holm's step "
@@ -310,11 +357,18 @@ def _correction(comparison: Comparison, cols: Sequence[Column]) -> str:
         level=percent(95),
         power=percent(80),
     )
+    relative = _(
+        "Beside an amount shown to differ (points, turns, canastas, hands), the same in "
+        "relative terms, which holds across packs and scoring: the first column's mean over "
+        "the second's on the same deals, less 1, with Fieller's interval at the same level "
+        "(it leaves out no change exactly when the difference's interval does)."
+    )
+    return f"{said} {relative}"
 
 
 def _sizing(comparison: Comparison) -> str:
     s = comparison.play.sizing
-    bots = join_words([bots_words(bot) for bot in BOTS], "and")
+    bots = join_words([bots_words(bot) for bot in comparison.play.bots], "and")
     deals = count(s.deals, "deal")
     text = _(
         "{deals} per column under each kind of bot ({bots}, four of a kind at the table)"
@@ -338,6 +392,12 @@ def _sizing(comparison: Comparison) -> str:
         games=count(s.games, "game"),
         bots=bots_words(GAME_BOT),
     )
+
+
+def _about_bots(comparison: Comparison) -> str:
+    """What each kind of bot played does, a sentence each, in the order they are named."""
+    played = (*comparison.play.bots, GAME_BOT) if comparison.play.games else comparison.play.bots
+    return " ".join(_(_ABOUT[kind]) for kind in dict.fromkeys(map(bot_kind, played)))
 
 
 def _house(comparison: Comparison, cols: Sequence[Column]) -> dict[str, Any] | None:
@@ -381,16 +441,17 @@ def play_context(comparison: Comparison, cols: Sequence[Column]) -> dict[str, An
     play = comparison.play
     tables = [
         (bot, [(titles[p.ruleset], p) for p in play.stats if p.bot == bot and p.ruleset in titles])
-        for bot in BOTS
+        for bot in play.bots
     ]
     return {
         "sizing": _sizing(comparison),
+        "about_bots": _about_bots(comparison),
         "tables": tables,
         "games": [(titles[g.ruleset], g) for g in play.games if g.ruleset in titles],
         "game_bot": GAME_BOT,
         "game_bots": bots_words(GAME_BOT),
-        "bots": list(BOTS),
-        "bots_words": [bots_words(bot) for bot in BOTS],
+        "bots": list(play.bots),
+        "bots_words": [bots_words(bot) for bot in play.bots],
         "pairs": _pairs(comparison, cols),
         "correction": _correction(comparison, cols),
         "house": _house(comparison, cols),

@@ -1,6 +1,7 @@
 """The report's play, as data: the same deals played under every column of the report (rulesets
-with identical rules play once) by four bots of one kind, for each of :data:`BOTS`, and whole
-games to the target under :data:`GAME_BOT`.
+with identical rules play once) by four bots of one kind, for each bot asked (by default
+:data:`BOTS`: the strongest, the search, and the weaker greedy bot), and whole games to the
+target under :data:`GAME_BOT`.
 
 Deal ``i`` is the hand seed ``derive_seed(derive_seed(seed, 31), i)`` with seat ``i mod
 players`` first, under every column; game ``i`` is the game seed ``derive_seed(derive_seed(seed,
@@ -47,15 +48,23 @@ __all__ = [
     "PlayStats",
     "Runs",
     "Stopped",
+    "bot_kind",
     "game_stats",
     "play_stats",
     "run_jobs",
 ]
 
-BOTS = ("expert", "greedy")  # the report's play under each, four of a kind at the table
+#: the report's play under each by default, four of a kind at the table: the ladder's strongest
+#: bot (docs/bots.md) and a weaker one, so that a claim says whether it holds under both
+BOTS = ("search:playouts=16,width=3", "greedy")
 GAME_BOT = "greedy"  # whole games are played under this one
 KINDS = ("natural", "mixed", "escalera", "bolivia")
 DEAL_STREAM, GAME_STREAM = 31, 37  # derive_seed(seed, stream): the deals', the games' seeds
+
+
+def bot_kind(bot: str) -> str:
+    """A bot's kind, without its budget: ``search`` for ``search:playouts=16,width=3``."""
+    return bot.partition(":")[0]
 
 
 @dataclass(frozen=True)
@@ -233,9 +242,10 @@ def _relayed(
 
 
 class Runs:
-    """The deals and games played, per (bot, ruleset id)."""
+    """The deals and games played, per (bot, ruleset id), under ``bots`` (in their order)."""
 
-    def __init__(self) -> None:
+    def __init__(self, bots: Sequence[str]) -> None:
+        self.bots = tuple(bots)
         self.deals: dict[tuple[str, str], list[Deal]] = {}
         self.games: dict[str, list[GamePlayed]] = {}
 

@@ -27,7 +27,7 @@ from tabulate import tabulate
 from bolivia.compare.comparison import Comparison, Disagreement, RuleRow
 from bolivia.compare.context import context, witness_numbers
 from bolivia.compare.play_text import bots_words
-from bolivia.compare.playing import BOTS, KINDS, GameStats, PlayStats
+from bolivia.compare.playing import KINDS, GameStats, PlayStats
 from bolivia.compare.situations import KIND_WORDS
 from bolivia.compare.statistics import Estimate, p_json
 from bolivia.compare.summary import Column, columns, outlier, rank
@@ -224,6 +224,11 @@ def _legend(fig: Any, count: int) -> None:
     fig.legend(loc="outside lower center", ncols=min(2, max(1, count)), frameon=False)
 
 
+def _played_by(play: Sequence[tuple[str, PlayStats]]) -> str:
+    """The bots the plotted figures were played by, in words (the first bot of the report)."""
+    return bots_words(play[0][1].bot) if play else ""
+
+
 def _points_plot(plt: Any, play: Sequence[tuple[str, PlayStats]]) -> str:
     """Points a hand by side: a pair of bars for each column, from zero."""
     names = [title.replace(" = ", " =\n") for title, _ in play]
@@ -235,7 +240,7 @@ def _points_plot(plt: Any, play: Sequence[tuple[str, PlayStats]]) -> str:
     ax.set_xticks(x, names)
     ax.set_ylim(bottom=0)
     ax.set_ylabel(_("points a hand"))
-    ax.set_title(_("Points a hand, by side ({bots})").format(bots=bots_words(BOTS[0])))
+    ax.set_title(_("Points a hand, by side ({bots})").format(bots=_played_by(play)))
     _legend(fig, 2)
     svg = svg_text(fig)
     plt.close(fig)
@@ -254,7 +259,7 @@ def _canastas_plot(plt: Any, play: Sequence[tuple[str, PlayStats]]) -> str:
     ax.set_xticks(x, [_(KIND_WORDS[kind]) for kind in KINDS])
     ax.set_ylim(bottom=0)
     ax.set_ylabel(_("canastas a hand"))
-    ax.set_title(_("Canastas a hand, by kind ({bots})").format(bots=bots_words(BOTS[0])))
+    ax.set_title(_("Canastas a hand, by kind ({bots})").format(bots=_played_by(play)))
     _legend(fig, len(play))
     svg = svg_text(fig)
     plt.close(fig)
@@ -282,7 +287,7 @@ def _turns_plot(plt: Any, play: Sequence[tuple[str, PlayStats]]) -> str:
     ax.set_ylim(bottom=0)
     ax.set_xlabel(_("turns in the hand"))
     ax.set_ylabel(_("share of hands (%)"))
-    ax.set_title(_("How long hands last ({bots})").format(bots=bots_words(BOTS[0])))
+    ax.set_title(_("How long hands last ({bots})").format(bots=_played_by(play)))
     _legend(fig, len(play))
     svg = svg_text(fig)
     plt.close(fig)
@@ -402,6 +407,12 @@ def _stats_json(p: PlayStats) -> dict[str, Any]:
     }
 
 
+def _relative_json(e: Estimate | None) -> dict[str, float] | None:
+    if e is None:
+        return None
+    return {"value": round(e.value, 6), "low": round(e.low, 6), "high": round(e.high, 6)}
+
+
 def _play_json(comparison: Comparison) -> dict[str, Any]:
     play = comparison.play
     s = play.sizing
@@ -412,7 +423,7 @@ def _play_json(comparison: Comparison) -> dict[str, Any]:
         "bounds": list(s.bounds),
         "bound_hit": s.bound_hit,
         "wanted": s.wanted,
-        "bots": list(BOTS),
+        "bots": list(comparison.play.bots),
         "columns": play.columns,
         "correction": {"method": "holm", "alpha": 0.05, "family": len(play.paired)},
         "rulesets": [_stats_json(p) for p in play.stats],
@@ -451,6 +462,8 @@ def _play_json(comparison: Comparison) -> dict[str, Any]:
                 ),
                 "shown": p.shown,
                 "detectable": round(p.detectable, 4) if p.detectable != float("inf") else None,
+                "relative": _relative_json(p.relative),
+                "standardized": round(p.difference.value / p.sd, 4) if p.sd > 0 else None,
             }
             for p in play.paired
         ],
@@ -511,7 +524,7 @@ def _json_text(comparison: Comparison) -> str:
     cols = columns(comparison.rows, comparison.ids)
     data = {
         "format": "bolivia-comparison",
-        "format_version": 4,
+        "format_version": 5,
         "version": comparison.version,
         "seed": comparison.seed,
         "hands": comparison.hands,
