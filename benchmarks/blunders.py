@@ -23,7 +23,7 @@ from __future__ import annotations
 import argparse
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from bolivia.compare.statistics import proportion_ci
 from bolivia.play.batch.seeds import derive_seed
@@ -40,8 +40,8 @@ THREES = 1  # the rank index of the threes (red and black), never a "singleton" 
 class Counted:
     """A bot whose discards are classified as it makes them."""
 
-    def __init__(self, spec: str, tally: Counter[str]) -> None:
-        self.bot: Bot = make_bot(spec)
+    def __init__(self, spec: str, tally: Counter[str], bot: Bot | None = None) -> None:
+        self.bot: Bot = make_bot(spec) if bot is None else bot
         self.name = self.bot.name
         self.tally = tally
 
@@ -84,12 +84,16 @@ def _in_trio(rank: int | None, ranks: Sequence[int]) -> bool:
     return rank is not None and rank != THREES and ranks[rank] == 3
 
 
-def count(spec: str, rid: str, hands: int, seed: int) -> Counter[str]:
+def count(
+    spec: str, rid: str, hands: int, seed: int, bot: Callable[[], Bot] | None = None
+) -> Counter[str]:
+    """The tally of ``hands`` seeded hands of ``rid`` with the bot ``spec`` names in every seat
+    (or the one ``bot`` makes, for a bot with weights of its own)."""
     ruleset = shipped_library().load(rid)
     players = ruleset.rules.players.usual
     tally: Counter[str] = Counter()
     for i in range(hands):
-        bots = [Counted(spec, tally) for _ in range(players)]
+        bots = [Counted(spec, tally, None if bot is None else bot()) for _ in range(players)]
         play_hand(ruleset, players, derive_seed(seed, i), bots, first=i % players, check="end")
     return tally
 

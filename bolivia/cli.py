@@ -582,7 +582,7 @@ def compare_command(
     With no RULESET, all shipped Bolivia rulesets; with one, that ruleset and its base.
     """
     from bolivia.compare.findings import build, default_workers
-    from bolivia.compare.report import pyplot, witness_suite, write_report
+    from bolivia.compare.report import load_plotting, witness_suite, write_report
     from bolivia.play.batch.seeds import REPORT_SEED
 
     chosen = compare_formats(formats)
@@ -613,7 +613,7 @@ def compare_command(
         workers=workers or default_workers(),
         where=library.spec,
         progress=meter.update,
-        meanwhile=pyplot if {"md", "html"} & set(chosen) else None,  # loaded beside the play
+        meanwhile=load_plotting if {"md", "html"} & set(chosen) else None,  # beside the play
         more=more,
     )
     meter.finish()

@@ -364,3 +364,20 @@ def test_a_shown_amount_is_told_in_relative_terms_too(comparison: Comparison) ->
             told += 1
             assert f"({relative.value * 100:+.0f}% [" in section
     assert told >= 3
+
+
+def test_drawing_the_plots_leaves_matplotlib_as_it_was(comparison: Comparison) -> None:
+    """The plots are Figure objects drawn within a scoped rc_context: a notebook's own settings
+    are read neither into the report nor changed by it, and pyplot keeps no figure of ours."""
+    import matplotlib
+
+    from bolivia.compare.report import plots
+
+    with matplotlib.rc_context({"font.size": 17, "svg.fonttype": "path"}):
+        before = dict(matplotlib.rcParams)
+        drawn = plots(comparison)
+        assert dict(matplotlib.rcParams) == before
+    assert plots(comparison) == drawn  # the notebook's settings changed nothing drawn
+    assert all("<text" in svg for svg in drawn.values())  # text kept as text, not paths
+    if "matplotlib.pyplot" in sys.modules:
+        assert sys.modules["matplotlib.pyplot"].get_fignums() == []

@@ -110,7 +110,7 @@ def figure_parts(p: PairedFigure) -> tuple[str, str]:
             units=all_of, share=percent(bound, 1), unit_name=_(units)
         ), ""
     if p.shown:
-        return _relative(text, p), ""
+        return text, ""
     if math.isinf(p.detectable) or (share and p.detectable >= 1):
         return text, _("no difference shown (too few {units} to detect one)").format(units=_(units))
     detects = _number(p.detectable, digits, share, False)
@@ -136,9 +136,18 @@ def _relative(text: str, p: PairedFigure) -> str:
 
 
 def figure_text(p: PairedFigure) -> str:
-    """:func:`figure_parts` as one phrase."""
+    """:func:`figure_parts` as one phrase, a shown amount with its relative difference."""
     value, note = figure_parts(p)
-    return _("{value}: {note}").format(value=value, note=note) if note else value
+    if note:
+        return _("{value}: {note}").format(value=value, note=note)
+    return _relative(value, p) if p.shown else value
+
+
+def _cell(p: PairedFigure) -> tuple[str, str, str]:
+    """A table cell's lines: :func:`figure_parts`, and a shown amount's relative difference
+    ("" for none), in its brackets, for a line of its own."""
+    value, note = figure_parts(p)
+    return value, note, _relative("", p).strip() if p.shown and p.relative else ""
 
 
 def _conclusion(figures: Sequence[PairedFigure]) -> str:
@@ -285,7 +294,7 @@ def _figure_row(figure: Figure, of: Sequence[PairedFigure], bots: Sequence[str])
         "figure": figure.name,
         "unit": of[0].unit,
         "cells": [figure_text(by_bot[bot]) if bot in by_bot else "" for bot in bots],
-        "parts": [figure_parts(by_bot[bot]) if bot in by_bot else ("", "") for bot in bots],
+        "parts": [_cell(by_bot[bot]) if bot in by_bot else ("", "", "") for bot in bots],
         "conclusion": _conclusion(of),
         "shown": any(p.shown for p in of),
     }

@@ -18,7 +18,7 @@ import re
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import jinja2
 from markupsafe import Markup
@@ -40,8 +40,9 @@ from bolivia.rules.ruleset import Ruleset
 from bolivia.text import environment, yaml_text
 
 __all__ = [
-    "any_script",
-    "pyplot",
+    "drawing",
+    "load_plotting",
+    "new_figure",
     "render_html",
     "render_json",
     "render_markdown",
@@ -166,35 +167,44 @@ def _pairs_table(pair: dict[str, Any], bots: Sequence[str]) -> str:
 def svg_text(figure: Any) -> str:
     """A matplotlib figure as SVG text, with no date or creator: the same bytes each time."""
     buffer = io.StringIO()
-    with any_script():
+    with drawing():
         figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
     text = buffer.getvalue()
     start = text.find("<svg")
     return text[start:] if start >= 0 else text
 
 
+#: the settings every plot is drawn and written with: the same SVG bytes each time (fixed ids,
+#: text kept as text), in one size of type
+_RC: dict[Any, Any] = {"svg.hashsalt": "bolivia", "svg.fonttype": "none", "font.size": 10}
+
+
 @contextlib.contextmanager
-def any_script() -> Iterator[None]:
-    """Draw text of any script without a warning per glyph. The SVG keeps text as text
+def drawing() -> Iterator[None]:
+    """Draw and write plots with :data:`_RC`, and text of any script without a warning per
+    glyph; matplotlib's settings and the warnings filter are as they were on leaving, so a
+    notebook that draws its own plots keeps its own. The SVG keeps text as text
     (``svg.fonttype`` none): the reader's fonts draw it, so a script matplotlib's own font
-    lacks (Chinese, Korean) is only laid out with that font's metrics. The warnings filter is
-    restored on leaving."""
-    with warnings.catch_warnings():
+    lacks (Chinese, Korean) is only laid out with that font's metrics."""
+    import matplotlib
+
+    with matplotlib.rc_context(_RC), warnings.catch_warnings():
         warnings.filterwarnings("ignore", "Glyph .* missing from font", UserWarning)
         yield
 
 
-def pyplot() -> Any:
-    """matplotlib's pyplot, set up to draw the same SVG bytes each time (no display)."""
-    import matplotlib
+def new_figure(size: tuple[float, float], layout: Literal["constrained"] | None = None) -> Any:
+    """A figure of its own, drawn for SVG: a ``Figure`` object, never pyplot's (no backend
+    chosen, no figure kept by matplotlib), to be drawn within :func:`drawing`."""
+    from matplotlib.figure import Figure
 
-    matplotlib.use("Agg")
-    matplotlib.rcParams["svg.hashsalt"] = "bolivia"
-    matplotlib.rcParams["svg.fonttype"] = "none"
-    matplotlib.rcParams["font.size"] = 10
-    from matplotlib import pyplot as plt
+    return Figure(figsize=size, layout=layout)
 
-    return plt
+
+def load_plotting() -> None:
+    """Import what the plots are drawn with (to do beside other work, not after it)."""
+    import matplotlib.backends.backend_svg
+    import matplotlib.figure  # noqa: F401
 
 
 def _bars(
@@ -229,12 +239,13 @@ def _played_by(play: Sequence[tuple[str, PlayStats]]) -> str:
     return bots_words(play[0][1].bot) if play else ""
 
 
-def _points_plot(plt: Any, play: Sequence[tuple[str, PlayStats]]) -> str:
+def _points_plot(play: Sequence[tuple[str, PlayStats]]) -> str:
     """Points a hand by side: a pair of bars for each column, from zero."""
     names = [title.replace(" = ", " =\n") for title, _ in play]
     stats = [p for _, p in play]
     x = list(range(len(names)))
-    fig, ax = plt.subplots(figsize=_FIGSIZE, layout="constrained")
+    fig = new_figure(_FIGSIZE, "constrained")
+    ax = fig.subplots()
     _bars(ax, x, [p.points_first for p in stats], -0.2, 0.4, _("side that starts the hand"))
     _bars(ax, x, [p.points_second for p in stats], 0.2, 0.4, _("the other side"))
     ax.set_xticks(x, names)
@@ -242,17 +253,16 @@ def _points_plot(plt: Any, play: Sequence[tuple[str, PlayStats]]) -> str:
     ax.set_ylabel(_("points a hand"))
     ax.set_title(_("Points a hand, by side ({bots})").format(bots=_played_by(play)))
     _legend(fig, 2)
-    svg = svg_text(fig)
-    plt.close(fig)
-    return svg
+    return svg_text(fig)
 
 
-def _canastas_plot(plt: Any, play: Sequence[tuple[str, PlayStats]]) -> str:
+def _canastas_plot(play: Sequence[tuple[str, PlayStats]]) -> str:
     """Canastas a hand by kind: a group of bars for each kind, a bar for each column, on one
     scale from zero."""
     x = list(range(len(KINDS)))
     width = 0.8 / max(1, len(play))
-    fig, ax = plt.subplots(figsize=_FIGSIZE, layout="constrained")
+    fig = new_figure(_FIGSIZE, "constrained")
+    ax = fig.subplots()
     for i, (title, p) in enumerate(play):
         offset = (i - (len(play) - 1) / 2) * width
         _bars(ax, x, [p.canastas[kind] for kind in KINDS], offset, width, title)
@@ -261,17 +271,16 @@ def _canastas_plot(plt: Any, play: Sequence[tuple[str, PlayStats]]) -> str:
     ax.set_ylabel(_("canastas a hand"))
     ax.set_title(_("Canastas a hand, by kind ({bots})").format(bots=_played_by(play)))
     _legend(fig, len(play))
-    svg = svg_text(fig)
-    plt.close(fig)
-    return svg
+    return svg_text(fig)
 
 
 _STYLES = ["-", "--", ":", "-."]
 
 
-def _turns_plot(plt: Any, play: Sequence[tuple[str, PlayStats]]) -> str:
+def _turns_plot(play: Sequence[tuple[str, PlayStats]]) -> str:
     """How long hands last: the share of hands by turns, a line for each column, from zero."""
-    fig, ax = plt.subplots(figsize=_FIGSIZE, layout="constrained")
+    fig = new_figure(_FIGSIZE, "constrained")
+    ax = fig.subplots()
     for i, (title, p) in enumerate(play):
         turns = sorted(p.turns_histogram)
         if turns:
@@ -289,9 +298,7 @@ def _turns_plot(plt: Any, play: Sequence[tuple[str, PlayStats]]) -> str:
     ax.set_ylabel(_("share of hands (%)"))
     ax.set_title(_("How long hands last ({bots})").format(bots=_played_by(play)))
     _legend(fig, len(play))
-    svg = svg_text(fig)
-    plt.close(fig)
-    return svg
+    return svg_text(fig)
 
 
 def plots(comparison: Comparison, data: dict[str, Any] | None = None) -> dict[str, str]:
@@ -301,13 +308,12 @@ def plots(comparison: Comparison, data: dict[str, Any] | None = None) -> dict[st
     Rulesets that set every rule alike are drawn once, under both names. Legends stay
     outside the data; the bars' lines are 95% intervals.
     """
-    plt = pyplot()
     play = context_play(comparison, data)
     out: dict[str, str] = {}
-    with any_script():
-        out["points"] = _points_plot(plt, play)
-        out["canastas"] = _canastas_plot(plt, play)
-        out["turns"] = _turns_plot(plt, play)
+    with drawing():
+        out["points"] = _points_plot(play)
+        out["canastas"] = _canastas_plot(play)
+        out["turns"] = _turns_plot(play)
     return out
 
 

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from bolivia.compare.report import any_script, pyplot, svg_text
+from bolivia.compare.report import drawing, new_figure, svg_text
 from bolivia.language import gettext_ as _
 from bolivia.language import number, percent
 from bolivia.sweeps.words import BASE_MARK
@@ -136,13 +136,13 @@ def _dodge(positions: list[float], lines: int) -> list[float]:
 
 def _figure(data: dict[str, Any], m: dict[str, Any], scale: tuple[float, float]) -> Any:
     """One measure's figure."""
-    plt = pyplot()
     axis = data["axes"][0]
     values = axis["resolved"]
     numeric = _numeric(values)
     positions = [float(v) for v in values] if numeric else [float(i) for i in range(len(values))]
     series = _series(data)
-    fig, ax = plt.subplots(figsize=FIGURE_SIZE)
+    fig = new_figure(FIGURE_SIZE)
+    ax = fig.subplots()
     dodge = _dodge(positions, len(series))
     for i, combos in enumerate(series.values()):
         at = [positions[axis["values"].index(c["values"][0])] + dodge[i] for c in combos]
@@ -194,12 +194,9 @@ def _legend(fig: Any, ax: Any, series: dict[str, list[dict[str, Any]]]) -> None:
 
 def plots(data: dict[str, Any]) -> dict[str, str]:
     """``{measure name: SVG text}``: every measure against the first varied rule."""
-    plt = pyplot()
     scales = _scales(data)
     out = {}
-    with any_script():
+    with drawing():
         for m in data["measures"]:
-            fig = _figure(data, m, scales[_kind(m["name"])])
-            out[m["name"]] = svg_text(fig)
-            plt.close(fig)
+            out[m["name"]] = svg_text(_figure(data, m, scales[_kind(m["name"])]))
     return out

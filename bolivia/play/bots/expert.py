@@ -5,7 +5,9 @@ It values each action by the position it leads to (:mod:`bolivia.play.bots.valua
 - a meld, an extension or a join is made when it raises the value (it pays), the best first;
 - otherwise the discard that loses least, less the danger of feeding the pile to the next
   player (the chance they hold what takes it, from the cards still unseen, times what the pile
-  is worth; a card that blocks or freezes the pile is safe);
+  is worth; a card that blocks or freezes the pile is safe), and less what a club would not
+  throw away: a wild card onto a small pile while a natural card could go instead, a card of
+  a natural trio (``keep_wild`` and ``trio``: measured by ``benchmarks/blunders.py``);
 - taking the pile (or its top card) when the position after it beats drawing;
 - going out (and answering the partner yes) when the side is then ahead by an estimate of the
   cards still held, or when the hand is nearly over.
@@ -42,7 +44,13 @@ from bolivia.play.table.actions import (
 from bolivia.play.table.hand import Hand
 from bolivia.rules.ruleset import Ruleset
 
-__all__ = ["ExpertBot", "Weights"]
+__all__ = ["SMALL_PILE", "ExpertBot", "Weights"]
+
+#: a pile of at most this many cards is not worth a wild card to freeze it
+SMALL_PILE: Final = 5
+#: the rank index of the threes, which make no trio to keep (red ones are laid, black ones
+#: block the pile)
+THREES: Final = 1
 
 
 class ExpertBot:
@@ -128,6 +136,27 @@ class ExpertBot:
         return weighing.ranked(actions)
 
 
+def _kept(pos: Position, indices: Sequence[int]) -> list[float]:
+    """What throwing each card away costs beyond the valuation, where a club keeps it: a wild
+    card onto a pile of at most :data:`SMALL_PILE` cards while a natural card could go instead
+    (it freezes a pile worth little, and a canasta loses a card), and a natural card of a trio
+    (a meld in waiting)."""
+    hand = pos.hand
+    wild = hand.ruleset.wild
+    ranks = hand.rank_counts[pos.player]
+    w = pos.w
+    small = len(hand.pile) <= SMALL_PILE and not all(wild[i] for i in indices)
+    out = []
+    for i in indices:
+        if wild[i]:
+            out.append(w.keep_wild if small else 0.0)
+        elif i < 52 and i >> 2 != THREES and ranks[i >> 2] == 3:
+            out.append(w.trio)
+        else:
+            out.append(0.0)
+    return out
+
+
 def _go_out_value(pos: Position, action: GoOut) -> float:
     """Going out this way: far above any other play, or -inf if unwanted.
 
@@ -165,8 +194,9 @@ class _Weighing:
             assert isinstance(action, Discard)
             indices.append(action.card.index)
         scores = self.pos.discard_scores(indices)
+        kept = _kept(self.pos, indices)
         for k, n in enumerate(discards):
-            self.discards.append((scores[k], n))
+            self.discards.append((scores[k] + kept[k], n))
 
     def lay(self, n: int, action: Action) -> None:
         """New melds: the value they add, and their cards' points."""

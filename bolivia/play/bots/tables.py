@@ -48,7 +48,18 @@ class Weights:
     How much of a promise the cards in hand are worth, against the same on the table.
     """
 
-    __slots__ = ("draw", "hand", "pair", "pile", "risk", "run", "second_run", "wild")
+    __slots__ = (
+        "draw",
+        "hand",
+        "keep_wild",
+        "pair",
+        "pile",
+        "risk",
+        "run",
+        "second_run",
+        "trio",
+        "wild",
+    )
 
     def __init__(self) -> None:
         self.hand = 0.5  # a group or wild meld the hand could make or grow, of its value
@@ -59,6 +70,11 @@ class Weights:
         self.risk = 0.35  # the chance, early on, that the cards in hand are counted
         self.draw = 14.0  # a card drawn from the stock, in points
         self.wild = 25.0  # a wild card kept for a canasta
+        # what a club would not throw away (the expert's discards): a wild card onto a pile of
+        # at most expert.SMALL_PILE cards while a natural card could go instead, and a natural
+        # card of a trio (three of a rank held: a meld in waiting), in points
+        self.keep_wild = 100.0
+        self.trio = 100.0
 
     def key(self) -> tuple[float, ...]:
         """The weights' values, in the order of their names.
@@ -70,11 +86,13 @@ class Weights:
         return (
             self.draw,
             self.hand,
+            self.keep_wild,
             self.pair,
             self.pile,
             self.risk,
             self.run,
             self.second_run,
+            self.trio,
             self.wild,
         )
 
@@ -83,7 +101,7 @@ class Weights:
         other = Weights()
         other.draw, other.hand, other.pair, other.pile = self.draw, self.hand, self.pair, self.pile
         other.risk, other.run, other.second_run = self.risk, self.run, self.second_run
-        other.wild = self.wild
+        other.wild, other.keep_wild, other.trio = self.wild, self.keep_wild, self.trio
         return other
 
     def same(self, other: Weights) -> bool:
@@ -106,6 +124,8 @@ class Weights:
             and self.run == other.run
             and self.second_run == other.second_run
             and self.wild == other.wild
+            and self.keep_wild == other.keep_wild
+            and self.trio == other.trio
         )
 
 
