@@ -26,6 +26,7 @@ from bolivia.compare.witnesses import compared_keys
 from bolivia.rules.library import Library, LibrarySpec, shipped_library
 from bolivia.verify.conformance import InProcessEngine, ProcessEngine, Suite, run_suites
 from bolivia.verify.oracle import Oracle
+from tests.report_files import as_data, stale
 
 LIBRARY = shipped_library()
 BOLIVIAS = ["bolivia-da", "bolivia-fr", "bolivia-ko", "bolivia-zh"]
@@ -199,13 +200,9 @@ def test_the_committed_default_report_is_current(tmp_path: Path) -> None:
             target = REPORTS / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes((out / rel).read_bytes())
-    for rel in produced:
-        committed = REPORTS / rel
-        assert committed.is_file(), f"reports/{rel} is not committed"
-        assert committed.read_bytes() == (out / rel).read_bytes(), (
-            f"reports/{rel} is stale: run BOLIVIA_REGENERATE=1 python -m pytest "
-            "tests/test_report.py"
-        )
+    assert stale(REPORTS, out) == [], (
+        "reports/ is stale: run BOLIVIA_REGENERATE=1 python -m pytest tests/test_report.py"
+    )
 
 
 def test_the_json_follows_its_documented_schema(comparison: Comparison) -> None:
@@ -381,3 +378,24 @@ def test_drawing_the_plots_leaves_matplotlib_as_it_was(comparison: Comparison) -
     assert all("<text" in svg for svg in drawn.values())  # text kept as text, not paths
     if "matplotlib.pyplot" in sys.modules:
         assert sys.modules["matplotlib.pyplot"].get_fignums() == []
+
+
+def test_plots_are_compared_by_what_they_plot(comparison: Comparison, tmp_path: Path) -> None:
+    """Another matplotlib may draw the same data otherwise: a plot whose drawing changed but
+    not its data is current; a changed number, or a changed word, is stale."""
+    from bolivia.compare.report import plots
+
+    svg = plots(comparison)["points"]
+    committed, written = tmp_path / "committed", tmp_path / "written"
+    for folder, text in ((committed, svg), (written, svg.replace('d="M', 'd="M '))):
+        (folder / "plots").mkdir(parents=True)
+        (folder / "plots" / "points.svg").write_text(text)
+    assert stale(committed, written) == []  # drawn otherwise, the same data
+    data = re.search(r"<dc:description>(.*?)</dc:description>", svg, re.DOTALL)
+    assert data is not None and '"bars": [[' in data.group(1)
+    first_bar = re.search(r'"bars": \[\[([^\]]*)\]', data.group(1))
+    assert first_bar is not None
+    changed = svg.replace(first_bar.group(1), first_bar.group(1) + "1", 1)
+    (written / "plots" / "points.svg").write_text(changed)
+    assert stale(committed, written) == ["plots/points.svg: differs"]
+    assert as_data(f"<p>{svg}</p>") != as_data(f"<p>{changed}</p>")  # inline in a page too

@@ -43,6 +43,7 @@ __all__ = [
     "drawing",
     "load_plotting",
     "new_figure",
+    "plotted",
     "render_html",
     "render_json",
     "render_markdown",
@@ -165,13 +166,42 @@ def _pairs_table(pair: dict[str, Any], bots: Sequence[str]) -> str:
 
 
 def svg_text(figure: Any) -> str:
-    """A matplotlib figure as SVG text, with no date or creator: the same bytes each time."""
+    """A matplotlib figure as SVG text, with no date or creator: the same bytes each time with
+    one matplotlib. What it plots (:func:`plotted`) goes into its description as JSON, so that
+    two plots can be compared by their data where another matplotlib draws them otherwise."""
     buffer = io.StringIO()
     with drawing():
-        figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
+        metadata = {"Date": None, "Creator": None, "Description": plotted(figure)}
+        figure.savefig(buffer, format="svg", metadata=metadata)
     text = buffer.getvalue()
     start = text.find("<svg")
     return text[start:] if start >= 0 else text
+
+
+def plotted(figure: Any) -> str:
+    """What a figure shows, as JSON: each plot's title and axis labels, its bars (where and how
+    high), its lines and error bars (their points), and the legends' words; the numbers to six
+    decimals. Not how it is drawn: tick positions, fonts, paths."""
+
+    def points(xy: Iterable[Sequence[float]]) -> list[list[float]]:
+        return [[round(float(v), 6) + 0.0 for v in p] for p in xy]  # (+ 0.0: no -0.0)
+
+    axes = []
+    for ax in figure.axes:
+        axes.append(
+            {
+                "title": ax.get_title(),
+                "x": ax.get_xlabel(),
+                "y": ax.get_ylabel(),
+                "bars": points((p.get_x(), p.get_width(), p.get_height()) for p in ax.patches),
+                "lines": [points(line.get_xydata()) for line in ax.lines],
+                "segments": [
+                    points(segment) for c in ax.collections for segment in c.get_segments()
+                ],
+            }
+        )
+    legends = [[t.get_text() for t in legend.get_texts()] for legend in figure.legends]
+    return json.dumps({"axes": axes, "legends": legends}, ensure_ascii=False, sort_keys=True)
 
 
 #: the settings every plot is drawn and written with: the same SVG bytes each time (fixed ids,
