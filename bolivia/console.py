@@ -51,9 +51,53 @@ def silence(stream: IO[str]) -> None:
     os.close(null)
 
 
+#: ``bolivia --help``: the commands by who reaches for them, each with a line that fits
+SECTIONS: dict[str, tuple[tuple[str, str], ...]] = {
+    "For clubs and rules committees": (
+        ("compare", "The report: rulesets compared, in rules and in play."),
+        ("rulebook", "A ruleset written as a rulebook to play from."),
+        ("new", "Start a house ruleset from a published one."),
+        ("validate", "Check ruleset files; every problem, with its line."),
+        ("lint", "What a valid ruleset may still get wrong."),
+        ("sweep", "Rule values played against each other, same deals."),
+        ("rulesets", "The rulesets: shipped, and your own."),
+        ("show", "A ruleset, each value with its source."),
+        ("sources", "The source documents and what they claim."),
+    ),
+    "For engine developers": (
+        ("oracle", "Answer rules questions (JSON Lines) on standard input."),
+        ("conform", "Run conformance suites, here or against an engine."),
+        ("profile", "The rule values an engine plays by."),
+        ("simulate", "Bots play hands or games; what happened, counted."),
+        ("match", "A duplicate match between two bots."),
+        ("ladder", "Every pair of bots in a match; their ratings."),
+        ("replay", "Re-verify recorded hands, action by action."),
+        ("schema", "The JSON Schema of ruleset files, for editors."),
+    ),
+}
+
+
 class Group(click.Group):
     """Turns the toolkit's errors into clear lines and exit status 1, and a closed standard
-    output into a quiet exit."""
+    output into a quiet exit. Its help lists the commands by :data:`SECTIONS`."""
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        listed = {name for rows in SECTIONS.values() for name, _line in rows}
+        others = [(n, "") for n in self.list_commands(ctx) if n not in listed]
+        for title, rows in (*SECTIONS.items(), ("Other commands", tuple(others))):
+            shown = [
+                (name, line or (self.commands[name].get_short_help_str(60)))
+                for name, line in rows
+                if name in self.commands and not self.commands[name].hidden
+            ]
+            if shown:
+                with formatter.section(title):
+                    formatter.write_dl(shown)
+        formatter.write_paragraph()
+        formatter.write_text(
+            "bolivia COMMAND --help tells more. Shell completion: docs/cli.md "
+            "(eval \"$(_BOLIVIA_COMPLETE=bash_source bolivia)\" for bash)."
+        )
 
     def invoke(self, ctx: click.Context) -> Any:
         try:

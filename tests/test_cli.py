@@ -204,3 +204,31 @@ def test_ctrl_c_while_a_c_extension_imports_is_an_interrupt(
     monkeypatch.setattr(module.cli, "main", broken_import)
     with pytest.raises(ImportError, match="no module named x"):
         module.main(["--version"])
+
+
+def test_the_help_groups_every_command_once_in_lines_that_fit() -> None:
+    """``bolivia --help``: the commands for clubs, then for engine developers, every command
+    in one of the two and none twice, each line whole (no first line cut with "...")."""
+    from bolivia.console import SECTIONS
+
+    listed = [name for rows in SECTIONS.values() for name, _line in rows]
+    visible = sorted(name for name, command in cli.commands.items() if not command.hidden)
+    assert sorted(listed) == visible and len(set(listed)) == len(listed)
+    shown = RUNNER.invoke(cli, ["--help"], terminal_width=80).output
+    for title in SECTIONS:
+        assert f"{title}:" in shown
+    commands = shown.split("For clubs and rules committees:", 1)[1]
+    assert "..." not in commands and "Other commands" not in shown
+    assert all(len(line) <= 80 for line in shown.splitlines())
+    clubs = shown.index("For clubs and rules committees:")
+    assert clubs < shown.index("  compare ") < shown.index("For engine developers:")
+
+
+def test_the_readme_counts_the_shipped_rulesets() -> None:
+    from bolivia.rules.library import shipped_library
+
+    readme = Path(__file__).resolve().parent.parent / "README.md"
+    if not readme.is_file():
+        pytest.skip("needs the checkout's README")
+    count = len(shipped_library().ids())
+    assert f"{count} in all" in " ".join(readme.read_text(encoding="utf-8").split())
