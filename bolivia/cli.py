@@ -20,10 +20,11 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
-from bolivia.compare_cli import compare_bots, compare_formats, compare_meter, compared
+from bolivia.compare_cli import bots_option, compare_bots, compare_meter, compared
 from bolivia.console import (
     BROKEN_PIPE,
     INTERRUPTED,
+    Formats,
     Group,
     Seconds,
     Terminal,
@@ -37,7 +38,15 @@ from bolivia.options import lang_option
 from bolivia.options import library as _library
 from bolivia.options import rulesets_option as _rulesets_option
 from bolivia.output import prepare_folder, write_text
-from bolivia.play_cli import MAX_MATCH, MAX_RUN, match, play_options, simulate, sweep_options
+from bolivia.play_cli import (
+    FORMATS,
+    MAX_MATCH,
+    MAX_RUN,
+    match,
+    play_options,
+    simulate,
+    sweep_options,
+)
 from bolivia.rules_cli import lint_ruleset, list_rulesets, new_ruleset, validate
 from bolivia.text import terminal
 from bolivia.version import __version__, compiled
@@ -516,13 +525,7 @@ def replay_command(files: tuple[Path, ...], folders: tuple[Path, ...]) -> None:
     help="Deals played per column under each bot, the same deals under every column (at most "
     f"{MAX_COMPARE_HANDS:,}).",
 )
-@click.option(
-    "--bots",
-    "bot_names",
-    help="The bots the deals are played under, four of a kind at the table, comma-separated "
-    "(default: search:playouts=16,width=3,greedy, the strongest and a weaker one; expert,greedy "
-    "plays about 20 times faster, a little weaker).",
-)
+@bots_option
 @click.option(
     "--precision",
     type=click.FloatRange(min=1.0, max=100_000.0),
@@ -552,9 +555,10 @@ def replay_command(files: tuple[Path, ...], folders: tuple[Path, ...]) -> None:
 @click.option(
     "--format",
     "formats",
+    type=Formats(FORMATS),
     default="md,html,json",
     show_default=True,
-    help="Comma-separated: md, html, json.",
+    help="The report's formats, comma-separated.",
 )
 @click.option(
     "--suite",
@@ -572,7 +576,7 @@ def compare_command(
     games: int,
     seed: int | None,
     workers: int | None,
-    formats: str,
+    formats: list[str],
     suite: Path | None,
     folders: tuple[Path, ...],
     lang: str,
@@ -585,7 +589,7 @@ def compare_command(
     from bolivia.compare.report import load_plotting, witness_suite, write_report
     from bolivia.play.batch.seeds import REPORT_SEED
 
-    chosen = compare_formats(formats)
+    chosen = formats
     bots = compare_bots(bot_names)
     library = _library(folders)
     rulesets = compared(refs, library)

@@ -1,4 +1,4 @@
-"""The pieces of ``bolivia compare`` around the comparison: which rulesets, bots and formats, and
+"""The pieces of ``bolivia compare`` around the comparison: which rulesets and bots, and
 the progress line while it plays."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from bolivia.rules.library import Library
     from bolivia.rules.ruleset import Ruleset
 
-__all__ = ["compare_bots", "compare_formats", "compare_meter", "compared", "default_compared"]
+__all__ = ["bots_option", "compare_bots", "compare_meter", "compared", "default_compared"]
 
 
 def default_compared(library: Library) -> list[Ruleset]:
@@ -32,13 +32,14 @@ def default_compared(library: Library) -> list[Ruleset]:
     return picked
 
 
-def compare_formats(formats: str) -> list[str]:
-    """The report's formats asked for: md, html, json."""
-    chosen = [part.strip() for part in formats.split(",") if part.strip()]
-    unknown = [f for f in chosen if f not in ("md", "html", "json")]
-    if unknown or not chosen:
-        raise click.UsageError(f"--format takes md, html, json (not {', '.join(unknown)})")
-    return chosen
+#: ``--bots`` of ``bolivia compare``
+bots_option = click.option(
+    "--bots",
+    "bot_names",
+    help="The bots the deals are played under, four of a kind at the table, comma-separated "
+    "(default: search:playouts=16,width=3,greedy, the strongest and a weaker one; expert,greedy "
+    "plays about 20 times faster, a little weaker).",
+)
 
 
 def compare_bots(bot_names: str | None) -> tuple[str, ...]:

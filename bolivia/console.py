@@ -25,6 +25,8 @@ from bolivia.text import json_for_terminal, terminal
 __all__ = [
     "BROKEN_PIPE",
     "INTERRUPTED",
+    "SECTIONS",
+    "Formats",
     "Group",
     "Progress",
     "Seconds",
@@ -96,7 +98,7 @@ class Group(click.Group):
         formatter.write_paragraph()
         formatter.write_text(
             "bolivia COMMAND --help tells more. Shell completion: docs/cli.md "
-            "(eval \"$(_BOLIVIA_COMPLETE=bash_source bolivia)\" for bash)."
+            '(eval "$(_BOLIVIA_COMPLETE=bash_source bolivia)" for bash).'
         )
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -114,6 +116,30 @@ class Group(click.Group):
             where = f": {exc.filename}" if exc.filename else ""
             click.echo(terminal(f"error: {exc.strerror or exc}{where}"), err=True)
             ctx.exit(1)
+
+
+class Formats(click.ParamType):  # type: ignore[type-arg]  # (generic from click 8.2 on)
+    """``--format``: one or more of ``choices``, comma-separated (``md,html``), checked as the
+    command line is read like any choice, each kept once in the order given. A wrong one is a
+    usage error naming it and the choices."""
+
+    name = "formats"
+
+    def __init__(self, choices: tuple[str, ...]) -> None:
+        self.choices = choices
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return ",".join(self.choices)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, list):
+            return value
+        chosen = [part.strip() for part in str(value).split(",") if part.strip()]
+        unknown = [f for f in chosen if f not in self.choices]
+        if unknown or not chosen:
+            given = ", ".join(unknown) or "nothing"
+            self.fail(f"takes {', '.join(self.choices)}, comma-separated (not {given})", param, ctx)
+        return list(dict.fromkeys(chosen))
 
 
 class Seconds(click.FloatRange):

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from bolivia.console import echo, echo_json
+from bolivia.console import Formats, echo, echo_json
 from bolivia.options import lang_option
 from bolivia.options import library as ruleset_library
 from bolivia.output import OutputError
@@ -81,9 +81,27 @@ def play_option_list(workers: int = 1, workers_shown: str | None = None) -> list
             help="The card-conservation check: after every action; after every action of one "
             "hand in 16 and at the end of every hand; at the end of every hand; never.",
         ),
-        click.option("--no-check", is_flag=True, help="The same as --check none."),
+        click.option(  # one spelling of each choice: kept one release, hidden, with a note
+            "--no-check",
+            is_flag=True,
+            hidden=True,
+            callback=_renamed("--no-check", "--check none"),
+            help="The same as --check none (the old spelling).",
+        ),
         click.option("--json", "as_json", is_flag=True, help="One JSON object, not a table."),
     ]
+
+
+def _renamed(old: str, new: str) -> Callable[[click.Context, click.Parameter, Any], Any]:
+    """An option's callback that says, on standard error, that ``old`` is now ``new`` (the
+    old spelling still works for one release)."""
+
+    def note(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+        if value:
+            click.echo(f"note: {old} is now {new}; {old} goes in the next release", err=True)
+        return value
+
+    return note
 
 
 def play_options(func: F) -> F:
@@ -157,9 +175,10 @@ def sweep_options(func: F) -> F:
         click.option(
             "--format",
             "formats",
+            type=Formats(FORMATS),
             default="md,html,json",
             show_default=True,
-            help="Comma-separated: md, html, json.",
+            help="The sweep's formats, comma-separated.",
         ),
         click.option("--status", "show_status", is_flag=True, help="Say what the store holds."),
         *play_option_list(workers=os.cpu_count() or 1, workers_shown="the number of CPUs"),

@@ -232,3 +232,17 @@ def test_the_readme_counts_the_shipped_rulesets() -> None:
         pytest.skip("needs the checkout's README")
     count = len(shipped_library().ids())
     assert f"{count} in all" in " ".join(readme.read_text(encoding="utf-8").split())
+
+
+@pytest.mark.parametrize("command", [["compare"], ["sweep", "--from", "bolivia-da"]])
+def test_a_format_list_is_checked_as_the_line_is_read(command: list[str]) -> None:
+    """``--format`` of the report and of the sweep: a choice of md, html and json, one or more,
+    checked before any work, the wrong one named with the choices."""
+    done = RUNNER.invoke(cli, [*command, "--format", "md,pdf"])
+    assert done.exit_code == 2
+    assert "takes md, html, json, comma-separated (not pdf)" in done.output
+    assert "--format" in done.output
+    done = RUNNER.invoke(cli, [*command, "--format", " , "])
+    assert done.exit_code == 2 and "(not nothing)" in done.output
+    shown = " ".join(RUNNER.invoke(cli, [*command[:1], "--help"]).output.split())
+    assert "--format md,html,json" in shown

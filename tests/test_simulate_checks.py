@@ -103,3 +103,16 @@ def test_an_unknown_mode_is_a_usage_error() -> None:
     done = CliRunner().invoke(cli, ["simulate", "--ruleset", "samba", "--check", "often"])
     assert done.exit_code == 2
     assert "often" in done.output
+
+
+def test_the_old_spelling_still_works_says_so_and_is_not_in_the_help() -> None:
+    """``--no-check`` is ``--check none`` (one spelling for each choice): kept one release,
+    with a note on standard error, and no longer shown by --help."""
+    done = CliRunner().invoke(
+        cli, ["simulate", "--ruleset", "samba", "--hands", "2", "--json", "--no-check"]
+    )
+    assert done.exit_code == 0, done.output
+    assert "note: --no-check is now --check none" in done.stderr
+    assert '"check": "none"' in done.stdout
+    shown = CliRunner().invoke(cli, ["simulate", "--help"]).output
+    assert "--no-check" not in shown and "--check" in shown
