@@ -46,15 +46,9 @@ def compare_bots(bot_names: str | None) -> tuple[str, ...]:
     """``--bots``: the bots the deals are played under, each named once (a search budget's
     own commas stay with it), as each bot names itself; the report's own when none is given."""
     from bolivia.compare.playing import BOTS
-    from bolivia.play.bots.registry import split_specs
-    from bolivia.play_cli import named_bot
+    from bolivia.play_cli import named_bots
 
-    if bot_names is None:
-        return BOTS
-    bots = tuple(named_bot(name, "--bots") for name in split_specs(bot_names))
-    if not bots or len(set(bots)) != len(bots):
-        raise click.BadParameter("name one bot or more, each once", param_hint="--bots")
-    return bots
+    return BOTS if bot_names is None else named_bots(bot_names, 1)
 
 
 def compared(refs: tuple[str, ...], library: Library) -> list[Ruleset]:

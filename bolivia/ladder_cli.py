@@ -17,7 +17,7 @@ import click
 from bolivia.console import echo, echo_json
 from bolivia.options import library as ruleset_library
 from bolivia.options import rulesets_option
-from bolivia.play_cli import named_bot, play_option_list, players_of
+from bolivia.play_cli import named_bots, play_option_list, players_of
 
 __all__ = ["DEFAULT_BOTS", "ladder_command"]
 
@@ -78,15 +78,12 @@ def ladder_command(
     from bolivia.compare_cli import default_compared
     from bolivia.play.batch.ladder import pairs, play_ladder
     from bolivia.play.batch.match import MatchError, sides
-    from bolivia.play.bots.registry import split_specs
 
     library = ruleset_library(folders)
     rulesets = [library.load(ref) for ref in ruleset_refs] or default_compared(library)
     if len({r.id for r in rulesets}) != len(rulesets):
         raise click.UsageError("a ruleset is named twice")
-    bots = [named_bot(name, "--bots") for name in split_specs(bot_names)]
-    if len(bots) < 2 or len(set(bots)) != len(bots):
-        raise click.BadParameter("name two bots or more, each once", param_hint="--bots")
+    bots = list(named_bots(bot_names, 2))
     counts = {}
     for ruleset in rulesets:
         counts[ruleset.id] = players_of(ruleset, players)

@@ -386,6 +386,19 @@ def named_bot(name: str, hint: str) -> str:
         raise click.BadParameter(str(exc), param_hint=hint) from None
 
 
+def named_bots(text: str, least: int) -> tuple[str, ...]:
+    """``--bots`` of a command that plays each bot on its own (a ladder, a report): the bots,
+    comma-separated (a search budget's own commas stay with it), each as it names itself, at
+    least ``least`` of them and each once; a usage error otherwise."""
+    from bolivia.play.bots.registry import split_specs
+
+    bots = tuple(named_bot(name, "--bots") for name in split_specs(text))
+    if len(bots) < least or len(set(bots)) != len(bots):
+        many = {1: "one bot", 2: "two bots"}.get(least, f"{least} bots")
+        raise click.BadParameter(f"name {many} or more, each once", param_hint="--bots")
+    return bots
+
+
 def _games_stopped(summary: dict[str, Any]) -> dict[str, int]:
     """A match's games stopped before their end, by why."""
     return {

@@ -246,3 +246,12 @@ def test_a_format_list_is_checked_as_the_line_is_read(command: list[str]) -> Non
     assert done.exit_code == 2 and "(not nothing)" in done.output
     shown = " ".join(RUNNER.invoke(cli, [*command[:1], "--help"]).output.split())
     assert "--format md,html,json" in shown
+
+
+def test_the_help_of_compare_bots_names_the_reports_bots() -> None:
+    """The help's default is written out (the command line does not load the play to start);
+    it names the bots the report plays."""
+    from bolivia.compare.playing import BOTS
+
+    shown = " ".join(RUNNER.invoke(cli, ["compare", "--help"], terminal_width=200).output.split())
+    assert f"(default: {','.join(BOTS)}," in shown

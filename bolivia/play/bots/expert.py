@@ -26,6 +26,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Final
 
+from bolivia.cards import RANKS
 from bolivia.play.bots.tuned import weights_for
 from bolivia.play.bots.valuation import Position, Summary, Weights
 from bolivia.play.table.actions import (
@@ -50,7 +51,7 @@ __all__ = ["SMALL_PILE", "ExpertBot", "Weights"]
 SMALL_PILE: Final = 5
 #: the rank index of the threes, which make no trio to keep (red ones are laid, black ones
 #: block the pile)
-THREES: Final = 1
+THREES: Final = RANKS.index("3")
 
 
 class ExpertBot:
