@@ -5,7 +5,7 @@ build in turn (paired and interleaved, so that the machine's load falls on both 
         [--rulesets ID,...] [--bots greedy,random] [--hands 300] [--check sampled]
         [--repeat 5] [--workers 1]
 
-Each interpreter runs ``python -P -m bolivia simulate --ruleset R --bots B --hands N --check C
+Each interpreter runs ``python -P -m bolivia simulate R --bots B --hands N --check C
 --json`` (``-P``: the installed package, never a checkout); the run's own ``hands_per_second``
 and ``actions_per_second`` are collected, ``--repeat`` times, one interpreter after the other.
 Printed per ruleset and bot: the median and the range for each build, the ratio of the
@@ -33,7 +33,7 @@ def build_of(python: str) -> str:
 
 
 def simulate(python: str, args: argparse.Namespace, rid: str, bot: str) -> dict[str, Any]:
-    command = [python, "-P", "-m", "bolivia", "simulate", "--ruleset", rid, "--bots", bot]
+    command = [python, "-P", "-m", "bolivia", "simulate", rid, "--bots", bot]
     command += ["--hands", str(args.hands), "--check", args.check, "--json"]
     command += ["--workers", str(args.workers)]
     done = subprocess.run(command, capture_output=True, text=True)

@@ -26,7 +26,6 @@ def simulate(rid: str, bots: str, hands: int, workers: int, replays: Path) -> di
             "-m",
             "bolivia",
             "simulate",
-            "--ruleset",
             rid,
             "--hands",
             str(hands),

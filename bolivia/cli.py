@@ -20,6 +20,7 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
+from bolivia import formats
 from bolivia.compare_cli import bots_option, compare_bots, compare_meter, compared
 from bolivia.console import (
     BROKEN_PIPE,
@@ -34,7 +35,7 @@ from bolivia.console import (
     silence,
 )
 from bolivia.ladder_cli import ladder_command
-from bolivia.options import lang_option
+from bolivia.options import json_option, lang_option, ruleset_arguments, seed_option, workers_option
 from bolivia.options import library as _library
 from bolivia.options import rulesets_option as _rulesets_option
 from bolivia.output import prepare_folder, write_text
@@ -72,7 +73,7 @@ def cli() -> None:
 
 
 @cli.command("rulesets")
-@click.option("--json", "as_json", is_flag=True, help="A JSON list instead of a table.")
+@json_option(help="JSON instead of a table.")
 @_rulesets_option
 def rulesets_command(as_json: bool, folders: tuple[Path, ...]) -> None:
     """List the rulesets: id, name, base, sources. A file that cannot be read is named with
@@ -82,14 +83,7 @@ def rulesets_command(as_json: bool, folders: tuple[Path, ...]) -> None:
 
 @cli.command("show")
 @click.argument("ruleset")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["yaml", "json"]),
-    default="yaml",
-    show_default=True,
-    help="Commented YAML for reading, or JSON.",
-)
+@json_option(old=("yaml", "json"), help="JSON instead of commented YAML.")
 @click.option(
     "--standalone",
     is_flag=True,
@@ -98,15 +92,15 @@ def rulesets_command(as_json: bool, folders: tuple[Path, ...]) -> None:
 @_rulesets_option
 @lang_option
 def show_command(
-    ruleset: str, fmt: str, standalone: bool, folders: tuple[Path, ...], lang: str
+    ruleset: str, as_json: bool, standalone: bool, folders: tuple[Path, ...], lang: str
 ) -> None:
-    """Show a resolved ruleset (ID or FILE), each value with its provenance (the comments'
-    prose in the --lang language)."""
+    """Show a resolved ruleset (ID, FILE or - for standard input), each value with its
+    provenance (the comments' prose in the --lang language)."""
     from bolivia.rules.rendering import ruleset_json, show_yaml, standalone_yaml
 
     resolved = _library(folders).load(ruleset)
-    if fmt == "json":
-        echo_json(ruleset_json(resolved))
+    if as_json:
+        echo_json({**formats.head("ruleset"), **ruleset_json(resolved)})
     elif standalone:
         echo(standalone_yaml(resolved), nl=False)
     else:
@@ -114,7 +108,7 @@ def show_command(
 
 
 @cli.command("validate")
-@click.argument("files", nargs=-1, required=True)
+@click.argument("files", nargs=-1, required=True, metavar="RULESET...")
 @click.option(
     "--strict",
     is_flag=True,
@@ -122,7 +116,8 @@ def show_command(
 )
 @_rulesets_option
 def validate_command(files: tuple[str, ...], strict: bool, folders: tuple[Path, ...]) -> None:
-    """Check ruleset files (or ids); list every problem as FILE:LINE: key: message."""
+    """Check rulesets (files, ids, - for standard input); list every problem as FILE:LINE:
+    key: message."""
     validate(_library(folders, strict=strict), files)
 
 
@@ -146,7 +141,7 @@ def schema_command(out: Path | None, fields: bool) -> None:
 
 @cli.command("sources")
 @click.option("--claims", "with_claims", is_flag=True, help="List every claim too.")
-@click.option("--json", "as_json", is_flag=True, help="JSON instead of text.")
+@json_option()
 @click.option(
     "--sources",
     "folders",
@@ -165,7 +160,7 @@ def sources_command(with_claims: bool, as_json: bool, folders: tuple[Path, ...])
         if not with_claims:
             for item in data:
                 item["claims"] = len(item["claims"])
-        echo_json(data)
+        echo_json({**formats.head("sources"), "sources": data})
         return
     for source in sources.values():
         _echo_source(source, with_claims)
@@ -294,14 +289,7 @@ def oracle_command(
     type=click.IntRange(min=1),
     help="Stop after this many failures; the cases left are reported as not run.",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Text for people, or one JSON document of every outcome.",
-)
+@json_option(old=("text", "json"), help="One JSON document of every outcome, not text.")
 @click.option(
     "--junit",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -320,13 +308,14 @@ def conform_command(
     give_up: int,
     exitfirst: bool,
     maxfail: int | None,
-    fmt: str,
+    as_json: bool,
     junit: Path | None,
     quiet: bool,
     verbose: bool,
     folders: tuple[Path, ...],
 ) -> None:
-    """Run conformance suites (names or files; default: all shipped) against an engine.
+    """Run conformance suites (names, files, - for standard input; default: all shipped)
+    against an engine.
 
     Text output: the first 20 failures in full, every failure on a line by suite when there
     are more, the counts per suite, the skips and cases not run by reason, and last the line
@@ -357,7 +346,7 @@ def conform_command(
         raise click.BadParameter(str(exc), param_hint=f"'{exc.param}'") from None
     out, warnings = runner.report(
         run,
-        fmt,
+        "json" if as_json else "text",
         "quiet" if quiet else "verbose" if verbose else "normal",
         runner.rule_fields(library, only),
     )
@@ -370,7 +359,7 @@ def conform_command(
 
 
 @cli.command("simulate")
-@click.option("--ruleset", "ruleset_ref", required=True, help="A ruleset id or file.")
+@ruleset_arguments(old="--ruleset")
 @click.option(
     "--hands",
     type=click.IntRange(min=1, max=MAX_RUN),
@@ -403,7 +392,7 @@ def conform_command(
 )
 @_rulesets_option
 def simulate_command(
-    ruleset_ref: str,
+    refs: tuple[str, ...],
     hands: int | None,
     games: int | None,
     seed: int,
@@ -419,7 +408,7 @@ def simulate_command(
 ) -> None:
     """Let bots play hands or games under a ruleset, and count what happened."""
     simulate(
-        ruleset_ref,
+        refs,
         hands,
         games,
         seed,
@@ -436,9 +425,8 @@ def simulate_command(
 
 
 @cli.command("match")
-@click.argument("bot_a")
-@click.argument("bot_b")
-@click.option("--ruleset", "ruleset_ref", required=True, help="A ruleset id or file.")
+@ruleset_arguments(old="--ruleset")
+@click.option("--bots", "bot_names", help="The two bots, comma-separated: greedy,random.")
 @click.option(
     "--deals",
     type=click.IntRange(min=1, max=MAX_MATCH),
@@ -452,9 +440,8 @@ def simulate_command(
 @play_options
 @_rulesets_option
 def match_command(
-    bot_a: str,
-    bot_b: str,
-    ruleset_ref: str,
+    refs: tuple[str, ...],
+    bot_names: str | None,
     deals: int | None,
     games: int | None,
     seed: int,
@@ -465,13 +452,12 @@ def match_command(
     as_json: bool,
     folders: tuple[Path, ...],
 ) -> None:
-    """A duplicate match: BOT_A and BOT_B (random, greedy, ...) play the same deals (or games)
-    twice, A at the seats of one side and then of the other; A's win rate and margin, with
-    intervals paired by deal."""
+    """A duplicate match: the two bots of --bots (A,B) play the same deals (or games) twice, A
+    at the seats of one side and then of the other; A's win rate and margin, with intervals
+    paired by deal."""
     match(
-        bot_a,
-        bot_b,
-        ruleset_ref,
+        refs,
+        bot_names,
         deals,
         games,
         seed,
@@ -488,7 +474,7 @@ def match_command(
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
 @_rulesets_option
 def replay_command(files: tuple[Path, ...], folders: tuple[Path, ...]) -> None:
-    """Re-verify recorded hands action by action, and their scores."""
+    """Re-verify recorded hands action by action, and their scores (- reads standard input)."""
     from bolivia.play.batch.replay import ReplayError, verify_replay
 
     library = _library(folders)
@@ -503,13 +489,14 @@ def replay_command(files: tuple[Path, ...], folders: tuple[Path, ...]) -> None:
             failed += 1
             click.echo(terminal(str(exc)), err=True)  # a replay file's text, escaped
             continue
-        echo(f"{path}: {hands} hand{'s' if hands != 1 else ''} verified")
+        shown = "<stdin>" if str(path) == "-" else path
+        echo(f"{shown}: {hands} hand{'s' if hands != 1 else ''} verified")
     if failed:
         sys.exit(1)
 
 
 @cli.command("compare")
-@click.argument("refs", nargs=-1)
+@click.argument("refs", nargs=-1, metavar="[RULESET]...")
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
@@ -540,18 +527,8 @@ def replay_command(files: tuple[Path, ...], folders: tuple[Path, ...]) -> None:
     type=click.IntRange(min=0, max=100_000),
     help="Whole games to the target per column (greedy bots); 0 for none.",
 )
-@click.option(
-    "--seed",
-    type=click.IntRange(min=0),
-    help="The run's seed (default: 20261207, one no bot was tuned or screened on; the "
-    "report says so when it runs on it).",
-)
-@click.option(
-    "--workers",
-    type=click.IntRange(min=1, max=64),
-    help="Worker processes for the simulation (default: the CPUs, up to 4); the "
-    "report does not depend on it.",
-)
+@seed_option
+@workers_option
 @click.option(
     "--format",
     "formats",
@@ -574,8 +551,8 @@ def compare_command(
     bot_names: str | None,
     precision: float | None,
     games: int,
-    seed: int | None,
-    workers: int | None,
+    seed: int,
+    workers: int,
     formats: list[str],
     suite: Path | None,
     folders: tuple[Path, ...],
@@ -585,9 +562,8 @@ def compare_command(
 
     With no RULESET, all shipped Bolivia rulesets; with one, that ruleset and its base.
     """
-    from bolivia.compare.findings import build, default_workers
+    from bolivia.compare.findings import build
     from bolivia.compare.report import load_plotting, witness_suite, write_report
-    from bolivia.play.batch.seeds import REPORT_SEED
 
     chosen = formats
     bots = compare_bots(bot_names)
@@ -613,8 +589,8 @@ def compare_command(
         games=games,
         bots=bots,
         precision=precision,
-        seed=REPORT_SEED if seed is None else seed,
-        workers=workers or default_workers(),
+        seed=seed,
+        workers=workers,
         where=library.spec,
         progress=meter.update,
         meanwhile=load_plotting if {"md", "html"} & set(chosen) else None,  # beside the play
@@ -695,18 +671,26 @@ def new_command(
 @click.argument("ruleset")
 @_rulesets_option
 def lint_command(ruleset: str, folders: tuple[Path, ...]) -> None:
-    """Look for what a valid ruleset may still get wrong; exit 1 on errors."""
+    """Look for what a valid ruleset (ID, FILE or -) may still get wrong; exit 1 on errors."""
     lint_ruleset(_library(folders).load(ruleset))
 
 
 @cli.command("rulebook")
 @click.argument("ruleset")
-@click.option("--format", "fmt", type=click.Choice(["md", "html"]), default="md", show_default=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["md", "html"]),
+    default="md",
+    show_default=True,
+    help="Markdown, or one HTML page that needs nothing else.",
+)
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write it to a file.")
 @_rulesets_option
 @lang_option
 def rulebook_command(ruleset: str, fmt: str, out: Path | None, folders: Any, lang: str) -> None:
-    """Write a ruleset as a rulebook a table can play from (Markdown or HTML)."""
+    """Write a ruleset (ID, FILE or -) as a rulebook a table can play from (Markdown or
+    HTML)."""
     from bolivia.authoring.rulebook import render_rulebook
 
     library = _library(folders)
@@ -726,7 +710,7 @@ def rulebook_command(ruleset: str, fmt: str, out: Path | None, folders: Any, lan
 @click.option("--as", "as_id", help="The ruleset id to ask it under (default: of fewest changes).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the ruleset.")
 @click.option("--force", is_flag=True, help="Replace the --out file if it exists.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+@json_option(old=("text", "json"))
 @click.option("--max-questions", default=20_000, type=click.IntRange(1, 1_000_000), help="A cap.")
 @click.option(
     "--max-requests",

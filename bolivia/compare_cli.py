@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from bolivia.console import Progress
+from bolivia.options import given_rulesets
 
 if TYPE_CHECKING:
     from bolivia.rules.library import Library
@@ -53,6 +54,7 @@ def compare_bots(bot_names: str | None) -> tuple[str, ...]:
 
 def compared(refs: tuple[str, ...], library: Library) -> list[Ruleset]:
     """The rulesets to compare: those named (one: it and its base), or the shipped ones."""
+    refs = given_rulesets(refs, many=True, required=False)
     rulesets = [library.load(ref) for ref in refs] if refs else default_compared(library)
     if len(rulesets) == 1:
         base = rulesets[0].base

@@ -15,8 +15,8 @@ from typing import Any, TypeVar
 import click
 
 from bolivia.console import echo, echo_json
+from bolivia.options import given_rulesets, ruleset_arguments, rulesets_option
 from bolivia.options import library as ruleset_library
-from bolivia.options import rulesets_option
 from bolivia.play_cli import named_bots, play_option_list, players_of
 
 __all__ = ["DEFAULT_BOTS", "ladder_command"]
@@ -36,12 +36,7 @@ def _options(func: F) -> F:
 
 
 @click.command("ladder")
-@click.option(
-    "--ruleset",
-    "ruleset_refs",
-    multiple=True,
-    help="A ruleset id or file; repeat for more (default: the shipped Bolivias).",
-)
+@ruleset_arguments(many=True, old="--ruleset")
 @click.option(
     "--bots",
     "bot_names",
@@ -60,7 +55,7 @@ def _options(func: F) -> F:
 @_options
 @rulesets_option
 def ladder_command(
-    ruleset_refs: tuple[str, ...],
+    refs: tuple[str, ...],
     bot_names: str,
     deals: int,
     seed: int,
@@ -73,14 +68,18 @@ def ladder_command(
 ) -> None:
     """A ladder: every pair of bots plays a duplicate match on the same deals under each
     ruleset; each bot's rating (Bradley-Terry on the hands, Elo scale, greedy at 0) with a
-    95% interval from a bootstrap over the deals, and every match's share of hands won."""
+    95% interval from a bootstrap over the deals, and every match's share of hands won.
+
+    With no RULESET, the shipped Bolivia rulesets.
+    """
     from bolivia.compare.ladder import ladder_json, ladder_text
     from bolivia.compare_cli import default_compared
     from bolivia.play.batch.ladder import pairs, play_ladder
     from bolivia.play.batch.match import MatchError, sides
 
     library = ruleset_library(folders)
-    rulesets = [library.load(ref) for ref in ruleset_refs] or default_compared(library)
+    chosen = given_rulesets(refs, many=True, required=False)
+    rulesets = [library.load(ref) for ref in chosen] or default_compared(library)
     if len({r.id for r in rulesets}) != len(rulesets):
         raise click.UsageError("a ruleset is named twice")
     bots = list(named_bots(bot_names, 2))
@@ -92,10 +91,10 @@ def ladder_command(
         except MatchError as exc:
             raise click.UsageError(str(exc)) from None
     total = len(rulesets) * len(pairs(bots)) * deals
-    refs = [str(r.path) if r.path and not r.shipped else r.id for r in rulesets]
+    where = [str(r.path) if r.path and not r.shipped else r.id for r in rulesets]
     with click.progressbar(length=total, label="ladder: deals", file=sys.stderr) as bar:
         matches = play_ladder(
-            refs,
+            where,
             library.spec,
             bots,
             players=[counts[r.id] for r in rulesets],

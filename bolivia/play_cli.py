@@ -9,7 +9,6 @@ May import: everything below the command line (play, compare, ...), console and 
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -17,8 +16,18 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from bolivia import formats
 from bolivia.console import Formats, echo, echo_json
-from bolivia.options import lang_option
+from bolivia.options import (
+    given_rulesets,
+    json_option,
+    lang_option,
+    old_spelling,
+    renamed,
+    ruleset_arguments,
+    seed_option,
+    workers_option,
+)
 from bolivia.options import library as ruleset_library
 from bolivia.output import OutputError
 from bolivia.text import terminal
@@ -50,29 +59,16 @@ MAX_DEALS = 1_000_000  # deals (hands or games) under each combination
 FORMATS = ("md", "html", "json")
 
 
-def play_option_list(workers: int = 1, workers_shown: str | None = None) -> list[Any]:
-    """The options of the commands that play (simulate, match, sweep), ``--workers``
-    defaulting to ``workers``."""
+def play_option_list() -> list[Any]:
+    """The options of the commands that play (simulate, match, ladder, sweep)."""
     return [
-        click.option(
-            "--seed",
-            default=0,
-            show_default=True,
-            type=click.IntRange(min=0),
-            help="The run's seed; every hand's (and game's) seed derives from it.",
-        ),
+        seed_option,
         click.option(
             "--players",
             type=click.IntRange(min=2, max=8),
             help="Number of players (default: the ruleset's usual number).",
         ),
-        click.option(
-            "--workers",
-            default=workers,
-            show_default=workers_shown or True,
-            type=click.IntRange(min=1, max=64),
-            help="Worker processes; the results do not depend on it.",
-        ),
+        workers_option,
         click.option(
             "--check",
             type=click.Choice(["every", "sampled", "end", "none"]),
@@ -88,7 +84,7 @@ def play_option_list(workers: int = 1, workers_shown: str | None = None) -> list
             callback=_renamed("--no-check", "--check none"),
             help="The same as --check none (the old spelling).",
         ),
-        click.option("--json", "as_json", is_flag=True, help="One JSON object, not a table."),
+        json_option(help="One JSON object, not a table."),
     ]
 
 
@@ -98,7 +94,7 @@ def _renamed(old: str, new: str) -> Callable[[click.Context, click.Parameter, An
 
     def note(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
         if value:
-            click.echo(f"note: {old} is now {new}; {old} goes in the next release", err=True)
+            renamed(old, new)
         return value
 
     return note
@@ -114,7 +110,7 @@ def play_options(func: F) -> F:
 def sweep_options(func: F) -> F:
     """The options of ``bolivia sweep``."""
     options = [
-        click.option("--from", "from_ref", help="The base ruleset: an id or a file."),
+        ruleset_arguments(old="--from"),
         click.option(
             "--vary",
             multiple=True,
@@ -181,7 +177,7 @@ def sweep_options(func: F) -> F:
             help="The sweep's formats, comma-separated.",
         ),
         click.option("--status", "show_status", is_flag=True, help="Say what the store holds."),
-        *play_option_list(workers=os.cpu_count() or 1, workers_shown="the number of CPUs"),
+        *play_option_list(),
     ]
     for option in reversed(options):
         func = option(func)
@@ -218,7 +214,7 @@ def bots_of(bot_names: str, count: int) -> list[str]:
 
 
 def simulate(
-    ruleset_ref: str,
+    refs: tuple[str, ...],
     hands: int | None,
     games: int | None,
     seed: int,
@@ -235,6 +231,7 @@ def simulate(
     """Let bots play hands or games under a ruleset, and count what happened."""
     from bolivia.play.batch.simulate import RunSpec, run
 
+    (ruleset_ref,) = given_rulesets(refs)
     if hands and games:
         raise click.UsageError("give --hands or --games, not both")
     library = ruleset_library(folders)
@@ -259,7 +256,7 @@ def simulate(
     with click.progressbar(length=total, label=label, file=sys.stderr) as bar:
         summary = run(spec, workers, progress=bar.update, ruleset=ruleset)
     if as_json:
-        echo_json(summary)
+        echo_json({**formats.head("simulation"), **summary})
     else:
         _echo_table(summary)
     report_unruled(summary, strict, replays is not None)
@@ -327,10 +324,29 @@ def report_unruled(summary: dict[str, Any], strict: bool, replays: bool = False)
         raise SystemExit(1)
 
 
+def match_subject(refs: tuple[str, ...], bot_names: str | None) -> tuple[str, str, str]:
+    """``match RULESET --bots A,B``: the ruleset and the two bots (the same bot twice is a
+    null match). The old form, ``match A B --ruleset RULESET``, is read with a note."""
+    from bolivia.play.bots.registry import split_specs
+
+    old = old_spelling()
+    if old is not None and bot_names is None:
+        if len(refs) != 2:
+            raise click.UsageError("give the ruleset and the bots as: match RULESET --bots A,B")
+        renamed("match A B --ruleset RULESET", "match RULESET --bots A,B", "the old form")
+        return old[1][0], named_bot(refs[0], "BOT_A"), named_bot(refs[1], "BOT_B")
+    (ref,) = given_rulesets(refs)
+    names = split_specs(bot_names or "")
+    if len(names) != 2:
+        raise click.BadParameter(
+            "name the two bots, comma-separated: greedy,random", param_hint="--bots"
+        )
+    return ref, named_bot(names[0], "--bots"), named_bot(names[1], "--bots")
+
+
 def match(
-    bot_a: str,
-    bot_b: str,
-    ruleset_ref: str,
+    refs: tuple[str, ...],
+    bot_names: str | None,
     deals: int | None,
     games: int | None,
     seed: int,
@@ -345,9 +361,9 @@ def match(
     from bolivia.compare.matches import match_json, match_text
     from bolivia.play.batch.match import MatchError, MatchSpec, play_match, sides
 
+    ruleset_ref, bot_a, bot_b = match_subject(refs, bot_names)
     if deals and games:
         raise click.UsageError("give --deals or --games, not both")
-    bot_a, bot_b = named_bot(bot_a, "BOT_A"), named_bot(bot_b, "BOT_B")
     library = ruleset_library(folders)
     ruleset = library.load(ruleset_ref)
     count = players_of(ruleset, players)

@@ -11,6 +11,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import click
+
+from bolivia import formats
 from bolivia.console import echo, echo_json
 from bolivia.errors import Problem, RulesetError
 from bolivia.text import terminal
@@ -48,7 +51,7 @@ def list_rulesets(library: Library, *, as_json: bool) -> None:
             }
             for r in loaded
         ]
-        echo_json(rows)
+        echo_json({**formats.head("rulesets"), "rulesets": rows})
     else:
         from tabulate import tabulate
 
@@ -115,6 +118,12 @@ def new_ruleset(
     it plays when that is not its base's."""
     from bolivia.authoring.house import derive, unchanged
 
+    if base_ref == "-":
+        raise click.BadParameter(
+            "a house ruleset extends an id or a file; standard input (-) is neither: save it "
+            "to a file first",
+            param_hint="--from",
+        )
     ruleset = derive(
         name,
         base_ref,

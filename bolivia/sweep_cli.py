@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 import click
 
 from bolivia.console import Progress, echo
+from bolivia.options import given_rulesets
 from bolivia.options import library as ruleset_library
 from bolivia.play_cli import MAX_DEALS, bots_of, players_of
 from bolivia.rules.library import Library
@@ -96,17 +97,18 @@ def _base_library(base: Ruleset, library: Library) -> Library:
 
 
 def _base_ref(
-    from_ref: str | None, vary: Sequence[str], hands: int | None, games: int | None
+    refs: tuple[str, ...], vary: Sequence[str], hands: int | None, games: int | None
 ) -> str:
     """The base's reference; a sweep without a base or a varied field, or with both hands
     and games, is refused."""
-    if from_ref is None:
-        raise click.UsageError("give --from RULESET (or --status)")
+    given = given_rulesets(refs, required=False)
+    if not given:
+        raise click.UsageError("give the base RULESET (or --status)")
     if not vary:
         raise click.UsageError("give at least one --vary FIELD=V1,V2,... (or FIELD=LOW..HIGH/STEP)")
     if hands and games:
         raise click.UsageError("give --hands or --games, not both")
-    return from_ref
+    return given[0]
 
 
 def _axes(vary: Sequence[str], base: Ruleset) -> list[Axis]:
@@ -176,7 +178,7 @@ def _say_done(data: dict[str, Any], written: Sequence[Path], as_json: bool) -> N
 
 
 def sweep(
-    from_ref: str | None,
+    refs: tuple[str, ...],
     vary: Sequence[str],
     hands: int | None,
     games: int | None,
@@ -198,7 +200,7 @@ def sweep(
 ) -> None:
     """Play every combination of the varied values on the same deals; write the report (its
     text in the language ``lang``)."""
-    ref = _base_ref(from_ref, vary, hands, games)
+    ref = _base_ref(refs, vary, hands, games)
     chosen = formats
     library = ruleset_library(folders)
     base = library.load(ref)

@@ -24,6 +24,10 @@ settings.register_profile(
 settings.register_profile("thorough", max_examples=2_000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
+# The tests run side by side already (pytest -n auto): the commands they run start one worker
+# process unless a test asks for more (BOLIVIA_WORKERS is --workers' default)
+os.environ.setdefault("BOLIVIA_WORKERS", "1")
+
 # A shell starts a background job with SIGINT ignored, and every process it starts inherits
 # that: the commands the Ctrl-C tests interrupt would never see the interrupt. Give the tests'
 # own processes, and so their children, the interrupt back.

@@ -75,10 +75,10 @@ def test_bots_are_split_with_their_budgets() -> None:
 @pytest.mark.parametrize(
     "args",
     [
-        ["match", "search:playouts=0", "expert", "--ruleset", "bolivia-da", "--deals", "1"],
-        ["match", "expert", "search:wide=3", "--ruleset", "bolivia-da", "--deals", "1"],
-        ["simulate", "--ruleset", "bolivia-da", "--hands", "1", "--bots", "search:width=x"],
-        ["simulate", "--ruleset", "bolivia-da", "--hands", "1", "--bots", "expert:width=2"],
+        ["match", "bolivia-da", "--bots", "search:playouts=0,expert", "--deals", "1"],
+        ["match", "bolivia-da", "--bots", "expert,search:wide=3", "--deals", "1"],
+        ["simulate", "bolivia-da", "--hands", "1", "--bots", "search:width=x"],
+        ["simulate", "bolivia-da", "--hands", "1", "--bots", "expert:width=2"],
     ],
 )
 def test_the_commands_refuse_a_bad_spec_in_one_line(args: list[str]) -> None:
@@ -93,7 +93,7 @@ def test_a_replay_names_the_budget_and_replays_as_played(tmp_path: Path) -> None
     spec = "search:width=2,playouts=2,depth=6"
     folder = tmp_path / "replays"
     code, out, err = run(
-        *("simulate", "--ruleset", "bolivia-da", "--hands", "1", "--seed", "5"),
+        *("simulate", "bolivia-da", "--hands", "1", "--seed", "5"),
         *("--bots", ",".join([spec, "expert"] * 2), "--replays", str(folder), "--json"),
     )
     assert code == 0, err

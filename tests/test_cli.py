@@ -26,7 +26,9 @@ def run(*args: str) -> tuple[int, str, str]:
 def test_rulesets_json_lists_the_six() -> None:
     code, out, _ = run("rulesets", "--json")
     assert code == 0
-    rows = json.loads(out)
+    listed = json.loads(out)
+    assert (listed["format"], listed["version"]) == ("bolivia-rulesets", 1)
+    rows = listed["rulesets"]
     ids = {row["id"] for row in rows}
     assert {"canasta", "samba", "bolivia-fr", "bolivia-da", "bolivia-zh", "bolivia-ko"} <= ids
     for row in rows:
@@ -47,7 +49,7 @@ def test_show_yaml_comments_every_value() -> None:
 
 
 def test_show_json() -> None:
-    code, out, _ = run("show", "bolivia-zh", "--format", "json")
+    code, out, _ = run("show", "bolivia-zh", "--json")
     data = json.loads(out)
     assert code == 0
     assert data["rules"]["game"]["hand_cap"] == {"hands": 60, "outcome": "draw"}
@@ -112,7 +114,7 @@ def test_sources_listing() -> None:
     code, out, _ = run("sources", "--claims")
     assert "da:groups-wild-limit" in out
     code, out, _ = run("sources", "--json")
-    assert {s["id"] for s in json.loads(out)} == {"fr", "zh", "da", "ko", "hu", "ref"}
+    assert {s["id"] for s in json.loads(out)["sources"]} == {"fr", "zh", "da", "ko", "hu", "ref"}
 
 
 def test_extra_ruleset_folders(tmp_path: Path) -> None:
@@ -123,7 +125,7 @@ def test_extra_ruleset_folders(tmp_path: Path) -> None:
     code, out, _ = run("show", "club", "--rulesets", str(tmp_path))
     assert code == 0 and "target: 5000" in out
     code, out, _ = run("rulesets", "--rulesets", str(tmp_path), "--json")
-    assert "club" in {row["id"] for row in json.loads(out)}
+    assert "club" in {row["id"] for row in json.loads(out)["rulesets"]}
 
 
 def test_broken_file_in_a_folder_is_reported_not_dropped(tmp_path: Path) -> None:
@@ -234,7 +236,7 @@ def test_the_readme_counts_the_shipped_rulesets() -> None:
     assert f"{count} in all" in " ".join(readme.read_text(encoding="utf-8").split())
 
 
-@pytest.mark.parametrize("command", [["compare"], ["sweep", "--from", "bolivia-da"]])
+@pytest.mark.parametrize("command", [["compare"], ["sweep", "bolivia-da"]])
 def test_a_format_list_is_checked_as_the_line_is_read(command: list[str]) -> None:
     """``--format`` of the report and of the sweep: a choice of md, html and json, one or more,
     checked before any work, the wrong one named with the choices."""

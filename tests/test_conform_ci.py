@@ -165,11 +165,12 @@ def test_junit_validates_against_the_jenkins_schema(
 
 
 def test_json_is_one_document_of_every_outcome() -> None:
-    done = conform("--engine", PARTIAL, "--format", "json")
+    done = conform("--engine", PARTIAL, "--json")
     assert done.returncode == 1
     doc = json.loads(done.stdout)
     assert list(doc) == [
         "format",
+        "version",
         "tool",
         "engine",
         "conforms",
@@ -182,7 +183,8 @@ def test_json_is_one_document_of_every_outcome() -> None:
         "failures_by_rule_field",
         "outcomes",
     ]
-    assert doc["format"] == 1 and doc["conforms"] is False
+    assert (doc["format"], doc["version"]) == ("bolivia-conformance", 2)
+    assert doc["conforms"] is False
     assert doc["summary"] == "105 passed, 5 failed, 2401 skipped"
     assert doc["counts"] == {"passed": 105, "failed": 5, "skipped": 2401, "not-run": 0}
     engine = doc["engine"]
@@ -393,9 +395,7 @@ def test_a_failed_hello_still_writes_the_json_and_junit_reports(tmp_path: Path) 
     junit = tmp_path / "out" / "junit.xml"
     junit.parent.mkdir()
     engine = f'"{sys.executable}" "{script}"'
-    code, out, err = here(
-        "conform", "cards", "--engine", engine, "--format", "json", "--junit", str(junit)
-    )
+    code, out, err = here("conform", "cards", "--engine", engine, "--json", "--junit", str(junit))
     assert code == 1 and err.startswith("hello: the answer has no id")
     doc = json.loads(out)
     assert doc["conforms"] is False and doc["counts"]["not-run"] == 168
@@ -493,7 +493,7 @@ def test_many_failures_are_one_line_each_after_the_first_twenty() -> None:
     assert sum(line.startswith("    FAILED melds:c") for line in lines) == 30  # the index
     assert (
         "10 of the 30 failures are not shown in full: --verbose shows them all, as do "
-        "--format json and --junit FILE"
+        "--json and --junit FILE"
     ) in lines
     assert len(lines) < 200
     verbose = "\n".join(text_report(Run(_outcomes(30)), "verbose")).splitlines()
@@ -583,7 +583,7 @@ def test_an_engine_that_floods_stderr_is_not_blocked_and_its_tail_is_bounded(
         "  - {id: two, about: two eights, op: meld, input: {cards: [8H, 8S]},"
         " expect: {samba: {legal: false}}}\n"
     )
-    done = conform(str(suite), "--engine", f'"{sys.executable}" "{script}"', "--format", "json")
+    done = conform(str(suite), "--engine", f'"{sys.executable}" "{script}"', "--json")
     doc = json.loads(done.stdout)
     assert doc["summary"] == "1 passed, 1 failed"
     failed = next(o for o in doc["outcomes"] if o["status"] == "failed")

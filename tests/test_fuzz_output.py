@@ -260,7 +260,7 @@ def test_commands_print_any_text_escaped(name: str, notes: str, reason: str, can
         path.write_text(yaml_text(data), encoding="utf-8")  # NEL kept (safe_dump folds it)
         for args in (
             ["show", str(path)],
-            ["show", str(path), "--format", "json"],
+            ["show", str(path), "--json"],
             ["rulesets", "--rulesets", folder],
             ["rulebook", str(path)],
             ["lint", str(path)],

@@ -555,7 +555,7 @@ def test_a_hand_cut_by_a_cap_is_named_and_strict_fails(monkeypatch: pytest.Monke
     from bolivia.cli import cli
     from bolivia.play.batch import simulate
 
-    args = ["simulate", "--ruleset", "canasta", "--hands", "3", "--bots", "random", "--json"]
+    args = ["simulate", "canasta", "--hands", "3", "--bots", "random", "--json"]
     fine = CliRunner().invoke(cli, [*args, "--strict"])
     assert fine.exit_code == 0, fine.output
     assert json.loads(fine.stdout)["not_ended_by_a_rule"] == 0

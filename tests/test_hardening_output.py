@@ -203,11 +203,11 @@ def test_rulesets_prints_ruleset_names_escaped(osc: Path) -> None:
 def test_rulesets_json_is_the_same_data_written_safely(osc: Path) -> None:
     result = invoke("rulesets", "--rulesets", str(osc), "--json")
     assert_escaped(result.stdout)
-    row = next(r for r in json.loads(result.stdout) if r["id"] == "osc")
+    row = next(r for r in json.loads(result.stdout)["rulesets"] if r["id"] == "osc")
     assert row["name"] == "Club \x1b]0;owned\x07 \x9b31m \u202eevil \x7f"
 
 
-@pytest.mark.parametrize("form", [[], ["--format", "json"], ["--standalone"]])
+@pytest.mark.parametrize("form", [[], ["--json"], ["--standalone"]])
 def test_show_prints_ruleset_text_escaped(osc: Path, form: list[str]) -> None:
     result = invoke("show", str(osc / "osc.yaml"), *form)
     assert result.exit_code == 0
@@ -338,7 +338,7 @@ def test_compare_refuses_a_place_it_cannot_write_before_it_works(
 
 
 def test_replays_into_something_not_a_folder_is_a_usage_error() -> None:
-    done = bolivia("simulate", "--ruleset", "bolivia-da", "--hands", "2", "--replays", "/dev/null")
+    done = bolivia("simulate", "bolivia-da", "--hands", "2", "--replays", "/dev/null")
     assert done.returncode == 2
     assert "Traceback" not in done.stderr and "not a folder" in done.stderr
 
@@ -407,7 +407,7 @@ def _limited(size: int) -> None:
 def test_a_full_disk_leaves_no_truncated_replay(tmp_path: Path) -> None:
     folder = tmp_path / "replays"
     done = bolivia(
-        *("simulate", "--ruleset", "bolivia-da", "--hands", "2", "--replays", str(folder)),
+        *("simulate", "bolivia-da", "--hands", "2", "--replays", str(folder)),
         preexec_fn=lambda: _limited(3000),
         env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
     )
@@ -418,9 +418,9 @@ def test_a_full_disk_leaves_no_truncated_replay(tmp_path: Path) -> None:
 
 def test_a_reused_replay_folder_keeps_no_stale_replay(tmp_path: Path) -> None:
     folder = tmp_path / "replays"
-    first = bolivia("simulate", "--ruleset", "bolivia-da", "--hands", "3", "--replays", str(folder))
+    first = bolivia("simulate", "bolivia-da", "--hands", "3", "--replays", str(folder))
     assert first.returncode == 0, first.stderr
-    done = bolivia("simulate", "--ruleset", "bolivia-da", "--hands", "1", "--replays", str(folder))
+    done = bolivia("simulate", "bolivia-da", "--hands", "1", "--replays", str(folder))
     assert done.returncode == 0, done.stderr
     assert sorted(p.name for p in folder.iterdir()) == ["hand-000000.jsonl"]
     assert "replacing the 3 files of an earlier run" in done.stderr
@@ -428,9 +428,7 @@ def test_a_reused_replay_folder_keeps_no_stale_replay(tmp_path: Path) -> None:
 
 def test_a_replay_folder_holding_other_files_is_refused(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
-    done = bolivia(
-        "simulate", "--ruleset", "bolivia-da", "--hands", "1", "--replays", str(tmp_path)
-    )
+    done = bolivia("simulate", "bolivia-da", "--hands", "1", "--replays", str(tmp_path))
     assert done.returncode == 2
     assert "notes.txt" in done.stderr and "which the run replaces" in done.stderr
     assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
@@ -480,9 +478,7 @@ def _memory_limit() -> None:
 
 @pytest.mark.parametrize("option", ["--hands", "--games"])
 def test_simulate_refuses_more_than_its_maximum(option: str) -> None:
-    done = bolivia(
-        "simulate", "--ruleset", "bolivia-da", option, "100000000000", preexec_fn=_memory_limit
-    )
+    done = bolivia("simulate", "bolivia-da", option, "100000000000", preexec_fn=_memory_limit)
     assert done.returncode == 2, done.stderr[-2000:]
     assert "Traceback" not in done.stderr and "1<=x<=10000000" in done.stderr
 
@@ -541,7 +537,7 @@ def test_a_run_streams_its_jobs() -> None:
 # --------------------------------------------------------------------------- 5. entry point
 
 
-LONG_RUN = ["simulate", "--ruleset", "bolivia-da", "--hands", "100000", "--workers", "2"]
+LONG_RUN = ["simulate", "bolivia-da", "--hands", "100000", "--workers", "2"]
 
 
 def test_ctrl_c_exits_130_quietly() -> None:

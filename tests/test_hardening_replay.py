@@ -120,6 +120,11 @@ def test_an_untampered_hand_and_game_verify(
         ("first", True),
         ("format", True),
         ("format", 1.0),
+        ("format", "bolivia-match"),
+        ("version", True),
+        ("version", 1),
+        ("version", 2.0),
+        ("version", "2"),
         ("seed", "12"),
         ("seed", True),
         ("bots", 5),
@@ -351,13 +356,33 @@ def test_a_game_changes_neither_rules_nor_players(
     assert refused(path).startswith(f"{path}:{index + 1}: {field}: ")
 
 
-@pytest.mark.parametrize(("field", "value"), [("format", True), ("first", True)])
+@pytest.mark.parametrize(("field", "value"), [("first", True)])
 def test_true_where_1_is_recorded_is_refused(
     tmp_path: Path, game_records: Records, field: str, value: Any
 ) -> None:
     index = next(i for i, r in enumerate(game_records) if r["type"] == "hand" and r[field] == 1)
     path = write(tmp_path, changed(game_records, index, **{field: value}))
     assert refused(path).startswith(f"{path}:{index + 1}: {field}: ")
+
+
+def test_a_replay_of_the_format_before_the_names_is_still_read(
+    tmp_path: Path, game_records: Records
+) -> None:
+    """A head line of 0.1.0 (``"format": 1``, no version) replays as it did; ``True`` there,
+    or a version beside it, is refused."""
+    heads = [i for i, r in enumerate(game_records) if r["type"] == "hand"]
+    old = [dict(r) for r in game_records]
+    for i in heads:
+        del old[i]["version"]
+        old[i]["format"] = 1
+    verify_replay(write(tmp_path, old), LIBRARY)
+    for value, version in ((True, None), (1, 2)):
+        wrong = [dict(r) for r in old]
+        wrong[heads[0]]["format"] = value
+        if version is not None:
+            wrong[heads[0]]["version"] = version
+        path = write(tmp_path, wrong)
+        assert refused(path).startswith(f"{path}:{heads[0] + 1}: format: ")
 
 
 def test_an_extra_field_in_an_action_is_refused(tmp_path: Path, hand_records: Records) -> None:

@@ -184,7 +184,7 @@ def test_the_largest_values_play_whole_games(tmp_path: Path) -> None:
         "canastas:\n  mixed: {bonus: 1000000}\n  natural: {bonus: 1000000}\n"
         "game: {target: 10000000}\n",
     )
-    code, out, err = invoke("simulate", "--ruleset", str(path), "--games", "2", "--json")
+    code, out, err = invoke("simulate", str(path), "--games", "2", "--json")
     assert code == 0, err
     assert json.loads(out)["games"] == 2
     report = tmp_path / "report"

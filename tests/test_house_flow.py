@@ -56,7 +56,6 @@ def flow(tmp_path: Path, house: str, base: str) -> dict[str, str]:
         ),
         "sweep": (
             "sweep",
-            "--from",
             file,
             "--vary",
             "going_out.bonus=0,1000",
@@ -109,14 +108,14 @@ def test_every_command_that_loads_rulesets_reads_the_sources_folder(tmp_path: Pa
         "rulebook": ("rulebook", file),
         "by id": ("show", "hoyle-club", "--rulesets", str(mine)),
         "new": ("new", "ours", "--from", file, "--out", str(mine / "ours.yaml")),
-        "simulate": ("simulate", "--ruleset", file, "--hands", "4", "--workers", "2"),
-        "match": ("match", "greedy", "random", "--ruleset", file, "--deals", "2"),
+        "simulate": ("simulate", file, "--hands", "4", "--workers", "2"),
+        "match": ("match", file, "--bots", "greedy,random", "--deals", "2"),
         "compare": (
             *("compare", file, "--hands", "10", "--games", "1", "--bots", "greedy"),
             *("--workers", "2", "--out", str(tmp_path / "report")),
         ),
         "sweep": (
-            *("sweep", "--from", file, "--vary", "going_out.bonus=100", "--hands", "4"),
+            *("sweep", file, "--vary", "going_out.bonus=100", "--hands", "4"),
             *("--store", str(tmp_path / "s.sqlite"), "--out", str(tmp_path / "sweep")),
         ),
         "oracle": ("conform", "--ruleset", file, "-k", "cards:*", "--quiet"),

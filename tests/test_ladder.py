@@ -49,7 +49,7 @@ def test_a_bot_that_never_wins_keeps_a_finite_rating_and_the_intervals_hold() ->
 
 
 def test_a_ladder_is_the_same_with_any_number_of_workers() -> None:
-    args = ["ladder", "--ruleset", "bolivia-da", "--bots", "random,greedy", "--deals", "3"]
+    args = ["ladder", "bolivia-da", "--bots", "random,greedy", "--deals", "3"]
     code, one, _ = run(*args, "--json", "--workers", "1")
     assert code == 0
     code, two, _ = run(*args, "--json", "--workers", "2")
@@ -71,7 +71,7 @@ def test_a_ladder_is_the_same_with_any_number_of_workers() -> None:
         (["--bots", "greedy"], 2, "name two bots or more, each once"),
         (["--bots", "greedy,greedy"], 2, "name two bots or more, each once"),
         (["--bots", "greedy,grumpy"], 2, "no bot 'grumpy'"),
-        (["--ruleset", "nope"], 1, "nope"),  # as every command that loads a ruleset
+        (["nope"], 1, "nope"),  # as every command that loads a ruleset
         (["--deals", "0"], 2, "0"),
     ],
 )

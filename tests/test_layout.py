@@ -22,6 +22,8 @@ LAYERS = {
     "errors": 0,
     "kept": 0,
     "output": 0,
+    "defaults": 0,  # what every command defaults to (the seed)
+    "formats": 0,  # the JSON documents written: each one's format name and version
     "resources": 0,
     "language": 0,  # the language the people layer is written in (gettext catalogs, Babel)
     "text": 0,

@@ -114,7 +114,7 @@ def test_games_are_played_twice_too() -> None:
 
 
 def test_the_same_bytes_with_any_number_of_workers() -> None:
-    args = ["match", "greedy", "random", "--ruleset", "bolivia-fr", "--deals", "5", "--json"]
+    args = ["match", "bolivia-fr", "--bots", "greedy,random", "--deals", "5", "--json"]
     one = run(*args, "--workers", "1")
     two = run(*args, "--workers", "2")
     assert one[0] == two[0] == 0
@@ -133,12 +133,12 @@ def test_the_same_bytes_with_any_number_of_workers() -> None:
     ],
 )
 def test_usage_errors(args: list[str], message: str) -> None:
-    code, _, err = run("match", *args[:2], "--ruleset", "bolivia-da", *args[2:])
+    code, _, err = run("match", "bolivia-da", "--bots", ",".join(args[:2]), *args[2:])
     assert code == 2 and message in err
 
 
 def test_three_sides_are_a_usage_error() -> None:
-    code, _, err = run("match", "greedy", "random", "--ruleset", "samba", "--players", "3")
+    code, _, err = run("match", "samba", "--bots", "greedy,random", "--players", "3")
     assert code == 2 and "a match is between two sides" in err
 
 

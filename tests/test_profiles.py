@@ -335,7 +335,7 @@ def test_through_the_command_line_the_profile_is_a_ruleset_conform_passes(
     house.write_text(json.dumps(document), encoding="utf-8")
     engine = f"{sys.executable} {ROOT / 'tests' / 'serve_as.py'} {house}"
     out = tmp_path / "profile.yaml"
-    done = _bolivia("profile", "--engine", engine, "--out", str(out), "--format", "json")
+    done = _bolivia("profile", "--engine", engine, "--out", str(out), "--json")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert {c["field"] for c in data["changes"]} == set(GO_LIKE)

@@ -208,7 +208,7 @@ def test_the_committed_default_report_is_current(tmp_path: Path) -> None:
 def test_the_json_follows_its_documented_schema(comparison: Comparison) -> None:
     import jsonschema
 
-    schema = json.loads((REPORTS.parent / "docs" / "comparison-schema.json").read_text())
+    schema = json.loads((REPORTS.parent / "docs" / "schemas" / "comparison.json").read_text())
     jsonschema.Draft202012Validator.check_schema(schema)
     data = json.loads(render_json(comparison))
     jsonschema.validate(data, schema)

@@ -92,15 +92,13 @@ def test_a_lost_card_is_caught_by_every_mode_that_checks(
 
 @pytest.mark.parametrize("args", [["--check", "every"], ["--check", "end"], ["--no-check"]])
 def test_the_command_takes_the_modes(args: list[str]) -> None:
-    done = CliRunner().invoke(
-        cli, ["simulate", "--ruleset", "samba", "--hands", "3", "--json", *args]
-    )
+    done = CliRunner().invoke(cli, ["simulate", "samba", "--hands", "3", "--json", *args])
     assert done.exit_code == 0, done.output
     assert '"conservation_failures": 0' in done.output
 
 
 def test_an_unknown_mode_is_a_usage_error() -> None:
-    done = CliRunner().invoke(cli, ["simulate", "--ruleset", "samba", "--check", "often"])
+    done = CliRunner().invoke(cli, ["simulate", "samba", "--check", "often"])
     assert done.exit_code == 2
     assert "often" in done.output
 
@@ -108,9 +106,7 @@ def test_an_unknown_mode_is_a_usage_error() -> None:
 def test_the_old_spelling_still_works_says_so_and_is_not_in_the_help() -> None:
     """``--no-check`` is ``--check none`` (one spelling for each choice): kept one release,
     with a note on standard error, and no longer shown by --help."""
-    done = CliRunner().invoke(
-        cli, ["simulate", "--ruleset", "samba", "--hands", "2", "--json", "--no-check"]
-    )
+    done = CliRunner().invoke(cli, ["simulate", "samba", "--hands", "2", "--json", "--no-check"])
     assert done.exit_code == 0, done.output
     assert "note: --no-check is now --check none" in done.stderr
     assert '"check": "none"' in done.stdout

@@ -46,7 +46,7 @@ def sweeps(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], Pa
     for name, args in SWEEPS.items():
         for code in LANGUAGES:
             folder = root / f"{name}-{code}"
-            _run(["sweep", "--from", "bolivia-da", *args, "--workers", "1", "--lang", code,
+            _run(["sweep", "bolivia-da", *args, "--workers", "1", "--lang", code,
                   "--store", str(root / "s.sqlite"), "--out", str(folder)])  # fmt: skip
             out[name, code] = folder
     return out

@@ -36,7 +36,7 @@ SWEEPS = {
 
 
 def _sweep(store: Path, out: Path, vary: list[str]) -> str:
-    args = ["sweep", "--from", "bolivia-da", "--hands", "4", "--bots", "random"]
+    args = ["sweep", "bolivia-da", "--hands", "4", "--bots", "random"]
     args += [part for text in vary for part in ("--vary", text)]
     args += ["--workers", "1", "--store", str(store), "--out", str(out)]
     result = CliRunner().invoke(cli, args)

@@ -237,7 +237,6 @@ def test_the_simulator_runs_the_variants_strictly() -> None:
             cli,
             [
                 "simulate",
-                "--ruleset",
                 rid,
                 "--hands",
                 "6",

@@ -123,7 +123,7 @@ def test_simulate_with_a_worker_killed_stops_at_once(tmp_path: Path) -> None:
     """``simulate --workers 2`` with one worker killed from outside: exit 1, one line, no
     traceback, no process left behind."""
     run = subprocess.Popen(
-        [sys.executable, "-m", "bolivia", "simulate", "--ruleset", "bolivia-da",
+        [sys.executable, "-m", "bolivia", "simulate", "bolivia-da",
          "--hands", "5000", "--workers", "2"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,

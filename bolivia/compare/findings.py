@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -400,10 +399,6 @@ DEFAULT_GAMES = 10  # games to the target per column
 PRECISION_BOUNDS = (100, 4000)  # the fewest and the most deals --precision may choose
 
 
-def default_workers() -> int:
-    return max(1, min(4, os.cpu_count() or 1))
-
-
 def _base_of(rulesets: Sequence[Ruleset]) -> str | None:
     """The base's id when a house ruleset is compared with its base, else None."""
     if (
@@ -531,6 +526,5 @@ __all__ += [
     "PlayStats",
     "RuleRow",
     "Sizing",
-    "default_workers",
     "planned_plays",
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bolivia import formats
 from bolivia.compare.ratings import RESAMPLES, rate
 from bolivia.compare.statistics import clustered_share
 from bolivia.play.batch.ladder import LadderMatch
@@ -17,8 +18,8 @@ from bolivia.text import terminal
 
 __all__ = ["FORMAT", "VERSION", "anchor_of", "ladder_json", "ladder_text"]
 
-FORMAT = "bolivia-ladder"
-VERSION = 1
+FORMAT = formats.name("ladder")
+VERSION = formats.version("ladder")
 
 
 def anchor_of(bots: Sequence[str]) -> str:
@@ -64,8 +65,7 @@ def ladder_json(
             }
         )
     return {
-        "format": FORMAT,
-        "version": VERSION,
+        **formats.head("ladder"),
         "seed": seed,
         "deals": deals,
         "bots": list(bots),

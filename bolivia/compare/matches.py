@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bolivia import formats
 from bolivia.compare.statistics import (
     Difference,
     clustered_share,
@@ -22,8 +23,8 @@ from bolivia.compare.statistics import (
 
 __all__ = ["FORMAT", "VERSION", "match_json", "match_text"]
 
-FORMAT = "bolivia-match"
-VERSION = 1
+FORMAT = formats.name("match")
+VERSION = formats.version("match")
 
 
 def _paired(n: int, total: int, squares: int) -> Difference:
@@ -39,8 +40,7 @@ def match_json(counts: dict[str, Any]) -> dict[str, Any]:
     ended = hands["won"] + hands["lost"] + hands["tied"]
     n, sums = counts["paired_units"], counts["sums"]
     out: dict[str, Any] = {
-        "format": FORMAT,
-        "version": VERSION,
+        **formats.head("match"),
         "ruleset": counts["ruleset"],
         "players": players,
         "bots": counts["bots"],

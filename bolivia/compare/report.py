@@ -24,6 +24,7 @@ import jinja2
 from markupsafe import Markup
 from tabulate import tabulate
 
+from bolivia import formats
 from bolivia.compare.comparison import Comparison, Disagreement, RuleRow
 from bolivia.compare.context import context, witness_numbers
 from bolivia.compare.play_text import bots_words
@@ -548,7 +549,7 @@ def _disagreement_json(d: Disagreement) -> dict[str, Any]:
 
 
 def render_json(comparison: Comparison) -> str:
-    """The comparison as data (``docs/comparison-schema.json`` describes it): rule values as
+    """The comparison as data (``docs/schemas/comparison.json`` describes it): rule values as
     JSON values, witnesses numbered from 1 as in the text. Its words are English, whatever
     the report's language: data for programs."""
     with speaking("en"):
@@ -559,9 +560,8 @@ def _json_text(comparison: Comparison) -> str:
     numbers = witness_numbers(comparison)
     cols = columns(comparison.rows, comparison.ids)
     data = {
-        "format": "bolivia-comparison",
-        "format_version": 5,
-        "version": comparison.version,
+        **formats.head("comparison"),
+        "tool": f"bolivia {comparison.version}",
         "seed": comparison.seed,
         "hands": comparison.hands,
         "rulesets": [

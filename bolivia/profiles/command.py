@@ -65,7 +65,7 @@ def profile_output(
     command: str,
     library: Library,
     *,
-    fmt: str = "text",
+    as_json: bool = False,
     as_id: str | None = None,
     out: Path | None = None,
     force: bool = False,
@@ -88,7 +88,7 @@ def profile_output(
         timeout=timeout,
         deadline=DEADLINE,
     )
-    if fmt == "json":
+    if as_json:
         text = json_for_terminal(profile_json(profile, written), indent=2)
     else:
         text = "\n".join(profile_text(profile) + ([f"written to {written}"] if written else []))

@@ -17,6 +17,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from bolivia import formats
 from bolivia.authoring.house import nest_paths
 from bolivia.engine.meld import plural
 from bolivia.profiles.battery import Question
@@ -269,6 +270,7 @@ def _question_json(question: Question) -> dict[str, Any]:
 
 def profile_json(profile: Profile, written: str | None = None) -> dict[str, Any]:
     return {
+        **formats.head("profile"),
         "engine": profile.engine,
         "asked_as": profile.asked_as,
         "profile": profile.ruleset.id,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +22,7 @@ from pathlib import Path
 from bolivia.errors import Problem, RulesetError
 from bolivia.resources import rulesets_dir
 from bolivia.rules.files import Layer, read_layer, sets
-from bolivia.rules.loading import did_you_mean, load_yaml
+from bolivia.rules.loading import did_you_mean, load_yaml, read_standard_input
 from bolivia.rules.provenance import json_at
 from bolivia.rules.resolution import build, in_file_order
 from bolivia.rules.ruleset import ID_PATTERN, SECTION_KEYS, Ruleset, base_name_fault
@@ -32,6 +33,7 @@ __all__ = [
     "MAX_CHAIN",
     "MAX_PATH",
     "SOURCES_FOLDER",
+    "STDIN_REF",
     "Library",
     "LibrarySpec",
     "load_ruleset",
@@ -42,6 +44,7 @@ LEAVES = tuple(leaf_paths())
 MAX_CHAIN = 32  # files in an extends chain, the ruleset's own included
 MAX_PATH = 4096  # characters of a path given to the library (the usual PATH_MAX)
 SOURCES_FOLDER = "sources"  # beside a ruleset file: the source records it may cite
+STDIN_REF = "-"  # a ruleset read from standard input
 
 
 def _checked(given: Path | str, *, folder: bool) -> Path | str:
@@ -108,6 +111,7 @@ class Library:
         self._indexed: _Index | None = None
         self._near: dict[Path, _Index] = {}
         self._cache: dict[Path, Ruleset] = {}
+        self._stdin: Path | None = None  # standard input, once read
 
     @property
     def own_folders(self) -> tuple[Path, ...]:
@@ -216,8 +220,14 @@ class Library:
     # ---- loading
 
     def load(self, ref: str | Path) -> Ruleset:
-        """A ruleset by id, or by the path of a file (anything with a / or ending in .yaml)."""
+        """A ruleset by id, or by the path of a file (anything with a / or ending in .yaml),
+        or ``-``: a file read from standard input (once), as if it were in the working folder
+        (so its ``extends`` may name a file there)."""
         text = str(ref)
+        if ref == STDIN_REF:
+            if self._stdin is None:
+                self._stdin = read_standard_input(sys.stdin.buffer)
+            return self._resolve(self._stdin, (), allowed_extra=self._stdin.parent)
         if isinstance(ref, Path) or "/" in text or text.endswith((".yaml", ".yml")):
             return self._load_file(text)
         known = self._by_id.get(text)

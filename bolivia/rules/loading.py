@@ -25,7 +25,7 @@ import typing
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import yaml
 from pydantic import BaseModel, ValidationError
@@ -370,6 +370,17 @@ def load_yaml_text(text: str, file: str) -> Loaded:
 
 
 _CACHE: dict[tuple[str, int, int, int], Loaded] = {}
+STDIN = "<stdin>"  # the name of a file read from standard input, in the folder it is read in
+_READ: dict[Path, bytes] = {}  # standard input read, by the path it stands for
+
+
+def read_standard_input(stream: BinaryIO, *, max_bytes: int = MAX_FILE_BYTES) -> Path:
+    """Standard input, read once and at most ``max_bytes + 1`` bytes of it, as the file
+    ``<stdin>`` of the working folder: :func:`load_yaml` reads it there, and a relative path in
+    it (an ``extends``) is relative to the working folder."""
+    path = Path.cwd().resolve() / STDIN
+    _READ[path] = stream.read(max_bytes + 1)
+    return path
 
 
 def load_yaml(path: Path, *, max_bytes: int = MAX_FILE_BYTES) -> Loaded:
@@ -378,6 +389,8 @@ def load_yaml(path: Path, *, max_bytes: int = MAX_FILE_BYTES) -> Loaded:
     A file read before and unchanged since (same size and modification time) is not parsed
     again; callers must not mutate what they get.
     """
+    if path in _READ:
+        return _from_bytes(_READ[path], str(path), max_bytes)
     try:
         stat = path.stat()
     except OSError:
@@ -414,6 +427,13 @@ def _load_yaml(path: Path, max_bytes: int) -> Loaded:
         return Loaded(
             file, None, problems=[Problem(file, None, "", f"cannot read: {exc.strerror or exc}")]
         )
+    return _from_bytes(raw, file, max_bytes)
+
+
+def _from_bytes(raw: bytes, file: str, max_bytes: int) -> Loaded:
+    if len(raw) > max_bytes:
+        message = f"over {max_bytes} bytes; files over {max_bytes} bytes are refused"
+        return Loaded(file, None, problems=[Problem(file, None, "", message)])
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

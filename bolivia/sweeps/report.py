@@ -24,6 +24,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from bolivia import formats
 from bolivia.compare.play_text import bots_words as seat_bots
 from bolivia.compare.report import report_environment, write_formats
 from bolivia.compare.statistics import Difference, Estimate, p_json
@@ -39,7 +40,7 @@ from bolivia.sweeps.words import AS_IT_IS, BASE_MARK, combination_words, field_l
 __all__ = ["FORMAT_VERSION", "REPORT_NAME", "sweep_data", "write_report"]
 
 REPORT_NAME = "sweep"
-FORMAT_VERSION = 1
+FORMAT_VERSION = formats.version("sweep")
 SIGNIFICANT = 0.05  # Holm-adjusted p below which a difference is marked
 
 
@@ -85,8 +86,7 @@ def sweep_data(
 ) -> dict[str, Any]:
     """The sweep as JSON data: what every renderer prints."""
     return {
-        "format": "bolivia-sweep",
-        "version": FORMAT_VERSION,
+        **formats.head("sweep"),
         "base": {"id": spec.base.id, "name": spec.base.name, "digest": spec.base.digest},
         "axes": _axes(spec),
         "bots": list(spec.bots),

@@ -15,6 +15,7 @@ are reported as not run, never as passed. The engines themselves are in
 from __future__ import annotations
 
 import json
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -25,7 +26,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from bolivia.errors import Problem, RulesetError
-from bolivia.rules.loading import load_yaml, plain, validation_problems
+from bolivia.rules.loading import load_yaml, plain, read_standard_input, validation_problems
 from bolivia.text import terminal
 from bolivia.verify.engines import Engine, EngineFailure, InProcessEngine, ProcessEngine, shown
 from bolivia.verify.oracle import (
@@ -57,6 +58,7 @@ class _Record(BaseModel):
 
 
 MAX_NAME = 200  # characters of a suite's name or a case's id
+MAX_SUITE_BYTES = 4 * 1024 * 1024  # a suite file, or standard input
 
 
 def _unicode(value: str) -> str:
@@ -158,7 +160,7 @@ def suites_dir() -> Path:
 
 def load_suite(path: Path) -> Suite:
     """A suite file, validated; problems name the file, line and key."""
-    loaded = load_yaml(path, max_bytes=4 * 1024 * 1024)
+    loaded = load_yaml(path, max_bytes=MAX_SUITE_BYTES)
     if loaded.problems:
         raise RulesetError(loaded.problems)
     try:
@@ -172,7 +174,9 @@ def shipped_suites() -> list[Path]:
 
 
 def find_suite(ref: str) -> Path:
-    """A suite by name (``melds``) or path."""
+    """A suite by name (``melds``) or path, or ``-``: one read from standard input."""
+    if ref == "-":
+        return read_standard_input(sys.stdin.buffer, max_bytes=MAX_SUITE_BYTES)
     path = Path(ref)
     if path.is_file():
         return path

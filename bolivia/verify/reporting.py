@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from bolivia import formats
 from bolivia.text import json_for_terminal, terminal
 from bolivia.verify.conformance import NOT_RUN, SKIPS, Case, Outcome, conforms, summary
 from bolivia.verify.engines import Engine
@@ -33,6 +34,7 @@ __all__ = [
     "FORMAT",
     "SHOWN_IN_FULL",
     "STATUSES",
+    "VERSION",
     "FieldsOf",
     "Run",
     "by_rule_field",
@@ -45,7 +47,8 @@ __all__ = [
     "unchecked",
 ]
 
-FORMAT = 1  # the JSON document's version: fields are only ever added
+FORMAT = formats.name("conformance")
+VERSION = formats.version("conformance")  # within a version, fields are only ever added
 SHOWN_IN_FULL = 20  # failures shown in full by default
 STATUSES = ("passed", "failed", "skipped", "not-run")
 VALUE_CHARS = 100_000  # characters of one request, expectation or answer in a document
@@ -213,7 +216,7 @@ def _unsupported(found: Sequence[Outcome]) -> list[Reason]:
                 n,
                 tuple(message for message, _ in rest),
                 f"the engine answered unsupported, with {len(rest)} other messages "
-                "(--verbose or --format json shows each)",
+                "(--verbose or --json shows each)",
             )
         )
     return out
@@ -275,7 +278,7 @@ def _failure_index(run: Run, failed: Sequence[Outcome], shown: int) -> list[str]
             index += [f"    {_line(o)}" for o in mine]
     index.append(
         f"{len(failed) - shown} of the {len(failed)} failures are not shown in full: "
-        "--verbose shows them all, as do --format json and --junit FILE"
+        "--verbose shows them all, as do --json and --junit FILE"
     )
     return index
 
@@ -413,9 +416,10 @@ def _by_field(run: Run, fields_of: FieldsOf | None) -> list[dict[str, Any]] | No
 
 
 def document(run: Run, fields_of: FieldsOf | None = None) -> dict[str, Any]:
-    """The whole run as one JSON document (``"format": 1``), keys in a fixed order."""
+    """The whole run as one JSON document (``"format": "bolivia-conformance"``), keys in a
+    fixed order."""
     return {
-        "format": FORMAT,
+        **formats.head("conformance"),
         "tool": f"bolivia {__version__}",
         "engine": _engine(run),
         "conforms": conforms(run.outcomes),

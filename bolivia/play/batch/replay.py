@@ -11,7 +11,9 @@ breaks.
 What a replay vouches for, each field checked strictly (a ``true`` is not a ``1``, a field not
 named here is refused):
 
-- the hand line: ``format`` 1; ``ruleset``, an id or a relative path from the replay's folder
+- the hand line: ``format`` ``"bolivia-replay"`` and ``version`` 2 (or, as written before the
+  formats were named, ``format`` 1 and no version); ``ruleset``, an id or a relative path from
+  the replay's folder (the working folder for standard input)
   that stays inside the ruleset folders or that folder (as ``extends`` may), whose ``digest``
   is the ruleset's now; ``players``, a seating of the ruleset, and ``first``, one of them;
   ``team_scores``, one whole number per side; ``deck``, the pack in dealing order -- the very
@@ -37,11 +39,13 @@ import os
 import random
 import re
 import stat
+import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from bolivia import formats
 from bolivia.cards import Card
 from bolivia.errors import BadRequest, BoliviaError, CardError, Illegal, RulesetError
 from bolivia.play.batch.seeds import derive_seed
@@ -56,26 +60,30 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_FILE",
     "MAX_LINE",
+    "VERSION",
     "ReplayError",
     "hand_lines",
     "verify_replay",
     "write_hand",
 ]
 
-FORMAT = 1
+FORMAT = formats.name("replay")
+VERSION = formats.version("replay")
+STDIN = "<stdin>"  # the name standard input is given in messages
+OLD_FORMAT = 1  # the head line's "format" before the formats were named (0.1.0), still read
 MAX_FILE = 256 * 1024 * 1024  # a game of thousands of hands
 MAX_LINE = 1024 * 1024  # the longest line a hand writes is its deck, or a going out
 MAX_DEPTH = 16  # a line of a replay nests five deep
 MAX_SCORE = 10**9
 _FIELDS = {
     "hand": (
-        *("format", "ruleset", "digest", "players", "seed", "first", "team_scores"),
+        *("format", "version", "ruleset", "digest", "players", "seed", "first", "team_scores"),
         *("deck", "bots"),
     ),
     "action": ("step", "player", "action"),
     "end": ("ended_by", "went_out", "concealed", "scores"),
 }
-_OPTIONAL = {"seed"}
+_OPTIONAL = {"seed", "version"}
 
 
 class ReplayError(BoliviaError):
@@ -98,7 +106,7 @@ def hand_lines(
     """The JSON lines of a finished hand."""
     head = {
         "type": "hand",
-        "format": FORMAT,
+        **formats.head("replay"),
         "ruleset": hand.ruleset.id,
         "digest": hand.ruleset.digest,
         "players": hand.players,
@@ -144,14 +152,18 @@ class _Game:
 
 
 def verify_replay(path: Path, library: Library) -> int:
-    """Replay every hand of a file; the number of hands. :class:`ReplayError` on the first
-    discrepancy."""
+    """Replay every hand of a file (``-``: of standard input, named ``<stdin>``, its ruleset
+    looked for from the working folder); the number of hands. :class:`ReplayError` on the
+    first discrepancy."""
+    stdin = str(path) == "-"
+    if stdin:
+        path = Path(STDIN)
     reader = _Reader(path)
     hand: Hand | None = None
     game: _Game | None = None
     chooser: _Chooser | None = None
     hands = 0
-    for number, record in _records(path):
+    for number, record in _records(path, sys.stdin.buffer if stdin else None):
         reader.number = number
         kind = record.get("type")
         if not isinstance(kind, str) or kind not in _FIELDS:
@@ -182,9 +194,13 @@ def verify_replay(path: Path, library: Library) -> int:
 # ---- reading
 
 
-def _records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """The non-blank lines of the file as JSON objects, each with its line number; nothing
-    but a regular file is opened, and no line or file beyond the bounds is read."""
+def _records(path: Path, stream: IO[bytes] | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The non-blank lines of the file (or of ``stream``) as JSON objects, each with its line
+    number; nothing but a regular file is opened, and no line or file beyond the bounds is
+    read."""
+    if stream is not None:
+        yield from _lines(path, stream)
+        return
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
         fd = os.open(path, flags)  # non-blocking: a pipe with no writer does not hang it
@@ -196,22 +212,27 @@ def _records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
             raise ReplayError(f"{path}: not a regular file; a replay is a file of JSON lines")
         if info.st_size > MAX_FILE:
             raise ReplayError(f"{path}: {info.st_size} bytes; a replay is at most {MAX_FILE} bytes")
-        reader, size = _Reader(path), 0
-        while True:
-            reader.number += 1
-            try:
-                line = stream.readline(MAX_LINE + 1)
-            except OSError as exc:
-                raise reader.fail(f"cannot read: {exc.strerror or exc}") from None
-            if not line:
-                return
-            size += len(line)
-            if len(line) > MAX_LINE and not line.endswith(b"\n"):
-                raise reader.fail(f"the line is over {MAX_LINE} bytes")
-            if size > MAX_FILE:
-                raise reader.fail(f"the file grew over {MAX_FILE} bytes while it was read")
-            if line.strip():
-                yield reader.number, _record(line, reader)
+        yield from _lines(path, stream)
+
+
+def _lines(path: Path, stream: IO[bytes]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The non-blank lines of a stream, bounded, as JSON objects with their numbers."""
+    reader, size = _Reader(path), 0
+    while True:
+        reader.number += 1
+        try:
+            line = stream.readline(MAX_LINE + 1)
+        except OSError as exc:
+            raise reader.fail(f"cannot read: {exc.strerror or exc}") from None
+        if not line:
+            return
+        size += len(line)
+        if len(line) > MAX_LINE and not line.endswith(b"\n"):
+            raise reader.fail(f"the line is over {MAX_LINE} bytes")
+        if size > MAX_FILE:
+            raise reader.fail(f"over {MAX_FILE} bytes; a replay is at most {MAX_FILE} bytes")
+        if line.strip():
+            yield reader.number, _record(line, reader)
 
 
 def _record(line: bytes, reader: _Reader) -> dict[str, Any]:
@@ -314,13 +335,26 @@ def _ruleset(record: dict[str, Any], library: Library, reader: _Reader) -> Rules
     return ruleset
 
 
+def _check_format(record: dict[str, Any], reader: _Reader) -> None:
+    """The head line names this format and version, or is of the one before them (a bare
+    ``"format": 1`` and no version)."""
+    given, number = record["format"], record.get("version")
+    if _whole(given, OLD_FORMAT, OLD_FORMAT) and "version" not in record:
+        return
+    if given != FORMAT:
+        raise reader.fail(f"format: {_shown(given)} is not a replay's format ({FORMAT!r})")
+    if "version" not in record:
+        raise reader.fail("version: missing")
+    if not _whole(number, VERSION, VERSION):
+        raise reader.fail(f"version: replay version {_shown(number)}; this toolkit reads {VERSION}")
+
+
 def _start(
     record: dict[str, Any], library: Library, reader: _Reader, game: _Game | None
 ) -> tuple[Hand, _Game, _Chooser | None]:
     if game is not None:
         _same_game(record, game, reader)
-    if not _whole(record["format"], FORMAT, FORMAT):
-        raise reader.fail(f"format: replay format {_shown(record['format'])}; this toolkit reads 1")
+    _check_format(record, reader)
     ruleset = _ruleset(record, library, reader)
     seats = ruleset.rules.players.seats
     players = record["players"]
