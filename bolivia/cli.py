@@ -35,7 +35,14 @@ from bolivia.console import (
     silence,
 )
 from bolivia.ladder_cli import ladder_command
-from bolivia.options import json_option, lang_option, ruleset_arguments, seed_option, workers_option
+from bolivia.options import (
+    MAX_KEPT_DEALS,
+    json_option,
+    lang_option,
+    ruleset_arguments,
+    seed_option,
+    workers_option,
+)
 from bolivia.options import library as _library
 from bolivia.options import rulesets_option as _rulesets_option
 from bolivia.output import prepare_folder, write_text
@@ -59,7 +66,7 @@ __all__ = ["BROKEN_PIPE", "INTERRUPTED", "MAX_COMPARE_HANDS", "MAX_RUN", "main"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-MAX_COMPARE_HANDS = 100_000  # per ruleset: compare keeps every hand's figures for its intervals
+MAX_COMPARE_HANDS = MAX_KEPT_DEALS  # a column: compare keeps every deal's figures
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -406,7 +413,7 @@ def simulate_command(
     strict: bool,
     folders: tuple[Path, ...],
 ) -> None:
-    """Let bots play hands or games under a ruleset, and count what happened."""
+    """Let bots play hands or games under RULESET (an id or a file), and count what happened."""
     simulate(
         refs,
         hands,
@@ -452,9 +459,9 @@ def match_command(
     as_json: bool,
     folders: tuple[Path, ...],
 ) -> None:
-    """A duplicate match: the two bots of --bots (A,B) play the same deals (or games) twice, A
-    at the seats of one side and then of the other; A's win rate and margin, with intervals
-    paired by deal."""
+    """A duplicate match under RULESET (an id or a file): the two bots of --bots (A,B) play the
+    same deals (or games) twice, A at the seats of one side and then of the other; A's win rate
+    and margin, with intervals paired by deal."""
     match(
         refs,
         bot_names,
@@ -524,7 +531,7 @@ def replay_command(files: tuple[Path, ...], folders: tuple[Path, ...]) -> None:
     "--games",
     default=10,
     show_default=True,
-    type=click.IntRange(min=0, max=100_000),
+    type=click.IntRange(min=0, max=MAX_KEPT_DEALS),
     help="Whole games to the target per column (greedy bots); 0 for none.",
 )
 @seed_option
@@ -740,8 +747,9 @@ def profile_command(command: str, folders: tuple[Path, ...], **options: Any) -> 
 @sweep_options
 @_rulesets_option
 def sweep_command(show_status: bool, **options: Any) -> None:
-    """Play every combination of rule values on the same deals, paired with the base, and
-    report what each value does; resumable, locally or on a Dask cluster."""
+    """Play every combination of rule values on the same deals, paired with the base RULESET
+    (an id or a file), and report what each value does; resumable, locally or on a Dask
+    cluster."""
     from bolivia.sweep_cli import status, sweep
 
     if show_status:

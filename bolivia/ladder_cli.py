@@ -15,14 +15,14 @@ from typing import Any, TypeVar
 import click
 
 from bolivia.console import echo, echo_json
-from bolivia.options import given_rulesets, ruleset_arguments, rulesets_option
+from bolivia.options import MAX_KEPT_DEALS, given_rulesets, ruleset_arguments, rulesets_option
 from bolivia.options import library as ruleset_library
 from bolivia.play_cli import named_bots, play_option_list, players_of
 
 __all__ = ["DEFAULT_BOTS", "ladder_command"]
 
 DEFAULT_BOTS = "random,greedy,expert,search:playouts=16,width=3"
-MAX_LADDER = 100_000  # the most deals a match of a ladder plays
+MAX_LADDER = MAX_KEPT_DEALS  # the most deals a match of a ladder plays
 
 
 F = TypeVar("F", bound=Callable[..., Any])

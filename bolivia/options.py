@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from bolivia.rules.library import Library
 
 __all__ = [
+    "MAX_DEALS",
+    "MAX_KEPT_DEALS",
     "default_workers",
     "given_rulesets",
     "json_option",
@@ -35,6 +37,11 @@ __all__ = [
 ]
 
 MAX_WORKERS = 64
+# the most deals (hands or games) a command plays: simulate, match (each deal twice), sweep (under
+# each combination); and where every deal's figures are kept for the intervals, 100,000 (a
+# column of compare, a match of the ladder): the range of every count is 1 to one of these
+MAX_DEALS = 1_000_000
+MAX_KEPT_DEALS = 100_000
 WORKERS_VARIABLE = "BOLIVIA_WORKERS"  # the default of --workers, where it is set
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -19,6 +19,7 @@ import click
 from bolivia import formats
 from bolivia.console import Formats, echo, echo_json
 from bolivia.options import (
+    MAX_DEALS,
     given_rulesets,
     json_option,
     lang_option,
@@ -53,9 +54,8 @@ __all__ = [
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-MAX_RUN = 10_000_000  # the most hands (or games) one simulate run plays
-MAX_MATCH = 1_000_000  # the most deals (or games) a match plays, each twice
-MAX_DEALS = 1_000_000  # deals (hands or games) under each combination
+MAX_RUN = MAX_DEALS  # the most hands (or games) one simulate run plays
+MAX_MATCH = MAX_DEALS  # the most deals (or games) a match plays, each twice
 FORMATS = ("md", "html", "json")
 
 

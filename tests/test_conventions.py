@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from bolivia.cli import cli
 from bolivia.defaults import REPORT_SEED
+from bolivia.options import MAX_DEALS, MAX_KEPT_DEALS
 
 HOUSE = (
     "id: club\nextends: bolivia-da\ngame: {target: 5000}\n"
@@ -102,6 +103,21 @@ def test_every_workers_option_reads_the_one_default() -> None:
     assert users == {"compare", "simulate", "match", "ladder", "sweep"}
     done = run("simulate", "samba", "--hands", "2", "--json", env={"BOLIVIA_WORKERS": "0"})
     assert done.exit_code == 2 and "BOLIVIA_WORKERS is '0'" in done.stderr
+
+
+def test_every_count_of_deals_has_one_of_the_two_ranges() -> None:
+    """1 to 1,000,000, or to 100,000 where every deal's figures are kept (compare, ladder)."""
+    counts = {
+        (name, param.opts[0]): param.type
+        for name, command in commands().items()
+        for param in command.params
+        if {"--hands", "--deals", "--games"} & set(param.opts)
+    }
+    assert {name for name, _ in counts} == {"compare", "simulate", "match", "ladder", "sweep"}
+    for (name, option), kind in counts.items():
+        assert isinstance(kind, click.IntRange), (name, option)
+        kept = name in {"compare", "ladder"}
+        assert kind.max == (MAX_KEPT_DEALS if kept else MAX_DEALS), (name, option)
 
 
 # ---- old spellings: the same output, and a note

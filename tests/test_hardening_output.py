@@ -480,11 +480,11 @@ def _memory_limit() -> None:
 def test_simulate_refuses_more_than_its_maximum(option: str) -> None:
     done = bolivia("simulate", "bolivia-da", option, "100000000000", preexec_fn=_memory_limit)
     assert done.returncode == 2, done.stderr[-2000:]
-    assert "Traceback" not in done.stderr and "1<=x<=10000000" in done.stderr
+    assert "Traceback" not in done.stderr and "1<=x<=1000000" in done.stderr
 
 
 def test_the_maxima_are_in_the_help() -> None:
-    assert "at most 10,000,000" in " ".join(invoke("simulate", "--help").stdout.split())
+    assert "at most 1,000,000" in " ".join(invoke("simulate", "--help").stdout.split())
     assert "at most 100,000" in " ".join(invoke("compare", "--help").stdout.split())
 
 
