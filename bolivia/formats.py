@@ -23,31 +23,19 @@ __all__ = ["FORMATS", "PREFIX", "head", "name", "version"]
 
 PREFIX = "bolivia-"
 
-# kind -> (version, the command that writes it, what changed at the last version)
-FORMATS: dict[str, tuple[int, str, str]] = {
-    "rulesets": (1, "bolivia rulesets --json", "first version (was a bare list)"),
-    "ruleset": (1, "bolivia show --json", "first version"),
-    "sources": (1, "bolivia sources --json", "first version (was a bare list)"),
-    "simulation": (1, "bolivia simulate --json", "first version"),
-    "match": (1, "bolivia match --json", "first version"),
-    "ladder": (1, "bolivia ladder --json", "first version"),
-    "sweep": (1, "bolivia sweep (sweep.json)", "first version"),
-    "comparison": (
-        6,
-        "bolivia compare (comparison.json)",
-        "the package's version moved from version to tool; version is the format's",
-    ),
-    "conformance": (
-        2,
-        "bolivia conform --json",
-        'format is "bolivia-conformance" and version 2 (was "format": 1)',
-    ),
-    "profile": (1, "bolivia profile --json", "first version"),
-    "replay": (
-        2,
-        "bolivia simulate --replays DIR (a hand's first line)",
-        'format is "bolivia-replay" and version 2 (was "format": 1, still read)',
-    ),
+# kind -> its version now; what each version changed is in docs/json.md ("Earlier versions")
+FORMATS: dict[str, int] = {
+    "rulesets": 1,  # bolivia rulesets --json (a bare list before)
+    "ruleset": 1,  # bolivia show --json
+    "sources": 1,  # bolivia sources --json (a bare list before)
+    "simulation": 1,  # bolivia simulate --json
+    "match": 1,  # bolivia match --json
+    "ladder": 1,  # bolivia ladder --json
+    "sweep": 1,  # bolivia sweep: sweep.json
+    "comparison": 6,  # bolivia compare: comparison.json (6: version is the format's)
+    "conformance": 2,  # bolivia conform --json (2: named; it was "format": 1)
+    "profile": 1,  # bolivia profile --json
+    "replay": 2,  # a replay's hand line (2: named; "format": 1 is still read)
 }
 
 
@@ -59,7 +47,7 @@ def name(kind: str) -> str:
 
 def version(kind: str) -> int:
     """The current ``version`` of a kind of document."""
-    return FORMATS[kind][0]
+    return FORMATS[kind]
 
 
 def head(kind: str) -> dict[str, Any]:

@@ -77,14 +77,11 @@ def consts(kind: str, key: str) -> set[Any]:
     }
 
 
-def rows() -> dict[str, list[str]]:
-    """The table of docs/json.md, by its format cell: each row's cells, stripped."""
-    out = {}
-    for line in PAGE.read_text(encoding="utf-8").splitlines():
-        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-        if line.startswith("|") and len(cells) > 1 and cells[1].startswith("`bolivia-"):
-            out[cells[1].strip("`")] = cells
-    return out
+def listed() -> dict[str, str]:
+    """The list of docs/json.md, by format: each item's text on one line."""
+    text = PAGE.read_text(encoding="utf-8")
+    items = re.findall(r"^- `(bolivia-[a-z]+)`, (.*?)(?=^- |^$)", text, re.M | re.S)
+    return {name: " ".join(item.split()) for name, item in items}
 
 
 # --------------------------------------------------------------------------- the registry
@@ -118,14 +115,16 @@ def test_there_is_no_schema_without_a_kind() -> None:
     assert sorted(path.stem for path in SCHEMAS.glob("*")) == sorted(formats.FORMATS)
 
 
-def test_the_page_has_a_row_for_every_kind_as_the_registry_has_it() -> None:
-    table = rows()
-    assert sorted(table) == sorted(formats.name(kind) for kind in formats.FORMATS)
-    for kind, (number, _command, changed) in formats.FORMATS.items():
-        cells = table[formats.name(kind)]
-        assert cells[0] == kind and cells[2] == str(number), cells
-        assert f"(schemas/{kind}.json)" in cells[4], cells
-        assert cells[5] == changed, cells
+def test_the_page_lists_every_kind_as_the_registry_has_it() -> None:
+    items = listed()
+    assert sorted(items) == sorted(formats.name(kind) for kind in formats.FORMATS)
+    earlier = PAGE.read_text(encoding="utf-8").split("## Earlier versions", 1)[1]
+    for kind, number in formats.FORMATS.items():
+        item = items[formats.name(kind)]
+        assert item.startswith(f"version {number}, "), item
+        assert f"[{kind}.json](schemas/{kind}.json)" in item, item
+        if number > 1:  # what changed is said under "Earlier versions"
+            assert f"**{kind}**, version {number}" in earlier, kind
     assert "JSON outputs: json.md" in (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
 
 
