@@ -37,6 +37,7 @@ from bolivia.console import (
 from bolivia.ladder_cli import ladder_command
 from bolivia.options import (
     MAX_KEPT_DEALS,
+    OutputPath,
     json_option,
     lang_option,
     ruleset_arguments,
@@ -105,6 +106,8 @@ def show_command(
     provenance (the comments' prose in the --lang language)."""
     from bolivia.rules.rendering import ruleset_json, show_yaml, standalone_yaml
 
+    if as_json and standalone:
+        raise click.UsageError("give --json or --standalone (a YAML file), not both")
     resolved = _library(folders).load(ruleset)
     if as_json:
         echo_json({**formats.head("ruleset"), **ruleset_json(resolved)})
@@ -131,7 +134,7 @@ def validate_command(files: tuple[str, ...], strict: bool, folders: tuple[Path, 
 @cli.command("schema")
 @click.option(
     "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutputPath(dir_okay=False),
     help="Write to this file instead of standard output.",
 )
 @click.option("--fields", is_flag=True, help="The field reference as Markdown instead.")
@@ -299,7 +302,7 @@ def oracle_command(
 @json_option(old=("text", "json"), help="One JSON document of every outcome, not text.")
 @click.option(
     "--junit",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutputPath(dir_okay=False),
     help="Also write the outcomes as JUnit XML to this file (for CI).",
 )
 @click.option("-q", "--quiet", is_flag=True, help="Print only the last line (the counts).")
@@ -388,7 +391,7 @@ def conform_command(
 )
 @click.option(
     "--replays",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=OutputPath(file_okay=False),
     help="Write every hand's replay (JSON Lines) into this folder: a new or empty one, or "
     "one holding only the replays of an earlier run, which are replaced.",
 )
@@ -506,7 +509,7 @@ def replay_command(files: tuple[Path, ...], folders: tuple[Path, ...]) -> None:
 @click.argument("refs", nargs=-1, metavar="[RULESET]...")
 @click.option(
     "--out",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=OutputPath(file_okay=False),
     default=Path("reports"),
     show_default=True,
     help="The folder the report is written to.",
@@ -546,7 +549,7 @@ def replay_command(files: tuple[Path, ...], folders: tuple[Path, ...]) -> None:
 )
 @click.option(
     "--suite",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutputPath(dir_okay=False),
     help="Also write the behaviour witnesses as a conformance suite (YAML).",
 )
 @_rulesets_option
@@ -641,7 +644,7 @@ def compare_command(
 )
 @click.option(
     "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutputPath(dir_okay=False),
     help="The file to write (default: NAME.yaml here).",
 )
 @click.option("--force", is_flag=True, help="Replace the file if it exists.")
@@ -692,7 +695,7 @@ def lint_command(ruleset: str, folders: tuple[Path, ...]) -> None:
     show_default=True,
     help="Markdown, or one HTML page that needs nothing else.",
 )
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write it to a file.")
+@click.option("--out", type=OutputPath(dir_okay=False), help="Write it to a file.")
 @_rulesets_option
 @lang_option
 def rulebook_command(ruleset: str, fmt: str, out: Path | None, folders: Any, lang: str) -> None:
@@ -715,7 +718,7 @@ def rulebook_command(ruleset: str, fmt: str, out: Path | None, folders: Any, lan
 @cli.command("profile")
 @click.option("--engine", "command", required=True, help='The engine, e.g. "bolivia oracle".')
 @click.option("--as", "as_id", help="The ruleset id to ask it under (default: of fewest changes).")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the ruleset.")
+@click.option("--out", type=OutputPath(dir_okay=False), help="Write the ruleset.")
 @click.option("--force", is_flag=True, help="Replace the --out file if it exists.")
 @json_option(old=("text", "json"))
 @click.option("--max-questions", default=20_000, type=click.IntRange(1, 1_000_000), help="A cap.")
@@ -753,7 +756,7 @@ def sweep_command(show_status: bool, **options: Any) -> None:
     from bolivia.sweep_cli import status, sweep
 
     if show_status:
-        status(options["store_path"])
+        status(options["store_path"], options["as_json"])
     else:
         sweep(**options)
 

@@ -6,7 +6,7 @@ commands use, and the play reads it to say when a run is on the report's deals.
 
 from __future__ import annotations
 
-__all__ = ["REPORT_SEED"]
+__all__ = ["MAX_SEED", "REPORT_SEED"]
 
 #: the default seed of every command that deals (``compare``, ``simulate``, ``match``,
 #: ``ladder``, ``sweep``): chosen on 2026-12-07, after the bots' weights and budgets were tuned
@@ -14,3 +14,5 @@ __all__ = ["REPORT_SEED"]
 #: the figures of play are not fitted to its deals (the report says so when it is run on it).
 #: ``compare`` used 1 before, a seed the bots were tuned on; the other commands used 0.
 REPORT_SEED = 20261207
+#: the largest seed: a run's seed is kept in the sweep store, whose integers are 64-bit signed
+MAX_SEED = 2**63 - 1

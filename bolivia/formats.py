@@ -32,6 +32,7 @@ FORMATS: dict[str, int] = {
     "match": 1,  # bolivia match --json
     "ladder": 1,  # bolivia ladder --json
     "sweep": 1,  # bolivia sweep: sweep.json
+    "sweep-store": 1,  # bolivia sweep --status --json
     "comparison": 6,  # bolivia compare: comparison.json (6: version is the format's)
     "conformance": 2,  # bolivia conform --json (2: named; it was "format": 1)
     "profile": 1,  # bolivia profile --json

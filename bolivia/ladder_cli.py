@@ -17,7 +17,7 @@ import click
 from bolivia.console import echo, echo_json
 from bolivia.options import MAX_KEPT_DEALS, given_rulesets, ruleset_arguments, rulesets_option
 from bolivia.options import library as ruleset_library
-from bolivia.play_cli import named_bots, play_option_list, players_of
+from bolivia.play_cli import check_of, named_bots, play_option_list, players_of
 
 __all__ = ["DEFAULT_BOTS", "ladder_command"]
 
@@ -41,9 +41,8 @@ def _options(func: F) -> F:
     "--bots",
     "bot_names",
     default=DEFAULT_BOTS,
-    show_default=True,
     help="The bots, comma-separated (a search budget's own commas stay with it); every pair "
-    "plays a match.",
+    "plays a match (default: random, greedy, expert and search:playouts=16,width=3).",
 )
 @click.option(
     "--deals",
@@ -101,7 +100,7 @@ def ladder_command(
             deals=deals,
             seed=seed,
             workers=workers,
-            check="none" if no_check else check,
+            check=check_of(check, no_check),
             progress=bar.update,
         )
     for match, ruleset in zip(matches, [r for r in rulesets for _ in pairs(bots)], strict=True):

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_DEALS",
     "MAX_KEPT_DEALS",
+    "OutputPath",
     "default_workers",
     "given_rulesets",
     "json_option",
@@ -235,13 +236,31 @@ def workers_option(func: F) -> F:
 def seed_option(func: F) -> F:
     """``--seed S`` (the command's ``seed``), by default the report's seed: the same default
     in every command, so that a hand seen in one command is found again in another."""
-    from bolivia.defaults import REPORT_SEED
+    from bolivia.defaults import MAX_SEED, REPORT_SEED
 
     return click.option(
         "--seed",
-        type=click.IntRange(min=0),
+        type=click.IntRange(min=0, max=MAX_SEED),
         default=REPORT_SEED,
         show_default=True,
         help="The run's seed; every deal's seed derives from it. The default is one no bot "
         "was tuned or screened on.",
     )(func)
+
+
+class OutputPath(click.Path):
+    """A file or folder a command writes: a path, never ``-``, which is standard input (a
+    command that prints by default prints when the option is left out)."""
+
+    def __init__(self, *, dir_okay: bool = True, file_okay: bool = True) -> None:
+        super().__init__(dir_okay=dir_okay, file_okay=file_okay, path_type=Path)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if str(value) == "-":
+            self.fail(
+                "- is standard input, not a place to write: give a path (where the command "
+                "prints by default, leave the option out)",
+                param,
+                ctx,
+            )
+        return super().convert(value, param, ctx)

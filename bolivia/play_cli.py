@@ -20,6 +20,7 @@ from bolivia import formats
 from bolivia.console import Formats, echo, echo_json
 from bolivia.options import (
     MAX_DEALS,
+    OutputPath,
     given_rulesets,
     json_option,
     lang_option,
@@ -42,6 +43,7 @@ __all__ = [
     "MAX_MATCH",
     "MAX_RUN",
     "bots_of",
+    "check_of",
     "match",
     "named_bot",
     "play_option_list",
@@ -100,6 +102,17 @@ def _renamed(old: str, new: str) -> Callable[[click.Context, click.Parameter, An
     return note
 
 
+def check_of(check: str, no_check: bool) -> str:
+    """The card check asked for: ``--check``, or ``none`` for the old ``--no-check``; a usage
+    error when both are given and disagree."""
+    if not no_check:
+        return check
+    given = click.get_current_context().get_parameter_source("check")
+    if given is not click.core.ParameterSource.DEFAULT and check != "none":
+        raise click.UsageError(f"give --check {check} or --no-check (--check none), not both")
+    return "none"
+
+
 def play_options(func: F) -> F:
     """The options of the commands that play (simulate, match)."""
     for option in reversed(play_option_list()):
@@ -156,13 +169,13 @@ def sweep_options(func: F) -> F:
         click.option(
             "--store",
             "store_path",
-            type=click.Path(dir_okay=False, path_type=Path),
+            type=OutputPath(dir_okay=False),
             help="The SQLite file of finished chunks (default: "
             "$XDG_CACHE_HOME/bolivia/sweeps.sqlite, or ~/.cache/bolivia/sweeps.sqlite).",
         ),
         click.option(
             "--out",
-            type=click.Path(file_okay=False, path_type=Path),
+            type=OutputPath(file_okay=False),
             default=Path("reports/sweep"),
             show_default=True,
             help="The report's folder (sweep.md, sweep.html, sweep.json, plots/, and the "
@@ -248,7 +261,7 @@ def simulate(
         seed,
         hands=0 if games else (hands or 100),
         games=games or 0,
-        check="none" if no_check else check,
+        check=check_of(check, no_check),
         replays=str(replays) if replays else None,
     )
     total = spec.games or spec.hands
@@ -380,7 +393,7 @@ def match(
         seed,
         deals=0 if games else (deals or 100),
         games=games or 0,
-        check="none" if no_check else check,
+        check=check_of(check, no_check),
     )
     label = f"{ruleset.id}: {'games' if spec.games else 'deals'}"
     with click.progressbar(length=spec.games or spec.deals, label=label, file=sys.stderr) as bar:

@@ -96,7 +96,9 @@ def validate(library: Library, refs: Sequence[str]) -> None:
         )
         if counts["inherited"]:
             standing += f"; {counts['inherited']} as {ruleset.extends} has them"
-        echo(f"{ref}: valid ({ruleset.id}; {total} values: {standing})")
+        echo(
+            f"{'<stdin>' if ref == '-' else ref}: valid ({ruleset.id}; {total} values: {standing})"
+        )
     if problems:
         raise RulesetError(problems)
 

@@ -17,10 +17,11 @@ from typing import Any, TypeVar
 
 import click
 
-from bolivia.console import Progress, echo
+from bolivia import formats
+from bolivia.console import Progress, echo, echo_json
 from bolivia.options import given_rulesets
 from bolivia.options import library as ruleset_library
-from bolivia.play_cli import MAX_DEALS, bots_of, players_of
+from bolivia.play_cli import MAX_DEALS, bots_of, check_of, players_of
 from bolivia.rules.library import Library
 from bolivia.rules.ruleset import Ruleset
 from bolivia.sweeps.grid import Axis, SweepError, derive_variants, parse_axis
@@ -38,11 +39,15 @@ __all__ = ["status", "sweep"]
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def status(store_path: Path | None) -> None:
-    """``--status``: what the store holds."""
+def status(store_path: Path | None, as_json: bool = False) -> None:
+    """``--status``: what the store holds (``--json``: as a ``bolivia-sweep-store``
+    document)."""
     from tabulate import tabulate
 
     path = store_path or default_store()
+    if as_json:
+        echo_json(store_json(path))
+        return
     if not path.exists():
         echo(f"no sweep store at {path} yet: a sweep makes it")
         return
@@ -94,6 +99,36 @@ def _base_library(base: Ruleset, library: Library) -> Library:
             "give the base file another id"
         )
     return library.with_folder(base.path.resolve().parent)
+
+
+def store_json(path: Path) -> dict[str, Any]:
+    """What the store at ``path`` holds, as data: every set of deals (none when there is no
+    store yet)."""
+    sets: list[dict[str, Any]] = []
+    if path.exists():
+        with Store(path, write=False) as store:
+            sets = [
+                {
+                    "ruleset": s.ruleset,
+                    "values": s.label,
+                    "bots": s.bots.split(","),
+                    "players": s.players,
+                    "unit": s.mode.removesuffix("s"),  # hand or game, as in sweep.json
+                    "seed": s.seed,
+                    "check": s.check,
+                    "deals": s.deals,
+                    "chunks": s.chunks,
+                    "seconds": s.seconds,
+                    "engine": s.engine,
+                }
+                for s in store.status()
+            ]
+    return {
+        **formats.head("sweep-store"),
+        "store": str(path),
+        "exists": path.exists(),
+        "sets": sets,
+    }
 
 
 def _base_ref(
@@ -218,7 +253,7 @@ def sweep(
         bool(games),
         games or hands or 200,
         seed,
-        "none" if no_check else check,
+        check_of(check, no_check),
         chunk or 0,
     )
     measures = measures_for(spec.games, spec.teams, count)

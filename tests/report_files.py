@@ -19,11 +19,12 @@ NOT_WRITTEN = {"README.md"}  # reports/README.md says what the folder holds; com
 
 
 def as_data(text: str) -> str:
-    """The text with every SVG replaced by what it plots (or by a mark where it says none)."""
+    """The text with every SVG replaced by what it plots; one that says nothing is kept whole,
+    so that it is compared byte for byte."""
 
     def data(svg: re.Match[str]) -> str:
         found = _DESCRIPTION.search(svg.group())
-        return f"<svg plotting {html.unescape(found.group(1)) if found else '(nothing said)'}>"
+        return f"<svg plotting {html.unescape(found.group(1))}>" if found else svg.group()
 
     return _SVG.sub(data, text)
 

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from bolivia.cli import cli
-from bolivia.defaults import REPORT_SEED
+from bolivia.defaults import MAX_SEED, REPORT_SEED
 from bolivia.options import MAX_DEALS, MAX_KEPT_DEALS
 
 HOUSE = (
@@ -96,6 +96,9 @@ def test_every_seed_has_the_same_default() -> None:
     }
     assert set(seeds) == {"compare", "simulate", "match", "ladder", "sweep"}
     assert set(seeds.values()) == {REPORT_SEED}
+    for name in seeds:  # every seed fits the sweep store's integers
+        done = run(name, "--seed", str(MAX_SEED + 1))
+        assert done.exit_code == 2 and f"0<=x<={MAX_SEED}" in done.stderr, name
 
 
 def test_every_workers_option_reads_the_one_default() -> None:
@@ -180,6 +183,27 @@ def test_a_ruleset_given_wrong_is_a_usage_error(args: list[str]) -> None:
     assert done.exit_code == 2 and "Error: " in done.stderr and "Traceback" not in done.stderr
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", "samba", "--check", "every", "--no-check"],
+        ["show", "samba", "--json", "--standalone"],
+    ],
+)
+def test_two_options_that_disagree_are_refused_not_one_dropped(args: list[str]) -> None:
+    done = run(*args)
+    assert done.exit_code == 2 and "not both" in done.stderr
+
+
+def test_the_ladder_s_help_names_its_default_bots() -> None:
+    from bolivia.ladder_cli import DEFAULT_BOTS
+    from bolivia.play.bots.registry import split_specs
+
+    shown = " ".join(run("ladder", "--help").stdout.split())
+    for bot in split_specs(DEFAULT_BOTS):
+        assert bot in shown, bot
+
+
 # ---- standard input
 
 
@@ -194,6 +218,24 @@ def test_a_ruleset_from_standard_input_reads_as_its_file(
         assert from_stdin.exit_code == from_file.exit_code
         assert from_stdin.stdout.replace("<stdin>", "club.yaml") == from_file.stdout, command
     assert run("validate", "-", stdin=HOUSE).exit_code == 0
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["rulebook", "samba", "--out", "-"],
+        ["schema", "--out", "-"],
+        ["new", "x", "--from", "samba", "--out", "-"],
+        ["conform", "cards", "--junit", "-"],
+        ["compare", "samba", "canasta", "--suite", "-"],
+        ["simulate", "samba", "--replays", "-"],
+        ["sweep", "samba", "--vary", "going_out.bonus=100", "--store", "-"],
+    ],
+)
+def test_standard_input_is_no_place_to_write(args: list[str], tmp_path: Path) -> None:
+    done = run(*args)
+    assert done.exit_code == 2 and "- is standard input, not a place to write" in done.stderr
+    assert not (tmp_path / "-").exists() and not Path("-").exists()
 
 
 def test_a_ruleset_from_standard_input_extends_a_file_of_the_working_folder(
@@ -213,7 +255,9 @@ def test_a_ruleset_from_standard_input_extends_a_file_of_the_working_folder(
 def test_a_broken_ruleset_from_standard_input_is_named_with_its_line() -> None:
     done = run("validate", "-", stdin="id: club\nextends: bolivia-da\ngame: {targt: 5000}\n")
     assert done.exit_code == 1
-    assert "<stdin>:3: game.targt: unknown key 'targt'" in done.stderr
+    assert done.stderr.startswith("<stdin>:3: game.targt: unknown key 'targt'")
+    done = run("validate", "-", stdin=HOUSE)
+    assert done.stdout.startswith("<stdin>: valid (club; ")
 
 
 def test_standard_input_over_the_bound_is_refused_not_cut() -> None:

@@ -80,7 +80,7 @@ def consts(kind: str, key: str) -> set[Any]:
 def listed() -> dict[str, str]:
     """The list of docs/json.md, by format: each item's text on one line."""
     text = PAGE.read_text(encoding="utf-8")
-    items = re.findall(r"^- `(bolivia-[a-z]+)`, (.*?)(?=^- |^$)", text, re.M | re.S)
+    items = re.findall(r"^- `(bolivia-[a-z-]+)`, (.*?)(?=^- |^$)", text, re.M | re.S)
     return {name: " ".join(item.split()) for name, item in items}
 
 
@@ -159,6 +159,14 @@ def _sweep(tmp: Path, words: str) -> list[Any]:
     written = json.loads((out / "sweep.json").read_text(encoding="utf-8"))
     assert printed == written
     return [written]
+
+
+def _store_after_a_sweep(tmp: Path) -> list[Any]:
+    """What the store holds after a small sweep: its two sets of deals."""
+    _sweep(tmp, "--vary going_out.bonus=300 --hands 2 --bots random")
+    document = output("sweep", "--status", "--json", "--store", str(tmp / "s.sqlite"))
+    assert document["exists"] and len(document["sets"]) == 2
+    return [document]
 
 
 def _user_rulesets(tmp: Path) -> list[Any]:
@@ -267,6 +275,10 @@ RUNS: dict[str, dict[str, Callable[[Path], list[Any]]]] = {
             tmp,
             "--vary going_out.bonus=300 --vary red_threes.all_value=800 --games 1 --bots greedy",
         ),
+    },
+    "sweep-store": {
+        "none yet": lambda tmp: [output("sweep", "--status", "--json", "--store", str(tmp / "no"))],
+        "after a sweep": _store_after_a_sweep,
     },
     "conformance": {
         "the built-in oracle": runs("conform --json"),

@@ -390,7 +390,7 @@ def load_yaml(path: Path, *, max_bytes: int = MAX_FILE_BYTES) -> Loaded:
     again; callers must not mutate what they get.
     """
     if path in _READ:
-        return _from_bytes(_READ[path], str(path), max_bytes)
+        return _from_bytes(_READ[path], STDIN, max_bytes)
     try:
         stat = path.stat()
     except OSError:
