@@ -280,6 +280,12 @@ def test_commands_that_need_a_file_refuse_standard_input(args: list[str]) -> Non
     assert done.exit_code == 2 and "standard input (-)" in done.stderr
 
 
+def test_the_oracle_serves_no_ruleset_from_standard_input() -> None:
+    """Its standard input carries the requests."""
+    done = run("oracle", "--serve", "bolivia-da=-", stdin="")
+    assert done.exit_code == 2 and "standard input carries the requests" in done.stderr
+
+
 def test_a_replay_from_standard_input(tmp_path: Path) -> None:
     folder = tmp_path / "replays"
     assert run("simulate", "samba", "--hands", "1", "--replays", str(folder)).exit_code == 0

@@ -360,6 +360,15 @@ def test_a_share_from_running_sums_is_the_clustered_ratio(units: list[tuple[int,
         assert share.high == pytest.approx(min(1.0, direct.high), abs=1e-9)
 
 
+@given(st.integers(0, 40), st.integers(0, 40))
+def test_a_share_of_one_unit_or_of_nothing_claims_nothing(hits: int, items: int) -> None:
+    """One deal (or game) played says nothing of how deals differ: every share is possible."""
+    hits = min(hits, items)
+    share = clustered_share(1, hits, items, hits * hits, hits * items, items * items)
+    assert (share.low, share.high) == (0.0, 1.0)
+    assert (clustered_share(3, 0, 0, 0, 0, 0).low, clustered_share(3, 0, 0, 0, 0, 0).high) == (0, 1)
+
+
 _AMOUNTS = st.lists(st.tuples(st.integers(0, 60), st.integers(0, 60)), min_size=3, max_size=40)
 
 

@@ -126,7 +126,8 @@ def match_text(summary: dict[str, Any]) -> str:
         )
     lines = [
         f"{summary['ruleset']}, {summary['players']} players: {a} (A) against {b} (B); "
-        f"{units} {unit}s, each played twice: A at seats {first}, then {second}",
+        f"{units} {unit}{'s' if units != 1 else ''}, each played twice: "
+        f"A at seats {first}, then {second}",
         f"seed {summary['seed']} ({unit} i from derive_seed({summary['seed']}, i)); "
         f"check {summary['check']}",
         "",

@@ -200,17 +200,19 @@ def clustered_share(
     :func:`clustered_ratio_ci`), worked out exactly from integer running sums over the units
     (of their hits, items, hits squared, hits times items and items squared), with Student's
     t on units - 1. Where every unit went all one way (all hits, or none), the exact bound for
-    ``units`` alike units (:func:`no_change_bound`) instead of a zero-width interval.
+    ``units`` alike units (:func:`no_change_bound`) instead of a zero-width interval. One unit
+    says nothing of how units differ, and no item says nothing at all: the interval is then
+    every share, 0 to 1.
 
     >>> clustered_share(3, 4, 6, 2 * 2 + 2 * 2, 2 * 2 + 2 * 2, 3 * 4).text(2)  # 2, 2, 0 of 2
     '0.67 [0.00, 1.00]'
     """
     if count == 0:
-        return Estimate(0.0, 0.0, 0.0, 0)
+        return Estimate(0.0, 0.0, 1.0, 0)
     share = Fraction(hits, count)
     value = float(share)
     if units < 2:
-        return Estimate(value, value, value, count)
+        return Estimate(value, 0.0, 1.0, count)
     size = Fraction(count, units)
     spread = hits_squares - 2 * share * cross + share * share * count_squares
     var = spread / (size * size) / (units * (units - 1))

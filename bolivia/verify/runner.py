@@ -283,6 +283,10 @@ def served_oracle(library: Library, served: Sequence[str], max_states: int | Non
             raise UsageProblem("--serve", f"{pair!r} is not ID=FILE (bolivia-da=house.yaml)")
         if rid in ids:
             raise UsageProblem("--serve", f"the id {rid!r} is served twice")
+        if file.strip() == "-":
+            raise UsageProblem(
+                "--serve", "standard input carries the requests: serve a ruleset from a file"
+            )
         ids.add(rid)
         try:
             oracle.register(library.load(Path(file)), as_id=rid)
