@@ -590,7 +590,8 @@ def _missing(error: Mapping[str, Any], model: type[BaseModel], location: Locatio
     """A key missing; inside a list's entry, that the entry inherits nothing from a base."""
     entry = next((i for i in range(len(location) - 1, 0, -1) if isinstance(location[i], int)), 0)
     if not entry:
-        return "required key missing (set it here or in a base ruleset)"
+        inherited = model.__name__ == "Rules"  # a ruleset's rules may come from its base
+        return "required key missing" + (" (set it here or in a base ruleset)" if inherited else "")
     table, key = format_path(location[:entry]), location[entry]
     rest = format_path(location[entry + 1 :])
     return (
