@@ -36,6 +36,7 @@ from bolivia.console import (
 )
 from bolivia.ladder_cli import ladder_command
 from bolivia.options import (
+    MAX_DEALS,
     MAX_KEPT_DEALS,
     OutputPath,
     json_option,
@@ -49,8 +50,6 @@ from bolivia.options import rulesets_option as _rulesets_option
 from bolivia.output import prepare_folder, write_text
 from bolivia.play_cli import (
     FORMATS,
-    MAX_MATCH,
-    MAX_RUN,
     match,
     play_options,
     simulate,
@@ -63,11 +62,9 @@ from bolivia.version import __version__, compiled
 if TYPE_CHECKING:
     from bolivia.rules.sources import Source
 
-__all__ = ["BROKEN_PIPE", "INTERRUPTED", "MAX_COMPARE_HANDS", "MAX_RUN", "main"]
+__all__ = ["BROKEN_PIPE", "INTERRUPTED", "main"]
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-MAX_COMPARE_HANDS = MAX_KEPT_DEALS  # a column: compare keeps every deal's figures
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -372,13 +369,13 @@ def conform_command(
 @ruleset_arguments(old="--ruleset")
 @click.option(
     "--hands",
-    type=click.IntRange(min=1, max=MAX_RUN),
-    help=f"Play this many hands (default 100, at most {MAX_RUN:,}).",
+    type=click.IntRange(min=1, max=MAX_DEALS),
+    help=f"Play this many hands (default 100, at most {MAX_DEALS:,}).",
 )
 @click.option(
     "--games",
-    type=click.IntRange(min=1, max=MAX_RUN),
-    help=f"Play this many whole games instead (at most {MAX_RUN:,}).",
+    type=click.IntRange(min=1, max=MAX_DEALS),
+    help=f"Play this many whole games instead (at most {MAX_DEALS:,}).",
 )
 @play_options
 @click.option(
@@ -439,13 +436,13 @@ def simulate_command(
 @click.option("--bots", "bot_names", help="The two bots, comma-separated: greedy,random.")
 @click.option(
     "--deals",
-    type=click.IntRange(min=1, max=MAX_MATCH),
-    help=f"Play this many deals, each twice (default 100, at most {MAX_MATCH:,}).",
+    type=click.IntRange(min=1, max=MAX_DEALS),
+    help=f"Play this many deals, each twice (default 100, at most {MAX_DEALS:,}).",
 )
 @click.option(
     "--games",
-    type=click.IntRange(min=1, max=MAX_MATCH),
-    help=f"Play this many whole games instead, each twice (at most {MAX_MATCH:,}).",
+    type=click.IntRange(min=1, max=MAX_DEALS),
+    help=f"Play this many whole games instead, each twice (at most {MAX_DEALS:,}).",
 )
 @play_options
 @_rulesets_option
@@ -486,6 +483,7 @@ def match_command(
 def replay_command(files: tuple[Path, ...], folders: tuple[Path, ...]) -> None:
     """Re-verify recorded hands action by action, and their scores (- reads standard input)."""
     from bolivia.play.batch.replay import ReplayError, verify_replay
+    from bolivia.rules.loading import STDIN
 
     library = _library(folders)
     if sys.stdout is None:
@@ -499,7 +497,7 @@ def replay_command(files: tuple[Path, ...], folders: tuple[Path, ...]) -> None:
             failed += 1
             click.echo(terminal(str(exc)), err=True)  # a replay file's text, escaped
             continue
-        shown = "<stdin>" if str(path) == "-" else path
+        shown = STDIN if str(path) == "-" else path
         echo(f"{shown}: {hands} hand{'s' if hands != 1 else ''} verified")
     if failed:
         sys.exit(1)
@@ -518,9 +516,9 @@ def replay_command(files: tuple[Path, ...], folders: tuple[Path, ...]) -> None:
     "--hands",
     default=100,
     show_default=True,
-    type=click.IntRange(min=10, max=MAX_COMPARE_HANDS),
+    type=click.IntRange(min=10, max=MAX_KEPT_DEALS),
     help="Deals played per column under each bot, the same deals under every column (at most "
-    f"{MAX_COMPARE_HANDS:,}).",
+    f"{MAX_KEPT_DEALS:,}).",
 )
 @bots_option
 @click.option(

@@ -42,7 +42,8 @@ FORMATS: dict[str, int] = {
 
 def name(kind: str) -> str:
     """The ``format`` value of a kind of document."""
-    FORMATS[kind]
+    if kind not in FORMATS:  # an error here, not a document of no kind
+        raise KeyError(kind)
     return PREFIX + kind
 
 

@@ -22,7 +22,6 @@ from bolivia.play_cli import check_of, named_bots, play_option_list, players_of
 __all__ = ["DEFAULT_BOTS", "ladder_command"]
 
 DEFAULT_BOTS = "random,greedy,expert,search:playouts=16,width=3"
-MAX_LADDER = MAX_KEPT_DEALS  # the most deals a match of a ladder plays
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -48,7 +47,7 @@ def _options(func: F) -> F:
     "--deals",
     default=200,
     show_default=True,
-    type=click.IntRange(min=1, max=MAX_LADDER),
+    type=click.IntRange(min=1, max=MAX_KEPT_DEALS),
     help="Deals a match, each played twice.",
 )
 @_options

@@ -40,8 +40,6 @@ if TYPE_CHECKING:
 __all__ = [
     "FORMATS",
     "MAX_DEALS",
-    "MAX_MATCH",
-    "MAX_RUN",
     "bots_of",
     "check_of",
     "match",
@@ -56,8 +54,6 @@ __all__ = [
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-MAX_RUN = MAX_DEALS  # the most hands (or games) one simulate run plays
-MAX_MATCH = MAX_DEALS  # the most deals (or games) a match plays, each twice
 FORMATS = ("md", "html", "json")
 
 

@@ -81,6 +81,8 @@ def list_rulesets(library: Library, *, as_json: bool) -> None:
 
 def validate(library: Library, refs: Sequence[str]) -> None:
     """A line for each ruleset that loads; every problem of those that do not, at once."""
+    from bolivia.rules.loading import STDIN
+
     problems: list[Problem] = []
     for ref in refs:
         try:
@@ -96,9 +98,7 @@ def validate(library: Library, refs: Sequence[str]) -> None:
         )
         if counts["inherited"]:
             standing += f"; {counts['inherited']} as {ruleset.extends} has them"
-        echo(
-            f"{'<stdin>' if ref == '-' else ref}: valid ({ruleset.id}; {total} values: {standing})"
-        )
+        echo(f"{STDIN if ref == '-' else ref}: valid ({ruleset.id}; {total} values: {standing})")
     if problems:
         raise RulesetError(problems)
 

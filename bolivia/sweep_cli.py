@@ -30,7 +30,7 @@ from bolivia.sweeps.measures import MeasuredVariant, measure_all, measures_for
 from bolivia.sweeps.precision import ROUNDS, Precision, deals_needed, parse_precision
 from bolivia.sweeps.report import render_json, sweep_data, write_report
 from bolivia.sweeps.run import SweepSpec, plan, run_sweep
-from bolivia.sweeps.store import Store, default_store
+from bolivia.sweeps.store import Store, Stored, default_store
 from bolivia.sweeps.summary import terminal_table
 from bolivia.text import terminal
 
@@ -51,39 +51,23 @@ def status(store_path: Path | None, as_json: bool = False) -> None:
     if not path.exists():
         echo(f"no sweep store at {path} yet: a sweep makes it")
         return
-    with Store(path, write=False) as store:
-        rows = [
-            [
-                s.ruleset,
-                s.label,
-                s.bots,
-                s.players,
-                s.mode,
-                s.seed,
-                s.check,
-                s.deals,
-                s.chunks,
-                s.seconds,
-                s.engine,
-            ]
-            for s in store.status()
-        ]
+    rows = [dataclasses.astuple(s) for s in _stored(path)]
     echo(f"sweep store {path}: {len(rows)} sets of deals")
     if rows:
-        head = [
-            "ruleset",
-            "values",
-            "bots",
-            "players",
-            "unit",
-            "seed",
-            "check",
-            "deals",
-            "chunks",
-            "seconds",
-            "engine",
-        ]
-        echo(tabulate(rows, headers=head, tablefmt="simple", disable_numparse=True))
+        echo(tabulate(rows, headers=_STORED, tablefmt="simple", disable_numparse=True))
+
+
+# a stored set's fields (sweeps.store.Stored), as the status names them
+_STORED = (
+    *("ruleset", "values", "bots", "players", "unit", "seed"),
+    *("check", "deals", "chunks", "seconds", "engine"),
+)
+
+
+def _stored(path: Path) -> list[Stored]:
+    """Every set of deals the store at ``path`` holds."""
+    with Store(path, write=False) as store:
+        return store.status()
 
 
 def _base_library(base: Ruleset, library: Library) -> Library:
@@ -104,25 +88,11 @@ def _base_library(base: Ruleset, library: Library) -> Library:
 def store_json(path: Path) -> dict[str, Any]:
     """What the store at ``path`` holds, as data: every set of deals (none when there is no
     store yet)."""
-    sets: list[dict[str, Any]] = []
-    if path.exists():
-        with Store(path, write=False) as store:
-            sets = [
-                {
-                    "ruleset": s.ruleset,
-                    "values": s.label,
-                    "bots": s.bots.split(","),
-                    "players": s.players,
-                    "unit": s.mode.removesuffix("s"),  # hand or game, as in sweep.json
-                    "seed": s.seed,
-                    "check": s.check,
-                    "deals": s.deals,
-                    "chunks": s.chunks,
-                    "seconds": s.seconds,
-                    "engine": s.engine,
-                }
-                for s in store.status()
-            ]
+    stored = _stored(path) if path.exists() else []
+    sets = [dict(zip(_STORED, dataclasses.astuple(s), strict=True)) for s in stored]
+    for found in sets:
+        found["bots"] = found["bots"].split(",")
+        found["unit"] = found["unit"].removesuffix("s")  # hand or game, as in sweep.json
     return {
         **formats.head("sweep-store"),
         "store": str(path),

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 from bolivia.compare.matches import FORMAT, match_json, match_text
 from bolivia.compare.statistics import METHODS, correct, difference_from_sums, paired_mean
+from bolivia.options import MAX_DEALS as CLI_MAX_MATCH
 from bolivia.play.batch.match import MAX_MATCH, MatchError, MatchSpec, play_match, sides
 from bolivia.play.batch.simulate import play_hand
 from bolivia.play.table.hand import Hand
-from bolivia.play_cli import MAX_MATCH as CLI_MAX_MATCH
 from bolivia.rules.library import LibrarySpec, shipped_library
 from tests.test_cli import run
 

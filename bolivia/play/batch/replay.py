@@ -53,6 +53,7 @@ from bolivia.play.bots.registry import BOTS, Bot, make_bot
 from bolivia.play.table.actions import Action, parse_action
 from bolivia.play.table.hand import Hand, HandResult
 from bolivia.rules.library import Library
+from bolivia.rules.loading import STDIN
 from bolivia.rules.ruleset import Ruleset
 
 __all__ = [
@@ -69,7 +70,6 @@ __all__ = [
 
 FORMAT = formats.name("replay")
 VERSION = formats.version("replay")
-STDIN = "<stdin>"  # the name standard input is given in messages
 OLD_FORMAT = 1  # the head line's "format" before the formats were named (0.1.0), still read
 MAX_FILE = 256 * 1024 * 1024  # a game of thousands of hands
 MAX_LINE = 1024 * 1024  # the longest line a hand writes is its deck, or a going out
